@@ -1,0 +1,277 @@
+// The HCL native-syntax tree. It mirrors hashicorp/hcl's hclsyntax node types
+// so that evaluation and reference extraction can follow upstream semantics
+// node for node. Every node carries its source range.
+//
+// All nodes live in the Arena of the File that owns them and are trivially
+// destructible: strings are views into the source text or into the arena,
+// sequences are spans into the arena.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tfsift/arena.hpp"
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/source.hpp"
+
+namespace tfsift::hcl {
+
+// ---- expressions ------------------------------------------------------------
+
+enum class ExprKind : std::uint8_t {
+    literal,             // LiteralExpr: number, string part, bool, null
+    template_,           // TemplateExpr: "..." or heredoc, as a sequence of parts
+    template_wrap,       // TemplateWrapExpr: "${x}" and nothing else
+    template_join,       // TemplateJoinExpr: a %{for} directive (joins a ForExpr's tuple)
+    scope_traversal,     // ScopeTraversalExpr: var.a.b[0]
+    relative_traversal,  // RelativeTraversalExpr: f(x).a[0]
+    function_call,       // FunctionCallExpr
+    conditional,         // ConditionalExpr: c ? a : b, and %{if} directives
+    binary_op,           // BinaryOpExpr
+    unary_op,            // UnaryOpExpr
+    tuple,               // TupleExpr: [a, b]
+    object,              // ObjectExpr: {k = v}
+    object_key,          // ObjectKeyExpr: the key of an ObjectExpr item
+    for_,                // ForExpr
+    index,               // IndexExpr: coll[key] with a non-literal key or source
+    splat,               // SplatExpr: x[*].a, x.*.a
+    anon_symbol,         // AnonSymbolExpr: the item placeholder inside a splat
+    parentheses,         // ParenthesesExpr: (x)
+};
+
+struct Expr {
+    ExprKind kind;
+    Range range;
+};
+
+enum class LiteralKind : std::uint8_t { number, string, boolean, null };
+
+// A literal value. For numbers `text` is the source spelling (e.g. "1.5e3"),
+// converted to an exact value by the evaluator. For strings `text` is the
+// decoded content (escapes resolved, heredoc indentation removed). For
+// booleans `text` is "true" or "false"; for null it is "null".
+struct LiteralExpr : Expr {
+    LiteralKind literal;
+    std::string_view text;
+};
+
+// One step after the root of a traversal.
+enum class StepKind : std::uint8_t { attr, index };
+struct TraversalStep {
+    StepKind kind;
+    bool legacy_index = false;      // written `.0` instead of `[0]`
+    Range range;
+    std::string_view name;          // attr: the attribute name
+    const LiteralExpr* key = nullptr;  // index: the literal key (number, string, bool, null)
+};
+
+struct ScopeTraversalExpr : Expr {
+    std::string_view root;
+    Range root_range;
+    std::span<const TraversalStep> steps;
+};
+
+struct RelativeTraversalExpr : Expr {
+    const Expr* source;
+    std::span<const TraversalStep> steps;
+};
+
+struct FunctionCallExpr : Expr {
+    std::string_view name;          // full name, e.g. "upper" or "provider::aws::arn_parse"
+    Range name_range;
+    std::span<const Expr* const> args;
+    bool expand_final = false;      // last argument followed by `...`
+    Range open_paren;
+    Range close_paren;
+};
+
+struct ConditionalExpr : Expr {
+    const Expr* condition;
+    const Expr* true_result;
+    const Expr* false_result;
+};
+
+enum class BinaryOp : std::uint8_t {
+    logical_or, logical_and,
+    equal, not_equal,
+    greater, greater_or_equal, less, less_or_equal,
+    add, subtract,
+    multiply, divide, modulo,
+};
+
+struct BinaryOpExpr : Expr {
+    BinaryOp op;
+    const Expr* lhs;
+    const Expr* rhs;
+};
+
+enum class UnaryOp : std::uint8_t { logical_not, negate };
+
+struct UnaryOpExpr : Expr {
+    UnaryOp op;
+    const Expr* operand;
+    Range symbol_range;
+};
+
+struct TupleExpr : Expr {
+    std::span<const Expr* const> items;
+    Range open;
+    Range close;
+};
+
+struct ObjectItem {
+    const Expr* key;    // always an ObjectKeyExpr
+    const Expr* value;
+};
+
+struct ObjectExpr : Expr {
+    std::span<const ObjectItem> items;
+    Range open;
+    Range close;
+};
+
+// An object key. A bare identifier (a ScopeTraversalExpr with no steps) is a
+// literal string unless force_non_literal is set (the key was parenthesised).
+struct ObjectKeyExpr : Expr {
+    const Expr* wrapped;
+    bool force_non_literal = false;
+};
+
+struct ForExpr : Expr {
+    std::string_view key_var;       // empty when only one iterator is given
+    std::string_view value_var;
+    const Expr* collection;
+    const Expr* key_expr = nullptr; // non-null for the object form {for ...: k => v}
+    const Expr* value_expr;
+    const Expr* condition = nullptr;
+    bool group = false;             // `...` after the value in the object form
+    Range open;
+    Range close;
+};
+
+struct IndexExpr : Expr {
+    const Expr* collection;
+    const Expr* key;
+    Range bracket_range;
+};
+
+struct AnonSymbolExpr : Expr {};
+
+// `source[*].each` / `source.*.each`: `each` is evaluated for every element,
+// with `item` standing for the element.
+struct SplatExpr : Expr {
+    const Expr* source;
+    const Expr* each;
+    const AnonSymbolExpr* item;
+    Range marker_range;
+};
+
+struct ParenthesesExpr : Expr {
+    const Expr* inner;
+};
+
+// A quoted string or heredoc. Parts are LiteralExpr strings, interpolated
+// expressions, and directives (lowered as hclsyntax does: %{if} becomes a
+// ConditionalExpr of two TemplateExprs, %{for} a TemplateJoinExpr).
+struct TemplateExpr : Expr {
+    std::span<const Expr* const> parts;
+    bool heredoc = false;
+};
+
+struct TemplateWrapExpr : Expr {
+    const Expr* wrapped;
+};
+
+struct TemplateJoinExpr : Expr {
+    const Expr* tuple;  // a ForExpr in tuple form producing strings
+};
+
+// Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
+// debug builds.
+template <class T>
+const T& as(const Expr& e) { return static_cast<const T&>(e); }
+
+// Calls f(const Expr&) for every direct child of e, in source order.
+template <class F>
+void for_each_child(const Expr& e, F&& f);
+
+// ---- structure --------------------------------------------------------------
+
+struct Attribute {
+    std::string_view name;
+    Range name_range;
+    const Expr* expr;
+    Range range;        // name start .. end of the expression's last token
+};
+
+struct Label {
+    std::string_view value;   // decoded (quoted) or as written (identifier)
+    Range range;              // includes the quotes of a quoted label
+    bool quoted = false;
+};
+
+struct Block;
+
+struct Body {
+    std::span<const Attribute> attributes;  // source order; a redefined name keeps only its first
+    std::span<const Block> blocks;          // source order
+    Range range;                            // the whole body (inside the braces for a block)
+};
+
+struct Block {
+    std::string_view type;
+    Range type_range;
+    std::span<const Label> labels;
+    Range open_brace;
+    Range close_brace;
+    Body body;
+
+    // hcl's DefRange: type through the last label.
+    [[nodiscard]] Range def_range() const {
+        return {type_range.start, labels.empty() ? type_range.end : labels.back().range.end};
+    }
+    // From the type to the closing brace.
+    [[nodiscard]] Range range() const { return {type_range.start, close_brace.end}; }
+};
+
+enum class CommentStyle : std::uint8_t { hash, slashes, block };
+
+struct Comment {
+    Range range;        // includes the comment markers; a line comment excludes its newline
+    CommentStyle style;
+};
+
+// ---- a parsed file ----------------------------------------------------------
+
+struct File {
+    std::shared_ptr<const SourceFile> source;
+    std::unique_ptr<Arena> arena;
+    const Body* body = nullptr;         // never null after parse(), possibly empty
+    std::vector<Comment> comments;      // in source order
+    Diagnostics diagnostics;            // parser diagnostics, in the order emitted
+
+    [[nodiscard]] bool has_errors() const { return tfsift::has_errors(diagnostics); }
+};
+
+// Limits that keep hostile input from exhausting the stack.
+inline constexpr int max_nesting_depth = 1000;
+
+// Parses a whole file of HCL native syntax. Never throws for bad input: every
+// problem is a diagnostic, and the tree holds what could be recovered.
+File parse(std::shared_ptr<const SourceFile> source);
+
+// Parses `text` (a slice of `source` starting at `start`) as a single
+// expression or as a template (string content without quotes), as the JSON
+// syntax needs. Nodes go into `arena`; diagnostics are appended to `diags`.
+// Returns nullptr only when nothing could be recovered.
+const Expr* parse_expression(const SourceFile& source, std::string_view text, Pos start,
+                             Arena& arena, Diagnostics& diags);
+const Expr* parse_template(const SourceFile& source, std::string_view text, Pos start,
+                           Arena& arena, Diagnostics& diags);
+
+}  // namespace tfsift::hcl
+
+#include "tfsift/hcl/ast_visit.inl"

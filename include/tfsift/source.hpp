@@ -1,0 +1,76 @@
+// Source files and positions within them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfsift {
+
+// A position in a source file. Columns are not stored: they are counted in
+// Unicode extended grapheme clusters, which is costly, so SourceFile computes
+// them on demand for the few positions that are ever printed.
+struct Pos {
+    std::uint32_t byte = 0;  // 0-based byte offset
+    std::uint32_t line = 1;  // 1-based line number (\n and \r\n end lines)
+
+    friend bool operator==(const Pos&, const Pos&) = default;
+};
+
+// A half-open byte range [start, end).
+struct Range {
+    Pos start;
+    Pos end;
+
+    friend bool operator==(const Range&, const Range&) = default;
+    [[nodiscard]] bool empty() const { return start.byte == end.byte; }
+};
+
+// A position with its column resolved, ready to print.
+struct ResolvedPos {
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;  // 1-based, in grapheme clusters
+    std::uint32_t byte = 0;
+};
+
+// The bytes of one file and what is needed to turn byte offsets into
+// line/column positions. Immutable once built; shared by every tree and
+// diagnostic that points into it.
+class SourceFile {
+public:
+    SourceFile(std::string path, std::string bytes);
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+    [[nodiscard]] std::string_view text() const { return bytes_; }
+    [[nodiscard]] std::size_t size() const { return bytes_.size(); }
+
+    // 1-based column of `pos`, counted in extended grapheme clusters from the
+    // start of its line. A UTF-8 byte order mark at the start of the file
+    // does not count.
+    [[nodiscard]] std::uint32_t column(Pos pos) const;
+    [[nodiscard]] ResolvedPos resolve(Pos pos) const;
+
+    // Position of an arbitrary byte offset (line found by binary search).
+    [[nodiscard]] Pos pos_at(std::uint32_t byte) const;
+
+    // The text of a 1-based line without its line break.
+    [[nodiscard]] std::string_view line_text(std::uint32_t line) const;
+
+    // Reads a file from disk; throws std::system_error on I/O failure.
+    static std::shared_ptr<const SourceFile> read(const std::string& path);
+
+private:
+    void index_lines() const;
+
+    std::string path_;
+    std::string bytes_;
+    mutable std::vector<std::uint32_t> line_starts_;  // built on first use
+};
+
+// Counts the extended grapheme clusters in a UTF-8 string (invalid bytes
+// count one each).
+std::uint32_t count_graphemes(std::string_view utf8);
+
+}  // namespace tfsift

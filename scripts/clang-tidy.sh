@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs clang-tidy over tfsift's own sources using the build's compile database.
+# Usage: scripts/clang-tidy.sh BUILD_DIR
+set -euo pipefail
+build=${1:?usage: scripts/clang-tidy.sh BUILD_DIR}
+tidy=$(command -v clang-tidy || command -v clang-tidy-14)
+mapfile -t files < <(git ls-files 'src/*.cpp' 'rules/*.cpp' 2>/dev/null || find src rules -name '*.cpp')
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 "$tidy" -p "$build" --quiet

@@ -1,0 +1,94 @@
+#include "tfsift/source.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <utf8proc.h>
+
+namespace tfsift {
+
+SourceFile::SourceFile(std::string path, std::string bytes)
+    : path_(std::move(path)), bytes_(std::move(bytes)) {}
+
+std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::system_error(errno, std::generic_category(), path);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) throw std::system_error(errno, std::generic_category(), path);
+    return std::make_shared<const SourceFile>(path, std::move(buf).str());
+}
+
+void SourceFile::index_lines() const {
+    if (!line_starts_.empty()) return;
+    line_starts_.push_back(0);
+    const char* data = bytes_.data();
+    for (std::size_t i = 0; i < bytes_.size(); ++i) {
+        if (data[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
+    }
+}
+
+Pos SourceFile::pos_at(std::uint32_t byte) const {
+    index_lines();
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
+    return Pos{byte, static_cast<std::uint32_t>(it - line_starts_.begin())};
+}
+
+std::string_view SourceFile::line_text(std::uint32_t line) const {
+    index_lines();
+    if (line == 0 || line > line_starts_.size()) return {};
+    std::size_t begin = line_starts_[line - 1];
+    std::size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : bytes_.size();
+    if (end > begin && bytes_[end - 1] == '\r' && line < line_starts_.size()) --end;
+    return std::string_view(bytes_).substr(begin, end - begin);
+}
+
+std::uint32_t SourceFile::column(Pos pos) const {
+    index_lines();
+    std::uint32_t line = std::clamp<std::uint32_t>(pos.line, 1, static_cast<std::uint32_t>(line_starts_.size()));
+    std::uint32_t begin = line_starts_[line - 1];
+    if (begin == 0 && bytes_.size() >= 3 && bytes_.compare(0, 3, "\xEF\xBB\xBF") == 0) begin = 3;
+    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(bytes_.size()));
+    if (end <= begin) return 1;
+    return 1 + count_graphemes(std::string_view(bytes_).substr(begin, end - begin));
+}
+
+ResolvedPos SourceFile::resolve(Pos pos) const {
+    return ResolvedPos{pos.line, column(pos), pos.byte};
+}
+
+std::uint32_t count_graphemes(std::string_view s) {
+    std::uint32_t count = 0;
+    std::size_t i = 0;
+    utf8proc_int32_t prev = -1;
+    utf8proc_int32_t state = 0;
+    const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+    while (i < s.size()) {
+        // ASCII fast path: printable ASCII after ASCII never joins (CR LF aside).
+        unsigned char c = p[i];
+        if (c < 0x80 && c != '\n' && prev >= 0 && prev < 0x80 && prev != '\r') {
+            ++count;
+            prev = c;
+            state = 0;
+            ++i;
+            continue;
+        }
+        utf8proc_int32_t cp = 0;
+        utf8proc_ssize_t n = utf8proc_iterate(p + i, static_cast<utf8proc_ssize_t>(s.size() - i), &cp);
+        if (n <= 0) {  // invalid byte: one column on its own
+            ++count;
+            prev = -1;
+            state = 0;
+            ++i;
+            continue;
+        }
+        if (prev < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state)) ++count;
+        prev = cp;
+        i += static_cast<std::size_t>(n);
+    }
+    return count;
+}
+
+}  // namespace tfsift
