@@ -4,5 +4,7 @@
 set -euo pipefail
 build=${1:?usage: scripts/clang-tidy.sh BUILD_DIR}
 tidy=$(command -v clang-tidy || command -v clang-tidy-14)
-mapfile -t files < <(git ls-files 'src/*.cpp' 'rules/*.cpp' 2>/dev/null || find src rules -name '*.cpp')
+# Tracked and new (not ignored) files alike, so work not yet committed is checked too.
+mapfile -t files < <(git ls-files --cached --others --exclude-standard 'src/*.cpp' 'rules/*.cpp' 2>/dev/null \
+                     || find src rules -name '*.cpp')
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 "$tidy" -p "$build" --quiet

@@ -1,8 +1,9 @@
 #include "tfsift/source.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include <utf8proc.h>
@@ -13,12 +14,18 @@ SourceFile::SourceFile(std::string path, std::string bytes)
     : path_(std::move(path)), bytes_(std::move(bytes)) {}
 
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+    // Read straight into a string of the file's size: a stream buffer would
+    // hold a second copy of every byte while reading.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw std::system_error(EISDIR, std::generic_category(), path);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::system_error(errno, std::generic_category(), path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) throw std::system_error(errno, std::generic_category(), path);
-    return std::make_shared<const SourceFile>(path, std::move(buf).str());
+    std::streamoff size = in.tellg();
+    if (size < 0) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (size > 0 && !in.read(bytes.data(), size)) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
+    return std::make_shared<const SourceFile>(path, std::move(bytes));
 }
 
 void SourceFile::index_lines() const {

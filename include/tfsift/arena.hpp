@@ -15,7 +15,11 @@ namespace tfsift {
 
 class Arena {
 public:
-    Arena() : resource_(initial_chunk) {}
+    Arena() : Arena(default_initial_chunk) {}
+    // `initial_chunk` is the size of the first block taken from the heap;
+    // later blocks grow geometrically. Sizing it to the expected tree keeps
+    // small files from each holding a mostly empty default block.
+    explicit Arena(std::size_t initial_chunk) : resource_(initial_chunk < 256 ? 256 : initial_chunk) {}
     Arena(const Arena&) = delete;
     Arena& operator=(const Arena&) = delete;
 
@@ -48,7 +52,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t initial_chunk = 16 * 1024;
+    static constexpr std::size_t default_initial_chunk = 16 * 1024;
     std::pmr::monotonic_buffer_resource resource_;
 };
 

@@ -5,13 +5,58 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/lint/linter.hpp"
+
+namespace CLI {
+class App;
+}
+
 namespace tfsift::cli {
 
 struct LintOptions {
     std::vector<std::string> paths;
+    bool recursive = false;
+    std::string format = "text";
+    bool format_given = false;                // --format was on the command line
+    std::vector<std::string> outputs;         // FORMAT:PATH
+    std::string minimum_failure_severity = "warning";
+    lint::RuleSelection selection;
+    std::string config;
+    std::string chdir;
+    std::string engine;                       // empty: settings, else detected
+    std::string color = "auto";
+    bool quiet = false;
+    bool statistics = false;
+    std::vector<std::string> command_line;    // for the SARIF invocation
 };
 
+// Declares the options of `tfsift lint` on its subcommand.
+void add_lint_options(CLI::App& cmd, LintOptions& options);
 int run_lint(const LintOptions& options);
+
+// `tfsift rules` and `tfsift rule ID` / `tfsift rule --all-markdown DIR`.
+struct RuleDocOptions {
+    std::string id;
+    std::string all_markdown_dir;
+};
+void add_rule_options(CLI::App& cmd, RuleDocOptions& options);
+int run_rules();
+int run_rule(const RuleDocOptions& options);
 int run_debug_parse(const std::vector<std::string>& files);
+// `tfsift debug hash PATH...`: h1 (and zh for a zip) of provider packages.
+int run_debug_hash(const std::vector<std::string>& paths);
+// `tfsift debug lock FILE [--engine E]`: the lock file's diagnostics on
+// stderr, the file as tfsift would write it on stdout; exit 1 on errors.
+int run_debug_lock(const std::string& file, const std::string& engine);
+
+// `tfsift effective [DIR] --format json|hcl`.
+struct EffectiveOptions {
+    std::string dir = ".";
+    std::string format = "json";
+    std::string engine = "terraform";
+    bool installed_modules = false;
+};
+void add_effective_options(CLI::App& cmd, EffectiveOptions& options);
+int run_effective(const EffectiveOptions& options);
 
 }  // namespace tfsift::cli

@@ -1,76 +1,301 @@
-// `tfsift lint`: for now, the syntax errors of every configuration file in
-// the given directories.
+// `tfsift lint`: find the modules, load the settings, run the rules and write
+// the reports.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
 #include <system_error>
 
 #include "cli/commands.hpp"
 #include "tfsift/hcl/ast.hpp"
+#include "tfsift/lint/linter.hpp"
+#include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/settings.hpp"
+#include "tfsift/report/report.hpp"
 
 namespace fs = std::filesystem;
 
 namespace tfsift::cli {
+
+void add_lint_options(CLI::App& cmd, LintOptions& o) {
+    cmd.add_option("paths", o.paths, "Module directories, or files (lint their module, report only them)");
+    cmd.add_flag("--recursive,-r", o.recursive, "Lint every module below the given directories");
+    cmd.add_option("--format,-f", o.format, "Report on stdout: text, json, sarif, checkstyle, junit, compact")
+        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact"}))
+        ->each([&o](const std::string&) { o.format_given = true; });
+    // Repeatable options take one value per occurrence, so that paths after them stay paths.
+    cmd.add_option("--output,-o", o.outputs, "Also write a report to a file, as FORMAT:PATH (repeatable)")
+        ->allow_extra_args(false);
+    cmd.add_option("--minimum-failure-severity", o.minimum_failure_severity,
+                   "Exit 1 when a finding is at least this severe (default: warning)")
+        ->check(CLI::IsMember({"error", "warning", "notice"}));
+    cmd.add_option("--enable", o.selection.enable, "Enable a rule (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--disable", o.selection.disable, "Disable a rule (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--only", o.selection.only, "Run only this rule (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--config", o.config, "Use this settings file instead of the nearest .tfsift.toml");
+    cmd.add_option("--chdir", o.chdir, "Change to this directory first");
+    cmd.add_option("--engine", o.engine, "terraform or opentofu (default: settings, else detected)")
+        ->check(CLI::IsMember({"terraform", "opentofu"}));
+    cmd.add_option("--color", o.color, "Colour the text report: auto, always, never (auto honours NO_COLOR)")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
+    cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
+}
+
 namespace {
 
-bool is_native_config(const fs::path& p) {
-    auto name = p.filename().string();
-    if (name.empty() || name[0] == '.' || name.back() == '~') return false;
-    if (name.front() == '#' && name.back() == '#') return false;
-    auto ext = p.extension().string();
-    return ext == ".tf" || ext == ".tofu";
+// One module to lint and the files whose findings are reported (all when
+// `only_files` is empty).
+struct Target {
+    std::string dir;
+    std::set<std::string> only_files;  // absolute
+};
+
+// Settings files are read once, whichever targets share them.
+class SettingsCache {
+public:
+    explicit SettingsCache(std::string explicit_file) : explicit_file_(std::move(explicit_file)) {}
+
+    // Null after printing the errors of a broken settings file.
+    const lint::Settings* for_dir(const std::string& dir) {
+        std::string file = explicit_file_.empty() ? lint::find_settings_file(dir) : explicit_file_;
+        auto it = loaded_.find(file);
+        if (it == loaded_.end()) {
+            auto result = std::make_unique<lint::SettingsResult>(file.empty() ? lint::SettingsResult{}
+                                                                              : lint::load_settings(file));
+            for (const auto& e : result->errors) fmt::print(stderr, "{}\n", e.to_string());
+            it = loaded_.emplace(file, std::move(result)).first;
+        }
+        return it->second->ok() ? &it->second->settings : nullptr;
+    }
+
+private:
+    std::string explicit_file_;
+    std::map<std::string, std::unique_ptr<lint::SettingsResult>> loaded_;
+};
+
+std::optional<Severity> parse_severity(const std::string& s) {
+    if (s == "error") return Severity::error;
+    if (s == "warning") return Severity::warning;
+    if (s == "notice") return Severity::notice;
+    return std::nullopt;
 }
 
-void print_diagnostic(const SourceFile& src, const Diagnostic& d) {
-    if (d.subject) {
-        auto pos = src.resolve(d.subject->start);
-        fmt::print("{}:{}:{}: {}: {}", src.path(), pos.line, pos.column, to_string(d.severity), d.summary);
-    } else {
-        fmt::print("{}: {}: {}", src.path(), to_string(d.severity), d.summary);
-    }
-    if (!d.detail.empty()) fmt::print(": {}", d.detail);
-    fmt::print("\n");
+bool use_color(const std::string& mode) {
+    if (mode == "always") return true;
+    if (mode == "never") return false;
+    const char* no_color = std::getenv("NO_COLOR");
+    if (no_color != nullptr && *no_color != '\0') return false;
+    return isatty(STDOUT_FILENO) != 0;
 }
+
+struct ModuleRun {
+    std::string dir;
+    const lint::Settings* settings = nullptr;
+    lint::EngineFlavour engine = lint::EngineFlavour::terraform;
+    std::vector<hcl::File> files;
+    std::set<std::string> only_files;
+};
 
 }  // namespace
 
 int run_lint(const LintOptions& options) {
-    std::vector<std::string> dirs = options.paths;
-    if (dirs.empty()) dirs.emplace_back(".");
-    bool errors = false;
-    for (const auto& dir : dirs) {
+    if (!options.chdir.empty()) {
         std::error_code ec;
-        std::vector<fs::path> files;
-        if (fs::is_regular_file(dir, ec)) {
-            files.emplace_back(dir);
-        } else {
-            fs::directory_iterator it(dir, ec);
-            if (ec) {
-                fmt::print(stderr, "tfsift: cannot read directory {}: {}\n", dir, ec.message());
-                return 2;
-            }
-            for (const auto& entry : it) {
-                if (entry.is_regular_file(ec) && is_native_config(entry.path())) files.push_back(entry.path());
-            }
-            std::sort(files.begin(), files.end());
-        }
-        for (const auto& path : files) {
-            std::shared_ptr<const SourceFile> src;
-            try {
-                src = SourceFile::read(path.string());
-            } catch (const std::system_error& e) {
-                fmt::print(stderr, "tfsift: cannot read {}: {}\n", path.string(), e.code().message());
-                return 2;
-            }
-            hcl::File file = hcl::parse(src);
-            for (const auto& d : file.diagnostics) {
-                print_diagnostic(*src, d);
-                errors = errors || d.severity == Severity::error;
-            }
+        fs::current_path(options.chdir, ec);
+        if (ec) {
+            fmt::print(stderr, "tfsift: cannot change to {}: {}\n", options.chdir, ec.message());
+            return 2;
         }
     }
-    return errors ? 1 : 0;
+    auto min_severity = parse_severity(options.minimum_failure_severity);
+    if (!min_severity) {
+        fmt::print(stderr, "tfsift: unknown severity {}\n", options.minimum_failure_severity);
+        return 2;
+    }
+    struct OutputRequest {
+        report::Format format;
+        std::string path;
+    };
+    std::vector<OutputRequest> outputs;
+    for (const auto& o : options.outputs) {
+        auto colon = o.find(':');
+        auto format = colon == std::string::npos ? std::nullopt : report::parse_format(o.substr(0, colon));
+        if (!format || colon + 1 >= o.size()) {
+            fmt::print(stderr, "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
+                               "junit, compact (got \"{}\")\n", o);
+            return 2;
+        }
+        outputs.push_back({*format, o.substr(colon + 1)});
+    }
+    if (!options.config.empty() && !fs::is_regular_file(options.config)) {
+        fmt::print(stderr, "tfsift: settings file {} not found\n", options.config);
+        return 2;
+    }
+
+    // Targets: directories are modules (or roots of modules with --recursive);
+    // files lint their module and report only themselves.
+    SettingsCache settings_cache(options.config);
+    std::vector<std::string> paths = options.paths;
+    if (paths.empty()) paths.emplace_back(".");
+    std::map<std::string, Target> targets;  // by absolute directory
+    std::map<std::string, std::string> display_dir;  // absolute -> as the user named it
+    for (const auto& path : paths) {
+        std::error_code ec;
+        if (fs::is_regular_file(path, ec)) {
+            std::string dir = fs::path(path).parent_path().string();
+            if (dir.empty()) dir = ".";
+            std::string abs = lint::absolute_normal_path(dir);
+            display_dir.emplace(abs, dir);
+            targets[abs].dir = abs;
+            targets[abs].only_files.insert(lint::absolute_normal_path(path));
+        } else if (fs::is_directory(path, ec)) {
+            const lint::Settings* settings = settings_cache.for_dir(path);
+            if (settings == nullptr) return 2;
+            std::vector<std::string> dirs;
+            if (options.recursive) {
+                dirs = lint::find_module_dirs(path, *settings);
+            } else {
+                dirs.push_back(path);
+            }
+            for (const auto& d : dirs) {
+                std::string abs = lint::absolute_normal_path(d);
+                display_dir.emplace(abs, d);
+                auto& t = targets[abs];
+                t.dir = abs;
+                t.only_files.clear();  // the whole module was asked for
+                t.only_files.insert("");  // marker: report everything
+            }
+        } else {
+            fmt::print(stderr, "tfsift: {}: no such file or directory\n", path);
+            return 2;
+        }
+    }
+
+    // Load and parse every module.
+    std::vector<ModuleRun> runs;
+    std::size_t files_scanned = 0;
+    for (auto& [abs, target] : targets) {
+        ModuleRun run;
+        run.dir = display_dir[abs];
+        run.settings = settings_cache.for_dir(run.dir);
+        if (run.settings == nullptr) return 2;
+        if (!options.engine.empty()) {
+            run.engine = options.engine == "opentofu" ? lint::EngineFlavour::opentofu : lint::EngineFlavour::terraform;
+        } else if (run.settings->engine) {
+            run.engine = *run.settings->engine;
+        } else {
+            run.engine = lint::detect_engine(run.dir);
+        }
+        if (!target.only_files.count("")) run.only_files = target.only_files;
+        for (const auto& path : lint::module_config_files(run.dir, run.engine, *run.settings)) {
+            std::shared_ptr<const SourceFile> src;
+            try {
+                src = SourceFile::read(fs::path(path).lexically_normal().string());
+            } catch (const std::system_error& e) {
+                fmt::print(stderr, "tfsift: cannot read {}: {}\n", path, e.code().message());
+                return 2;
+            }
+            run.files.push_back(hcl::parse(src));
+            ++files_scanned;
+        }
+        runs.push_back(std::move(run));
+    }
+
+    // Modules that another module of the scan calls by a local path.
+    std::set<std::string> called;
+    for (const auto& run : runs) {
+        for (const auto& f : run.files) {
+            for (auto& d : lint::local_module_calls(f, run.dir)) called.insert(d);
+        }
+    }
+
+    // Lint. Each distinct settings object gets its rule list once.
+    std::map<const lint::Settings*, std::vector<lint::Rule>> rules_of;
+    std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
+    std::vector<std::string> catalogue_order;
+    lint::Findings findings;
+    for (const auto& run : runs) {
+        auto [it, added] = rules_of.try_emplace(run.settings);
+        if (added) {
+            it->second = lint::rules_for(*run.settings);
+            for (const auto& r : it->second) {
+                if (catalogue.emplace(r.id, r).second) catalogue_order.push_back(r.id);
+            }
+        }
+        std::vector<std::string> unknown;
+        auto active = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
+        if (!unknown.empty()) {
+            fmt::print(stderr, "tfsift: unknown rule {}\n", unknown.front());
+            return 2;
+        }
+        lint::LintContext ctx;
+        ctx.module_dir = run.dir;
+        ctx.files = run.files;
+        ctx.engine = run.engine;
+        ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
+        for (auto& f : lint::lint_module(ctx, active, *run.settings)) {
+            if (!run.only_files.empty() && !run.only_files.count(lint::absolute_normal_path(f.file->path()))) continue;
+            findings.push_back(std::move(f));
+        }
+    }
+    lint::sort_findings(findings);
+
+    int exit_code = 0;
+    for (const auto& f : findings) {
+        if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = 1;
+    }
+
+    std::vector<lint::Rule> rules;
+    if (catalogue.empty()) rules = lint::rules_for(lint::Settings{});
+    for (const auto& id : catalogue_order) rules.push_back(catalogue.at(id));
+    std::string cwd = fs::current_path().generic_string();
+    report::ReportInput input{findings, rules};
+    // SARIF paths are relative to the repository of what was linted (the first
+    // target's), which need not be the working directory's.
+    input.repository_root = report::find_repository_root(targets.empty() ? cwd : targets.begin()->first);
+    input.working_dir = cwd;
+    input.files_scanned = files_scanned;
+    input.exit_code = exit_code;
+    input.quiet = options.quiet;
+    input.command_line = options.command_line;
+
+    for (const auto& o : outputs) {
+        std::ofstream out(o.path, std::ios::binary);
+        report::ReportInput file_input = input;
+        file_input.color = false;
+        report::write_report(o.format, file_input, out);
+        out.flush();
+        if (!out) {
+            fmt::print(stderr, "tfsift: cannot write {}\n", o.path);
+            return 2;
+        }
+    }
+    auto format = report::parse_format(options.format).value_or(report::Format::text);
+    bool to_stdout = outputs.empty() || options.format_given;
+    if (to_stdout) {
+        input.color = format == report::Format::text && use_color(options.color);
+        std::ostringstream buf;
+        report::write_report(format, input, buf);
+        fmt::print("{}", buf.str());
+    }
+    if (options.statistics) {
+        std::ostringstream buf;
+        report::write_statistics(findings, buf);
+        // Keep machine-readable output on stdout parseable.
+        bool machine = to_stdout && format != report::Format::text && format != report::Format::compact;
+        fmt::print(machine ? stderr : stdout, "{}", buf.str());
+    }
+    std::fflush(stdout);
+    return exit_code;
 }
 
 }  // namespace tfsift::cli

@@ -13,13 +13,32 @@ int main(int argc, char** argv) {
 
     tfsift::cli::LintOptions lint;
     auto* lint_cmd = app.add_subcommand("lint", "Check the modules in the given directories (default: .)");
-    lint_cmd->add_option("paths", lint.paths, "Directories or files to lint");
+    tfsift::cli::add_lint_options(*lint_cmd, lint);
+    lint.command_line.assign(argv, argv + argc);
+
+    auto* rules_cmd = app.add_subcommand("rules", "List every rule: id, severity, on by default, fixable");
+    tfsift::cli::RuleDocOptions rule_doc;
+    auto* rule_cmd = app.add_subcommand("rule", "Print a rule's documentation as Markdown");
+    tfsift::cli::add_rule_options(*rule_cmd, rule_doc);
+
+    tfsift::cli::EffectiveOptions effective;
+    auto* effective_cmd = app.add_subcommand("effective", "Print the effective configuration of a module tree, override files applied");
+    tfsift::cli::add_effective_options(*effective_cmd, effective);
 
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
     auto* parse_cmd = debug_cmd->add_subcommand("parse", "Print the parse dump of HCL files (see docs/parse-dump.md)");
     parse_cmd->add_option("files", parse_files, "HCL native-syntax files")->required();
+    std::vector<std::string> hash_paths;
+    auto* hash_cmd = debug_cmd->add_subcommand("hash", "Print the h1: (and for a zip the zh:) hash of provider packages");
+    hash_cmd->add_option("paths", hash_paths, "Provider package zips or unpacked directories")->required();
+    std::string lock_file;
+    std::string lock_engine;
+    auto* lock_cmd = debug_cmd->add_subcommand("lock", "Check a .terraform.lock.hcl file and print it as tfsift would write it");
+    lock_cmd->add_option("file", lock_file, "The lock file")->required();
+    lock_cmd->add_option("--engine", lock_engine, "terraform or opentofu (default: from the file's header)")
+        ->check(CLI::IsMember({"terraform", "opentofu"}));
 
     try {
         app.parse(argc, argv);
@@ -30,7 +49,12 @@ int main(int argc, char** argv) {
 
     try {
         if (*lint_cmd) return tfsift::cli::run_lint(lint);
+        if (*rules_cmd) return tfsift::cli::run_rules();
+        if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
+        if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
+        if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
+        if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);
     } catch (const std::exception& e) {
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
         return 2;

@@ -1,0 +1,55 @@
+// What each Terraform block type may contain, in one place: one body schema
+// per block type, as hcl's BodySchema values in Terraform's internal/configs.
+// A "partial" schema leaves everything it does not name to the body (the
+// provider's or module's own arguments); the decoders take the named
+// meta-arguments out and keep the rest as the block's config body.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace tfsift::config {
+
+struct AttributeSchema {
+    std::string_view name;
+    bool required = false;
+};
+
+struct BlockHeaderSchema {
+    std::string_view type;
+    std::span<const std::string_view> label_names;  // empty: no labels
+};
+
+struct BodySchema {
+    std::string_view what;  // the block it describes, for messages: "resource", "lifecycle", ...
+    std::span<const AttributeSchema> attributes;
+    std::span<const BlockHeaderSchema> blocks;
+    bool partial = false;   // other arguments and blocks belong to the body
+};
+
+namespace schema {
+extern const BodySchema file;                // top level of a configuration file
+extern const BodySchema terraform;
+extern const BodySchema provider;
+extern const BodySchema variable;
+extern const BodySchema validation;          // also precondition, postcondition, assert
+extern const BodySchema output;
+extern const BodySchema module_call;
+extern const BodySchema resource;
+extern const BodySchema data;
+extern const BodySchema managed_lifecycle;
+extern const BodySchema data_lifecycle;
+extern const BodySchema provisioner;
+extern const BodySchema dynamic;
+extern const BodySchema moved;
+extern const BodySchema import;
+extern const BodySchema removed;
+extern const BodySchema removed_lifecycle;
+extern const BodySchema check;
+}  // namespace schema
+
+// The attribute or block header named `name` in `schema`, or nullptr.
+const AttributeSchema* find_attribute(const BodySchema& schema, std::string_view name);
+const BlockHeaderSchema* find_block(const BodySchema& schema, std::string_view type);
+
+}  // namespace tfsift::config

@@ -1,0 +1,43 @@
+// Reading one configuration file (native syntax or Terraform's JSON
+// syntax) and decoding its blocks into a ConfigFile, with the load-time
+// decoding and the error messages of Terraform's config loader.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+
+#include "tfsift/arena.hpp"
+#include "tfsift/config/config_file.hpp"
+#include "tfsift/config/module_files.hpp"
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/json/value.hpp"
+
+namespace tfsift::config {
+
+// A parsed file and everything the decoded model points into; it must
+// outlive every ConfigFile and Module decoded from it.
+struct ParsedFile {
+    std::shared_ptr<const SourceFile> source;
+    FileSyntax syntax = FileSyntax::native;
+    std::optional<hcl::File> native;
+    std::optional<json::Document> json;
+    std::unique_ptr<Arena> arena = std::make_unique<Arena>();       // expressions parsed from JSON strings
+    std::deque<std::shared_ptr<SourceFile>> scratch;              // see body_content.cpp
+    Diagnostics parse_diagnostics;
+
+    [[nodiscard]] bool has_parse_errors() const { return has_errors(parse_diagnostics); }
+};
+
+// Parses the file with the syntax its name implies. Never throws for bad
+// input; problems are in parse_diagnostics.
+std::unique_ptr<ParsedFile> parse_config_file(std::shared_ptr<const SourceFile> source, FileSyntax syntax);
+
+// Decodes the top-level blocks of a parsed file. `is_override` selects
+// Terraform's override-file decoding (nothing required, nothing defaulted).
+// `engine` selects OpenTofu's additions (the `tofu` block, provider
+// `for_each`).
+ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine = Engine::terraform);
+
+}  // namespace tfsift::config

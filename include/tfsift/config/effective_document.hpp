@@ -1,0 +1,49 @@
+// The effective configuration document (`tfsift effective --format json`),
+// as ../shared/spec/effective-config.md defines it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tfsift/config/model.hpp"
+#include "tfsift/diagnostic.hpp"
+
+namespace tfsift::config {
+
+enum class LoadPhase : std::uint8_t { parse, load, tree };
+
+std::string_view to_string(LoadPhase phase);
+
+// A diagnostic of loading, with the phase it belongs to and the file it
+// points into (null when it points nowhere), so columns can be resolved.
+struct LoadDiagnostic {
+    Diagnostic diagnostic;
+    LoadPhase phase = LoadPhase::load;
+    std::shared_ptr<const SourceFile> source;
+};
+
+// One module of the tree, merged.
+struct LoadedModule {
+    std::string address;                    // "" for the root, "module.a.module.b"
+    std::string dir;                        // "." or a path relative to the root directory
+    std::vector<std::string> primary_files; // paths relative to the root directory, load order
+    std::vector<std::string> override_files;
+    Module module;
+    std::map<std::string, LoadedModule> children;
+};
+
+// The MODULE object of the document.
+nlohmann::json module_to_json(const LoadedModule& module);
+
+// The whole document; `root` null when the root directory could not be read.
+// Diagnostics are sorted as the spec requires.
+nlohmann::json effective_document(const LoadedModule* root, std::vector<LoadDiagnostic> diagnostics);
+
+// Two-space indented text ending in a newline; invalid UTF-8 is replaced.
+std::string dump_document(const nlohmann::json& document);
+
+}  // namespace tfsift::config

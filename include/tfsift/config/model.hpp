@@ -1,0 +1,304 @@
+// The configuration model: one module's blocks decoded the way Terraform's
+// loader decodes them at load time. Arguments stay expressions (with source
+// text and ranges); the few settings Terraform decodes while loading are
+// kept as values. The same model holds a single file, a merged primary set,
+// and the effective module after override files are applied.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tfsift/cty/type.hpp"
+#include "tfsift/cty/value.hpp"
+#include "tfsift/source.hpp"
+
+namespace tfsift::hcl {
+struct Expr;
+}
+namespace tfsift::json {
+struct Value;
+}
+
+namespace tfsift::config {
+
+struct TypeDefaults;
+
+// Where something was written: its file (named relative to the root module
+// directory) and position. Printed as "FILE:LINE".
+struct Origin {
+    const SourceFile* file = nullptr;
+    Pos pos;
+
+    [[nodiscard]] std::string to_string() const;
+};
+
+// An argument's expression as written. Exactly one of `native` and `json`
+// is set for expressions read from a file.
+struct Expression {
+    const SourceFile* file = nullptr;
+    Range range;
+    const hcl::Expr* native = nullptr;
+    const json::Value* json = nullptr;
+
+    [[nodiscard]] Origin origin() const { return {file, range.start}; }
+    // The raw source bytes of the expression.
+    [[nodiscard]] std::string_view source_text() const;
+    // The source text normalized as the effective document writes it.
+    [[nodiscard]] std::string text() const;
+    // True when the expression is the literal `null` (native or JSON).
+    [[nodiscard]] bool is_null_literal() const;
+};
+
+// A value Terraform decodes at load time, in cty's JSON form. No origin when
+// the value is a default rather than something written.
+struct DecodedValue {
+    nlohmann::json value;
+    std::optional<Origin> origin;
+};
+
+struct Argument {
+    std::string name;
+    Range name_range;
+    Expression expr;
+};
+
+// A property of a JSON body whose role (argument or nested block) is not
+// known until the bodies of a merge are compared (see the effective
+// configuration spec, "Bodies").
+struct JsonProperty {
+    std::string name;
+    Range name_range;
+    const json::Value* value = nullptr;
+    const SourceFile* file = nullptr;
+};
+
+struct NestedBlock;
+
+// What is left of a block after Terraform's meta-arguments are taken out.
+struct Body {
+    std::vector<Argument> arguments;        // source order; `_` escaping block's arguments joined in
+    std::vector<NestedBlock> blocks;        // source order
+    std::vector<JsonProperty> undecided;    // JSON bodies only
+    bool from_json = false;
+
+    [[nodiscard]] const Argument* find_argument(std::string_view name) const;
+};
+
+struct NestedBlock {
+    std::string type;
+    std::vector<std::string> labels;
+    Origin origin;
+    Body body;
+};
+
+// A condition block: `validation`, `precondition`, `postcondition`.
+struct Check {
+    std::optional<Expression> condition;
+    std::optional<Expression> error_message;
+    Origin origin;
+};
+
+// A reference decoded as a traversal (`depends_on`, `ignore_changes`, ...),
+// in the text form of the parse dump's refs: `aws_instance.web`, `tags["Name"]`.
+struct Traversal {
+    std::string text;
+    Range range;
+    const SourceFile* file = nullptr;
+
+    [[nodiscard]] Origin origin() const { return {file, range.start}; }
+};
+
+// ---- terraform block ------------------------------------------------------------
+
+struct RequiredVersion {
+    std::vector<std::string> constraints;
+    Origin origin;
+};
+
+struct RequiredProvider {
+    std::string name;
+    std::optional<std::string> source;          // fully qualified, nullopt when invalid
+    std::optional<std::string> source_as_written;
+    std::vector<std::string> version_constraints;
+    std::vector<std::string> configuration_aliases;  // "aws.east"
+    Origin origin;
+};
+
+struct Backend {
+    std::string type;   // empty for `cloud`
+    Body config;
+    Origin origin;
+};
+
+struct ProviderMeta {
+    std::string provider;
+    Body config;
+    Origin origin;
+};
+
+struct TerraformSettings {
+    std::vector<RequiredVersion> required_version;
+    std::map<std::string, RequiredProvider> required_providers;
+    std::optional<Backend> backend;
+    std::optional<Backend> cloud;
+    std::map<std::string, ProviderMeta> provider_meta;
+    std::vector<std::string> experiments;
+};
+
+// ---- top-level objects -------------------------------------------------------------
+
+struct Provider {
+    std::string name;
+    std::optional<std::string> alias;
+    std::optional<DecodedValue> version_constraints;  // legacy `version`
+    Body config;
+    Origin origin;
+    std::vector<Origin> overridden_by;
+
+    [[nodiscard]] std::string key() const { return alias ? name + "." + *alias : name; }
+};
+
+struct Variable {
+    std::string name;
+    std::optional<Expression> type_expr;        // as written; decoded into `type`
+    std::optional<DecodedValue> type;           // canonical type text
+    std::optional<nlohmann::json> optional_defaults;
+    std::optional<Expression> default_expr;
+    std::optional<DecodedValue> default_value;  // after conversion to the type
+    // What the conversion works with: the constraint (dynamic when no type
+    // is given), its optional() defaults, and the default as a cty value
+    // (converted when the block has a type). A default that is not wholly
+    // known is printed as `{}`.
+    cty::Type constraint_type;
+    std::shared_ptr<const TypeDefaults> type_defaults;
+    std::optional<cty::Value> default_cty;
+    std::optional<DecodedValue> description;
+    DecodedValue sensitive{false, std::nullopt};
+    DecodedValue nullable{true, std::nullopt};
+    std::vector<Check> validations;
+    Origin origin;
+    std::vector<Origin> overridden_by;
+};
+
+struct Local {
+    std::string name;
+    Expression expr;
+};
+
+struct Output {
+    std::string name;
+    std::optional<Expression> value;
+    std::optional<DecodedValue> description;
+    DecodedValue sensitive{false, std::nullopt};
+    std::vector<Traversal> depends_on;
+    std::vector<Check> preconditions;
+    Origin origin;
+    std::vector<Origin> overridden_by;
+};
+
+struct ModuleSource {
+    std::optional<std::string> value;   // normalized; nullopt when invalid
+    std::string as_written;
+    Origin origin;
+};
+
+struct ProviderPassing {
+    std::string child_key;    // "aws" or "aws.east"
+    std::string parent_key;
+    Origin origin;            // the key in the map
+    Origin parent_origin;     // the value
+};
+
+struct ModuleCall {
+    std::string name;
+    std::optional<ModuleSource> source;
+    std::optional<DecodedValue> version_constraints;
+    std::optional<Expression> count;
+    std::optional<Expression> for_each;
+    std::vector<ProviderPassing> providers;
+    std::vector<Traversal> depends_on;
+    Body config;
+    Origin origin;
+    std::vector<Origin> overridden_by;
+};
+
+struct Lifecycle {
+    std::optional<DecodedValue> create_before_destroy;
+    std::optional<DecodedValue> prevent_destroy;
+    std::optional<std::vector<Traversal>> ignore_changes;  // nullopt: no list given
+    std::optional<Origin> ignore_all_changes;              // set when `all`
+    std::vector<Expression> replace_triggered_by;
+    std::vector<Check> preconditions;
+    std::vector<Check> postconditions;
+};
+
+struct Connection {
+    Body config;
+    Origin origin;
+};
+
+struct Provisioner {
+    std::string type;
+    std::string when = "create";
+    std::string on_failure = "fail";
+    Body config;
+    std::optional<Connection> connection;
+    Origin origin;
+};
+
+enum class ResourceMode : std::uint8_t { managed, data };
+
+struct ProviderAssignment {
+    std::string value;                   // "aws" or "aws.west"
+    std::optional<std::string> source;   // fully qualified address
+    bool explicit_ = false;
+    std::optional<Origin> origin;
+};
+
+struct Resource {
+    ResourceMode mode = ResourceMode::managed;
+    std::string type;
+    std::string name;
+    std::optional<std::string> provider_ref;   // `provider` argument, "aws.west"
+    std::optional<Origin> provider_origin;
+    ProviderAssignment provider;               // filled once required_providers is final
+    std::optional<Expression> count;
+    std::optional<Expression> for_each;
+    std::vector<Traversal> depends_on;
+    Body config;
+    Lifecycle lifecycle;
+    std::vector<Provisioner> provisioners;
+    std::optional<Connection> connection;
+    Origin origin;
+    std::vector<Origin> overridden_by;
+
+    [[nodiscard]] std::string key() const { return type + "." + name; }
+};
+
+struct Moved {
+    Traversal from;
+    Traversal to;
+    Origin origin;
+};
+
+// One module's configuration: a file's contents, or a whole directory after
+// merging.
+struct Module {
+    TerraformSettings terraform;
+    std::map<std::string, Provider> providers;      // by key()
+    std::map<std::string, Variable> variables;
+    std::map<std::string, Local> locals;
+    std::map<std::string, Output> outputs;
+    std::map<std::string, ModuleCall> module_calls;
+    std::map<std::string, Resource> resources;      // managed, by key()
+    std::map<std::string, Resource> data;           // data, by key()
+    std::vector<Moved> moved;
+};
+
+}  // namespace tfsift::config

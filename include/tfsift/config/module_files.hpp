@@ -1,0 +1,43 @@
+// Which files of a module directory are configuration, which of them are
+// override files, and in which order they are loaded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfsift::config {
+
+// The engine whose loading rules apply. OpenTofu also reads `.tofu` and
+// `.tofu.json` files, and a `.tofu` file hides the `.tf` file of the same
+// base name (`.tofu.json` hides `.tf.json`).
+enum class Engine : std::uint8_t { terraform, opentofu };
+
+enum class FileSyntax : std::uint8_t { native, json };
+
+enum class FileRole : std::uint8_t { primary, override };
+
+struct ConfigFileName {
+    std::string name;     // the file name, no directory
+    FileSyntax syntax;
+    FileRole role;
+};
+
+// The extension of a configuration file name (".tf", ".tf.json", and for
+// OpenTofu ".tofu", ".tofu.json"), or "" when the name is not one.
+std::string_view config_extension(std::string_view name, Engine engine);
+
+// True for names Terraform skips even with a configuration extension: hidden
+// files (`.x.tf`), editor backups (`x.tf~`) and Emacs autosaves (`#x.tf#`).
+bool is_ignored_file_name(std::string_view name);
+
+// Classifies one name; false when it is not a configuration file.
+bool classify_file_name(std::string_view name, Engine engine, ConfigFileName& out);
+
+// The configuration files among the entries `names` of one directory (file
+// names only; directories already left out), in load order: byte-wise by
+// name, with OpenTofu's shadowed `.tf` files removed.
+std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, Engine engine);
+
+}  // namespace tfsift::config

@@ -1,0 +1,43 @@
+// The rule engine: runs the active rules over one module and filters their
+// findings through the settings and the inline ignore comments.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/finding.hpp"
+#include "tfsift/lint/rule.hpp"
+#include "tfsift/lint/settings.hpp"
+
+namespace tfsift::lint {
+
+// Rule choices of the command line, applied after the settings file.
+struct RuleSelection {
+    std::vector<std::string> enable;
+    std::vector<std::string> disable;
+    std::vector<std::string> only;   // when non-empty, exactly these rules run
+};
+
+// A rule as it will run: enabled or not, with its effective severity.
+struct ActiveRule {
+    const Rule* rule = nullptr;
+    bool enabled = false;
+    std::optional<Severity> severity_override;  // from the settings
+};
+
+// Every rule that can run under `settings`: the built-in rules, then one rule
+// per [[policy]].
+std::vector<Rule> rules_for(const Settings& settings);
+
+// Decides which rules run. Unknown ids in `selection` are returned in
+// `unknown` (a usage error for the caller).
+std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Settings& settings,
+                                       const RuleSelection& selection, std::vector<std::string>& unknown);
+
+// Lints one module: runs every enabled rule with a check, applies severity
+// overrides, per-path ignores and inline ignores, then adds `unused-ignore`
+// notices. The result is sorted.
+Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings);
+
+}  // namespace tfsift::lint

@@ -1,0 +1,28 @@
+// The built-in rules. The list itself is rules/registry.cpp; each rule lives
+// in its own file under rules/ and is declared here by its factory.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "tfsift/lint/rule.hpp"
+
+namespace tfsift::lint {
+
+// Ids of the rules the engine itself reports.
+inline constexpr std::string_view syntax_error_rule_id = "syntax-error";
+inline constexpr std::string_view unused_ignore_rule_id = "unused-ignore";
+
+// Every built-in rule, in the order of rules/registry.cpp.
+std::span<const Rule> builtin_rules();
+
+// The built-in rule with this id, or nullptr.
+const Rule* find_builtin_rule(std::string_view id);
+
+namespace rules {
+// One factory per file under rules/.
+Rule syntax_error();
+Rule unused_ignore();
+}  // namespace rules
+
+}  // namespace tfsift::lint

@@ -1,0 +1,63 @@
+// A rule: its identity, its documentation and its check.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/lint/finding.hpp"
+
+namespace tfsift::lint {
+
+struct LintContext;
+
+// The documentation every rule carries, in a fixed form. The same text is
+// printed by `tfsift rule ID`, written to docs/rules/ID.md and embedded in
+// SARIF reports as the rule's help.
+struct RuleDoc {
+    std::string summary;          // one sentence: what the rule checks (SARIF shortDescription)
+    std::string what;             // what it checks, in full
+    std::string why;              // why it matters
+    std::string failing_example;  // HCL that the rule reports
+    std::string passing_example;  // HCL that it accepts
+    std::string fix_safety;       // whether and how `--fix` repairs it
+};
+
+// Receives the findings of one check.
+class FindingSink {
+public:
+    explicit FindingSink(Findings& out) : out_(&out) {}
+    void report(Finding finding) { out_->push_back(std::move(finding)); }
+
+private:
+    Findings* out_;
+};
+
+using RuleCheck = std::function<void(const LintContext&, FindingSink&)>;
+
+struct Rule {
+    std::string id;                   // stable kebab-case id
+    Severity default_severity = Severity::warning;
+    bool enabled_by_default = true;
+    bool fixable = false;             // some of its findings carry a Fix
+    RuleDoc doc;
+    // Null for the rules whose findings the engine itself produces
+    // (`unused-ignore` needs every other rule's findings first).
+    RuleCheck check;
+    bool is_policy = false;           // defined by a [[policy]] table of .tfsift.toml
+};
+
+// The Markdown documentation of a rule (what `tfsift rule ID` prints).
+std::string rule_markdown(const Rule& rule);
+
+// The plain-text form of the same documentation (SARIF help.text).
+std::string rule_plain_text(const Rule& rule);
+
+// The project's home page (SARIF informationUri); rule documentation is
+// published below it, in docs/rules/.
+inline constexpr std::string_view project_url = "https://github.com/tfsift/tfsift";
+
+// Where a rule's documentation is published.
+std::string rule_help_uri(const Rule& rule);
+
+}  // namespace tfsift::lint

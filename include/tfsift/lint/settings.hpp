@@ -1,0 +1,89 @@
+// The project settings of .tfsift.toml: rules on/off, severity overrides,
+// per-path ignores and excludes, the engine flavour, platforms and policies.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/glob.hpp"
+#include "tfsift/lint/policy.hpp"
+
+namespace tfsift::lint {
+
+inline constexpr std::string_view settings_file_name = ".tfsift.toml";
+
+// An error in a settings file, with the position it concerns.
+struct SettingsError {
+    std::string file;
+    std::uint32_t line = 0;    // 0 when the error concerns the whole file
+    std::uint32_t column = 0;
+    std::string message;
+
+    // "FILE:LINE:COL: error: MESSAGE"
+    [[nodiscard]] std::string to_string() const;
+};
+
+// A glob together with the directory it is relative to (the directory of the
+// settings file that wrote it, so inherited globs keep their meaning).
+struct AnchoredGlob {
+    std::string base_dir;  // absolute, lexically normal
+    PathGlob glob;
+
+    // `path` is absolute and lexically normal.
+    [[nodiscard]] bool matches(const std::string& path) const;
+};
+
+struct RuleSetting {
+    std::optional<bool> enabled;
+    std::optional<Severity> severity;
+};
+
+// Findings of `rule_ids` (every rule when empty) in files matching one of
+// `paths` are dropped.
+struct PathIgnore {
+    std::vector<AnchoredGlob> paths;
+    std::vector<std::string> rule_ids;
+};
+
+struct Settings {
+    std::vector<std::string> files;          // settings files read, nearest first; empty: defaults
+    std::optional<EngineFlavour> engine;
+    std::vector<std::string> platforms;      // e.g. linux_amd64
+    std::map<std::string, RuleSetting> rules;
+    std::vector<PathIgnore> ignores;
+    std::vector<AnchoredGlob> excludes;      // files and directories not linted at all
+    std::vector<Policy> policies;
+
+    [[nodiscard]] bool excluded(const std::string& absolute_path) const;
+    [[nodiscard]] bool ignored(const std::string& rule_id, const std::string& absolute_path) const;
+};
+
+struct SettingsResult {
+    Settings settings;
+    std::vector<SettingsError> errors;
+    [[nodiscard]] bool ok() const { return errors.empty(); }
+};
+
+// The nearest .tfsift.toml looking from `start` (a file or directory) upward,
+// stopping at the repository root (a directory holding `.git`). Empty when
+// there is none.
+std::string find_settings_file(const std::string& start);
+
+// Reads a settings file and, through `extend = "path"`, the files it extends
+// (relative to the extending file; cycles are an error). Unknown keys, bad
+// values, unknown rule ids and invalid patterns are errors with their line.
+SettingsResult load_settings(const std::string& path);
+
+// Parses settings from text (for tests); `path` names it in errors and
+// anchors relative globs and `extend`.
+SettingsResult parse_settings(const std::string& path, std::string_view text);
+
+// Normalises a path to absolute, lexically normal, '/'-separated form.
+std::string absolute_normal_path(const std::string& path);
+
+}  // namespace tfsift::lint

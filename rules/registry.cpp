@@ -1,0 +1,25 @@
+// The list of built-in rules. Adding a rule: write rules/<id>.cpp with its
+// factory, declare the factory in include/tfsift/lint/registry.hpp and add
+// it to this list.
+#include "tfsift/lint/registry.hpp"
+
+#include <vector>
+
+namespace tfsift::lint {
+
+std::span<const Rule> builtin_rules() {
+    static const std::vector<Rule> all = {
+        rules::syntax_error(),
+        rules::unused_ignore(),
+    };
+    return all;
+}
+
+const Rule* find_builtin_rule(std::string_view id) {
+    for (const Rule& r : builtin_rules()) {
+        if (r.id == id) return &r;
+    }
+    return nullptr;
+}
+
+}  // namespace tfsift::lint

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds tfsift's parse benchmark in Release (build-release/) and the Go
+# reference benchmark hclbench from ../shared/tools/oracle/hclbench (into
+# build-release/, never into ../shared), then runs both on the same corpus.
+#
+# Usage: scripts/bench.sh [CORPUS_DIR] [parse_bench options...]
+#   CORPUS_DIR defaults to ../shared/corpus
+# hclbench needs the Debian packages golang-go golang-github-hashicorp-hcl-v2-dev
+# golang-github-zclconf-go-cty-dev; without them the Go comparison is skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build-release
+corpus=${1:-../shared/corpus}
+shift $(( $# > 0 ? 1 : 0 ))
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$(nproc)" --target parse_bench
+
+hclbench_args=()
+if command -v go >/dev/null; then
+  out="$PWD/$build/hclbench"
+  # GOPATH mode against Debian's packaged sources, no network (see the
+  # oracle README); the Go build cache stays in the build directory.
+  if (cd ../shared && GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOCACHE="$out-gocache" \
+        go build -o "$out" ./tools/oracle/hclbench); then
+    hclbench_args=(--hclbench "$out")
+  else
+    echo "bench.sh: could not build hclbench; running without the Go comparison" >&2
+  fi
+else
+  echo "bench.sh: go not installed; running without the Go comparison" >&2
+fi
+
+"$build/parse_bench" "${hclbench_args[@]}" "$@" "$corpus"

@@ -1,0 +1,123 @@
+#include "tfsift/config/block_schemas.hpp"
+
+namespace tfsift::config {
+
+namespace {
+
+constexpr std::string_view no_labels_[] = {""};
+constexpr std::span<const std::string_view> no_labels{no_labels_, 0};
+constexpr std::string_view name_label[] = {"name"};
+constexpr std::string_view type_label[] = {"type"};
+constexpr std::string_view type_name_labels[] = {"type", "name"};
+constexpr std::string_view provider_label[] = {"provider"};
+
+// ---- top level ----------------------------------------------------------------
+constexpr BlockHeaderSchema file_blocks[] = {
+    {"terraform", no_labels},
+    {"tofu", no_labels},                // OpenTofu's name for `terraform`; rejected for Terraform by the decoder
+    {"required_providers", no_labels},  // only valid inside terraform; decoded to give Terraform's error
+    {"provider", name_label},
+    {"variable", name_label},
+    {"locals", no_labels},
+    {"output", name_label},
+    {"module", name_label},
+    {"resource", type_name_labels},
+    {"data", type_name_labels},
+    {"moved", no_labels},
+    {"import", no_labels},
+    {"check", name_label},
+    {"removed", no_labels},
+};
+
+constexpr AttributeSchema terraform_attrs[] = {{"required_version"}, {"experiments"}, {"language"}};
+constexpr BlockHeaderSchema terraform_blocks[] = {
+    {"backend", type_label},
+    {"cloud", no_labels},
+    {"required_providers", no_labels},
+    {"provider_meta", provider_label},
+};
+
+constexpr AttributeSchema provider_attrs[] = {{"alias"}, {"version"}, {"count"}, {"depends_on"}, {"for_each"}, {"source"}};
+// `lifecycle` and `locals` are reserved for future use: named so that using
+// them gives Terraform's "Reserved block type name" error.
+constexpr BlockHeaderSchema provider_blocks[] = {{"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}};
+
+// `ephemeral`, `deprecated` and `const` are newer than Terraform v1.3; they
+// are accepted (and not part of the effective document).
+constexpr AttributeSchema variable_attrs[] = {{"description"}, {"default"}, {"type"}, {"sensitive"}, {"nullable"},
+                                              {"ephemeral"}, {"deprecated"}, {"const"}};
+constexpr BlockHeaderSchema variable_blocks[] = {{"validation", no_labels}};
+
+constexpr AttributeSchema check_rule_attrs[] = {{"condition", true}, {"error_message", true}};
+
+constexpr AttributeSchema output_attrs[] = {{"description"}, {"value", true}, {"depends_on"}, {"sensitive"},
+                                            {"ephemeral"}, {"deprecated"}};
+constexpr BlockHeaderSchema output_blocks[] = {{"precondition", no_labels}, {"postcondition", no_labels}};
+
+constexpr AttributeSchema module_attrs[] = {{"source", true}, {"version"}, {"count"}, {"for_each"}, {"depends_on"}, {"providers"}};
+constexpr BlockHeaderSchema module_blocks[] = {{"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}, {"provider", type_label}};
+
+constexpr AttributeSchema resource_attrs[] = {{"count"}, {"for_each"}, {"provider"}, {"depends_on"}};
+constexpr BlockHeaderSchema managed_blocks[] = {
+    {"locals", no_labels}, {"lifecycle", no_labels}, {"connection", no_labels},
+    {"provisioner", type_label}, {"_", no_labels},
+};
+constexpr BlockHeaderSchema data_blocks[] = {{"locals", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
+
+constexpr AttributeSchema managed_lifecycle_attrs[] = {
+    {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"}, {"replace_triggered_by"}};
+constexpr BlockHeaderSchema condition_blocks[] = {{"precondition", no_labels}, {"postcondition", no_labels}};
+
+constexpr AttributeSchema provisioner_attrs[] = {{"when"}, {"on_failure"}};
+constexpr BlockHeaderSchema provisioner_blocks[] = {{"connection", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
+
+constexpr AttributeSchema dynamic_attrs[] = {{"for_each", true}, {"iterator"}, {"labels"}};
+constexpr BlockHeaderSchema dynamic_blocks[] = {{"content", no_labels}};
+
+constexpr AttributeSchema moved_attrs[] = {{"from", true}, {"to", true}};
+constexpr AttributeSchema import_attrs[] = {{"id", true}, {"to", true}, {"provider"}, {"for_each"}};
+constexpr AttributeSchema removed_attrs[] = {{"from", true}};
+constexpr BlockHeaderSchema removed_blocks[] = {{"lifecycle", no_labels}, {"provisioner", type_label}, {"connection", no_labels}};
+constexpr AttributeSchema removed_lifecycle_attrs[] = {{"destroy"}};
+constexpr BlockHeaderSchema check_blocks[] = {{"data", type_name_labels}, {"assert", no_labels}};
+
+}  // namespace
+
+namespace schema {
+const BodySchema file{"file", {}, file_blocks, false};
+const BodySchema terraform{"terraform", terraform_attrs, terraform_blocks, false};
+const BodySchema provider{"provider", provider_attrs, provider_blocks, true};
+const BodySchema variable{"variable", variable_attrs, variable_blocks, false};
+const BodySchema validation{"validation", check_rule_attrs, {}, false};
+const BodySchema output{"output", output_attrs, output_blocks, false};
+const BodySchema module_call{"module", module_attrs, module_blocks, true};
+const BodySchema resource{"resource", resource_attrs, managed_blocks, true};
+const BodySchema data{"data", resource_attrs, data_blocks, true};
+const BodySchema managed_lifecycle{"lifecycle", managed_lifecycle_attrs, condition_blocks, false};
+// Terraform decodes a data resource's lifecycle with the managed schema and
+// then rejects each argument it finds.
+const BodySchema data_lifecycle{"lifecycle", managed_lifecycle_attrs, condition_blocks, false};
+const BodySchema provisioner{"provisioner", provisioner_attrs, provisioner_blocks, true};
+const BodySchema dynamic{"dynamic", dynamic_attrs, dynamic_blocks, false};
+const BodySchema moved{"moved", moved_attrs, {}, false};
+const BodySchema import{"import", import_attrs, {}, false};
+const BodySchema removed{"removed", removed_attrs, removed_blocks, false};
+const BodySchema removed_lifecycle{"lifecycle", removed_lifecycle_attrs, {}, false};
+const BodySchema check{"check", {}, check_blocks, false};
+}  // namespace schema
+
+const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {
+    for (const auto& a : s.attributes) {
+        if (a.name == name) return &a;
+    }
+    return nullptr;
+}
+
+const BlockHeaderSchema* find_block(const BodySchema& s, std::string_view type) {
+    for (const auto& b : s.blocks) {
+        if (b.type == type) return &b;
+    }
+    return nullptr;
+}
+
+}  // namespace tfsift::config

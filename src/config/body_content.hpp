@@ -1,0 +1,121 @@
+// Internal to the configuration decoder: one view over native-syntax and
+// JSON bodies, so that each block type is decoded once against its schema
+// (hcl's Body.Content / PartialContent), plus the static evaluation and
+// traversal helpers Terraform's load-time decoding uses.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tfsift/arena.hpp"
+#include "tfsift/config/block_schemas.hpp"
+#include "tfsift/config/model.hpp"
+#include "tfsift/cty/value.hpp"
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/json/value.hpp"
+
+namespace tfsift::config::detail {
+
+// What decoding one file needs: the file, an arena for expressions parsed
+// out of JSON strings, and where diagnostics go.
+struct DecodeContext {
+    const SourceFile* file = nullptr;
+    Arena* arena = nullptr;
+    // Sources made for JSON strings with escapes (see json_string_expr).
+    std::deque<std::shared_ptr<SourceFile>>* scratch = nullptr;
+    Diagnostics* diags = nullptr;
+    bool is_override = false;  // required arguments are not required in override files
+
+    void error(std::string summary, std::string detail, Range subject) const;
+    void warning(std::string summary, std::string detail, Range subject) const;
+};
+
+// A block body: native, or a JSON object.
+struct BodyRef {
+    const hcl::Body* native = nullptr;
+    const json::Value* json = nullptr;
+    Range missing_item;   // where a missing required argument is reported
+};
+
+struct ContentAttr {
+    std::string name;
+    Range name_range;
+    Expression expr;
+};
+
+struct ContentBlock {
+    std::string type;
+    Range type_range;
+    std::vector<std::string> labels;
+    std::vector<Range> label_ranges;
+    Range def_range;
+    Pos origin;          // the model's origin for the block
+    BodyRef body;
+};
+
+struct Content {
+    std::vector<ContentAttr> attributes;
+    std::vector<ContentBlock> blocks;
+
+    [[nodiscard]] const ContentAttr* attribute(std::string_view name) const;
+};
+
+// hcl Content (schema.partial false) or PartialContent (true): the schema's
+// arguments and blocks; when `remain` is given, everything else goes into it
+// (native arguments and nested blocks, or undecided JSON properties).
+Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySchema& schema, Body* remain);
+
+// A whole body with no schema: every argument and nested block (native), or
+// every property undecided (JSON).
+Body whole_body(const DecodeContext& ctx, const BodyRef& body);
+
+// Appends the `_` escaping block's content: arguments join, blocks follow.
+void merge_escape_body(Body& into, Body&& escaped);
+
+// The value of an expression evaluated with no variables and no functions
+// (hcl's expr.Value(nil)); diagnostics go to the context.
+cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool report = true);
+
+// A native expression for a JSON string (a template) or a JSON value parsed
+// as an expression (as hcl's JSON syntax does for traversals and keywords).
+const hcl::Expr* json_string_expr(const DecodeContext& ctx, const json::Value& v, bool as_template, Diagnostics& diags);
+
+// hcl.ExprList: the elements of a static list; an error and nullopt when
+// the expression is not one.
+std::optional<std::vector<Expression>> expr_list(const DecodeContext& ctx, const Expression& expr);
+
+// hcl.ExprMap: key/value pairs of a static object.
+struct MapPair {
+    Expression key;
+    Expression value;
+};
+std::optional<std::vector<MapPair>> expr_map(const DecodeContext& ctx, const Expression& expr);
+
+// hcl.ExprAsKeyword: the identifier when the expression is a bare single
+// name (JSON: a string holding one), "" otherwise.
+std::string expr_keyword(const DecodeContext& ctx, const Expression& expr);
+
+// True for a native quoted string with one literal part ("foo").
+bool is_native_quoted_string(const Expression& expr);
+
+// hcl.AbsTraversalForExpr / RelTraversalForExpr after Terraform's
+// shimTraversalInString (quoted references give a warning): the traversal
+// expression, or nullptr with an error.
+const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, const Expression& expr, bool relative,
+                                                  bool shim_quoted, bool want_keyword);
+
+// The traversal as the document writes it.
+Traversal make_traversal(const DecodeContext& ctx, const hcl::ScopeTraversalExpr& t, const Expression& from);
+
+// hclsyntax.ValidIdentifier.
+bool valid_identifier(std::string_view s);
+
+// The scope traversals an expression refers to (hcl's Variables()).
+std::vector<const hcl::ScopeTraversalExpr*> expression_variables(const DecodeContext& ctx, const Expression& expr);
+
+}  // namespace tfsift::config::detail

@@ -1,0 +1,1219 @@
+#include "tfsift/config/decode.hpp"
+
+#include <fmt/core.h>
+
+#include "body_content.hpp"
+#include "tfsift/config/override_merger.hpp"
+#include "tfsift/config/sources.hpp"
+#include "tfsift/config/type_constraint.hpp"
+#include "tfsift/config/version_constraints.hpp"
+#include "tfsift/cty/convert.hpp"
+#include "tfsift/cty/json.hpp"
+#include "tfsift/hcl/references.hpp"
+
+namespace tfsift::config {
+
+using detail::BodyRef;
+using detail::Content;
+using detail::ContentAttr;
+using detail::ContentBlock;
+using detail::DecodeContext;
+
+std::unique_ptr<ParsedFile> parse_config_file(std::shared_ptr<const SourceFile> source, FileSyntax syntax) {
+    auto out = std::make_unique<ParsedFile>();
+    out->source = source;
+    out->syntax = syntax;
+    if (syntax == FileSyntax::native) {
+        out->native = hcl::parse(source);
+        out->parse_diagnostics = out->native->diagnostics;
+    } else {
+        out->json = json::parse(source);
+        out->parse_diagnostics = out->json->diagnostics;
+        const json::Value& root = out->json->root;
+        if (!out->json->has_errors() && !root.is_object()) {
+            bool array_of_objects = root.is_array();
+            for (const auto& i : root.items) array_of_objects = array_of_objects && i.is_object();
+            if (!array_of_objects) {
+                Diagnostic d;
+                d.summary = "Root value must be object";
+                d.detail = "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.";
+                d.filename = source->path();
+                d.subject = root.range;
+                out->parse_diagnostics.push_back(std::move(d));
+            }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+constexpr const char* bad_identifier_detail =
+    "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
+
+bool contains(std::initializer_list<std::string_view> names, std::string_view n) {
+    for (auto x : names) {
+        if (x == n) return true;
+    }
+    return false;
+}
+
+class Decoder {
+public:
+    Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine) : pf_(file), engine_(engine) {
+        ctx_.file = file.source.get();
+        ctx_.arena = file.arena.get();
+        ctx_.scratch = &file.scratch;
+        ctx_.diags = &diags;
+        ctx_.is_override = is_override;
+        out_.source = file.source.get();
+        out_.is_override = is_override;
+    }
+
+    ConfigFile run() {
+        if (pf_.native) {
+            decode_root(BodyRef{pf_.native->body, nullptr, {}});
+        } else if (pf_.json) {
+            const json::Value& root = pf_.json->root;
+            if (root.is_object()) {
+                decode_root(BodyRef{nullptr, &root, {}});
+            } else if (root.is_array()) {
+                for (const auto& item : root.items) {
+                    if (item.is_object()) decode_root(BodyRef{nullptr, &item, {}});
+                }
+            }
+        }
+        return std::move(out_);
+    }
+
+private:
+    Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
+
+    void decode_root(const BodyRef& body) {
+        Content c = detail::body_content(ctx_, body, schema::file, nullptr);
+        for (const auto& b : c.blocks) {
+            if (b.type == "terraform") {
+                decode_terraform(b);
+            } else if (b.type == "tofu") {
+                if (engine_ == Engine::opentofu) {
+                    decode_terraform(b);
+                } else {
+                    ctx_.error("Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
+                }
+            } else if (b.type == "required_providers") {
+                ctx_.error("Invalid required_providers block",
+                           "A \"required_providers\" block must be nested inside a \"terraform\" block.", b.type_range);
+            } else if (b.type == "provider") {
+                decode_provider(b);
+            } else if (b.type == "variable") {
+                decode_variable(b);
+            } else if (b.type == "locals") {
+                decode_locals(b);
+            } else if (b.type == "output") {
+                decode_output(b);
+            } else if (b.type == "module") {
+                decode_module(b);
+            } else if (b.type == "resource") {
+                decode_resource(b, ResourceMode::managed);
+            } else if (b.type == "data") {
+                decode_resource(b, ResourceMode::data);
+            } else if (b.type == "moved") {
+                decode_moved(b);
+            }
+            // import, check and removed blocks are newer than the reference
+            // loader and are not part of the effective document.
+        }
+    }
+
+    // ---- value helpers ------------------------------------------------------
+
+    // gohcl.DecodeExpression into a Go string / bool.
+    std::optional<cty::Value> decode_typed(const Expression& e, const cty::Type& want) {
+        const std::size_t before = ctx_.diags->size();
+        cty::Value v = detail::static_value(ctx_, e);
+        for (std::size_t i = before; i < ctx_.diags->size(); ++i) {
+            if ((*ctx_.diags)[i].severity == Severity::error) return std::nullopt;
+        }
+        Range start{e.range.start, e.range.start};
+        auto conv = cty::convert(v, want);
+        if (!conv.ok()) {
+            ctx_.error("Unsuitable value type", "Unsuitable value: " + conv.error, start);
+            return std::nullopt;
+        }
+        if (conv.value.is_null()) {
+            ctx_.error("Unsuitable value type", "Unsuitable value: value must not be null", start);
+            return std::nullopt;
+        }
+        if (!conv.value.is_known()) {
+            ctx_.error("Unsuitable value type", "Unsuitable value: value must be known", start);
+            return std::nullopt;
+        }
+        return conv.value;
+    }
+
+    std::optional<DecodedValue> decode_string(const ContentAttr& a) {
+        auto v = decode_typed(a.expr, cty::Type::string());
+        if (!v) return std::nullopt;
+        return DecodedValue{v->as_string(), a.expr.origin()};
+    }
+
+    std::optional<DecodedValue> decode_bool(const ContentAttr& a) {
+        auto v = decode_typed(a.expr, cty::Type::boolean());
+        if (!v) return std::nullopt;
+        return DecodedValue{v->as_bool(), a.expr.origin()};
+    }
+
+    // decodeVersionConstraint: a string (or null) in go-version's syntax.
+    std::optional<std::vector<std::string>> decode_version_constraint(const ContentAttr& a) {
+        const std::size_t before = ctx_.diags->size();
+        cty::Value v = detail::static_value(ctx_, a.expr);
+        for (std::size_t i = before; i < ctx_.diags->size(); ++i) {
+            if ((*ctx_.diags)[i].severity == Severity::error) return std::nullopt;
+        }
+        auto conv = cty::convert(v, cty::Type::string());
+        if (!conv.ok()) {
+            ctx_.error("Invalid version constraint", fmt::format("A string value is required for {}.", a.name), a.expr.range);
+            return std::nullopt;
+        }
+        if (conv.value.is_null()) return std::vector<std::string>{};
+        if (!conv.value.is_known()) {
+            ctx_.error("Invalid version constraint", "Version constraints must be known.", a.expr.range);
+            return std::nullopt;
+        }
+        const std::string& text = conv.value.as_string();
+        if (!valid_constraint_syntax(text)) {
+            ctx_.error("Invalid version constraint", "This string does not use correct version constraint syntax.",
+                       a.expr.range);
+            return std::nullopt;
+        }
+        return split_version_constraints(text);
+    }
+
+    // hashicorp/go-version's constraint grammar: comma-separated
+    // `[op] [v]N[.N]*[-pre][+meta]`.
+    static bool valid_constraint_syntax(std::string_view s) {
+        auto parts = split_version_constraints(s);
+        if (parts.empty()) return false;
+        for (const auto& p : parts) {
+            std::string_view v = p;
+            for (std::string_view op : {"~>", ">=", "<=", "=>", "=<", "!=", ">", "<", "="}) {
+                if (v.starts_with(op)) {
+                    v.remove_prefix(op.size());
+                    break;
+                }
+            }
+            while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+            if (!v.empty() && v.front() == 'v') v.remove_prefix(1);
+            std::size_t i = 0;
+            bool digits = false;
+            bool need_digit = true;
+            while (i < v.size() && (std::isdigit(static_cast<unsigned char>(v[i])) || v[i] == '.')) {
+                if (v[i] == '.') {
+                    if (need_digit) return false;
+                    need_digit = true;
+                } else {
+                    digits = true;
+                    need_digit = false;
+                }
+                ++i;
+            }
+            if (!digits || need_digit) return false;
+            for (; i < v.size(); ++i) {
+                char c = v[i];
+                if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == '~')) return false;
+            }
+        }
+        return true;
+    }
+
+    void check_provider_name_normalized(std::string_view name, Range where) {
+        std::string norm;
+        std::string err;
+        if (!parse_provider_part(name, norm, err)) {
+            ctx_.error("Invalid provider local name", fmt::format("{} is an invalid provider local name: {}", name, err), where);
+            return;
+        }
+        if (norm != name) {
+            ctx_.error("Invalid provider local name",
+                       fmt::format("Provider names must be normalized. Replace \"{}\" with \"{}\" to fix this error.", name, norm),
+                       where);
+        }
+    }
+
+    std::vector<Traversal> decode_depends_on(const ContentAttr& a) {
+        std::vector<Traversal> out;
+        auto items = detail::expr_list(ctx_, a.expr);
+        if (!items) return out;
+        for (const auto& e : *items) {
+            if (const auto* t = detail::traversal_for_expr(ctx_, e, false, true, false)) out.push_back(detail::make_traversal(ctx_, *t, e));
+        }
+        return out;
+    }
+
+    // decodeProviderConfigRef: "aws" or "aws.alias".
+    std::optional<std::string> decode_provider_ref(const Expression& e, std::string_view arg_name, Range* name_range = nullptr) {
+        const std::size_t before = ctx_.diags->size();
+        const hcl::ScopeTraversalExpr* t = detail::traversal_for_expr(ctx_, e, false, true, false);
+        if (!t || t->steps.size() > 1) {
+            // Only our own errors, not the generic traversal ones.
+            ctx_.diags->resize(before);
+            if (detail::is_native_quoted_string(e) && !t) {
+                ctx_.error("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", e.range);
+            } else {
+                ctx_.error("Invalid provider configuration reference",
+                           fmt::format("The {} argument requires a provider type name, optionally followed by a period and then a configuration alias.", arg_name),
+                           e.range);
+            }
+            return std::nullopt;
+        }
+        const std::size_t mid = ctx_.diags->size();
+        check_provider_name_normalized(t->root, t->root_range);
+        for (std::size_t i = mid; i < ctx_.diags->size(); ++i) {
+            if ((*ctx_.diags)[i].severity == Severity::error) return std::nullopt;
+        }
+        if (name_range) *name_range = t->root_range;
+        std::string out(t->root);
+        if (!t->steps.empty()) {
+            const auto& step = t->steps[0];
+            if (step.kind != hcl::StepKind::attr) {
+                ctx_.error("Invalid provider configuration reference",
+                           "Provider name must either stand alone or be followed by a period and then a configuration alias.", step.range);
+                return std::nullopt;
+            }
+            out += ".";
+            out += step.name;
+        }
+        return out;
+    }
+
+    Check decode_check_rule(const ContentBlock& b) {
+        Check c;
+        c.origin = origin(b.origin);
+        Content content = detail::body_content(ctx_, b.body, schema::validation, nullptr);
+        if (const auto* a = content.attribute("condition")) {
+            c.condition = a->expr;
+            if (b.type != "validation" && detail::expression_variables(ctx_, a->expr).empty()) {
+                ctx_.error(fmt::format("Invalid {} expression", b.type),
+                           "The condition expression must refer to at least one object from elsewhere in the "
+                           "configuration, or else its result would not be checking anything.",
+                           a->expr.range);
+            }
+        }
+        if (const auto* a = content.attribute("error_message")) c.error_message = a->expr;
+        if (ctx_.is_override && b.type != "validation") {
+            ctx_.error(fmt::format("Can't override {} blocks", b.type),
+                       fmt::format("Override files cannot override \"{}\" blocks.", b.type), b.def_range);
+        }
+        return c;
+    }
+
+    // ---- terraform ------------------------------------------------------------
+
+    void decode_terraform(const ContentBlock& b) {
+        TerraformBlock tb;
+        tb.origin = origin(b.origin);
+        Content c = detail::body_content(ctx_, b.body, schema::terraform, nullptr);
+        if (const auto* a = c.attribute("required_version")) {
+            if (auto vc = decode_version_constraint(*a)) {
+                tb.required_version = RequiredVersion{*vc, a->expr.origin()};
+                tb.required_version_range = a->expr.range;
+            }
+        }
+        if (const auto* a = c.attribute("experiments")) decode_experiments(*a, tb);
+        if (const auto* a = c.attribute("language")) {
+            std::string kw = detail::expr_keyword(ctx_, a->expr);
+            if (kw.empty()) {
+                ctx_.error("Invalid language edition",
+                           "The language argument expects a bare language edition keyword. Terraform 1.3.10 supports "
+                           "only language edition TF2021, which is the default.",
+                           a->expr.range);
+            } else if (kw != "TF2021") {
+                ctx_.error("Unsupported language edition",
+                           fmt::format("Terraform v1.3.10 only supports language edition TF2021. This module requires "
+                                       "{}, which is not supported by this version of Terraform.",
+                                       kw),
+                           a->expr.range);
+            }
+        }
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "backend") {
+                Backend be;
+                be.type = inner.labels[0];
+                be.config = detail::whole_body(ctx_, inner.body);
+                be.origin = origin(inner.origin);
+                tb.backends.push_back(std::move(be));
+                tb.backend_ranges.push_back(inner.def_range);
+            } else if (inner.type == "cloud") {
+                Backend be;
+                be.config = detail::whole_body(ctx_, inner.body);
+                be.origin = origin(inner.origin);
+                tb.clouds.push_back(std::move(be));
+                tb.cloud_ranges.push_back(inner.def_range);
+            } else if (inner.type == "required_providers") {
+                tb.required_providers.push_back(decode_required_providers(inner));
+            } else if (inner.type == "provider_meta") {
+                ProviderMeta pm;
+                pm.provider = inner.labels[0];
+                pm.config = detail::whole_body(ctx_, inner.body);
+                // provider_meta must be a static map: its values are
+                // evaluated with no variables.
+                for (const auto& a : pm.config.arguments) detail::static_value(ctx_, a.expr);
+                for (const auto& prop : pm.config.undecided) {
+                    detail::static_value(ctx_, Expression{ctx_.file, prop.value->range, nullptr, prop.value});
+                }
+                check_provider_name_normalized(pm.provider, inner.def_range);
+                pm.origin = origin(inner.origin);
+                tb.provider_metas.push_back(std::move(pm));
+            }
+        }
+        out_.terraform.push_back(std::move(tb));
+    }
+
+    // Terraform releases (not alphas) reject any experiment before looking
+    // at the keywords; no experiment is ever active.
+    void decode_experiments(const ContentAttr& a, TerraformBlock&) {
+        auto items = detail::expr_list(ctx_, a.expr);
+        if (!items || items->empty()) return;
+        ctx_.error("Module uses experimental features",
+                   "Experimental features are intended only for gathering early feedback on new language designs, and "
+                   "so are available only in alpha releases of Terraform.",
+                   a.name_range);
+    }
+
+    RequiredProvidersBlock decode_required_providers(const ContentBlock& b) {
+        RequiredProvidersBlock rp;
+        rp.origin = origin(b.origin);
+        rp.def_range = b.def_range;
+        // JustAttributes: every argument is an entry; nested blocks are errors.
+        std::vector<ContentAttr> attrs;
+        if (b.body.native) {
+            for (const auto& a : b.body.native->attributes) {
+                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+            }
+            for (const auto& nb : b.body.native->blocks) {
+                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
+            }
+        } else if (b.body.json) {
+            for (const auto& m : b.body.json->members) {
+                if (m.name == "//") continue;
+                attrs.push_back(ContentAttr{m.name, m.name_range, Expression{ctx_.file, m.value.range, nullptr, &m.value}});
+            }
+        }
+        // Terraform drops every entry after the first error in the block.
+        auto block_has_errors = [&, start = ctx_.diags->size()]() {
+            for (std::size_t i = start; i < ctx_.diags->size(); ++i) {
+                if ((*ctx_.diags)[i].severity == Severity::error) return true;
+            }
+            return false;
+        };
+        for (const auto& a : attrs) {
+            RequiredProvider e;
+            e.name = a.name;
+            e.origin = a.expr.origin();
+            cty::Value v = detail::static_value(ctx_, a.expr, false);
+            if (v.is_known() && !v.is_null() && v.type().is_primitive()) {
+                // The legacy form: a version constraint string.
+                auto vc = decode_version_constraint(a);
+                std::string type;
+                std::string err;
+                if (!parse_provider_part(e.name, type, err)) {
+                    ctx_.error("Invalid provider name", err, a.expr.range);
+                    continue;
+                }
+                if (vc) e.version_constraints = *vc;
+                e.source = default_provider_source(type);
+                rp.entries.push_back(std::move(e));
+                continue;
+            }
+            const std::size_t before = ctx_.diags->size();
+            check_provider_name_normalized(e.name, a.expr.range);
+            if (ctx_.diags->size() != before) continue;
+            std::optional<std::vector<detail::MapPair>> kvs;
+            {
+                Diagnostics scratch;
+                Diagnostics* saved = ctx_.diags;
+                const_cast<DecodeContext&>(ctx_).diags = &scratch;
+                kvs = detail::expr_map(ctx_, a.expr);
+                const_cast<DecodeContext&>(ctx_).diags = saved;
+            }
+            if (!kvs) {
+                ctx_.error("Invalid required_providers object", "required_providers entries must be strings or objects.", a.expr.range);
+                continue;
+            }
+            bool have_type = false;
+            for (const auto& kv : *kvs) {
+                std::string key;
+                if (kv.key.native) {
+                    cty::Value k = detail::static_value(ctx_, kv.key);
+                    if (!k.is_known() || k.is_null() || k.type().kind() != cty::TypeKind::string) {
+                        ctx_.error("Invalid Attribute", "Invalid attribute value for provider requirement", kv.key.range);
+                        continue;
+                    }
+                    key = k.as_string();
+                } else {
+                    // JSON object key
+                    std::string_view raw = ctx_.file->text().substr(kv.key.range.start.byte + 1,
+                                                                     kv.key.range.end.byte - kv.key.range.start.byte - 2);
+                    key = std::string(raw);
+                }
+                if (key == "version") {
+                    cty::Value cv = detail::static_value(ctx_, kv.value, false);
+                    if (!cv.is_known() || cv.is_null() || cv.type().kind() != cty::TypeKind::string ||
+                        !valid_constraint_syntax(cv.as_string())) {
+                        ctx_.error("Invalid version constraint", "This string does not use correct version constraint syntax.", kv.value.range);
+                        continue;
+                    }
+                    e.version_constraints = split_version_constraints(cv.as_string());
+                } else if (key == "source") {
+                    cty::Value sv = detail::static_value(ctx_, kv.value, false);
+                    if (!sv.is_known() || sv.is_null() || sv.type().kind() != cty::TypeKind::string) {
+                        ctx_.error("Invalid source", "Source must be specified as a string.", kv.value.range);
+                        continue;
+                    }
+                    auto parsed = parse_provider_source(sv.as_string());
+                    if (!parsed.ok()) {
+                        ctx_.error(parsed.summary, parsed.detail, kv.value.range);
+                        continue;
+                    }
+                    e.source_as_written = sv.as_string();
+                    e.source = parsed.fqn;
+                    have_type = true;
+                } else if (key == "configuration_aliases") {
+                    auto items = detail::expr_list(ctx_, kv.value);
+                    if (!items) continue;
+                    for (const auto& item : *items) {
+                        const auto* t = detail::traversal_for_expr(ctx_, item, false, false, false);
+                        if (!t) continue;
+                        if (t->steps.size() != 1 || t->steps[0].kind != hcl::StepKind::attr) {
+                            ctx_.error("Invalid configuration_aliases value",
+                                       "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
+                                       kv.value.range);
+                            continue;
+                        }
+                        if (t->root != e.name) {
+                            ctx_.error("Invalid configuration_aliases value",
+                                       fmt::format("Configuration aliases must be prefixed with the provider name. Expected \"{}\", but found \"{}\".",
+                                                   e.name, t->root),
+                                       kv.value.range);
+                            continue;
+                        }
+                        e.configuration_aliases.push_back(fmt::format("{}.{}", t->root, t->steps[0].name));
+                    }
+                } else {
+                    ctx_.error("Invalid required_providers object",
+                               "required_providers objects can only contain \"version\", \"source\" and "
+                               "\"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block.",
+                               kv.key.range);
+                    break;
+                }
+            }
+            if (block_has_errors()) continue;
+            if (!have_type) {
+                std::string type;
+                std::string err;
+                if (!parse_provider_part(e.name, type, err)) {
+                    ctx_.error("Invalid provider name", err, a.expr.range);
+                } else {
+                    e.source = default_provider_source(type);
+                }
+            }
+            rp.entries.push_back(std::move(e));
+        }
+        return rp;
+    }
+
+    // ---- provider -------------------------------------------------------------
+
+    void decode_provider(const ContentBlock& b) {
+        Provider p;
+        p.name = b.labels[0];
+        p.origin = origin(b.origin);
+        p.config.from_json = b.body.json != nullptr;
+        Content c = detail::body_content(ctx_, b.body, schema::provider, &p.config);
+        {
+            // A provider whose local name is not normalized is dropped.
+            const std::size_t before = ctx_.diags->size();
+            check_provider_name_normalized(p.name, b.def_range);
+            if (ctx_.diags->size() != before) return;
+        }
+        if (const auto* a = c.attribute("alias")) {
+            if (auto v = decode_string(*a)) {
+                p.alias = v->value.get<std::string>();
+                if (!detail::valid_identifier(*p.alias)) {
+                    ctx_.error("Invalid provider configuration alias",
+                               fmt::format("An alias must be a valid name. {}", bad_identifier_detail), a->expr.range);
+                }
+            }
+        }
+        if (const auto* a = c.attribute("version")) {
+            ctx_.warning("Version constraints inside provider configuration blocks are deprecated",
+                         "Terraform 0.13 and earlier allowed provider version constraints inside the provider "
+                         "configuration block, but that is now deprecated and will be removed in a future version of "
+                         "Terraform. To silence this warning, move the provider version constraint into the "
+                         "required_providers block.",
+                         a->expr.range);
+            if (auto vc = decode_version_constraint(*a)) p.version_constraints = DecodedValue{*vc, a->expr.origin()};
+        }
+        for (std::string_view reserved : {"count", "depends_on", "for_each", "source"}) {
+            if (engine_ == Engine::opentofu && reserved == "for_each") continue;  // OpenTofu 1.9 provider iteration
+            if (const auto* a = c.attribute(reserved)) {
+                ctx_.error("Reserved argument name in provider block",
+                           fmt::format("The provider argument name \"{}\" is reserved for use by Terraform in a future version.", reserved),
+                           a->name_range);
+            }
+        }
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, "provider");
+                    continue;
+                }
+                seen_escape = true;
+                detail::merge_escape_body(p.config, detail::whole_body(ctx_, inner.body));
+            } else {
+                ctx_.error("Reserved block type name in provider block",
+                           fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                           inner.type_range);
+            }
+        }
+        out_.providers.emplace_back(std::move(p), Declared{b.def_range});
+    }
+
+    void duplicate_escape(const ContentBlock& b, std::string_view what) {
+        ctx_.error("Duplicate escaping block",
+                   fmt::format("The special block type \"_\" can be used to force particular arguments to be "
+                               "interpreted as {}-type-specific rather than as meta-arguments, but each {} block can have "
+                               "only one such block.",
+                               what, what),
+                   b.def_range);
+    }
+
+    // ---- variable -------------------------------------------------------------
+
+    void decode_variable(const ContentBlock& b) {
+        Variable v;
+        v.name = b.labels[0];
+        v.origin = origin(b.origin);
+        v.constraint_type = cty::Type::dynamic();
+        if (!detail::valid_identifier(v.name)) {
+            ctx_.error("Invalid variable name", bad_identifier_detail, b.label_ranges[0]);
+        }
+        if (contains({"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}, v.name)) {
+            ctx_.error("Invalid variable name",
+                       fmt::format("The variable name \"{}\" is reserved due to its special meaning inside module blocks.", v.name),
+                       b.label_ranges[0]);
+        }
+        Content c = detail::body_content(ctx_, b.body, schema::variable, nullptr);
+        if (const auto* a = c.attribute("description")) v.description = decode_string(*a);
+        if (const auto* a = c.attribute("type")) {
+            v.type_expr = a->expr;
+            decode_variable_type(*a, v);
+        } else if (!ctx_.is_override) {
+            v.type = DecodedValue{"any", std::nullopt};
+        }
+        if (const auto* a = c.attribute("sensitive")) {
+            if (auto d = decode_bool(*a)) v.sensitive = *d;
+        }
+        if (const auto* a = c.attribute("nullable")) {
+            if (auto d = decode_bool(*a)) v.nullable = *d;
+        }
+        if (const auto* a = c.attribute("default")) {
+            v.default_expr = a->expr;
+            cty::Value val = detail::static_value(ctx_, a->expr);
+            cty::Value shown = val;
+            if (v.type_expr) {
+                if (v.type_defaults && !val.is_null()) val = apply_type_defaults(*v.type_defaults, val);
+                auto conv = cty::convert(val, v.constraint_type);
+                if (!conv.ok()) {
+                    ctx_.error("Invalid default value for variable",
+                               fmt::format("This default value is not compatible with the variable's type constraint: {}.", conv.error),
+                               a->expr.range);
+                    val = shown;
+                } else {
+                    val = conv.value;
+                }
+            }
+            if (!v.nullable.value.get<bool>() && val.is_null()) {
+                ctx_.error("Invalid default value for variable", "A null default value is not valid when nullable=false.",
+                           a->expr.range);
+            }
+            v.default_cty = val;
+            v.default_value = DecodedValue{value_json(val), a->expr.origin()};
+        }
+        for (const auto& inner : c.blocks) {
+            if (inner.type != "validation") continue;
+            Check check = decode_check_rule(inner);
+            if (ctx_.is_override) {
+                ctx_.error("Can't override validations", "Override files cannot override variable validations.", inner.def_range);
+            }
+            if (check.condition) {
+                bool refers_to_self = false;
+                for (const auto* t : detail::expression_variables(ctx_, *check.condition)) {
+                    if (t->root == "var" && !t->steps.empty() && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == v.name) {
+                        refers_to_self = true;
+                    }
+                }
+                if (!refers_to_self) {
+                    ctx_.error("Invalid variable validation condition",
+                               fmt::format("The condition for variable \"{}\" must refer to var.{} in order to test incoming values.", v.name, v.name),
+                               check.condition->range);
+                }
+            }
+            v.validations.push_back(std::move(check));
+        }
+        out_.variables.emplace_back(std::move(v), Declared{b.def_range});
+    }
+
+    static nlohmann::json value_json(const cty::Value& v) { return document_json(v); }
+
+    void decode_variable_type(const ContentAttr& a, Variable& v) {
+        const Expression& e = a.expr;
+        // Terraform 0.11 wrote type constraints in quotes.
+        if (detail::is_native_quoted_string(e)) {
+            const auto& lit = hcl::as<hcl::LiteralExpr>(*hcl::as<hcl::TemplateExpr>(*e.native).parts[0]);
+            std::string_view s = lit.text;
+            if (s == "string" || s == "list" || s == "map") {
+                std::string detail =
+                    "Terraform 0.11 and earlier required type constraints to be given in quotes, but that form is now "
+                    "deprecated and will be removed in a future version of Terraform. ";
+                if (s == "string") {
+                    detail += "Remove the quotes around \"string\".";
+                } else {
+                    detail += fmt::format("Remove the quotes around \"{}\" and write {}(string) instead to explicitly "
+                                          "indicate that the {} elements are strings.",
+                                          s, s, s);
+                }
+                ctx_.error("Invalid quoted type constraints", detail, e.range);
+            } else {
+                ctx_.error("Invalid legacy variable type hint",
+                           "To provide a full type expression, remove the surrounding quotes and give the type expression directly.",
+                           e.range);
+            }
+            v.constraint_type = cty::Type::dynamic();
+            v.type = DecodedValue{"any", e.origin()};
+            return;
+        }
+        std::string kw = detail::expr_keyword(ctx_, e);
+        if (kw == "list" || kw == "map") {
+            v.constraint_type = kw == "list" ? cty::Type::list(cty::Type::dynamic()) : cty::Type::map(cty::Type::dynamic());
+            v.type = DecodedValue{type_constraint_text(v.constraint_type), e.origin()};
+            return;
+        }
+        const hcl::Expr* native = e.native;
+        if (e.json) {
+            if (!e.json->is_string()) {
+                ctx_.error("Invalid type specification",
+                           "A type specification is either a primitive type keyword (bool, number, string) or a complex "
+                           "type constructor call, like list(string).",
+                           e.range);
+                v.constraint_type = cty::Type::dynamic();
+                v.type = DecodedValue{"any", e.origin()};
+                return;
+            }
+            native = detail::json_string_expr(ctx_, *e.json, false, *ctx_.diags);
+        }
+        std::optional<TypeConstraint> tc;
+        if (native) tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
+        if (!tc) {
+            v.constraint_type = cty::Type::dynamic();
+            v.type = DecodedValue{"any", e.origin()};
+            return;
+        }
+        v.constraint_type = tc->type;
+        v.type_defaults = tc->defaults;
+        v.type = DecodedValue{type_constraint_text(tc->type), e.origin()};
+        if (tc->defaults) v.optional_defaults = optional_defaults_json(*tc->defaults);
+    }
+
+    // ---- locals ---------------------------------------------------------------
+
+    void decode_locals(const ContentBlock& b) {
+        std::vector<ContentAttr> attrs;
+        if (b.body.native) {
+            for (const auto& a : b.body.native->attributes) {
+                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+            }
+            for (const auto& nb : b.body.native->blocks) {
+                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
+            }
+        } else if (b.body.json) {
+            for (const auto& m : b.body.json->members) {
+                if (m.name == "//") continue;
+                attrs.push_back(ContentAttr{m.name, m.name_range, Expression{ctx_.file, m.value.range, nullptr, &m.value}});
+            }
+        }
+        for (auto& a : attrs) {
+            if (!detail::valid_identifier(a.name)) {
+                ctx_.error("Invalid local value name", bad_identifier_detail, a.name_range);
+            }
+            out_.locals.emplace_back(Local{a.name, a.expr}, Declared{a.name_range});
+        }
+    }
+
+    // ---- output ---------------------------------------------------------------
+
+    void decode_output(const ContentBlock& b) {
+        Output o;
+        o.name = b.labels[0];
+        o.origin = origin(b.origin);
+        if (!detail::valid_identifier(o.name)) ctx_.error("Invalid output name", bad_identifier_detail, b.label_ranges[0]);
+        Content c = detail::body_content(ctx_, b.body, schema::output, nullptr);
+        if (const auto* a = c.attribute("description")) o.description = decode_string(*a);
+        if (const auto* a = c.attribute("value")) o.value = a->expr;
+        if (const auto* a = c.attribute("sensitive")) {
+            if (auto d = decode_bool(*a)) o.sensitive = *d;
+        }
+        if (const auto* a = c.attribute("depends_on")) o.depends_on = decode_depends_on(*a);
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "precondition") {
+                o.preconditions.push_back(decode_check_rule(inner));
+            } else if (inner.type == "postcondition") {
+                ctx_.error("Postconditions are not allowed", "Output values can only have preconditions, not postconditions.",
+                           inner.type_range);
+            }
+        }
+        out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
+    }
+
+    // ---- module ---------------------------------------------------------------
+
+    void decode_module(const ContentBlock& b) {
+        ModuleCall mc;
+        mc.name = b.labels[0];
+        mc.origin = origin(b.origin);
+        mc.config.from_json = b.body.json != nullptr;
+        if (!detail::valid_identifier(mc.name)) ctx_.error("Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
+        Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
+        const ContentAttr* version = c.attribute("version");
+        if (version) {
+            if (auto vc = decode_version_constraint(*version)) mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
+        }
+        if (const auto* a = c.attribute("source")) {
+            if (auto sv = decode_string(*a)) {
+                ModuleSource src;
+                src.as_written = sv->value.get<std::string>();
+                src.origin = a->expr.origin();
+                auto parsed = parse_module_source(src.as_written, version != nullptr);
+                if (parsed.error.empty()) {
+                    src.value = parsed.normalized;
+                } else if (parsed.maybe_relative) {
+                    ctx_.error("Invalid module source address", parsed.error, a->expr.range);
+                } else if (version) {
+                    ctx_.error("Invalid registry module source address",
+                               fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you "
+                                           "intended a module registry source address because you also set the argument "
+                                           "\"version\", which applies only to registry modules.",
+                                           parsed.error),
+                               a->expr.range);
+                } else {
+                    ctx_.error("Invalid module source address", fmt::format("Failed to parse module source address: {}.", parsed.error),
+                               a->expr.range);
+                }
+                mc.source = std::move(src);
+            }
+        }
+        if (const auto* a = c.attribute("count")) mc.count = a->expr;
+        if (const auto* a = c.attribute("for_each")) {
+            mc.for_each = a->expr;
+            if (mc.count) {
+                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                           "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
+                           "to be explicit about the number of module instances to be created.",
+                           a->name_range);
+            }
+        }
+        if (const auto* a = c.attribute("depends_on")) mc.depends_on = decode_depends_on(*a);
+        if (const auto* a = c.attribute("providers")) {
+            if (auto pairs = detail::expr_map(ctx_, a->expr)) {
+                std::map<std::string, Range> seen;
+                for (const auto& pair : *pairs) {
+                    std::optional<std::string> key;
+                    if (pair.key.native) {
+                        key = decode_provider_ref(pair.key, "providers");
+                    } else {
+                        // A JSON key: the text between the quotes.
+                        Diagnostics d;
+                        json::Value fake;
+                        fake.kind = json::Kind::string;
+                        fake.range = pair.key.range;
+                        std::string_view raw = ctx_.file->text().substr(pair.key.range.start.byte + 1,
+                                                                         pair.key.range.end.byte - pair.key.range.start.byte - 2);
+                        fake.text = std::string(raw);
+                        const hcl::Expr* e = detail::json_string_expr(ctx_, fake, false, d);
+                        if (e && e->kind == hcl::ExprKind::scope_traversal) {
+                            key = hcl::render_traversal(hcl::as<hcl::ScopeTraversalExpr>(*e));
+                        } else {
+                            ctx_.error("Invalid provider configuration reference",
+                                       "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
+                                       pair.key.range);
+                        }
+                    }
+                    auto value = decode_provider_ref(pair.value, "providers");
+                    if (!key || !value) continue;
+                    if (auto it = seen.find(*key); it != seen.end()) {
+                        ctx_.error("Duplicate provider address",
+                                   fmt::format("A provider configuration was already passed to {} at {}:{}. Each child "
+                                               "provider configuration can be assigned only once.",
+                                               *key, ctx_.file->path(), it->second.start.line),
+                                   pair.key.range);
+                        continue;
+                    }
+                    seen.emplace(*key, pair.key.range);
+                    mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin()});
+                }
+            }
+        }
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, "module");
+                    continue;
+                }
+                seen_escape = true;
+                detail::merge_escape_body(mc.config, detail::whole_body(ctx_, inner.body));
+            } else {
+                ctx_.error("Reserved block type name in module block",
+                           fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                           inner.type_range);
+            }
+        }
+        out_.module_calls.emplace_back(std::move(mc), Declared{b.def_range});
+    }
+
+    // ---- resource and data ------------------------------------------------------
+
+    // A reference's resource address ("aws_instance.web", "data.x.y"), or "".
+    static std::string referenced_resource(const hcl::ScopeTraversalExpr& t) {
+        static constexpr std::string_view not_resources[] = {"var", "local", "module", "path", "terraform", "count",
+                                                             "each", "self", "resource", "template", "iterator"};
+        for (auto n : not_resources) {
+            if (t.root == n) return {};
+        }
+        if (t.root == "data") {
+            if (t.steps.size() < 2 || t.steps[0].kind != hcl::StepKind::attr || t.steps[1].kind != hcl::StepKind::attr) return {};
+            return fmt::format("data.{}.{}", t.steps[0].name, t.steps[1].name);
+        }
+        if (t.steps.empty() || t.steps[0].kind != hcl::StepKind::attr) return {};
+        return fmt::format("{}.{}", t.root, t.steps[0].name);
+    }
+
+    void validate_self_references(const Check& c, std::string_view check_type, const std::string& addr) {
+        for (const auto* e : {&c.condition, &c.error_message}) {
+            if (!*e) continue;
+            for (const auto* t : detail::expression_variables(ctx_, **e)) {
+                if (referenced_resource(*t) == addr) {
+                    ctx_.error(fmt::format("Invalid reference in {}", check_type),
+                               fmt::format("Configuration for {} may not refer to itself.", addr), (*e)->range);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Destroy-time provisioners may only refer to self, count.index, each.key.
+    void only_self_refs(const Body& body) {
+        for (const auto& a : body.arguments) {
+            for (const auto* t : detail::expression_variables(ctx_, a.expr)) {
+                bool valid = t->root == "self" || t->root == "path" || t->root == "terraform";
+                if (t->steps.size() == 1 && t->steps[0].kind == hcl::StepKind::attr) {
+                    if (t->root == "count" && t->steps[0].name == "index") valid = true;
+                    if (t->root == "each" && t->steps[0].name == "key") valid = true;
+                }
+                if (!valid) {
+                    ctx_.error("Invalid reference from destroy provisioner",
+                               "Destroy-time provisioners and their connection configurations may only reference "
+                               "attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n"
+                               "References to other resources during the destroy phase can cause dependency cycles and "
+                               "interact poorly with create_before_destroy.",
+                               a.expr.range);
+                }
+            }
+        }
+    }
+
+    // A JSON body's undecided properties read as plain arguments (provisioner
+    // and connection bodies have no nested blocks).
+    static Body settled(Body body) {
+        if (!body.undecided.empty()) resolve_json_body(body, {});
+        return body;
+    }
+
+    std::optional<Provisioner> decode_provisioner(const ContentBlock& b) {
+        Provisioner p;
+        p.type = b.labels[0];
+        p.origin = origin(b.origin);
+        if (contains({"chef", "habitat", "puppet", "salt-masterless"}, p.type)) {
+            ctx_.error(fmt::format("The \"{}\" provisioner has been removed", p.type),
+                       fmt::format("The \"{}\" provisioner was deprecated in Terraform 0.13.4 has been removed from "
+                                   "Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for "
+                                   "alternatives to using provisioners that are a better fit for the Terraform workflow.",
+                                   p.type),
+                       b.label_ranges[0]);
+            return std::nullopt;
+        }
+        Content c = detail::body_content(ctx_, b.body, schema::provisioner, &p.config);
+        if (const auto* a = c.attribute("when")) {
+            const std::size_t before = ctx_.diags->size();
+            const auto* t = detail::traversal_for_expr(ctx_, a->expr, false, true, true);
+            std::string kw = t && t->steps.empty() ? std::string(t->root) : std::string();
+            if (kw == "create" || kw == "destroy") {
+                p.when = kw;
+            } else {
+                ctx_.diags->resize(before);
+                ctx_.error("Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.",
+                           a->expr.range);
+            }
+        }
+        if (const auto* a = c.attribute("on_failure")) {
+            const std::size_t before = ctx_.diags->size();
+            const auto* t = detail::traversal_for_expr(ctx_, a->expr, false, true, true);
+            std::string kw = t && t->steps.empty() ? std::string(t->root) : std::string();
+            if (kw == "continue" || kw == "fail") {
+                p.on_failure = kw;
+            } else {
+                ctx_.diags->resize(before);
+                ctx_.error("Invalid \"on_failure\" keyword",
+                           "The \"on_failure\" argument requires one of the following keywords: continue or fail.", a->expr.range);
+            }
+        }
+        p.config = settled(std::move(p.config));
+        if (p.when == "destroy") only_self_refs(p.config);
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "connection") {
+                if (p.connection) {
+                    ctx_.error("Duplicate connection block",
+                               "This provisioner already has a connection block.", inner.def_range);
+                    continue;
+                }
+                Connection conn{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)};
+                if (p.when == "destroy") only_self_refs(conn.config);
+                p.connection = std::move(conn);
+            } else if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, "provisioner");
+                    continue;
+                }
+                seen_escape = true;
+                detail::merge_escape_body(p.config, settled(detail::whole_body(ctx_, inner.body)));
+            } else {
+                ctx_.error("Reserved block type name in provisioner block",
+                           fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                           inner.type_range);
+            }
+        }
+        return p;
+    }
+
+    void decode_lifecycle(const ContentBlock& b, Resource& r) {
+        const bool managed = r.mode == ResourceMode::managed;
+        Content c = detail::body_content(ctx_, b.body, managed ? schema::managed_lifecycle : schema::data_lifecycle, nullptr);
+        Lifecycle& lc = r.lifecycle;
+        if (!managed) {
+            for (const auto& a : c.attributes) {
+                ctx_.error("Invalid data resource lifecycle argument",
+                           fmt::format("The lifecycle argument \"{}\" is defined only for managed resources (\"resource\" "
+                                       "blocks), and is not valid for data resources.",
+                                       a.name),
+                           a.name_range);
+            }
+        } else {
+            // A value that does not decode still counts as set (to false).
+            if (const auto* a = c.attribute("create_before_destroy")) {
+                auto d = decode_bool(*a);
+                lc.create_before_destroy = d ? *d : DecodedValue{false, a->expr.origin()};
+            }
+            if (const auto* a = c.attribute("prevent_destroy")) {
+                auto d = decode_bool(*a);
+                lc.prevent_destroy = d ? *d : DecodedValue{false, a->expr.origin()};
+            }
+            if (const auto* a = c.attribute("replace_triggered_by")) decode_replace_triggered_by(*a, lc);
+            if (const auto* a = c.attribute("ignore_changes")) decode_ignore_changes(*a, lc);
+        }
+        const std::string addr = managed ? r.key() : "data." + r.key();
+        for (const auto& inner : c.blocks) {
+            Check check = decode_check_rule(inner);
+            validate_self_references(check, inner.type, addr);
+            (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(std::move(check));
+        }
+    }
+
+    void decode_ignore_changes(const ContentAttr& a, Lifecycle& lc) {
+        if (detail::expr_keyword(ctx_, a.expr) == "all") {
+            lc.ignore_all_changes = a.expr.origin();
+            return;
+        }
+        auto items = detail::expr_list(ctx_, a.expr);
+        if (!items) return;
+        std::vector<Traversal> list;
+        std::optional<Range> star;
+        for (const auto& e : *items) {
+            cty::Value v = detail::static_value(ctx_, e, false);
+            if (v.is_known() && !v.is_null() && v.type().kind() == cty::TypeKind::string && v.as_string() == "*") {
+                lc.ignore_all_changes = e.origin();
+                star = e.range;
+                ctx_.error("Invalid ignore_changes wildcard",
+                           "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use "
+                           "\"ignore_changes = all\" to ignore changes to all attributes.",
+                           a.expr.range);
+                continue;
+            }
+            if (const auto* t = detail::traversal_for_expr(ctx_, e, true, true, false)) list.push_back(detail::make_traversal(ctx_, *t, e));
+        }
+        if (star && !list.empty()) {
+            ctx_.error("Invalid ignore_changes ruleset", "Cannot mix wildcard string \"*\" with non-wildcard references.", *star);
+        }
+        lc.ignore_changes = std::move(list);
+    }
+
+    void decode_replace_triggered_by(const ContentAttr& a, Lifecycle& lc) {
+        auto items = detail::expr_list(ctx_, a.expr);
+        if (!items) return;
+        for (const auto& e : *items) {
+            lc.replace_triggered_by.push_back(e);
+            int resources = 0;
+            bool bad = false;
+            // A JSON element is a string holding an expression.
+            std::vector<const hcl::ScopeTraversalExpr*> refs;
+            if (e.json && e.json->is_string()) {
+                Diagnostics d;
+                const hcl::Expr* parsed = detail::json_string_expr(ctx_, *e.json, false, d);
+                if (parsed) refs = hcl::referenced_traversals(*parsed);
+            } else {
+                refs = detail::expression_variables(ctx_, e);
+            }
+            for (const auto* t : refs) {
+                if (t->root == "each") {
+                    if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "key")) {
+                        ctx_.error("Invalid each reference in replace_triggered_by expression",
+                                   "Only each.key may be used in replace_triggered_by.", e.range);
+                    }
+                } else if (t->root == "count") {
+                    if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "index")) {
+                        ctx_.error("Invalid count reference in replace_triggered_by expression",
+                                   "Only count.index may be used in replace_triggered_by.", e.range);
+                    }
+                } else if (!referenced_resource(*t).empty() && t->root != "data") {
+                    ++resources;
+                } else {
+                    ctx_.error("Invalid reference in replace_triggered_by expression",
+                               "Only resources, count.index, and each.key may be used in replace_triggered_by.", e.range);
+                    bad = true;
+                }
+            }
+            if (bad) continue;
+            if (resources == 0) {
+                ctx_.error("Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.", e.range);
+            } else if (resources > 1) {
+                ctx_.error("Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.", e.range);
+            }
+        }
+    }
+
+    void decode_resource(const ContentBlock& b, ResourceMode mode) {
+        Resource r;
+        r.mode = mode;
+        r.type = b.labels[0];
+        r.name = b.labels[1];
+        r.origin = origin(b.origin);
+        r.config.from_json = b.body.json != nullptr;
+        const bool managed = mode == ResourceMode::managed;
+        if (!detail::valid_identifier(r.type)) {
+            ctx_.error(managed ? "Invalid resource type name" : "Invalid data source name", bad_identifier_detail, b.label_ranges[0]);
+        }
+        if (!detail::valid_identifier(r.name)) {
+            ctx_.error(managed ? "Invalid resource name" : "Invalid data resource name", bad_identifier_detail, b.label_ranges[1]);
+        }
+        Content c = detail::body_content(ctx_, b.body, managed ? schema::resource : schema::data, &r.config);
+        if (const auto* a = c.attribute("count")) r.count = a->expr;
+        if (const auto* a = c.attribute("for_each")) {
+            r.for_each = a->expr;
+            if (r.count) {
+                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                           "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
+                           "to be explicit about the number of resources to be created.",
+                           a->name_range);
+            }
+        }
+        if (const auto* a = c.attribute("provider")) {
+            if (auto ref = decode_provider_ref(a->expr, "provider")) {
+                r.provider_ref = *ref;
+                r.provider_origin = a->expr.origin();
+            }
+        }
+        if (const auto* a = c.attribute("depends_on")) r.depends_on = decode_depends_on(*a);
+        bool seen_lifecycle = false;
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "lifecycle") {
+                if (seen_lifecycle) {
+                    ctx_.error("Duplicate lifecycle block", "This resource already has a lifecycle block.", inner.def_range);
+                    continue;
+                }
+                seen_lifecycle = true;
+                decode_lifecycle(inner, r);
+            } else if (inner.type == "connection") {
+                if (r.connection) {
+                    ctx_.error("Duplicate connection block", "This resource already has a connection block.", inner.def_range);
+                    continue;
+                }
+                r.connection = Connection{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)};
+            } else if (inner.type == "provisioner") {
+                if (auto p = decode_provisioner(inner)) r.provisioners.push_back(std::move(*p));
+            } else if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, managed ? "resource" : "data");
+                    continue;
+                }
+                seen_escape = true;
+                detail::merge_escape_body(r.config, detail::whole_body(ctx_, inner.body));
+            } else {
+                ctx_.error(managed ? "Reserved block type name in resource block" : "Reserved block type name in data block",
+                           fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                           inner.type_range);
+            }
+        }
+        if (r.connection) {
+            for (const auto& p : r.provisioners) {
+                if (p.when == "destroy") {
+                    only_self_refs(r.connection->config);
+                    break;
+                }
+            }
+        }
+        out_.resources.emplace_back(std::move(r), Declared{b.def_range});
+    }
+
+    // ---- moved ----------------------------------------------------------------
+
+    void decode_moved(const ContentBlock& b) {
+        Content c = detail::body_content(ctx_, b.body, schema::moved, nullptr);
+        const auto* from = c.attribute("from");
+        const auto* to = c.attribute("to");
+        if (!from || !to) return;
+        const auto* ft = detail::traversal_for_expr(ctx_, from->expr, false, false, false);
+        const auto* tt = detail::traversal_for_expr(ctx_, to->expr, false, false, false);
+        if (!ft || !tt) return;
+        Moved m;
+        m.from = detail::make_traversal(ctx_, *ft, from->expr);
+        m.to = detail::make_traversal(ctx_, *tt, to->expr);
+        m.origin = origin(b.origin);
+        out_.moved.emplace_back(std::move(m), Declared{b.def_range});
+    }
+
+    ParsedFile& pf_;
+    Engine engine_;
+    DecodeContext ctx_;
+    ConfigFile out_;
+};
+
+}  // namespace
+
+ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine) {
+    Decoder d(file, is_override, diags, engine);
+    return d.run();
+}
+
+}  // namespace tfsift::config

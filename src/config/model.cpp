@@ -1,0 +1,50 @@
+#include "tfsift/config/model.hpp"
+
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/json/value.hpp"
+
+namespace tfsift::config {
+
+std::string_view Expression::source_text() const {
+    if (!file) return {};
+    std::string_view all = file->text();
+    if (range.start.byte > all.size() || range.end.byte < range.start.byte) return {};
+    return all.substr(range.start.byte, range.end.byte - range.start.byte);
+}
+
+std::string Expression::text() const {
+    // Every run of space, tab, LF and CR becomes one space; no leading or
+    // trailing space (the spec's "Expression text").
+    std::string out;
+    std::string_view raw = source_text();
+    out.reserve(raw.size());
+    bool pending_space = false;
+    for (char c : raw) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            pending_space = !out.empty();
+            continue;
+        }
+        if (pending_space) out.push_back(' ');
+        pending_space = false;
+        out.push_back(c);
+    }
+    return out;
+}
+
+bool Expression::is_null_literal() const {
+    if (native) {
+        return native->kind == hcl::ExprKind::literal &&
+               hcl::as<hcl::LiteralExpr>(*native).literal == hcl::LiteralKind::null;
+    }
+    if (json) return json->kind == json::Kind::null;
+    return false;
+}
+
+const Argument* Body::find_argument(std::string_view name) const {
+    for (const auto& a : arguments) {
+        if (a.name == name) return &a;
+    }
+    return nullptr;
+}
+
+}  // namespace tfsift::config

@@ -1,0 +1,61 @@
+#include "tfsift/config/module_files.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace tfsift::config {
+
+namespace {
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+}  // namespace
+
+std::string_view config_extension(std::string_view name, Engine engine) {
+    // Longest first: "x.tf.json" must not be read as a ".json" oddity of "x.tf".
+    if (ends_with(name, ".tf.json")) return ".tf.json";
+    if (ends_with(name, ".tf")) return ".tf";
+    if (engine == Engine::opentofu) {
+        if (ends_with(name, ".tofu.json")) return ".tofu.json";
+        if (ends_with(name, ".tofu")) return ".tofu";
+    }
+    return {};
+}
+
+bool is_ignored_file_name(std::string_view name) {
+    if (name.empty()) return true;
+    if (name.front() == '.') return true;
+    if (name.back() == '~') return true;
+    return name.size() >= 2 && name.front() == '#' && name.back() == '#';
+}
+
+bool classify_file_name(std::string_view name, Engine engine, ConfigFileName& out) {
+    if (is_ignored_file_name(name)) return false;
+    std::string_view ext = config_extension(name, engine);
+    if (ext.empty()) return false;
+    std::string_view base = name.substr(0, name.size() - ext.size());
+    out.name = std::string(name);
+    out.syntax = ends_with(ext, ".json") ? FileSyntax::json : FileSyntax::native;
+    out.role = (base == "override" || ends_with(base, "_override")) ? FileRole::override : FileRole::primary;
+    return true;
+}
+
+std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, Engine engine) {
+    std::sort(names.begin(), names.end());  // std::string compares bytes as unsigned char
+    std::set<std::string, std::less<>> present(names.begin(), names.end());
+    std::vector<ConfigFileName> out;
+    for (const auto& name : names) {
+        ConfigFileName f;
+        if (!classify_file_name(name, engine, f)) continue;
+        if (engine == Engine::opentofu) {
+            std::string_view ext = config_extension(name, engine);
+            std::string base = name.substr(0, name.size() - ext.size());
+            if (ext == ".tf" && present.count(base + ".tofu") != 0) continue;
+            if (ext == ".tf.json" && present.count(base + ".tofu.json") != 0) continue;
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+}  // namespace tfsift::config

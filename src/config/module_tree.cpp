@@ -1,0 +1,298 @@
+#include "tfsift/config/module_tree.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "tfsift/config/override_merger.hpp"
+#include "tfsift/config/paths.hpp"
+
+namespace tfsift::config {
+
+namespace fs = std::filesystem;
+
+bool LoadedTree::has_errors() const {
+    for (const auto& d : diagnostics) {
+        if (d.diagnostic.severity == Severity::error) return true;
+    }
+    return false;
+}
+
+namespace {
+
+std::string file_path(const std::string& dir, const std::string& name) { return dir == "." ? name : dir + "/" + name; }
+
+class TreeLoader {
+public:
+    TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
+        : root_dir_(std::move(root_dir)), options_(options), out_(out) {
+        if (options_.installed_modules) read_installed_modules();
+    }
+
+    // Reads the directory's file names; false when it cannot be read.
+    bool list_dir(const std::string& rel, std::vector<std::string>& names) {
+        std::error_code ec;
+        fs::path p = fs::path(root_dir_) / rel;
+        if (!fs::is_directory(p, ec)) return false;
+        fs::directory_iterator it(p, ec);
+        if (ec) return false;
+        for (; it != fs::directory_iterator(); it.increment(ec)) {
+            if (ec) return false;
+            std::error_code ec2;
+            if (it->is_directory(ec2)) continue;
+            names.push_back(it->path().filename().string());
+        }
+        return true;
+    }
+
+    void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
+              std::vector<std::string>& ancestors) {
+        m.address = address;
+        m.dir = dir;
+        std::vector<std::string> names;
+        list_dir(dir, names);
+        auto selected = select_config_files(std::move(names), options_.engine);
+        OverrideMerger merger;
+        std::vector<std::pair<ConfigFile, bool>> decoded;
+        std::vector<ParsedFile*> parsed;
+        for (const auto& f : selected) {
+            std::string rel = file_path(dir, f.name);
+            std::shared_ptr<const SourceFile> src;
+            try {
+                std::ifstream in(fs::path(root_dir_) / rel, std::ios::binary);
+                if (!in) throw std::runtime_error("cannot open");
+                std::ostringstream ss;
+                ss << in.rdbuf();
+                src = std::make_shared<SourceFile>(rel, ss.str());
+            } catch (const std::exception&) {
+                Diagnostic d;
+                d.summary = "Failed to read file";
+                d.detail = fmt::format("The configuration file \"{}\" could not be read.", rel);
+                d.filename = rel;
+                out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
+                continue;
+            }
+            auto pf = parse_config_file(src, f.syntax);
+            for (auto& d : pf->parse_diagnostics) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::parse, src});
+            Diagnostics diags;
+            ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
+            for (auto& d : diags) out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::load, src});
+            (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
+            decoded.emplace_back(std::move(cf), f.role == FileRole::override);
+            sources_[src.get()] = src;
+            out_.files.push_back(std::move(pf));
+        }
+        for (auto& [cf, is_override] : decoded) {
+            if (!is_override) merger.add_primary(cf);
+        }
+        for (auto& [cf, is_override] : decoded) {
+            if (is_override) merger.apply_override(cf);
+        }
+        m.module = merger.finish();
+        for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
+
+        if (!address.empty() && m.module.terraform.backend) {
+            const auto& o = m.module.terraform.backend->origin;
+            tree_diag(Severity::warning, "Backend configuration ignored",
+                      "Any selected backend applies to the entire configuration, so Terraform expects provider "
+                      "configurations only in the root module.\n\nThis is a warning rather than an error because it's "
+                      "sometimes convenient to temporarily call a root module as a child module for testing purposes, "
+                      "but this backend configuration block will have no effect.",
+                      o);
+        }
+
+        if (depth + 1 > options_.max_depth) return;
+        for (const auto& [name, call] : m.module.module_calls) {
+            if (!call.source || !call.source->value) continue;
+            const std::string& src = *call.source->value;
+            std::string child_dir;
+            if (is_local_module_source(src) || src == "./.." || src == "..") {
+                child_dir = join_path(dir, src);
+            } else if (options_.installed_modules) {
+                std::string key = address.empty() ? name : module_key(address) + "." + name;
+                auto it = installed_.find(key);
+                if (it == installed_.end()) continue;
+                child_dir = it->second;
+            } else {
+                continue;
+            }
+            std::vector<std::string> probe;
+            if (!list_dir(child_dir, probe)) {
+                tree_diag(Severity::error, "Failed to read module directory",
+                          fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
+                          call.origin);
+                continue;
+            }
+            bool cycle = false;
+            for (const auto& a : ancestors) cycle = cycle || a == child_dir;
+            if (cycle && !warned_cycle_) {
+                // Terraform's loader follows the cycle until its depth limit; say so once.
+                warned_cycle_ = true;
+                tree_diag(Severity::warning, "Module call cycle",
+                          fmt::format("The module directory {} calls itself, directly or through other modules; the "
+                                      "tree is cut off at {} levels.",
+                                      child_dir, options_.max_depth),
+                          call.origin);
+            }
+            LoadedModule child;
+            ancestors.push_back(child_dir);
+            load(child, child_dir, address.empty() ? "module." + name : address + ".module." + name, depth + 1, ancestors);
+            ancestors.pop_back();
+            check_provider_passing(m, call, child);
+            m.children.emplace(name, std::move(child));
+        }
+    }
+
+private:
+    // The provider address a local name stands for in a module.
+    static std::string provider_fqn(const Module& m, std::string_view local) {
+        auto it = m.terraform.required_providers.find(std::string(local));
+        if (it != m.terraform.required_providers.end() && it->second.source) return *it->second.source;
+        return default_provider_source(local);
+    }
+
+    static std::string display_fqn(const std::string& fqn) {
+        constexpr std::string_view registry = "registry.terraform.io/";
+        return fqn.starts_with(registry) ? fqn.substr(registry.size()) : fqn;
+    }
+
+    // Terraform's validateProviderConfigs for one call: configurations the
+    // child requires, configurations it cannot accept, and type mismatches.
+    void check_provider_passing(const LoadedModule& parent, const ModuleCall& call, const LoadedModule& child) {
+        const Module& cm = child.module;
+        const std::string parent_name = parent.address.empty() ? "the root module" : parent.address;
+        std::set<std::string> passed;
+        for (const auto& p : call.providers) passed.insert(p.child_key);
+        for (const auto& [local, req] : cm.terraform.required_providers) {
+            for (const auto& alias : req.configuration_aliases) {
+                if (passed.count(alias) != 0) continue;
+                tree_diag(Severity::error, "Missing required provider configuration",
+                          fmt::format("The child module requires an additional configuration for provider {}, with "
+                                      "the local name \"{}\".",
+                                      display_fqn(req.source.value_or(default_provider_source(local))), alias),
+                          call.origin);
+            }
+        }
+        for (const auto& p : call.providers) {
+            const std::string child_local = p.child_key.substr(0, p.child_key.find('.'));
+            const std::string parent_local = p.parent_key.substr(0, p.parent_key.find('.'));
+            // An empty provider block is a proxy configuration, which
+            // exists to receive a configuration from the caller.
+            auto own = cm.providers.find(p.child_key);
+            if (own != cm.providers.end() && (!own->second.config.arguments.empty() ||
+                                              !own->second.config.blocks.empty() ||
+                                              !own->second.config.undecided.empty())) {
+                tree_diag(Severity::error, "Cannot override provider configuration",
+                          fmt::format("The configuration of {} has its own local configuration for {}, and so it "
+                                      "cannot accept an overridden configuration provided by the {}.",
+                                      child.address, p.child_key, parent_name),
+                          p.origin);
+            }
+            auto req = cm.terraform.required_providers.find(child_local);
+            if (req == cm.terraform.required_providers.end()) {
+                std::string fqn = display_fqn(default_provider_source(child_local));
+                tree_diag(Severity::warning, "Reference to undefined provider",
+                          fmt::format("There is no explicit declaration for local provider name \"{}\" in {}, so "
+                                      "Terraform is assuming you mean to pass a configuration for \"{}\".\n\nIf you "
+                                      "also control the child module, add a required_providers entry named \"{}\" "
+                                      "with the source address \"{}\".",
+                                      child_local, child.address, fqn, child_local, fqn),
+                          p.origin);
+                continue;
+            }
+            const std::string child_fqn = provider_fqn(cm, child_local);
+            const std::string parent_fqn = provider_fqn(parent.module, parent_local);
+            if (child_fqn != parent_fqn) {
+                tree_diag(Severity::error, "Provider type mismatch",
+                          fmt::format("The local name \"{}\" in {} represents provider \"{}\", but \"{}\" in {} "
+                                      "represents \"{}\".",
+                                      parent_local, parent_name, display_fqn(parent_fqn), child_local, child.address,
+                                      display_fqn(child_fqn)),
+                          p.parent_origin);
+            }
+        }
+    }
+
+    // "module.a.module.b" -> "a.b", the key form of modules.json.
+    static std::string module_key(const std::string& address) {
+        std::string out;
+        std::size_t i = 0;
+        while (i < address.size()) {
+            auto start = address.find("module.", i);
+            if (start != i) break;
+            auto end = address.find(".module.", start + 7);
+            if (!out.empty()) out += ".";
+            out += address.substr(start + 7, end == std::string::npos ? std::string::npos : end - start - 7);
+            if (end == std::string::npos) break;
+            i = end + 1;
+        }
+        return out;
+    }
+
+    void read_installed_modules() {
+        std::ifstream in(fs::path(root_dir_) / ".terraform" / "modules" / "modules.json");
+        if (!in) return;
+        auto doc = nlohmann::json::parse(in, nullptr, false);
+        if (doc.is_discarded() || !doc.contains("Modules") || !doc["Modules"].is_array()) return;
+        for (const auto& mod : doc["Modules"]) {
+            if (!mod.is_object() || !mod.contains("Key") || !mod.contains("Dir")) continue;
+            if (!mod["Key"].is_string() || !mod["Dir"].is_string()) continue;
+            std::string key = mod["Key"].get<std::string>();
+            if (key.empty()) continue;
+            installed_[key] = clean_path(mod["Dir"].get<std::string>());
+        }
+    }
+
+    std::shared_ptr<const SourceFile> source_of(const std::string& path) const {
+        for (const auto& [p, s] : sources_) {
+            if (s->path() == path) return s;
+        }
+        return nullptr;
+    }
+
+    void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
+        Diagnostic d;
+        d.severity = sev;
+        d.summary = std::move(summary);
+        d.detail = std::move(detail);
+        std::shared_ptr<const SourceFile> src;
+        if (at.file) {
+            d.filename = at.file->path();
+            d.subject = Range{at.pos, at.pos};
+            auto it = sources_.find(at.file);
+            if (it != sources_.end()) src = it->second;
+        }
+        out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
+    }
+
+    std::string root_dir_;
+    TreeOptions options_;
+    LoadedTree& out_;
+    std::map<std::string, std::string> installed_;
+    std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
+    bool warned_cycle_ = false;
+};
+
+}  // namespace
+
+LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& options) {
+    LoadedTree out;
+    std::error_code ec;
+    if (!fs::is_directory(root_dir, ec)) return out;
+    {
+        fs::directory_iterator it(root_dir, ec);
+        if (ec) return out;
+    }
+    TreeLoader loader(root_dir, options, out);
+    out.root = std::make_unique<LoadedModule>();
+    std::vector<std::string> ancestors{"."};
+    loader.load(*out.root, ".", "", 0, ancestors);
+    return out;
+}
+
+}  // namespace tfsift::config

@@ -1,0 +1,55 @@
+#include "tfsift/config/paths.hpp"
+
+#include <vector>
+
+namespace tfsift::config {
+
+std::string clean_path(std::string_view path) {
+    if (path.empty()) return ".";
+    const bool rooted = path.front() == '/';
+    std::vector<std::string_view> parts;
+    std::size_t i = 0;
+    while (i <= path.size()) {
+        std::size_t j = path.find('/', i);
+        if (j == std::string_view::npos) j = path.size();
+        std::string_view part = path.substr(i, j - i);
+        i = j + 1;
+        if (part.empty() || part == ".") continue;
+        if (part == "..") {
+            if (!parts.empty() && parts.back() != "..") {
+                parts.pop_back();
+            } else if (!rooted) {
+                parts.push_back(part);  // a relative path may climb above its start
+            }
+            continue;
+        }
+        parts.push_back(part);
+    }
+    std::string out = rooted ? "/" : "";
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        if (k > 0) out += '/';
+        out += parts[k];
+    }
+    if (out.empty()) out = ".";
+    return out;
+}
+
+std::string join_path(std::string_view dir, std::string_view relative) {
+    if (dir.empty() || dir == ".") return clean_path(relative);
+    std::string joined(dir);
+    joined += '/';
+    joined += relative;
+    return clean_path(joined);
+}
+
+bool is_local_module_source(std::string_view source) {
+    return source.starts_with("./") || source.starts_with("../");
+}
+
+std::string normalize_local_module_source(std::string_view source) {
+    std::string clean = clean_path(source);
+    if (!clean.starts_with("../")) clean.insert(0, "./");
+    return clean;
+}
+
+}  // namespace tfsift::config

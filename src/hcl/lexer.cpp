@@ -1,0 +1,501 @@
+#include "hcl/lexer.hpp"
+
+#include <tao/pegtl.hpp>
+#include <utf8proc.h>
+
+namespace tfsift::hcl::detail {
+
+namespace pegtl = tao::pegtl;
+
+// ---- lexical grammar (PEGTL) ------------------------------------------------
+namespace grammar {
+using namespace tao::pegtl;
+
+// An identifier: (ID_Start | '_') (ID_Continue | '-')*. ASCII is decided
+// inline; other code points go through utf8proc's category tables.
+struct identifier {
+    using rule_t = identifier;
+    using subs_t = type_list<>;
+    template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
+              typename Input, typename... States>
+    static bool match(Input& in, States&&...) {
+        const char* b = in.current();
+        const char* e = in.end();
+        std::string_view s(b, static_cast<std::size_t>(e - b));
+        std::size_t i = 0;
+        auto take = [&](bool first) -> bool {
+            if (i >= s.size()) return false;
+            unsigned char c = static_cast<unsigned char>(s[i]);
+            if (c < 0x80) {
+                bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+                          (!first && ((c >= '0' && c <= '9') || c == '-'));
+                if (ok) ++i;
+                return ok;
+            }
+            // hclsyntax's generated Unicode tables accept 0xCF followed by
+            // any byte as an identifier character; mirror that so the same
+            // files are accepted.
+            if (c == 0xCF && i + 1 < s.size()) {
+                i += 2;
+                return true;
+            }
+            std::size_t n = utf8_sequence_length(s, i);
+            if (n == 0) return false;
+            utf8proc_int32_t cp = 0;
+            if (utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
+                                 static_cast<utf8proc_ssize_t>(n), &cp) <= 0)
+                return false;
+            if (!(first ? is_id_start(cp) : is_id_continue(cp))) return false;
+            i += n;
+            return true;
+        };
+        if (!take(true)) return false;
+        while (take(false)) {
+        }
+        in.bump_in_this_line(i);
+        return true;
+    }
+};
+
+struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, digit> {};
+// Greedy; the scanner then gives back trailing dots, since a number literal
+// never ends with '.' (so `a.0.b` keeps its dots as separators).
+struct number_lit : seq<digit, star<sor<digit, one<'.'>, exponent>>> {};
+struct newline_seq : seq<opt<one<'\r'>>, one<'\n'>> {};
+struct heredoc_intro : seq<two<'<'>, opt<one<'-'>>, identifier, newline_seq> {};
+struct line_comment : seq<sor<one<'#'>, two<'/'>>, until<sor<one<'\n'>, eof>>> {};
+struct block_comment : seq<string<'/', '*'>, until<string<'*', '/'>>> {};
+struct spaces : plus<one<' ', '\t'>> {};
+
+}  // namespace grammar
+
+namespace {
+
+using Input = pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf>;
+
+// Length of the match of Rule at text[p], or npos.
+template <class Rule>
+std::size_t match_length(std::string_view text, std::size_t p) {
+    Input in(text.data() + p, text.data() + text.size(), "");
+    if (!pegtl::parse<Rule>(in)) return std::string_view::npos;
+    return static_cast<std::size_t>(in.current() - (text.data() + p));
+}
+
+bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
+
+std::string_view trim_space(std::string_view s) {
+    while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    if (c < 0x80) return 1;
+    if (c >= 0xC0 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3;
+    else if (c >= 0xF0 && c <= 0xF7) n = 4;
+    else return 0;
+    if (i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        auto d = static_cast<unsigned char>(s[i + k]);
+        if (d < 0x80 || d > 0xBF) return 0;
+    }
+    return n;
+}
+
+bool is_id_start(std::int32_t cp) {
+    switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_NL:
+        return true;
+    default:
+        // Other_ID_Start
+        return cp == 0x1885 || cp == 0x1886 || cp == 0x2118 || cp == 0x212E || cp == 0x309B || cp == 0x309C;
+    }
+}
+
+bool is_id_continue(std::int32_t cp) {
+    if (is_id_start(cp)) return true;
+    switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_PC:
+        return true;
+    default:
+        // Other_ID_Continue
+        return cp == 0x00B7 || cp == 0x0387 || (cp >= 0x1369 && cp <= 0x1371) || cp == 0x19DA;
+    }
+}
+
+Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename,
+             std::vector<Comment>* comments, Diagnostics* diags)
+    : text_(text), base_(start.byte), line_(start.line), filename_(filename), comments_(comments),
+      diags_(diags) {
+    frames_.push_back(Frame{mode == LexMode::normal ? Mode::main : Mode::bare});
+}
+
+Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
+    Token t;
+    t.type = type;
+    t.range.start = Pos{base_ + static_cast<std::uint32_t>(from), line_};
+    for (std::size_t i = from; i < to; ++i)
+        if (text_[i] == '\n') ++line_;
+    t.range.end = Pos{base_ + static_cast<std::uint32_t>(to), line_};
+    p_ = to;
+    report(t);
+    return t;
+}
+
+// hclsyntax reports these in a pass over all tokens before the parser runs;
+// the parser puts them ahead of its own diagnostics to keep that order.
+void Lexer::report(const Token& t) {
+    if (!diags_) return;
+    auto add = [&](const char* summary, std::string detail) {
+        diags_->push_back(Diagnostic{Severity::error, summary, std::move(detail), std::string(filename_), t.range, {}});
+    };
+    switch (t.type) {
+    case Tok::bitwise_and: case Tok::bitwise_or: case Tok::bitwise_xor: case Tok::bitwise_not:
+        if (told_bitwise_ < 4) {
+            const char* hint = t.type == Tok::bitwise_and   ? " Did you mean boolean AND (\"&&\")?"
+                               : t.type == Tok::bitwise_or  ? " Did you mean boolean OR (\"||\")?"
+                               : t.type == Tok::bitwise_not ? " Did you mean boolean NOT (\"!\")?"
+                                                            : "";
+            add("Unsupported operator", std::string("Bitwise operators are not supported.") + hint);
+            ++told_bitwise_;
+        }
+        break;
+    case Tok::backtick:
+        if (told_backtick_ % 2 == 0)
+            add("Invalid character", "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".");
+        if (told_backtick_ <= 2) ++told_backtick_;
+        break;
+    case Tok::apostrophe:
+        if (told_apostrophe_ % 2 == 0)
+            add("Invalid character", "Single quotes are not valid. Use double quotes (\") to enclose strings.");
+        if (told_apostrophe_ <= 2) ++told_apostrophe_;
+        break;
+    case Tok::semicolon:
+        if (told_semicolon_ < 1) {
+            add("Invalid character", "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.");
+            ++told_semicolon_;
+        }
+        break;
+    case Tok::bad_utf8:
+        if (told_bad_utf8_ < 1) {
+            add("Invalid character encoding", "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.");
+            ++told_bad_utf8_;
+        }
+        break;
+    case Tok::quoted_newline:
+        add("Invalid multi-line string", "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.");
+        break;
+    case Tok::invalid:
+        add("Invalid character", "This character is not used within the language.");
+        break;
+    default:
+        break;
+    }
+}
+
+Token Lexer::next() {
+    if (!pending_.empty()) {
+        Token t = pending_.front();
+        pending_.pop_front();
+        return t;
+    }
+    switch (frames_.back().mode) {
+    case Mode::main: return lex_main();
+    case Mode::quoted: return lex_quoted();
+    case Mode::heredoc: return lex_heredoc();
+    case Mode::bare: return lex_bare();
+    }
+    return lex_main();
+}
+
+void Lexer::enter_interpolation() {
+    ++braces_;
+    ret_braces_.push_back(braces_);
+    if (frames_.back().mode == Mode::heredoc) frames_.back().start_of_line = false;
+    frames_.push_back(Frame{Mode::main});
+}
+
+Token Lexer::lex_main() {
+    const std::size_t n = text_.size();
+    for (;;) {
+        if (p_ >= n) return emit(Tok::eof, n, n);
+        const std::size_t s = p_;
+        const char c = text_[s];
+        const char d = s + 1 < n ? text_[s + 1] : '\0';
+        switch (c) {
+        case ' ': case '\t':
+            p_ += match_length<grammar::spaces>(text_, s);
+            continue;
+        case '\n':
+            return emit(Tok::newline, s, s + 1);
+        case '\r':
+            if (d == '\n') return emit(Tok::newline, s, s + 2);
+            return emit(Tok::invalid, s, s + 1);
+        case '#': {
+            std::size_t len = match_length<grammar::line_comment>(text_, s);
+            Token t = emit(Tok::comment, s, s + len);
+            if (comments_) {
+                Range r = t.range;
+                std::size_t end = s + len;
+                if (end > s && text_[end - 1] == '\n') {
+                    --end;
+                    if (end > s && text_[end - 1] == '\r') --end;
+                    r.end = Pos{base_ + static_cast<std::uint32_t>(end), t.range.start.line};
+                }
+                comments_->push_back(Comment{r, CommentStyle::hash});
+            }
+            return t;
+        }
+        case '/':
+            if (d == '/' || d == '*') {
+                bool line = d == '/';
+                std::size_t len = line ? match_length<grammar::line_comment>(text_, s)
+                                       : match_length<grammar::block_comment>(text_, s);
+                if (len != std::string_view::npos) {
+                    Token t = emit(Tok::comment, s, s + len);
+                    if (comments_) {
+                        Range r = t.range;
+                        if (line && text_[s + len - 1] == '\n') {
+                            std::size_t end = s + len - 1;
+                            if (end > s && text_[end - 1] == '\r') --end;
+                            r.end = Pos{base_ + static_cast<std::uint32_t>(end), t.range.start.line};
+                        }
+                        comments_->push_back(Comment{r, line ? CommentStyle::slashes : CommentStyle::block});
+                    }
+                    return t;
+                }
+            }
+            return emit(Tok::slash, s, s + 1);
+        case '"':
+            frames_.push_back(Frame{Mode::quoted});
+            return emit(Tok::oquote, s, s + 1);
+        case '<': {
+            if (d == '<') {
+                std::size_t len = match_length<grammar::heredoc_intro>(text_, s);
+                if (len != std::string_view::npos) {
+                    std::string_view marker = text_.substr(s + 2, len - 2);
+                    if (!marker.empty() && marker.front() == '-') marker.remove_prefix(1);
+                    while (!marker.empty() && (marker.back() == '\n' || marker.back() == '\r')) marker.remove_suffix(1);
+                    frames_.push_back(Frame{Mode::heredoc, true, marker});
+                    return emit(Tok::oheredoc, s, s + len);
+                }
+            }
+            if (d == '=') return emit(Tok::less_eq, s, s + 2);
+            return emit(Tok::less, s, s + 1);
+        }
+        case '{':
+            ++braces_;
+            return emit(Tok::obrace, s, s + 1);
+        case '}':
+            if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
+                --braces_;
+                ret_braces_.pop_back();
+                frames_.pop_back();
+                return emit(Tok::template_seq_end, s, s + 1);
+            }
+            --braces_;
+            return emit(Tok::cbrace, s, s + 1);
+        case '~':
+            if (d == '}') {
+                // Always a sequence end, so the parser can complain about a
+                // `~}` that closes an ordinary brace.
+                if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
+                    ret_braces_.pop_back();
+                    if (frames_.size() > 1) frames_.pop_back();
+                }
+                --braces_;
+                return emit(Tok::template_seq_end, s, s + 2);
+            }
+            return emit(Tok::bitwise_not, s, s + 1);
+        case '=':
+            if (d == '=') return emit(Tok::equal_op, s, s + 2);
+            if (d == '>') return emit(Tok::fat_arrow, s, s + 2);
+            return emit(Tok::equal, s, s + 1);
+        case '!':
+            if (d == '=') return emit(Tok::not_equal, s, s + 2);
+            return emit(Tok::bang, s, s + 1);
+        case '>':
+            if (d == '=') return emit(Tok::greater_eq, s, s + 2);
+            return emit(Tok::greater, s, s + 1);
+        case '&':
+            if (d == '&') return emit(Tok::and_, s, s + 2);
+            return emit(Tok::bitwise_and, s, s + 1);
+        case '|':
+            if (d == '|') return emit(Tok::or_, s, s + 2);
+            return emit(Tok::bitwise_or, s, s + 1);
+        case ':':
+            if (d == ':') return emit(Tok::double_colon, s, s + 2);
+            return emit(Tok::colon, s, s + 1);
+        case '.':
+            if (d == '.' && s + 2 < n && text_[s + 2] == '.') return emit(Tok::ellipsis, s, s + 3);
+            return emit(Tok::dot, s, s + 1);
+        case '[': return emit(Tok::obrack, s, s + 1);
+        case ']': return emit(Tok::cbrack, s, s + 1);
+        case '(': return emit(Tok::oparen, s, s + 1);
+        case ')': return emit(Tok::cparen, s, s + 1);
+        case ',': return emit(Tok::comma, s, s + 1);
+        case '*': return emit(Tok::star, s, s + 1);
+        case '%': return emit(Tok::percent, s, s + 1);
+        case '+': return emit(Tok::plus, s, s + 1);
+        case '-': return emit(Tok::minus, s, s + 1);
+        case '?': return emit(Tok::question, s, s + 1);
+        case '^': return emit(Tok::bitwise_xor, s, s + 1);
+        case ';': return emit(Tok::semicolon, s, s + 1);
+        case '`': return emit(Tok::backtick, s, s + 1);
+        case '\'': return emit(Tok::apostrophe, s, s + 1);
+        default:
+            break;
+        }
+        if (c >= '0' && c <= '9') {
+            std::size_t len = match_length<grammar::number_lit>(text_, s);
+            while (text_[s + len - 1] == '.') --len;
+            return emit(Tok::number_lit, s, s + len);
+        }
+        std::size_t len = match_length<grammar::identifier>(text_, s);
+        if (len != std::string_view::npos) return emit(Tok::ident, s, s + len);
+        std::size_t u = utf8_sequence_length(text_, s);
+        if (u == 0) return emit(Tok::bad_utf8, s, s + 1);
+        return emit(Tok::invalid, s, s + u);
+    }
+}
+
+// At '$' or '%' inside a template: an interpolation/directive opener, an
+// escaped opener ($${ / %%{) or a lone character, each its own token.
+Token Lexer::lex_template_opener(bool in_heredoc) {
+    const std::size_t n = text_.size();
+    const std::size_t s = p_;
+    const char c = text_[s];
+    const Tok literal = frames_.back().mode == Mode::quoted ? Tok::quoted_lit : Tok::string_lit;
+    if (s + 1 < n && text_[s + 1] == '{') {
+        std::size_t e = s + 2;
+        if (e < n && text_[e] == '~') ++e;
+        enter_interpolation();
+        return emit(c == '$' ? Tok::template_interp : Tok::template_control, s, e);
+    }
+    if (s + 1 >= n) return emit(Tok::invalid, s, n);  // the scanner cannot decide at EOF
+    if (in_heredoc) frames_.back().start_of_line = false;
+    if (text_[s + 1] == c && s + 2 < n && text_[s + 2] == '{') {
+        std::size_t e = s + 3;
+        if (e < n && text_[e] == '~') ++e;
+        return emit(literal, s, e);
+    }
+    return emit(literal, s, s + 1);
+}
+
+Token Lexer::lex_quoted() {
+    const std::size_t n = text_.size();
+    const std::size_t s = p_;
+    if (s >= n) return emit(Tok::eof, n, n);
+    const char c = text_[s];
+    if (c == '$' || c == '%') return lex_template_opener(false);
+    if (c == '"') {
+        frames_.pop_back();
+        return emit(Tok::cquote, s, s + 1);
+    }
+    if (c == '\r' || c == '\n') {
+        std::size_t e = s;
+        while (e < n && (text_[e] == '\r' || text_[e] == '\n')) ++e;
+        return emit(Tok::quoted_newline, s, e);
+    }
+    std::size_t e = s;
+    while (e < n) {
+        char x = text_[e];
+        if (x == '$' || x == '%' || x == '"' || x == '\r' || x == '\n') break;
+        if (static_cast<unsigned char>(x) < 0x80) {
+            if (x == '\\') {
+                if (e + 1 >= n || text_[e + 1] == '\r' || text_[e + 1] == '\n') break;
+                std::size_t u = utf8_sequence_length(text_, e + 1);
+                if (u == 0) break;
+                e += 1 + u;
+                continue;
+            }
+            ++e;
+            continue;
+        }
+        std::size_t u = utf8_sequence_length(text_, e);
+        if (u == 0) break;
+        e += u;
+    }
+    if (e > s) return emit(Tok::quoted_lit, s, e);
+    if (c == '\\') return emit(Tok::invalid, s, s + 1);
+    return emit(Tok::bad_utf8, s, s + 1);
+}
+
+Token Lexer::lex_heredoc() {
+    const std::size_t n = text_.size();
+    const std::size_t s = p_;
+    if (s >= n) return emit(Tok::eof, n, n);
+    const char c = text_[s];
+    if (c == '$' || c == '%') return lex_template_opener(true);
+    std::size_t e = s;
+    while (e < n) {
+        char x = text_[e];
+        if (x == '$' || x == '%' || x == '\r' || x == '\n') break;
+        if (static_cast<unsigned char>(x) < 0x80) {
+            ++e;
+            continue;
+        }
+        std::size_t u = utf8_sequence_length(text_, e);
+        if (u == 0) break;
+        e += u;
+    }
+    std::size_t nl = 0;
+    if (e < n && text_[e] == '\n') nl = 1;
+    else if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') nl = 2;
+    Frame& f = frames_.back();
+    if (nl > 0) {
+        if (f.start_of_line && trim_space(text_.substr(s, e - s)) == f.marker) {
+            // The closing marker and the newline after it are two tokens, so
+            // that the newline still ends the attribute.
+            Token close = emit(Tok::cheredoc, s, e);
+            frames_.pop_back();
+            pending_.push_back(emit(Tok::newline, e, e + nl));
+            return close;
+        }
+        f.start_of_line = true;
+        return emit(Tok::string_lit, s, e + nl);
+    }
+    if (e > s) {
+        f.start_of_line = false;
+        return emit(Tok::string_lit, s, e);
+    }
+    if (e < n && text_[e] == '\r') return emit(Tok::invalid, s, n);  // a lone CR stops hcl's scanner
+    return emit(Tok::bad_utf8, s, s + 1);
+}
+
+Token Lexer::lex_bare() {
+    const std::size_t n = text_.size();
+    const std::size_t s = p_;
+    if (s >= n) return emit(Tok::eof, n, n);
+    const char c = text_[s];
+    if (c == '$' || c == '%') {
+        if (s + 1 >= n) return emit(Tok::string_lit, s, n);  // trailing '$' is literal text here
+        return lex_template_opener(false);
+    }
+    std::size_t e = s;
+    while (e < n) {
+        char x = text_[e];
+        if (x == '$' || x == '%' || x == '\r' || x == '\n') break;
+        if (static_cast<unsigned char>(x) < 0x80) {
+            ++e;
+            continue;
+        }
+        std::size_t u = utf8_sequence_length(text_, e);
+        if (u == 0) break;
+        e += u;
+    }
+    if (e < n && text_[e] == '\n') ++e;
+    else if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') e += 2;
+    else if (e == s && e < n && text_[e] == '\r') ++e;
+    if (e > s) return emit(Tok::string_lit, s, e);
+    return emit(Tok::bad_utf8, s, s + 1);
+}
+
+}  // namespace tfsift::hcl::detail

@@ -1,0 +1,170 @@
+#include "tfsift/hcl/references.hpp"
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+namespace tfsift::hcl {
+namespace {
+
+class VariablesWalker {
+public:
+    explicit VariablesWalker(std::vector<const ScopeTraversalExpr*>& out) : out_(out) {}
+
+    void walk(const Expr& e) {
+        switch (e.kind) {
+        case ExprKind::scope_traversal: {
+            const auto& t = as<ScopeTraversalExpr>(e);
+            if (!is_local(t.root)) out_.push_back(&t);
+            return;
+        }
+        case ExprKind::object_key: {
+            const auto& k = as<ObjectKeyExpr>(e);
+            // A bare identifier key names the attribute; it refers to nothing.
+            if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
+                as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
+                return;
+            walk(*k.wrapped);
+            return;
+        }
+        case ExprKind::for_: {
+            const auto& f = as<ForExpr>(e);
+            walk(*f.collection);
+            scopes_.push_back(&f);
+            if (f.key_expr) walk(*f.key_expr);
+            walk(*f.value_expr);
+            if (f.condition) walk(*f.condition);
+            scopes_.pop_back();
+            return;
+        }
+        default:
+            for_each_child(e, [this](const Expr& c) { walk(c); });
+        }
+    }
+
+private:
+    bool is_local(std::string_view name) const {
+        for (const ForExpr* f : scopes_)
+            if ((!f->key_var.empty() && f->key_var == name) || f->value_var == name) return true;
+        return false;
+    }
+
+    std::vector<const ScopeTraversalExpr*>& out_;
+    std::vector<const ForExpr*> scopes_;
+};
+
+void collect_functions(const Expr& e, std::vector<std::string_view>& out) {
+    if (e.kind == ExprKind::function_call) out.push_back(as<FunctionCallExpr>(e).name);
+    for_each_child(e, [&out](const Expr& c) { collect_functions(c, out); });
+}
+
+}  // namespace
+
+std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr) {
+    std::vector<const ScopeTraversalExpr*> out;
+    VariablesWalker(out).walk(expr);
+    return out;
+}
+
+std::vector<std::string_view> called_functions(const Expr& expr) {
+    std::vector<std::string_view> out;
+    collect_functions(expr, out);
+    return out;
+}
+
+std::string render_number(std::string_view s) {
+    std::string digits;
+    long long exp10 = 0;
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') digits.push_back(s[i++]);
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            digits.push_back(s[i++]);
+            --exp10;
+        }
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        bool neg = false;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+        long long e = 0;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            e = std::min<long long>(e * 10 + (s[i++] - '0'), 1'000'000'000LL);
+        }
+        exp10 += neg ? -e : e;
+    }
+    std::size_t lead = digits.find_first_not_of('0');
+    if (lead == std::string::npos) return negative ? "-0" : "0";
+    digits.erase(0, lead);
+    while (digits.back() == '0') {
+        digits.pop_back();
+        ++exp10;
+    }
+    std::string out = negative ? "-" : "";
+    // Absurd exponents stay in exponent form rather than printing millions of zeros.
+    if (exp10 > 100000 || exp10 < -100000) return out + digits + "e" + std::to_string(exp10);
+    if (exp10 >= 0) {
+        out += digits;
+        out.append(static_cast<std::size_t>(exp10), '0');
+        return out;
+    }
+    auto frac = static_cast<std::size_t>(-exp10);
+    if (digits.size() > frac) {
+        out += digits.substr(0, digits.size() - frac);
+        out += '.';
+        out += digits.substr(digits.size() - frac);
+    } else {
+        out += "0.";
+        out.append(frac - digits.size(), '0');
+        out += digits;
+    }
+    return out;
+}
+
+std::string render_json_string(std::string_view s) {
+    std::string out;
+    out.reserve(s.size() + 2);
+    out.push_back('"');
+    for (char c : s) {
+        auto u = static_cast<unsigned char>(c);
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (u < 0x20) out += fmt::format("\\u{:04x}", u);
+            else out.push_back(c);
+        }
+    }
+    out.push_back('"');
+    return out;
+}
+
+std::string render_traversal(const ScopeTraversalExpr& t) {
+    std::string out(t.root);
+    for (const TraversalStep& s : t.steps) {
+        if (s.kind == StepKind::attr) {
+            out += '.';
+            out += s.name;
+            continue;
+        }
+        out += '[';
+        if (s.key) {
+            switch (s.key->literal) {
+            case LiteralKind::number: out += render_number(s.key->text); break;
+            case LiteralKind::string: out += render_json_string(s.key->text); break;
+            case LiteralKind::boolean:
+            case LiteralKind::null: out += s.key->text; break;
+            }
+        }
+        out += ']';
+    }
+    return out;
+}
+
+}  // namespace tfsift::hcl

@@ -1,0 +1,109 @@
+#include "tfsift/lint/inline_ignores.hpp"
+
+#include <algorithm>
+
+namespace tfsift::lint {
+namespace {
+
+constexpr std::string_view marker = "tfsift-ignore";
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+bool is_id_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.';
+}
+
+Range sub_range(const SourceFile& src, std::uint32_t begin, std::uint32_t end) {
+    return {src.pos_at(begin), src.pos_at(end)};
+}
+
+// Parses one comment; returns false when it is not an ignore comment.
+bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& out) {
+    std::string_view text = src.text().substr(c.range.start.byte, c.range.end.byte - c.range.start.byte);
+    std::size_t i = 0;
+    if (c.style == hcl::CommentStyle::hash) {
+        i = 1;
+    } else if (c.style == hcl::CommentStyle::slashes) {
+        i = 2;
+    } else {
+        return false;  // block comments are not ignore comments
+    }
+    while (i < text.size() && is_space(text[i])) ++i;
+    if (text.substr(i, marker.size()) != marker) return false;
+    i += marker.size();
+    if (text.substr(i, 5) == "-file") {
+        out.whole_file = true;
+        i += 5;
+    }
+    if (i >= text.size() || text[i] != ':') return false;
+    ++i;
+    // The reason starts at `--`; the ids come before it. A further comment
+    // marker also ends the ids, so that another tool's trailing comment
+    // (`# expect: ...` in tfsift's own fixtures) is not taken for ids.
+    std::size_t reason_at = text.find("--", i);
+    std::size_t ids_end = reason_at == std::string_view::npos ? text.size() : reason_at;
+    ids_end = std::min({ids_end, text.find('#', i), text.find("//", i)});
+    if (reason_at != std::string_view::npos) {
+        std::string_view reason = text.substr(reason_at + 2);
+        while (!reason.empty() && is_space(reason.front())) reason.remove_prefix(1);
+        while (!reason.empty() && (is_space(reason.back()) || reason.back() == '\r')) reason.remove_suffix(1);
+        out.reason = std::string(reason);
+    }
+    while (i < ids_end) {
+        while (i < ids_end && (is_space(text[i]) || text[i] == ',')) ++i;
+        std::size_t start = i;
+        while (i < ids_end && !is_space(text[i]) && text[i] != ',') ++i;
+        if (i > start) {
+            std::uint32_t base = c.range.start.byte;
+            std::string_view id = text.substr(start, i - start);
+            // Trailing junk such as a stray '\r' is not part of an id.
+            while (!id.empty() && !is_id_char(id.back())) id.remove_suffix(1);
+            if (id.empty()) continue;
+            out.rules.push_back({std::string(id),
+                                 sub_range(src, base + static_cast<std::uint32_t>(start),
+                                           base + static_cast<std::uint32_t>(start + id.size())),
+                                 false});
+        }
+    }
+    out.comment = c.range;
+    out.line = c.range.start.line;
+    return true;
+}
+
+}  // namespace
+
+std::vector<IgnoreComment> find_ignore_comments(const hcl::File& file) {
+    std::vector<IgnoreComment> out;
+    if (!file.source) return out;
+    for (const hcl::Comment& c : file.comments) {
+        IgnoreComment ic;
+        if (parse_ignore(*file.source, c, ic)) out.push_back(std::move(ic));
+    }
+    return out;
+}
+
+void apply_ignore_comments(const SourceFile& file, std::vector<IgnoreComment>& ignores, Findings& findings) {
+    auto covers = [](const IgnoreComment& ic, const Finding& f) {
+        if (ic.whole_file) return true;
+        std::uint32_t line = f.range.start.line;
+        return line == ic.line || line == ic.line + 1;
+    };
+    auto suppressed = [&](const Finding& f) {
+        if (f.file->path() != file.path()) return false;
+        bool hit = false;
+        for (IgnoreComment& ic : ignores) {
+            if (!covers(ic, f)) continue;
+            for (IgnoredRule& r : ic.rules) {
+                if (r.rule_id == f.rule_id) {
+                    r.used = true;  // keep looking: every covering comment counts as used
+                    hit = true;
+                }
+            }
+        }
+        return hit;
+    };
+    findings.erase(std::remove_if(findings.begin(), findings.end(), suppressed), findings.end());
+}
+
+}  // namespace tfsift::lint

@@ -1,0 +1,498 @@
+// Reading .tfsift.toml with toml++.
+#include "tfsift/lint/settings.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "tfsift/lint/registry.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tfsift::lint {
+
+std::string SettingsError::to_string() const {
+    if (line == 0) return fmt::format("{}: error: {}", file, message);
+    return fmt::format("{}:{}:{}: error: {}", file, line, column, message);
+}
+
+std::string absolute_normal_path(const std::string& path) {
+    std::error_code ec;
+    fs::path p = fs::absolute(fs::path(path), ec);
+    if (ec) p = fs::path(path);
+    std::string out = p.lexically_normal().generic_string();
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
+}
+
+bool AnchoredGlob::matches(const std::string& path) const {
+    std::string base = base_dir == "/" ? base_dir : base_dir + "/";
+    if (path.compare(0, base.size(), base) != 0) return false;
+    return glob.matches(std::string_view(path).substr(base.size()));
+}
+
+bool Settings::excluded(const std::string& absolute_path) const {
+    for (const auto& g : excludes) {
+        if (g.matches(absolute_path)) return true;
+    }
+    return false;
+}
+
+bool Settings::ignored(const std::string& rule_id, const std::string& absolute_path) const {
+    for (const auto& ig : ignores) {
+        bool rule_matches = ig.rule_ids.empty();
+        for (const auto& id : ig.rule_ids) rule_matches = rule_matches || id == rule_id;
+        if (!rule_matches) continue;
+        for (const auto& g : ig.paths) {
+            if (g.matches(absolute_path)) return true;
+        }
+    }
+    return false;
+}
+
+std::string find_settings_file(const std::string& start) {
+    std::error_code ec;
+    fs::path dir = fs::path(absolute_normal_path(start));
+    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+    while (true) {
+        fs::path candidate = dir / std::string(settings_file_name);
+        if (fs::is_regular_file(candidate, ec)) return candidate.generic_string();
+        if (fs::exists(dir / ".git", ec)) return {};  // the repository root: look no further
+        fs::path parent = dir.parent_path();
+        if (parent == dir || parent.empty()) return {};
+        dir = parent;
+    }
+}
+
+namespace {
+
+std::optional<Severity> parse_severity(std::string_view s) {
+    if (s == "error") return Severity::error;
+    if (s == "warning") return Severity::warning;
+    if (s == "notice") return Severity::notice;
+    return std::nullopt;
+}
+
+// A rule id named somewhere in the settings; checked once every policy is known.
+struct RuleReference {
+    std::string id;
+    std::string file;
+    std::uint32_t line;
+    std::uint32_t column;
+};
+
+class SettingsReader {
+public:
+    SettingsReader(Settings& settings, std::vector<SettingsError>& errors) : s_(settings), errors_(errors) {}
+
+    void read_file(const std::string& path) {
+        std::string abs = absolute_normal_path(path);
+        if (!visiting_.insert(abs).second) {
+            error_at(path, 0, 0, "`extend` forms a cycle through this file");
+            return;
+        }
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            error_at(path, 0, 0, "cannot read the settings file");
+            return;
+        }
+        std::ostringstream buf;
+        buf << in.rdbuf();
+        read_text(path, buf.str());
+        visiting_.erase(abs);
+    }
+
+    void read_text(const std::string& path, std::string_view text) {
+        toml::table root;
+        try {
+            root = toml::parse(text, path);
+        } catch (const toml::parse_error& e) {
+            error_at(path, e.source().begin.line, e.source().begin.column, std::string(e.description()));
+            return;
+        }
+        file_ = path;
+        base_dir_ = absolute_normal_path(fs::path(absolute_normal_path(path)).parent_path().string());
+        s_.files.push_back(path);
+
+        // The file extended comes first, so this file's values win.
+        if (const toml::node* ext = root.get("extend")) {
+            if (const auto* str = ext->as_string()) {
+                fs::path target = fs::path(str->get());
+                if (target.is_relative()) target = fs::path(base_dir_) / target;
+                std::string saved_file = file_;
+                std::string saved_base = base_dir_;
+                read_file(target.lexically_normal().string());
+                file_ = saved_file;
+                base_dir_ = saved_base;
+            } else {
+                error(*ext, "`extend` must be a string: the path of the settings file to inherit");
+            }
+        }
+
+        for (const auto& [key, node] : root) {
+            std::string_view k = key.str();
+            if (k == "extend") continue;
+            if (k == "engine") {
+                read_engine(node);
+            } else if (k == "platforms") {
+                if (auto list = strings(node, "platforms")) s_.platforms = *list;
+            } else if (k == "exclude") {
+                if (auto list = strings(node, "exclude")) {
+                    for (auto& g : *list) s_.excludes.push_back({base_dir_, PathGlob(g)});
+                }
+            } else if (k == "rules") {
+                read_rules(node);
+            } else if (k == "ignore") {
+                read_ignores(node);
+            } else if (k == "policy") {
+                read_policies(node);
+            } else {
+                error(node, fmt::format("unknown setting `{}` (expected extend, engine, platforms, exclude, rules, "
+                                        "ignore or policy)",
+                                        k),
+                      &key);
+            }
+        }
+    }
+
+    void check_references() {
+        std::set<std::string> known;
+        for (const Rule& r : builtin_rules()) known.insert(r.id);
+        for (const Policy& p : s_.policies) known.insert(p.id);
+        for (const auto& ref : references_) {
+            if (!known.count(ref.id)) {
+                errors_.push_back({ref.file, ref.line, ref.column, fmt::format("unknown rule `{}`", ref.id)});
+            }
+        }
+    }
+
+private:
+    void error_at(const std::string& file, std::uint32_t line, std::uint32_t column, std::string message) {
+        errors_.push_back({file, line, column, std::move(message)});
+    }
+    void error(const toml::node& node, std::string message, const toml::key* key = nullptr) {
+        const auto& src = key != nullptr ? key->source() : node.source();
+        error_at(file_, src.begin.line, src.begin.column, std::move(message));
+    }
+    void reference(const std::string& id, const toml::source_region& where) {
+        references_.push_back({id, file_, where.begin.line, where.begin.column});
+    }
+
+    std::optional<std::string> string(const toml::node& node, std::string_view what) {
+        if (const auto* s = node.as_string()) return s->get();
+        error(node, fmt::format("`{}` must be a string", what));
+        return std::nullopt;
+    }
+
+    std::optional<std::vector<std::string>> strings(const toml::node& node, std::string_view what) {
+        const auto* arr = node.as_array();
+        if (arr == nullptr) {
+            error(node, fmt::format("`{}` must be an array of strings", what));
+            return std::nullopt;
+        }
+        std::vector<std::string> out;
+        for (const auto& item : *arr) {
+            if (const auto* s = item.as_string()) {
+                out.push_back(s->get());
+            } else {
+                error(item, fmt::format("`{}` must be an array of strings", what));
+                return std::nullopt;
+            }
+        }
+        return out;
+    }
+
+    void read_engine(const toml::node& node) {
+        auto value = string(node, "engine");
+        if (!value) return;
+        if (*value == "terraform") {
+            s_.engine = EngineFlavour::terraform;
+        } else if (*value == "opentofu") {
+            s_.engine = EngineFlavour::opentofu;
+        } else {
+            error(node, fmt::format("`engine` must be \"terraform\" or \"opentofu\", not \"{}\"", *value));
+        }
+    }
+
+    void read_rules(const toml::node& node) {
+        const auto* table = node.as_table();
+        if (table == nullptr) {
+            error(node, "`rules` must be a table of rule ids");
+            return;
+        }
+        for (const auto& [key, value] : *table) {
+            std::string id(key.str());
+            reference(id, key.source());
+            RuleSetting setting = s_.rules[id];
+            if (const auto* str = value.as_string()) {
+                const std::string& v = str->get();
+                if (v == "on") {
+                    setting.enabled = true;
+                } else if (v == "off") {
+                    setting.enabled = false;
+                } else if (auto sev = parse_severity(v)) {
+                    setting.enabled = true;
+                    setting.severity = sev;
+                } else {
+                    error(value, fmt::format("rule `{}`: expected \"on\", \"off\", \"error\", \"warning\" or "
+                                             "\"notice\", not \"{}\"",
+                                             id, v));
+                }
+            } else if (const auto* t = value.as_table()) {
+                for (const auto& [k2, v2] : *t) {
+                    if (k2.str() == "enabled") {
+                        if (const auto* b = v2.as_boolean()) {
+                            setting.enabled = b->get();
+                        } else {
+                            error(v2, "`enabled` must be true or false");
+                        }
+                    } else if (k2.str() == "severity") {
+                        auto sev = v2.as_string() ? parse_severity(v2.as_string()->get()) : std::nullopt;
+                        if (sev) {
+                            setting.severity = sev;
+                        } else {
+                            error(v2, "`severity` must be \"error\", \"warning\" or \"notice\"");
+                        }
+                    } else {
+                        error(v2, fmt::format("unknown key `{}` for rule `{}` (expected enabled, severity)", k2.str(), id),
+                              &k2);
+                    }
+                }
+            } else {
+                error(value, fmt::format("rule `{}`: expected a string or a table", id));
+            }
+            s_.rules[id] = setting;
+        }
+    }
+
+    void read_ignores(const toml::node& node) {
+        const auto* arr = node.as_array();
+        if (arr == nullptr || !arr->is_array_of_tables()) {
+            error(node, "`ignore` must be an array of tables: [[ignore]] with `paths` and optional `rules`");
+            return;
+        }
+        for (const auto& item : *arr) {
+            const auto& t = *item.as_table();
+            PathIgnore ig;
+            bool has_paths = false;
+            for (const auto& [k, v] : t) {
+                if (k.str() == "paths") {
+                    has_paths = true;
+                    if (auto list = strings(v, "paths")) {
+                        for (auto& g : *list) ig.paths.push_back({base_dir_, PathGlob(g)});
+                    }
+                } else if (k.str() == "rules") {
+                    if (auto list = strings(v, "rules")) {
+                        const auto& arr2 = *v.as_array();
+                        for (std::size_t i = 0; i < list->size(); ++i) reference((*list)[i], arr2[i].source());
+                        ig.rule_ids = *list;
+                    }
+                } else {
+                    error(v, fmt::format("unknown key `{}` in [[ignore]] (expected paths, rules)", k.str()), &k);
+                }
+            }
+            if (!has_paths) error(item, "[[ignore]] needs `paths`, a list of globs");
+            s_.ignores.push_back(std::move(ig));
+        }
+    }
+
+    std::optional<PolicyPattern> pattern(const toml::node& node, std::string_view what) {
+        auto text = string(node, what);
+        if (!text) return std::nullopt;
+        std::string why;
+        auto p = PolicyPattern::compile(*text, why);
+        if (!p) error(node, fmt::format("invalid RE2 pattern in `{}`: {}", what, why));
+        return p;
+    }
+
+    void read_policies(const toml::node& node) {
+        const auto* arr = node.as_array();
+        if (arr == nullptr || !arr->is_array_of_tables()) {
+            error(node, "`policy` must be an array of tables: [[policy]]");
+            return;
+        }
+        for (const auto& item : *arr) read_policy(*item.as_table());
+    }
+
+    void read_policy(const toml::table& t) {
+        Policy p;
+        p.defined_in = file_;
+        p.line = t.source().begin.line;
+        std::size_t errors_before = errors_.size();
+        std::set<std::string> seen;
+        const toml::node* kind_node = t.get("kind");
+        if (kind_node == nullptr) {
+            error(t, "[[policy]] needs `kind` (naming, required-attributes, forbidden-attribute, provider-source or "
+                     "module-source)");
+            return;
+        }
+        auto kind = string(*kind_node, "kind");
+        if (!kind) return;
+        if (*kind == "naming") {
+            p.kind = PolicyKind::naming;
+        } else if (*kind == "required-attributes") {
+            p.kind = PolicyKind::required_attributes;
+        } else if (*kind == "forbidden-attribute") {
+            p.kind = PolicyKind::forbidden_attribute;
+        } else if (*kind == "provider-source") {
+            p.kind = PolicyKind::provider_source;
+        } else if (*kind == "module-source") {
+            p.kind = PolicyKind::module_source;
+        } else {
+            error(*kind_node, fmt::format("unknown policy kind \"{}\" (expected naming, required-attributes, "
+                                          "forbidden-attribute, provider-source or module-source)",
+                                          *kind));
+            return;
+        }
+        // Which keys each kind accepts besides the common ones.
+        std::set<std::string_view> allowed_keys = {"id", "kind", "severity", "message", "description"};
+        switch (p.kind) {
+        case PolicyKind::naming: allowed_keys.insert({"targets", "pattern", "resource-types"}); break;
+        case PolicyKind::required_attributes: allowed_keys.insert({"resource-types", "attributes"}); break;
+        case PolicyKind::forbidden_attribute: allowed_keys.insert({"resource-types", "attributes", "value"}); break;
+        case PolicyKind::provider_source:
+        case PolicyKind::module_source: allowed_keys.insert("allowed"); break;
+        }
+        for (const auto& [k, v] : t) {
+            std::string_view key = k.str();
+            if (!allowed_keys.count(key)) {
+                error(v, fmt::format("key `{}` does not apply to a {} policy", key, *kind), &k);
+                continue;
+            }
+            seen.insert(std::string(key));
+            if (key == "id") {
+                if (auto id = string(v, "id")) {
+                    p.id = *id;
+                    if (!valid_id(p.id)) {
+                        error(v, fmt::format("policy id \"{}\" must be kebab-case: lower-case letters, digits and '-'",
+                                             p.id));
+                    } else if (find_builtin_rule(p.id) != nullptr) {
+                        error(v, fmt::format("policy id \"{}\" is the id of a built-in rule", p.id));
+                    }
+                }
+            } else if (key == "severity") {
+                auto sev = v.as_string() ? parse_severity(v.as_string()->get()) : std::nullopt;
+                if (sev) {
+                    p.severity = *sev;
+                } else {
+                    error(v, "`severity` must be \"error\", \"warning\" or \"notice\"");
+                }
+            } else if (key == "message") {
+                if (auto m = string(v, "message")) p.message = *m;
+            } else if (key == "description") {
+                if (auto m = string(v, "description")) p.description = *m;
+            } else if (key == "targets") {
+                read_targets(v, p);
+            } else if (key == "pattern") {
+                p.pattern = pattern(v, "pattern");
+            } else if (key == "resource-types") {
+                p.resource_types = pattern(v, "resource-types");
+            } else if (key == "value") {
+                p.value = pattern(v, "value");
+            } else if (key == "attributes") {
+                if (auto list = strings(v, "attributes")) {
+                    p.attributes = *list;
+                    if (list->empty()) error(v, "`attributes` must name at least one attribute");
+                }
+            } else if (key == "allowed") {
+                const auto* arr = v.as_array();
+                if (arr == nullptr || arr->empty()) {
+                    error(v, "`allowed` must be a non-empty array of RE2 patterns");
+                    continue;
+                }
+                for (const auto& item : *arr) {
+                    if (auto pat = pattern(item, "allowed")) p.allowed.push_back(std::move(*pat));
+                }
+            }
+        }
+        auto require = [&](std::string_view key) {
+            if (!seen.count(std::string(key))) error(t, fmt::format("[[policy]] of kind {} needs `{}`", *kind, key));
+        };
+        require("id");
+        switch (p.kind) {
+        case PolicyKind::naming: require("pattern"); break;
+        case PolicyKind::required_attributes:
+        case PolicyKind::forbidden_attribute: require("attributes"); break;
+        case PolicyKind::provider_source:
+        case PolicyKind::module_source: require("allowed"); break;
+        }
+        if (p.kind == PolicyKind::naming && !seen.count("targets")) {
+            p.targets = {NameTarget::resource, NameTarget::data, NameTarget::variable,
+                         NameTarget::output,   NameTarget::module, NameTarget::local};
+        }
+        if (errors_.size() != errors_before) return;
+        // A policy of the same id from an extending file replaces the inherited one.
+        for (auto& existing : s_.policies) {
+            if (existing.id == p.id) {
+                if (existing.defined_in == p.defined_in) {
+                    error(t, fmt::format("policy id \"{}\" is defined twice in this file", p.id));
+                } else {
+                    existing = std::move(p);
+                }
+                return;
+            }
+        }
+        s_.policies.push_back(std::move(p));
+    }
+
+    void read_targets(const toml::node& v, Policy& p) {
+        auto list = strings(v, "targets");
+        if (!list) return;
+        const auto& arr = *v.as_array();
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string& name = (*list)[i];
+            bool found = false;
+            for (NameTarget t : {NameTarget::resource, NameTarget::data, NameTarget::variable, NameTarget::output,
+                                 NameTarget::module, NameTarget::local}) {
+                if (name == to_string(t)) {
+                    p.targets.push_back(t);
+                    found = true;
+                }
+            }
+            if (!found) {
+                error(arr[i], fmt::format("unknown naming target \"{}\" (expected resource, data, variable, output, "
+                                          "module or local)",
+                                          name));
+            }
+        }
+    }
+
+    static bool valid_id(const std::string& id) {
+        if (id.empty() || id.front() == '-' || id.back() == '-') return false;
+        for (char c : id) {
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+        }
+        return true;
+    }
+
+    Settings& s_;
+    std::vector<SettingsError>& errors_;
+    std::string file_;
+    std::string base_dir_;
+    std::set<std::string> visiting_;
+    std::vector<RuleReference> references_;
+};
+
+}  // namespace
+
+SettingsResult load_settings(const std::string& path) {
+    SettingsResult result;
+    SettingsReader reader(result.settings, result.errors);
+    reader.read_file(path);
+    reader.check_references();
+    return result;
+}
+
+SettingsResult parse_settings(const std::string& path, std::string_view text) {
+    SettingsResult result;
+    SettingsReader reader(result.settings, result.errors);
+    reader.read_text(path, text);
+    reader.check_references();
+    return result;
+}
+
+}  // namespace tfsift::lint

@@ -1,0 +1,161 @@
+#include "tfsift/report/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "report/report_common.hpp"
+#include "tfsift/lint/settings.hpp"
+
+namespace fs = std::filesystem;
+
+namespace tfsift::report {
+
+std::optional<Format> parse_format(std::string_view name) {
+    for (Format f : {Format::text, Format::json, Format::sarif, Format::checkstyle, Format::junit, Format::compact}) {
+        if (to_string(f) == name) return f;
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(Format f) {
+    switch (f) {
+    case Format::text: return "text";
+    case Format::json: return "json";
+    case Format::sarif: return "sarif";
+    case Format::checkstyle: return "checkstyle";
+    case Format::junit: return "junit";
+    case Format::compact: return "compact";
+    }
+    return "text";
+}
+
+void write_report(Format format, const ReportInput& input, std::ostream& out) {
+    switch (format) {
+    case Format::text: write_text(input, out); break;
+    case Format::json: write_json(input, out); break;
+    case Format::sarif: write_sarif(input, out); break;
+    case Format::checkstyle: write_checkstyle(input, out); break;
+    case Format::junit: write_junit(input, out); break;
+    case Format::compact: write_compact(input, out); break;
+    }
+}
+
+void write_statistics(const lint::Findings& findings, std::ostream& out) {
+    std::map<std::string, std::size_t> counts;
+    for (const auto& f : findings) ++counts[f.rule_id];
+    std::vector<std::pair<std::string, std::size_t>> rows(counts.begin(), counts.end());
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [id, n] : rows) out << fmt::format("{:>6}  {}\n", n, id);
+}
+
+std::string relative_path(const std::string& file_path, const std::string& base_dir) {
+    std::string abs = lint::absolute_normal_path(file_path);
+    std::string base = base_dir.empty() ? std::string() : lint::absolute_normal_path(base_dir);
+    if (!base.empty()) {
+        std::string prefix = base == "/" ? base : base + "/";
+        if (abs.compare(0, prefix.size(), prefix) == 0) return abs.substr(prefix.size());
+    }
+    return abs;
+}
+
+std::string find_repository_root(const std::string& start) {
+    std::error_code ec;
+    fs::path dir(lint::absolute_normal_path(start));
+    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+    for (fs::path d = dir;; d = d.parent_path()) {
+        if (fs::exists(d / ".git", ec)) return d.generic_string();
+        if (d.parent_path() == d || d.empty()) break;
+    }
+    return dir.generic_string();
+}
+
+namespace detail {
+
+std::string valid_utf8(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    while (i < s.size()) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        if ((c & 0xE0) == 0xC0) {
+            n = 2;
+            cp = c & 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            n = 3;
+            cp = c & 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            n = 4;
+            cp = c & 0x07;
+        }
+        bool ok = n != 0 && i + n <= s.size();
+        for (std::size_t k = 1; ok && k < n; ++k) {
+            auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80) ok = false;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        // Reject overlong forms, surrogates and values past U+10FFFF.
+        if (ok) {
+            static constexpr std::uint32_t min_for[] = {0, 0, 0x80, 0x800, 0x10000};
+            ok = cp >= min_for[n] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (ok) {
+            out.append(s.substr(i, n));
+            i += n;
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string xml_escape(std::string_view raw) {
+    std::string s = valid_utf8(raw);
+    std::string out;
+    out.reserve(s.size());
+    for (char ch : s) {
+        auto c = static_cast<unsigned char>(ch);
+        switch (ch) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        case '\n': out += "&#10;"; break;
+        case '\r': out += "&#13;"; break;
+        case '\t': out += "&#9;"; break;
+        default:
+            if (c < 0x20) break;  // not allowed in XML 1.0
+            out += ch;
+        }
+    }
+    return out;
+}
+
+std::uint32_t utf16_column(const SourceFile& file, Pos pos) {
+    std::string_view line = file.line_text(pos.line);
+    std::string_view text = file.text();
+    if (line.data() == nullptr) return 1;
+    auto line_start = static_cast<std::uint32_t>(line.data() - text.data());
+    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(text.size()));
+    std::uint32_t units = 0;
+    for (std::uint32_t i = line_start; i < end; ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) == 0x80) continue;  // continuation byte
+        units += (c >= 0xF0) ? 2 : 1;      // four-byte sequences are surrogate pairs in UTF-16
+    }
+    return units + 1;
+}
+
+}  // namespace detail
+}  // namespace tfsift::report

@@ -1,0 +1,21 @@
+// Helpers shared by the report writers (internal to src/report/).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tfsift/source.hpp"
+
+namespace tfsift::report::detail {
+
+// Replaces invalid UTF-8 sequences with U+FFFD (XML and JSON must be valid).
+std::string valid_utf8(std::string_view s);
+
+// Escapes text for an XML attribute or element; drops characters XML 1.0
+// cannot carry.
+std::string xml_escape(std::string_view s);
+
+// Column of `pos` counted in UTF-16 code units (SARIF's default column kind).
+std::uint32_t utf16_column(const SourceFile& file, Pos pos);
+
+}  // namespace tfsift::report::detail

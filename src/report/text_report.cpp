@@ -1,0 +1,130 @@
+// The report for people: compiler-style locations, the source line with a
+// caret underline, and a summary.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "tfsift/report/report.hpp"
+
+namespace tfsift::report {
+namespace {
+
+struct Style {
+    bool on;
+    [[nodiscard]] std::string wrap(std::string_view code, std::string_view text) const {
+        if (!on) return std::string(text);
+        return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+    }
+};
+
+std::string_view severity_colour(Severity s) {
+    switch (s) {
+    case Severity::error: return "1;31";
+    case Severity::warning: return "1;33";
+    case Severity::notice: return "1;36";
+    }
+    return "1";
+}
+
+// The underline below `line`: spaces (tabs kept, so it lines up) up to the
+// start column, then '^' and '~' to the end of the range on this line.
+std::string underline(const SourceFile& file, Range range) {
+    std::string_view line = file.line_text(range.start.line);
+    if (line.data() == nullptr) return "^";
+    auto line_start = static_cast<std::uint32_t>(line.data() - file.text().data());
+    std::uint32_t start = range.start.byte - line_start;
+    std::uint32_t end = range.end.line == range.start.line ? range.end.byte - line_start
+                                                           : static_cast<std::uint32_t>(line.size());
+    start = std::min<std::uint32_t>(start, static_cast<std::uint32_t>(line.size()));
+    end = std::clamp<std::uint32_t>(end, start, static_cast<std::uint32_t>(line.size()));
+    std::string out;
+    std::string_view before = line.substr(0, start);
+    // One space per grapheme, but tabs stay tabs.
+    std::size_t seg = 0;
+    for (std::size_t i = 0; i <= before.size(); ++i) {
+        if (i == before.size() || before[i] == '\t') {
+            out.append(count_graphemes(before.substr(seg, i - seg)), ' ');
+            if (i < before.size()) out += '\t';
+            seg = i + 1;
+        }
+    }
+    std::uint32_t width = count_graphemes(line.substr(start, end - start));
+    out += '^';
+    if (width > 1) out.append(width - 1, '~');
+    return out;
+}
+
+void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
+    std::string_view line = file.line_text(range.start.line);
+    std::string number = std::to_string(range.start.line);
+    out << fmt::format(" {} | {}\n", number, line);
+    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range)));
+}
+
+// Messages may carry a multi-line detail (HCL's diagnostics do); a location
+// line stays one line.
+std::string one_line(std::string_view message) {
+    std::string out;
+    bool space = false;
+    for (char c : message) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = true;
+            continue;
+        }
+        if (space && !out.empty()) out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+void write_text(const ReportInput& input, std::ostream& out) {
+    Style style{input.color};
+    std::size_t counts[3] = {0, 0, 0};
+    std::set<std::string> files;
+    for (const lint::Finding& f : input.findings) {
+        ++counts[static_cast<int>(f.severity)];
+        files.insert(f.file->path());
+        auto pos = f.file->resolve(f.range.start);
+        std::string where = fmt::format("{}:{}:{}:", relative_path(f.file->path(), input.working_dir), pos.line,
+                                        pos.column);
+        out << fmt::format("{} {} {}\n", style.wrap("1", where),
+                           style.wrap(severity_colour(f.severity),
+                                      fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
+                           one_line(f.message));
+        write_snippet(*f.file, f.range, style, out);
+        for (const auto& rel : f.related) {
+            auto rpos = rel.file->resolve(rel.range.start);
+            std::string rwhere = fmt::format("{}:{}:{}:", relative_path(rel.file->path(), input.working_dir),
+                                             rpos.line, rpos.column);
+            out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"), one_line(rel.message));
+            write_snippet(*rel.file, rel.range, style, out);
+        }
+        if (f.fix) {
+            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), f.fix->description,
+                               lint::to_string(f.fix->applicability));
+        }
+    }
+    if (input.quiet) return;
+    std::size_t total = input.findings.size();
+    if (total == 0) {
+        out << fmt::format("No findings in {} file{}.\n", input.files_scanned, input.files_scanned == 1 ? "" : "s");
+        return;
+    }
+    out << fmt::format("{} finding{} ({} error{}, {} warning{}, {} notice{}) in {} of {} file{}.\n", total,
+                       total == 1 ? "" : "s", counts[0], counts[0] == 1 ? "" : "s", counts[1],
+                       counts[1] == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", files.size(),
+                       input.files_scanned, input.files_scanned == 1 ? "" : "s");
+}
+
+void write_compact(const ReportInput& input, std::ostream& out) {
+    for (const lint::Finding& f : input.findings) {
+        auto pos = f.file->resolve(f.range.start);
+        out << fmt::format("{}:{}:{}: {}[{}] {}\n", relative_path(f.file->path(), input.working_dir), pos.line,
+                           pos.column, to_string(f.severity), f.rule_id, one_line(f.message));
+    }
+}
+
+}  // namespace tfsift::report

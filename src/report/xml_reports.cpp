@@ -1,0 +1,84 @@
+// checkstyle XML and JUnit XML: the two formats CI systems take as test
+// results.
+#include <fmt/format.h>
+
+#include <map>
+#include <vector>
+
+#include "report/report_common.hpp"
+#include "tfsift/report/report.hpp"
+
+namespace tfsift::report {
+namespace {
+
+using detail::xml_escape;
+
+std::string_view checkstyle_severity(Severity s) {
+    switch (s) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::notice: return "info";
+    }
+    return "warning";
+}
+
+// Findings grouped by displayed path, paths in first-seen (sorted) order.
+std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> by_file(const ReportInput& in) {
+    std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> groups;
+    std::map<std::string, std::size_t> index;
+    for (const auto& f : in.findings) {
+        std::string path = relative_path(f.file->path(), in.working_dir);
+        auto [it, added] = index.emplace(path, groups.size());
+        if (added) groups.emplace_back(path, std::vector<const lint::Finding*>{});
+        groups[it->second].second.push_back(&f);
+    }
+    return groups;
+}
+
+}  // namespace
+
+void write_checkstyle(const ReportInput& in, std::ostream& out) {
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n";
+    for (const auto& [path, findings] : by_file(in)) {
+        out << fmt::format("  <file name=\"{}\">\n", xml_escape(path));
+        for (const lint::Finding* f : findings) {
+            auto pos = f->file->resolve(f->range.start);
+            out << fmt::format("    <error line=\"{}\" column=\"{}\" severity=\"{}\" message=\"{}\" source=\"tfsift.{}\"/>\n",
+                               pos.line, pos.column, checkstyle_severity(f->severity), xml_escape(f->message),
+                               xml_escape(f->rule_id));
+        }
+        out << "  </file>\n";
+    }
+    out << "</checkstyle>\n";
+}
+
+void write_junit(const ReportInput& in, std::ostream& out) {
+    auto groups = by_file(in);
+    std::size_t failures = in.findings.size();
+    // A run without findings is one passing test case, so that CI shows a green test rather than none.
+    std::size_t tests = failures == 0 ? 1 : failures;
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << fmt::format("<testsuites name=\"tfsift\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", tests, failures);
+    if (groups.empty()) {
+        out << fmt::format("  <testsuite name=\"tfsift\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
+                           "    <testcase name=\"lint\" classname=\"tfsift\"/>\n  </testsuite>\n");
+    }
+    for (const auto& [path, findings] : groups) {
+        out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", xml_escape(path),
+                           findings.size(), findings.size());
+        for (const lint::Finding* f : findings) {
+            auto pos = f->file->resolve(f->range.start);
+            std::string where = fmt::format("{}:{}:{}", path, pos.line, pos.column);
+            out << fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", xml_escape(f->rule_id + " at " + where),
+                               xml_escape(path));
+            out << fmt::format("      <failure message=\"{}\" type=\"{}\">{}: {}[{}] {}</failure>\n",
+                               xml_escape(f->message), to_string(f->severity), xml_escape(where),
+                               to_string(f->severity), xml_escape(f->rule_id), xml_escape(f->message));
+            out << "    </testcase>\n";
+        }
+        out << "  </testsuite>\n";
+    }
+    out << "</testsuites>\n";
+}
+
+}  // namespace tfsift::report

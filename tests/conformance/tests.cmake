@@ -1,0 +1,76 @@
+# Conformance tests, registered by the engineers who own them; append yours.
+
+# ---- HCL parse dumps against the reference parser (hashicorp/hcl) ----------
+# One test per suite; hcldump_conformance.py runs `tfsift debug parse` on
+# batches of files and uses the shared hclcompare.py as the referee.
+foreach(suite IN ITEMS handwritten corpus terraform-v1.3.10)
+  add_test(NAME hcldump-${suite}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hcldump_conformance.py
+            --tfsift $<TARGET_FILE:tfsift>
+            --shared ${PROJECT_SOURCE_DIR}/../shared
+            --suite ${suite}
+            --excuses ${PROJECT_SOURCE_DIR}/docs/parser-differences.md
+            --jobs 2)
+endforeach()
+# The corpus suite runs two tfsift processes at once.
+set_tests_properties(hcldump-corpus PROPERTIES PROCESSORS 2 TIMEOUT 900)
+
+# ---- reports: XML well-formedness and Microsoft's SARIF validator ------------
+# The SARIF test needs Sarif.Multitool (npm @microsoft/sarif-multitool-linux):
+# .ci/run installs it into the build tree; elsewhere set SARIF_MULTITOOL. The
+# test is skipped when the validator is not there.
+foreach(check IN ITEMS xml sarif)
+  # fixtures: every rule's findings; corpus: real modules; loader-tests: the
+  # upstream loaders' test data and the fuzz regressions, full of broken input.
+  foreach(suite IN ITEMS fixtures corpus loader-tests)
+    if(suite STREQUAL "fixtures")
+      set(_tfsift_report_paths ${PROJECT_SOURCE_DIR}/fixtures/rules)
+    elseif(suite STREQUAL "corpus")
+      set(_tfsift_report_paths ${PROJECT_SOURCE_DIR}/../shared/corpus)
+    else()
+      set(_tfsift_report_paths ${PROJECT_SOURCE_DIR}/../shared/conformance ${PROJECT_SOURCE_DIR}/fixtures/fuzz-regressions)
+    endif()
+    add_test(NAME report-${check}-${suite}
+      COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_formats_check.py
+              --tfsift $<TARGET_FILE:tfsift> --check ${check} --build-dir ${CMAKE_BINARY_DIR}
+              ${_tfsift_report_paths})
+    set_tests_properties(report-${check}-${suite} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+  endforeach()
+endforeach()
+
+# ---- the pre-commit hook, tried as a new user would (Debian's pre-commit) ----
+add_test(NAME precommit-hook
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/precommit_hook_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
+set_tests_properties(precommit-hook PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ---- tfsift effective against reference effective-configuration documents ---
+# effective_conformance.py runs `tfsift effective` and uses the shared
+# effcompare.py as the referee. The Terraform v1.3.10 suite must match every
+# case not excused in docs/effective-differences.md; the corpus suite needs
+# 99 % of directories; the OpenTofu suite checks the fixtures' expectations.
+foreach(suite IN ITEMS terraform-v1.3.10 corpus opentofu)
+  add_test(NAME effective-${suite}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/effective_conformance.py
+            --tfsift $<TARGET_FILE:tfsift>
+            --shared ${PROJECT_SOURCE_DIR}/../shared
+            --suite ${suite}
+            --excuses ${PROJECT_SOURCE_DIR}/docs/effective-differences.md
+            --jobs 2)
+endforeach()
+set_tests_properties(effective-corpus PROPERTIES PROCESSORS 2 TIMEOUT 1800)
+
+# ---- lock files: `tfsift debug lock` end to end ------------------------------
+# The reader and writer are checked against every vector by the unit tests
+# (providers_lock_file_test.cpp); these only check the command's plumbing.
+add_test(NAME debug-lock-valid
+  COMMAND tfsift debug lock ${PROJECT_SOURCE_DIR}/../shared/conformance/locks/cases/valid_spec_example.hcl)
+set_tests_properties(debug-lock-valid PROPERTIES
+  PASS_REGULAR_EXPRESSION "provider \"registry.terraform.io/hashicorp/aws\" {\n  version     = \"5.31.0\"\n  constraints = \">= 4.0.0, ~> 5.0\"")
+add_test(NAME debug-lock-errors
+  COMMAND tfsift debug lock ${PROJECT_SOURCE_DIR}/../shared/conformance/locks/cases/err_version_invalid.hcl)
+set_tests_properties(debug-lock-errors PROPERTIES WILL_FAIL TRUE)
+
+# ---- fuzz regression inputs ---------------------------------------------------
+# tests/unit/fuzz_regressions_test.cpp, run on its own (its test case is hidden
+# from `unit`) so that a crashing input cannot take the other unit tests down.
+add_test(NAME fuzz-regressions COMMAND tfsift_unit_tests "[fuzz-regressions]")

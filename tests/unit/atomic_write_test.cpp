@@ -1,0 +1,75 @@
+// atomic_write_file: replaces content completely, keeps the old file and
+// leaves no temporary file behind when it fails.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tfsift/atomic_write.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::size_t entries_in(const fs::path& dir) {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+struct ScratchDir {
+    fs::path path = fs::temp_directory_path() / ("tfsift-atomic-" + std::to_string(::getpid()));
+    ScratchDir() { fs::create_directories(path); }
+    ~ScratchDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("atomic_write_file creates and replaces files", "[atomic_write]") {
+    ScratchDir dir;
+    const auto file = dir.path / "lock.hcl";
+    REQUIRE(tfsift::atomic_write_file(file, "first\n").ok());
+    CHECK(slurp(file) == "first\n");
+
+    ::chmod(file.c_str(), 0600);
+    const std::string big(1 << 20, 'x');
+    REQUIRE(tfsift::atomic_write_file(file, big).ok());
+    CHECK(slurp(file) == big);
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);  // an existing file keeps its mode
+    CHECK(entries_in(dir.path) == 1);    // no temporary file left
+
+    const auto fresh = dir.path / "new.hcl";
+    REQUIRE(tfsift::atomic_write_file(fresh, "", 0640).ok());
+    REQUIRE(::stat(fresh.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);
+    CHECK(slurp(fresh).empty());
+}
+
+TEST_CASE("a failed atomic write leaves the old content and no temporary file", "[atomic_write]") {
+    ScratchDir dir;
+    // Renaming a file over a non-empty directory fails after the temporary
+    // file was written: the directory must survive and the temp must go.
+    const auto target = dir.path / "occupied";
+    fs::create_directories(target / "inside");
+    const auto result = tfsift::atomic_write_file(target, "new content");
+    CHECK_FALSE(result.ok());
+    CHECK(result.error.find("cannot replace") != std::string::npos);
+    CHECK(fs::is_directory(target / "inside"));
+    CHECK(entries_in(dir.path) == 1);
+
+    // A directory that does not exist: nothing is created anywhere.
+    const auto missing = dir.path / "no-such-dir" / "lock.hcl";
+    CHECK_FALSE(tfsift::atomic_write_file(missing, "x").ok());
+    CHECK_FALSE(fs::exists(missing.parent_path()));
+}

@@ -1,0 +1,152 @@
+// Parses every input in fixtures/fuzz-regressions/ (crashes the fuzzer once
+// found, and hostile inputs written by hand) and prints its parse dump, as
+// the fuzz target does. The parser must survive it with a coherent result: no
+// exception, a body, every position inside the file and on the right line,
+// and a dump that counts the same errors as the diagnostics.
+//
+// The test case is hidden from the plain `unit` run and registered as its own
+// ctest entry `fuzz-regressions` (tests/conformance/tests.cmake): an input
+// that still crashes then fails that entry alone instead of aborting the
+// whole unit-test binary.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/hcl/dump.hpp"
+#include "tfsift/source.hpp"
+
+namespace fs = std::filesystem;
+using namespace tfsift;
+
+namespace {
+
+// nlohmann's parser rejects numbers beyond a double's range (error 406),
+// while the dump prints such constants exactly (1e400 is 401 digits). For a
+// well-formedness check, long digit runs are shortened to one digit first.
+std::string shorten_digit_runs(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t run = 0;
+    for (char c : text) {
+        run = (c >= '0' && c <= '9') ? run + 1 : 0;
+        if (run <= 1) out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<fs::path> regression_inputs() {
+    std::vector<fs::path> inputs;
+    for (const auto& entry : fs::directory_iterator(fs::path(TFSIFT_SOURCE_DIR) / "fixtures" / "fuzz-regressions")) {
+        if (entry.is_regular_file() && entry.path().filename() != "README.md") inputs.push_back(entry.path());
+    }
+    std::sort(inputs.begin(), inputs.end());
+    return inputs;
+}
+
+// Collects the positions that are wrong: outside the file, or carrying a
+// line number that does not match their byte offset.
+class PositionChecker {
+public:
+    explicit PositionChecker(const SourceFile& source) : source_(source) {}
+
+    void range(const Range& r, const char* what) {
+        pos(r.start, what);
+        pos(r.end, what);
+        if (r.start.byte > r.end.byte) problem(what, "starts after it ends", r.start);
+    }
+
+    void body(const hcl::Body& b, int depth = 0) {
+        range(b.range, "body");
+        for (const auto& a : b.attributes) {
+            range(a.range, "attribute");
+            range(a.name_range, "attribute name");
+            if (a.expr == nullptr) {
+                problems_.emplace_back("attribute without an expression");
+            } else {
+                expr(*a.expr);
+            }
+        }
+        for (const auto& blk : b.blocks) {
+            range(blk.type_range, "block type");
+            for (const auto& l : blk.labels) range(l.range, "block label");
+            // Deeply nested blocks would make this recursion as deep as the
+            // parser's; the parser's depth limit keeps both bounded.
+            if (depth < 2 * hcl::max_nesting_depth) body(blk.body, depth + 1);
+        }
+    }
+
+    void expr(const hcl::Expr& e) {
+        // An explicit stack: a long left-leaning operator chain can be deeper
+        // than any nesting limit.
+        std::vector<const hcl::Expr*> todo{&e};
+        while (!todo.empty()) {
+            const hcl::Expr* x = todo.back();
+            todo.pop_back();
+            range(x->range, "expression");
+            hcl::for_each_child(*x, [&](const hcl::Expr& child) { todo.push_back(&child); });
+        }
+    }
+
+    [[nodiscard]] const std::vector<std::string>& problems() const { return problems_; }
+
+private:
+    void pos(const Pos& p, const char* what) {
+        if (p.byte > source_.size()) {
+            problem(what, "lies beyond the end of the file", p);
+        } else if (p.line != source_.pos_at(p.byte).line) {
+            problem(what, "has a line that does not match its byte", p);
+        }
+    }
+    void problem(const char* what, const char* msg, const Pos& p) {
+        if (problems_.size() < 20) {
+            problems_.push_back(std::string(what) + " " + msg + " (byte " + std::to_string(p.byte) + ", line " +
+                                std::to_string(p.line) + ")");
+        }
+    }
+
+    const SourceFile& source_;
+    std::vector<std::string> problems_;
+};
+
+}  // namespace
+
+TEST_CASE("the parser survives every fuzz regression input", "[.][hcl][fuzz-regressions]") {
+    auto inputs = regression_inputs();
+    REQUIRE_FALSE(inputs.empty());
+    for (const auto& path : inputs) {
+        INFO("input: fixtures/fuzz-regressions/" << path.filename().string());
+        auto source = SourceFile::read(path.string());
+        hcl::File file;
+        REQUIRE_NOTHROW(file = hcl::parse(source));
+        REQUIRE(file.body != nullptr);
+
+        PositionChecker check(*source);
+        check.body(*file.body);
+        for (const auto& d : file.diagnostics) {
+            if (d.subject) check.range(*d.subject, "diagnostic subject");
+            if (d.context) check.range(*d.context, "diagnostic context");
+            CHECK_FALSE(d.summary.empty());
+        }
+        for (const auto& c : file.comments) check.range(c.range, "comment");
+        for (const auto& p : check.problems()) UNSCOPED_INFO(p);
+        CHECK(check.problems().empty());
+
+        // The printer of `tfsift debug parse` must give well-formed JSON.
+        std::string text;
+        REQUIRE_NOTHROW(text = hcl::dump_file_text(file, false));
+        CHECK(nlohmann::json::accept(shorten_digit_runs(text)));
+        // The DOM form must count the same errors as the diagnostics.
+        nlohmann::json dump;
+        CHECK_NOTHROW(dump = hcl::dump_file(file));
+        if (dump.is_object()) {
+            auto errors = std::count_if(file.diagnostics.begin(), file.diagnostics.end(),
+                                        [](const Diagnostic& d) { return d.severity == Severity::error; });
+            CHECK(dump.at("errors").get<std::int64_t>() == errors);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "tfsift/lint/module_discovery.hpp"
+
+namespace fs = std::filesystem;
+using namespace tfsift;
+using namespace tfsift::lint;
+
+namespace {
+
+struct Tree {
+    fs::path root = fs::temp_directory_path() / ("tfsift-discovery-" + std::to_string(::getpid()));
+    Tree() { fs::create_directories(root); }
+    ~Tree() {
+        std::error_code ec;
+        fs::remove_all(root, ec);
+    }
+    void write(const std::string& rel, const std::string& text = "") const {
+        fs::create_directories((root / rel).parent_path());
+        std::ofstream(root / rel) << text;
+    }
+    [[nodiscard]] std::string at(const std::string& rel) const { return (root / rel).string(); }
+};
+
+std::vector<std::string> names(const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const auto& p : paths) out.push_back(fs::path(p).filename().string());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("configuration files of a module, with OpenTofu shadowing", "[lint][discovery]") {
+    Tree t;
+    t.write("m/main.tf");
+    t.write("m/vars.tf");
+    t.write("m/vars.tofu");
+    t.write("m/.hidden.tf");
+    t.write("m/backup.tf~");
+    t.write("m/README.md");
+    Settings none;
+    CHECK(names(module_config_files(t.at("m"), EngineFlavour::terraform, none)) ==
+          std::vector<std::string>{"main.tf", "vars.tf"});
+    CHECK(names(module_config_files(t.at("m"), EngineFlavour::opentofu, none)) ==
+          std::vector<std::string>{"main.tf", "vars.tofu"});
+    CHECK(detect_engine(t.at("m")) == EngineFlavour::opentofu);
+}
+
+TEST_CASE("engine detection from the lock file header", "[lint][discovery]") {
+    Tree t;
+    t.write("a/main.tf");
+    t.write("a/.terraform.lock.hcl", "# This file is maintained automatically by \"tofu init\".\n");
+    t.write("b/main.tf");
+    t.write("b/.terraform.lock.hcl", "# This file is maintained automatically by \"terraform init\".\n");
+    CHECK(detect_engine(t.at("a")) == EngineFlavour::opentofu);
+    CHECK(detect_engine(t.at("b")) == EngineFlavour::terraform);
+}
+
+TEST_CASE("module directories below a root skip hidden and excluded ones", "[lint][discovery]") {
+    Tree t;
+    t.write("main.tf");
+    t.write("modules/net/main.tf");
+    t.write("modules/empty/README.md");
+    t.write(".terraform/modules/x/main.tf");
+    t.write("examples/demo/main.tf");
+    auto settings = parse_settings(t.at(".tfsift.toml"), "exclude = [\"examples\"]\n");
+    REQUIRE(settings.ok());
+    auto dirs = find_module_dirs(t.root.string(), settings.settings);
+    REQUIRE(dirs.size() == 2);
+    CHECK(dirs[0] == t.root.string());
+    CHECK(fs::path(dirs[1]).filename() == "net");
+}
+
+TEST_CASE("local module calls name the called directories", "[lint][discovery]") {
+    auto src = std::make_shared<const SourceFile>("main.tf",
+                                                  "module \"a\" {\n  source = \"./modules/a\"\n}\n"
+                                                  "module \"b\" {\n  source = \"hashicorp/consul/aws\"\n}\n"
+                                                  "module \"c\" {\n  source = \"../c\"\n}\n");
+    auto file = hcl::parse(src);
+    auto calls = local_module_calls(file, "/repo/root");
+    CHECK(calls == std::vector<std::string>{"/repo/root/modules/a", "/repo/c"});
+}

@@ -1,0 +1,124 @@
+// Package hashes against Terraform's own results:
+// ../shared/conformance/providers/hashes.json (zips and directory trees) and
+// ../shared/tools/oracle/expected/h1/hashes.json (the Go dirhash oracle).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "tfsift/providers/hash.hpp"
+
+using namespace tfsift::providers;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kShared = TFSIFT_SHARED_DIR;
+
+json read_json(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    return json::parse(in);
+}
+
+// A scratch directory removed when the test ends.
+struct ScratchDir {
+    fs::path path;
+    ScratchDir() {
+        std::random_device rd;
+        path = fs::temp_directory_path() / ("tfsift-hash-" + std::to_string(rd()));
+        fs::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+void build_tree(const fs::path& root, const json& tree) {
+    fs::create_directories(root);
+    for (const auto& node : tree) {
+        const fs::path target = root / node["path"].get<std::string>();
+        fs::create_directories(target.parent_path());
+        if (node.contains("symlink")) {
+            fs::create_symlink(node["symlink"].get<std::string>(), target);
+        } else if (node.contains("dir")) {
+            fs::create_directories(target);
+        } else {
+            std::ofstream(target, std::ios::binary) << node["content"].get<std::string>();
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("h1 and zh of every reference package match Terraform's", "[providers][hash]") {
+    const json doc = read_json(kShared + "/conformance/providers/hashes.json");
+    REQUIRE(doc["packages"].size() == 26);
+    ScratchDir scratch;
+    for (const auto& pkg : doc["packages"]) {
+        const auto name = pkg["name"].get<std::string>();
+        INFO("package: " << name);
+        fs::path location;
+        if (pkg["kind"] == "zip") {
+            location = kShared + "/" + pkg["file"].get<std::string>();
+            CHECK(zh_of_zip(location).value == pkg["zh"].get<std::string>());
+        } else {
+            location = scratch.path / name;
+            if (pkg.value("package_path_is_symlink", false)) {
+                build_tree(scratch.path / (name + "_target"), pkg["tree"]);
+                fs::create_symlink(name + "_target", location);
+            } else {
+                build_tree(location, pkg["tree"]);
+            }
+        }
+        const PackageHash h1 = h1_of_package(location);
+        if (pkg.contains("h1") && !pkg["h1"].is_null()) {
+            INFO("error: " << h1.error);
+            CHECK(h1.value == pkg["h1"].get<std::string>());
+        } else {
+            REQUIRE_FALSE(h1.ok());
+            std::string expected = pkg["h1_error"].get<std::string>();
+            if (auto at = expected.find("<PACKAGE>"); at != std::string::npos) {
+                expected.replace(at, 9, location.string());
+            }
+            CHECK(h1.error == expected);
+        }
+    }
+}
+
+TEST_CASE("h1 manifests of the oracle zips match Go's dirhash", "[providers][hash]") {
+    const std::string dir = kShared + "/tools/oracle/expected/h1";
+    const json doc = read_json(dir + "/hashes.json");
+    REQUIRE_FALSE(doc.empty());
+    for (const auto& [file, expected] : doc.items()) {
+        INFO("zip: " << file);
+        const PackageHash h1 = h1_of_zip(dir + "/" + file);
+        CHECK(h1.value == expected["h1"].get<std::string>());
+        CHECK(h1.manifest == expected["manifest"].get<std::vector<std::string>>());
+        CHECK(zh_of_zip(dir + "/" + file).value == expected["zh"].get<std::string>());
+    }
+}
+
+TEST_CASE("directory hashing refuses symlinks leading out of the package", "[providers][hash]") {
+    ScratchDir scratch;
+    std::ofstream(scratch.path / "secret") << "outside";
+    fs::create_directories(scratch.path / "pkg");
+    std::ofstream(scratch.path / "pkg" / "terraform-provider-x") << "hello\n";
+    fs::create_symlink("../secret", scratch.path / "pkg" / "leak");
+    const PackageHash h1 = h1_of_directory(scratch.path / "pkg");
+    CHECK_FALSE(h1.ok());
+    CHECK(h1.error.find("outside the package") != std::string::npos);
+}
+
+TEST_CASE("a file that is not a zip gives an error, not a hash", "[providers][hash]") {
+    ScratchDir scratch;
+    std::ofstream(scratch.path / "bogus.zip") << "not a zip";
+    CHECK_FALSE(h1_of_zip(scratch.path / "bogus.zip").ok());
+    CHECK_FALSE(h1_of_zip(scratch.path / "missing.zip").ok());
+    CHECK_FALSE(zh_of_zip(scratch.path / "missing.zip").ok());
+}

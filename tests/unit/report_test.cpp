@@ -1,0 +1,186 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/report/report.hpp"
+
+using namespace tfsift;
+using namespace tfsift::lint;
+using nlohmann::json;
+
+namespace {
+
+auto source() {
+    return std::make_shared<const SourceFile>("/repo/mod/main.tf",
+                                              "resource \"a\" \"b\" {\n\tami = \"x\" <&\"'>\n}\n# tfsift-ignore: x\n");
+}
+
+Findings sample() {
+    auto src = source();
+    Finding err;
+    err.rule_id = "syntax-error";
+    err.severity = Severity::error;
+    err.message = "Bad <thing> & \"more\"";
+    err.file = src;
+    err.range = {src->pos_at(20), src->pos_at(23)};  // "ami" after the tab
+    err.related.push_back({src, {src->pos_at(0), src->pos_at(16)}, "in this block"});
+    Finding note;
+    note.rule_id = "unused-ignore";
+    note.severity = Severity::notice;
+    note.message = "unused";
+    note.file = src;
+    note.range = {src->pos_at(55), src->pos_at(56)};
+    Fix fix;
+    fix.description = "Remove the comment";
+    fix.edits.push_back({src, {src->pos_at(38), src->pos_at(57)}, ""});
+    note.fix = fix;
+    return {err, note};
+}
+
+std::string render(report::Format format, const Findings& findings, const std::vector<Rule>& rules) {
+    report::ReportInput in{findings, rules};
+    in.repository_root = "/repo";
+    in.working_dir = "/repo/mod";
+    in.files_scanned = 1;
+    in.exit_code = 1;
+    std::ostringstream out;
+    report::write_report(format, in, out);
+    return out.str();
+}
+
+std::vector<Rule> builtin_rule_list() { return {builtin_rules().begin(), builtin_rules().end()}; }
+
+}  // namespace
+
+TEST_CASE("text report: location, caret underline, summary", "[report]") {
+    auto findings = sample();
+    std::string text = render(report::Format::text, findings, builtin_rule_list());
+    CHECK_THAT(text, Catch::StartsWith("main.tf:2:2: error[syntax-error] Bad <thing> & \"more\"\n"
+                                       " 2 | \tami = \"x\" <&\"'>\n"
+                                       "   | \t^~~\n"
+                                       "main.tf:1:1: note: in this block\n"));
+    CHECK_THAT(text, Catch::Contains("main.tf:4:18: notice[unused-ignore] unused\n"));
+    CHECK_THAT(text, Catch::Contains("fix: Remove the comment (safe)"));
+    CHECK_THAT(text, Catch::EndsWith("2 findings (1 error, 0 warnings, 1 notice) in 1 of 1 file.\n"));
+    CHECK(text.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("compact report: one line per finding", "[report]") {
+    CHECK(render(report::Format::compact, sample(), builtin_rule_list()) ==
+          "main.tf:2:2: error[syntax-error] Bad <thing> & \"more\"\n"
+          "main.tf:4:18: notice[unused-ignore] unused\n");
+}
+
+TEST_CASE("JSON report follows schema version 1", "[report]") {
+    json doc = json::parse(render(report::Format::json, sample(), builtin_rule_list()));
+    CHECK(doc["schema_version"] == 1);
+    CHECK(doc["tool"]["name"] == "tfsift");
+    CHECK(doc["summary"]["errors"] == 1);
+    CHECK(doc["summary"]["notices"] == 1);
+    CHECK(doc["exit_code"] == 1);
+    const json& f = doc["findings"][0];
+    CHECK(f["rule"] == "syntax-error");
+    CHECK(f["severity"] == "error");
+    CHECK(f["location"]["path"] == "main.tf");
+    CHECK(f["location"]["start"] == json{{"line", 2}, {"column", 2}, {"byte", 20}});
+    CHECK(f["location"]["end"]["column"] == 5);
+    CHECK(f["related"][0]["message"] == "in this block");
+    CHECK(f["fix"].is_null());
+    CHECK(doc["findings"][1]["fix"]["applicability"] == "safe");
+    CHECK(doc["findings"][1]["fix"]["edits"][0]["replacement"] == "");
+}
+
+TEST_CASE("SARIF report carries what GitHub code scanning reads", "[report][sarif]") {
+    auto all = builtin_rule_list();
+    json doc = json::parse(render(report::Format::sarif, sample(), all));
+    CHECK(doc["version"] == "2.1.0");
+    const json& run = doc["runs"][0];
+    const json& driver = run["tool"]["driver"];
+    CHECK(driver["name"] == "tfsift");
+    CHECK(driver["version"] == TFSIFT_VERSION);
+    CHECK(driver["informationUri"].is_string());
+    REQUIRE(driver["rules"].size() == all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const json& r = driver["rules"][i];
+        CHECK(r["id"] == all[i].id);
+        CHECK(r["name"].is_string());
+        CHECK(r["shortDescription"]["text"] == all[i].doc.summary);
+        CHECK(r["fullDescription"]["text"].is_string());
+        CHECK(r["help"]["text"].is_string());
+        CHECK(r["help"]["markdown"] == rule_markdown(all[i]));
+        CHECK(r["helpUri"].is_string());
+        CHECK(r["defaultConfiguration"]["level"].is_string());
+    }
+    CHECK(run["automationDetails"]["id"] == "tfsift/lint/");
+    CHECK(run["invocations"][0]["exitCode"] == 1);
+    CHECK(run["invocations"][0]["executionSuccessful"] == true);
+    CHECK(run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file:///repo/");
+
+    const json& err = run["results"][0];
+    CHECK(err["ruleId"] == "syntax-error");
+    CHECK(driver["rules"][err["ruleIndex"].get<int>()]["id"] == "syntax-error");
+    CHECK(err["level"] == "error");
+    const json& loc = err["locations"][0]["physicalLocation"];
+    CHECK(loc["artifactLocation"] == json{{"uri", "mod/main.tf"}, {"uriBaseId", "%SRCROOT%"}});
+    CHECK(loc["region"]["startLine"] == 2);
+    CHECK(loc["region"]["startColumn"] == 2);
+    CHECK(loc["region"]["endLine"] == 2);
+    CHECK(loc["region"]["endColumn"] == 5);
+    CHECK(loc["region"]["snippet"]["text"] == "ami");
+    CHECK(err["relatedLocations"][0]["message"]["text"] == "in this block");
+    CHECK(err["partialFingerprints"]["primaryLocationLineHash"].get<std::string>().size() == 18);  // 16 hex + ":1"
+
+    const json& note = run["results"][1];
+    CHECK(note["level"] == "note");
+    const json& change = note["fixes"][0]["artifactChanges"][0];
+    CHECK(change["artifactLocation"]["uri"] == "mod/main.tf");
+    CHECK(change["replacements"][0]["deletedRegion"]["startLine"] == 4);
+    CHECK(change["replacements"][0]["insertedContent"]["text"] == "");
+}
+
+TEST_CASE("SARIF fingerprints survive moved lines and count repeats", "[report][sarif]") {
+    auto a = std::make_shared<const SourceFile>("/repo/main.tf", "x = 1\n");
+    auto b = std::make_shared<const SourceFile>("/repo/main.tf", "\n\n  x = 1\nx = 1\n");
+    auto fp = [](const std::shared_ptr<const SourceFile>& src, std::vector<std::uint32_t> bytes) {
+        Findings fs;
+        for (auto byte : bytes) {
+            Finding f;
+            f.rule_id = "syntax-error";
+            f.file = src;
+            f.range = {src->pos_at(byte), src->pos_at(byte)};
+            fs.push_back(f);
+        }
+        std::vector<Rule> none;
+        json doc = json::parse(render(report::Format::sarif, fs, none));
+        std::vector<std::string> out;
+        for (const auto& r : doc["runs"][0]["results"]) out.push_back(r["partialFingerprints"]["primaryLocationLineHash"]);
+        return out;
+    };
+    auto one = fp(a, {0});
+    auto two = fp(b, {4, 10});
+    CHECK(one[0] == two[0]);
+    CHECK(two[1].substr(0, 16) == two[0].substr(0, 16));
+    CHECK(two[1].substr(16) == ":2");
+}
+
+TEST_CASE("XML reports escape markup and drop what XML cannot carry", "[report]") {
+    auto findings = sample();
+    findings[0].message += std::string("\x01\xff", 2);
+    std::string cs = render(report::Format::checkstyle, findings, builtin_rule_list());
+    CHECK_THAT(cs, Catch::Contains("message=\"Bad &lt;thing&gt; &amp; &quot;more&quot;\xEF\xBF\xBD\""));
+    CHECK_THAT(cs, Catch::Contains("<file name=\"main.tf\">"));
+    CHECK_THAT(cs, Catch::Contains("severity=\"info\""));
+    std::string junit = render(report::Format::junit, findings, builtin_rule_list());
+    CHECK_THAT(junit, Catch::Contains("<testsuites name=\"tfsift\" tests=\"2\" failures=\"2\""));
+    CHECK(junit.find('\x01') == std::string::npos);
+}
+
+TEST_CASE("format names", "[report]") {
+    for (auto f : {report::Format::text, report::Format::json, report::Format::sarif, report::Format::checkstyle,
+                   report::Format::junit, report::Format::compact}) {
+        CHECK(report::parse_format(report::to_string(f)) == f);
+    }
+    CHECK_FALSE(report::parse_format("xml"));
+}
