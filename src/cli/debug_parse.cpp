@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "tfsift/hcl/ast.hpp"

@@ -27,7 +27,14 @@ constexpr BlockHeaderSchema file_blocks[] = {
     {"import", no_labels},
     {"check", name_label},
     {"removed", no_labels},
+    {"language", no_labels},            // OpenTofu 1.12; rejected for Terraform by the decoder
+    {"ephemeral", type_name_labels},    // OpenTofu ephemeral resources; rejected for Terraform by the decoder
 };
+
+// OpenTofu's `language` block. `compatible_with` is read without a schema:
+// OpenTofu ignores every argument there except `opentofu`.
+constexpr AttributeSchema language_attrs[] = {{"edition"}, {"experiments"}};
+constexpr BlockHeaderSchema language_blocks[] = {{"compatible_with", no_labels}};
 
 constexpr AttributeSchema terraform_attrs[] = {{"required_version"}, {"experiments"}, {"language"}};
 constexpr BlockHeaderSchema terraform_blocks[] = {
@@ -86,6 +93,7 @@ constexpr BlockHeaderSchema check_blocks[] = {{"data", type_name_labels}, {"asse
 namespace schema {
 const BodySchema file{"file", {}, file_blocks, false};
 const BodySchema terraform{"terraform", terraform_attrs, terraform_blocks, false};
+const BodySchema language{"language", language_attrs, language_blocks, false};
 const BodySchema provider{"provider", provider_attrs, provider_blocks, true};
 const BodySchema variable{"variable", variable_attrs, variable_blocks, false};
 const BodySchema validation{"validation", check_rule_attrs, {}, false};

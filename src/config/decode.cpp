@@ -10,6 +10,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
 #include "tfsift/hcl/references.hpp"
+#include "tfsift/providers/version.hpp"
 
 namespace tfsift::config {
 
@@ -99,6 +100,16 @@ private:
                     decode_terraform(b);
                 } else {
                     ctx_.error("Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
+                }
+            } else if (b.type == "language" || b.type == "ephemeral") {
+                if (engine_ == Engine::opentofu) {
+                    // Ephemeral resources are newer than the reference loader
+                    // and are not part of the effective document.
+                    if (b.type == "language") decode_language(b);
+                    if (b.type == "ephemeral") decode_ephemeral(b);
+                } else {
+                    ctx_.error("Unsupported block type",
+                               fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
                 }
             } else if (b.type == "required_providers") {
                 ctx_.error("Invalid required_providers block",
@@ -317,6 +328,10 @@ private:
             if (auto vc = decode_version_constraint(*a)) {
                 tb.required_version = RequiredVersion{*vc, a->expr.origin()};
                 tb.required_version_range = a->expr.range;
+                // Before v1.12 OpenTofu read its own constraint from
+                // `required_version`; it still does, in `.tofu` files only
+                // (in `.tf` files the constraint is taken to be Terraform's).
+                if (engine_ == Engine::opentofu && in_tofu_file()) check_opentofu_constraint(*vc, a->expr.range, false);
             }
         }
         if (const auto* a = c.attribute("experiments")) decode_experiments(*a, tb);
@@ -367,6 +382,91 @@ private:
             }
         }
         out_.terraform.push_back(std::move(tb));
+    }
+
+    // ---- language (OpenTofu) ---------------------------------------------------
+
+    // The OpenTofu release whose language rules tfsift applies: version
+    // constraints in `language.compatible_with.opentofu` (and the legacy
+    // `required_version` of `.tofu` files) are checked against it.
+    static providers::Version opentofu_language_version() { return providers::Version{1, 12, 0, {}, {}}; }
+
+    bool in_tofu_file() const {
+        const std::string& p = ctx_.file->path();
+        return p.ends_with(".tofu") || p.ends_with(".tofu.json");
+    }
+
+    // A module whose OpenTofu version constraint rejects the version tfsift
+    // implements cannot be loaded by it ("Incompatible module").
+    void check_opentofu_constraint(const ContentAttr& a, bool warn_ineffective) {
+        if (auto vc = decode_version_constraint(a)) check_opentofu_constraint(*vc, a.expr.range, warn_ineffective);
+    }
+
+    void check_opentofu_constraint(const std::vector<std::string>& vc, Range range, bool warn_ineffective) {
+        std::string joined;
+        for (const auto& part : vc) joined += (joined.empty() ? "" : ",") + part;
+        if (joined.empty()) return;
+        auto parsed = providers::parse_constraints(joined);
+        if (!parsed.constraints) return;
+        if (!providers::constraints_allow(*parsed.constraints, opentofu_language_version())) {
+            ctx_.error("Incompatible module",
+                       fmt::format("This module is not compatible with OpenTofu v{}: its version constraint is \"{}\".",
+                                   opentofu_language_version().to_string(), joined),
+                       range);
+        } else if (warn_ineffective && providers::constraints_allow(*parsed.constraints, providers::Version{1, 11, 0, {}, {}})) {
+            // compatible_with was introduced in v1.12.0: older releases do not
+            // read it, so accepting them through it declares nothing.
+            ctx_.warning("Ineffective version constraint",
+                         "The compatible_with.opentofu argument is understood only by OpenTofu v1.12.0 and later, so a "
+                         "constraint accepting earlier versions cannot declare compatibility with them.",
+                         range);
+        }
+    }
+
+    // OpenTofu's `language` block: `edition` is a bare keyword (only
+    // tofu2024 exists), `experiments` a list of keywords (no experiment is
+    // currently available), `compatible_with.opentofu` a version constraint;
+    // every other argument of `compatible_with` is ignored.
+    void decode_language(const ContentBlock& b) {
+        Content c = detail::body_content(ctx_, b.body, schema::language, nullptr);
+        if (const auto* a = c.attribute("edition")) {
+            std::string kw = detail::expr_keyword(ctx_, a->expr);
+            if (kw.empty()) {
+                ctx_.error("Invalid language edition",
+                           "The edition argument expects a bare language edition keyword, such as tofu2024.", a->expr.range);
+            } else if (kw != "tofu2024") {
+                ctx_.error("Unsupported language edition",
+                           fmt::format("This version of OpenTofu supports only language edition tofu2024; this module "
+                                       "requires {}.", kw),
+                           a->expr.range);
+            }
+        }
+        if (const auto* a = c.attribute("experiments")) {
+            if (auto items = detail::expr_list(ctx_, a->expr)) {
+                for (const auto& item : *items) {
+                    std::string kw = detail::expr_keyword(ctx_, item);
+                    if (kw.empty()) {
+                        ctx_.error("Invalid experiment keyword", "Elements of \"experiments\" must be experiment keywords.",
+                                   item.range);
+                    } else {
+                        ctx_.error("Unknown experiment keyword",
+                                   fmt::format("There is no current experiment with the keyword \"{}\".", kw), item.range);
+                    }
+                }
+            }
+        }
+        for (const auto& inner : c.blocks) {
+            Body body = detail::whole_body(ctx_, inner.body);
+            if (const Argument* arg = body.find_argument("opentofu")) {
+                check_opentofu_constraint(ContentAttr{arg->name, arg->name_range, arg->expr}, true);
+            }
+            for (const auto& prop : body.undecided) {
+                if (prop.name != "opentofu") continue;
+                check_opentofu_constraint(
+                    ContentAttr{prop.name, prop.name_range, Expression{ctx_.file, prop.value->range, nullptr, prop.value}},
+                    true);
+            }
+        }
     }
 
     // Terraform releases (not alphas) reject any experiment before looking
@@ -632,6 +732,9 @@ private:
                     val = shown;
                 } else {
                     val = conv.value;
+                    if (engine_ == Engine::opentofu) {
+                        warn_ignored_object_attributes(a->expr.native, a->expr.json, v.constraint_type);
+                    }
                 }
             }
             if (!v.nullable.value.get<bool>() && val.is_null()) {
@@ -765,6 +868,7 @@ private:
             if (auto d = decode_bool(*a)) o.sensitive = *d;
         }
         if (const auto* a = c.attribute("depends_on")) o.depends_on = decode_depends_on(*a);
+        if (const auto* a = c.attribute("deprecated"); a && engine_ == Engine::opentofu) check_deprecation_message(*a);
         for (const auto& inner : c.blocks) {
             if (inner.type == "precondition") {
                 o.preconditions.push_back(decode_check_rule(inner));
@@ -776,6 +880,83 @@ private:
         out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
     }
 
+    // OpenTofu's ephemeral resources: checked for what the loader rejects in
+    // every resource (count together with for_each), not kept in the model.
+    void decode_ephemeral(const ContentBlock& b) {
+        Body remain;
+        Content c = detail::body_content(ctx_, b.body, schema::data, &remain);
+        const auto* count = c.attribute("count");
+        const auto* for_each = c.attribute("for_each");
+        if (count && for_each) {
+            ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                       "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to "
+                       "be explicit about the number of resources to be created.",
+                       for_each->name_range);
+        }
+    }
+
+    // OpenTofu warns about attributes of a variable default that the type
+    // constraint's object types do not declare: conversion drops them, so
+    // they are probably a mistake. Walks the default as written, alongside
+    // the type (objects, and the elements of maps, lists and sets).
+    void warn_ignored_object_attributes(const hcl::Expr* native, const json::Value* js, const cty::Type& type) {
+        while (native && native->kind == hcl::ExprKind::parentheses) native = hcl::as<hcl::ParenthesesExpr>(*native).inner;
+        auto visit = [&](const std::string& name, Range name_range, const hcl::Expr* vn, const json::Value* vj) {
+            if (type.is_object()) {
+                if (!type.has_attribute(name)) {
+                    ctx_.warning("Object attribute is ignored",
+                                 fmt::format("The object type for this variable does not declare an attribute named "
+                                             "\"{}\", so this value will be discarded when the default is converted.",
+                                             name),
+                                 name_range);
+                } else {
+                    warn_ignored_object_attributes(vn, vj, type.attributes().find(name)->second);
+                }
+            } else if (type.is_map()) {
+                warn_ignored_object_attributes(vn, vj, type.element());
+            }
+        };
+        if (type.is_list() || type.is_set()) {
+            if (native && native->kind == hcl::ExprKind::tuple) {
+                for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*native).items) {
+                    warn_ignored_object_attributes(item, nullptr, type.element());
+                }
+            } else if (js && js->kind == json::Kind::array) {
+                for (const auto& item : js->items) warn_ignored_object_attributes(nullptr, &item, type.element());
+            }
+            return;
+        }
+        if (!type.is_object() && !type.is_map()) return;
+        if (native && native->kind == hcl::ExprKind::object) {
+            for (const auto& item : hcl::as<hcl::ObjectExpr>(*native).items) {
+                const hcl::Expr* key = item.key;
+                if (key->kind == hcl::ExprKind::object_key) key = hcl::as<hcl::ObjectKeyExpr>(*key).wrapped;
+                std::string name;
+                if (key->kind == hcl::ExprKind::scope_traversal && hcl::as<hcl::ScopeTraversalExpr>(*key).steps.empty()) {
+                    name = std::string(hcl::as<hcl::ScopeTraversalExpr>(*key).root);
+                } else {
+                    cty::Value kv = detail::static_value(ctx_, Expression{ctx_.file, key->range, key, nullptr}, false);
+                    if (kv.is_null() || !kv.is_known() || !(kv.type() == cty::Type::string())) continue;
+                    name = kv.as_string();
+                }
+                visit(name, item.key->range, item.value, nullptr);
+            }
+        } else if (js && js->is_object()) {
+            for (const auto& m : js->members) visit(m.name, m.name_range, nullptr, &m.value);
+        }
+    }
+
+    // OpenTofu's `deprecated` argument (outputs, variables): a message for
+    // the module's callers, so it must be a non-empty string.
+    void check_deprecation_message(const ContentAttr& a) {
+        auto v = decode_typed(a.expr, cty::Type::string());
+        if (v && !v->is_null() && v->is_known() && v->as_string().empty()) {
+            ctx_.error("Invalid deprecated value",
+                       "The deprecated argument must be a non-empty message telling callers what to do instead.",
+                       a.expr.range);
+        }
+    }
+
     // ---- module ---------------------------------------------------------------
 
     void decode_module(const ContentBlock& b) {
@@ -785,11 +966,22 @@ private:
         mc.config.from_json = b.body.json != nullptr;
         if (!detail::valid_identifier(mc.name)) ctx_.error("Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
         Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
+        // OpenTofu (1.8+) evaluates module `source` and `version` with the
+        // module's variables and locals in scope. tfsift does not evaluate
+        // them statically, so such a source is not loaded and such a version
+        // is not checked (nor taken as a reason to read the source as a
+        // registry address).
+        auto needs_static_evaluation = [&](const ContentAttr* a) {
+            return a != nullptr && engine_ == Engine::opentofu && !detail::expression_variables(ctx_, a->expr).empty();
+        };
         const ContentAttr* version = c.attribute("version");
+        if (needs_static_evaluation(version)) version = nullptr;
+        const ContentAttr* source_attr = c.attribute("source");
+        if (needs_static_evaluation(source_attr)) source_attr = nullptr;
         if (version) {
             if (auto vc = decode_version_constraint(*version)) mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
         }
-        if (const auto* a = c.attribute("source")) {
+        if (const auto* a = source_attr) {
             if (auto sv = decode_string(*a)) {
                 ModuleSource src;
                 src.as_written = sv->value.get<std::string>();
@@ -1138,7 +1330,29 @@ private:
             }
         }
         if (const auto* a = c.attribute("provider")) {
-            if (auto ref = decode_provider_ref(a->expr, "provider")) {
+            // OpenTofu 1.9: `provider = aws.by_region[each.key]` selects an
+            // instance of a provider configuration that uses for_each. The
+            // instance key is an expression evaluated later; the reference
+            // is the part before it.
+            Expression ref_expr = a->expr;
+            json::Value without_key;
+            if (engine_ == Engine::opentofu) {
+                if (ref_expr.native && ref_expr.native->kind == hcl::ExprKind::index) {
+                    const auto& idx = hcl::as<hcl::IndexExpr>(*ref_expr.native);
+                    if (idx.collection->kind == hcl::ExprKind::scope_traversal) {
+                        ref_expr = Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
+                    }
+                } else if (ref_expr.json && ref_expr.json->is_string()) {
+                    const std::string& text = ref_expr.json->text;
+                    std::size_t open = text.find('[');
+                    if (open != std::string::npos && open > 0 && text.ends_with("]")) {
+                        without_key = *ref_expr.json;
+                        without_key.text = text.substr(0, open);
+                        ref_expr.json = &without_key;
+                    }
+                }
+            }
+            if (auto ref = decode_provider_ref(ref_expr, "provider")) {
                 r.provider_ref = *ref;
                 r.provider_origin = a->expr.origin();
             }

@@ -170,6 +170,4 @@ std::string dump_file_text(const File& file, bool pretty) {
     return w.take();
 }
 
-nlohmann::json dump_file(const File& file) { return nlohmann::json::parse(dump_file_text(file, false)); }
-
 }  // namespace tfsift::hcl

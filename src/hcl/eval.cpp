@@ -89,7 +89,7 @@ EvalContext iterator_scope(const EvalContext* parent, const ForExpr& e, const Va
 // Nesting beyond this is refused with a diagnostic rather than risking the
 // stack: the parser bounds bracket nesting, but an operator chain such as
 // 1 + 1 + ... + 1 is one level deeper per operator.
-constexpr int max_evaluation_depth = 4000;
+constexpr int max_evaluation_depth = 1000;
 
 Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags) {
     if (depth_ >= max_evaluation_depth) {

@@ -30,6 +30,7 @@ struct BodySchema {
 namespace schema {
 extern const BodySchema file;                // top level of a configuration file
 extern const BodySchema terraform;
+extern const BodySchema language;  // OpenTofu
 extern const BodySchema provider;
 extern const BodySchema variable;
 extern const BodySchema validation;          // also precondition, postcondition, assert

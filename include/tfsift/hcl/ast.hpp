@@ -257,7 +257,7 @@ struct File {
 };
 
 // Limits that keep hostile input from exhausting the stack.
-inline constexpr int max_nesting_depth = 1000;
+inline constexpr int max_nesting_depth = 256;
 
 // Parses a whole file of HCL native syntax. Never throws for bad input: every
 // problem is a diagnostic, and the tree holds what could be recovered.

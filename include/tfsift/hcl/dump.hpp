@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "tfsift/hcl/ast.hpp"
 
 namespace tfsift::hcl {
@@ -13,9 +11,5 @@ namespace tfsift::hcl {
 // {"errors": N, "first_error_line": L|null, "body": BODY} as JSON text, with
 // constant numbers exact to the last digit. `pretty` indents by two spaces.
 std::string dump_file_text(const File& file, bool pretty);
-
-// The same document as a DOM, for tests and tools that inspect it (numbers
-// beyond a double's precision are rounded).
-nlohmann::json dump_file(const File& file);
 
 }  // namespace tfsift::hcl
