@@ -2,6 +2,8 @@
 // (../shared/conformance/providers/addresses.jsonl) plus the OpenTofu rules
 // of spec section 1.
 #include <catch2/catch.hpp>
+
+#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -14,16 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<json> read_jsonl(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    std::vector<json> lines;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty()) lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using tfsift::testing::read_jsonl;
 
 // Where current Terraform differs from the v1.3.10 recording, the vector
 // carries `current_differs`; tfsift follows current Terraform

@@ -4,6 +4,8 @@
 // corpus lock file re-written by SaveLocksToBytes), the lock_label and
 // lockfile fields of addresses.jsonl and constraints.jsonl, and spec 3.5.
 #include <catch2/catch.hpp>
+
+#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -23,24 +25,7 @@ namespace {
 
 const std::string kShared = TFSIFT_SHARED_DIR;
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<json> read_jsonl(const fs::path& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    std::vector<json> lines;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty()) lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using tfsift::testing::read_jsonl;
 
 LockFileRead read_text(std::string text, Engine engine = Engine::terraform) {
     LockReadOptions options;
@@ -94,9 +79,9 @@ TEST_CASE("every hand-made lock file reads and writes as Terraform's depsfile do
     int panics = 0;
     for (const auto& name : names) {
         INFO("case " << name);
-        auto expected = json::parse(slurp(dir / (name + ".expected.json")));
+        auto expected = json::parse(tfsift::testing::read_file_bytes(dir / (name + ".expected.json")));
         apply_current_terraform(name, expected);
-        const auto read = read_text(slurp(dir / (name + ".hcl")));
+        const auto read = read_text(tfsift::testing::read_file_bytes(dir / (name + ".hcl")));
         if (expected.contains("panic")) {
             // Terraform crashes on a number above 2^64-1; tfsift reports it.
             CHECK(read.has_errors());
@@ -127,7 +112,7 @@ TEST_CASE("every corpus lock file round-trips as SaveLocksToBytes writes it", "[
     for (const auto& v : vectors) {
         const auto path = v["path"].get<std::string>();
         INFO("corpus file " << path);
-        const auto input = slurp(kShared + "/corpus/" + path);
+        const auto input = tfsift::testing::read_file_bytes(kShared + "/corpus/" + path);
         const auto read = read_text(input);
         CHECK(as_json(read).dump(1) == v["diagnostics"].dump(1));
         const auto written = write_lock_file(read.locks, Engine::terraform);

@@ -2,6 +2,8 @@
 // (../shared/conformance/providers/constraints.jsonl), using the values of
 // current Terraform where they differ from v1.3.10.
 #include <catch2/catch.hpp>
+
+#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -15,16 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<json> read_jsonl(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    std::vector<json> lines;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty()) lines.push_back(json::parse(line));
-    }
-    return lines;
-}
+using tfsift::testing::read_jsonl;
 
 Version must_parse(const std::string& text) {
     auto parsed = parse_version(text);
