@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "tfsift/cty/json.hpp"
 #include "tfsift/hcl/constant.hpp"
 #include "tfsift/hcl/references.hpp"
 
@@ -122,8 +123,7 @@ private:
     }
 
     void string(std::string_view s) {
-        // nlohmann's escaping, with invalid UTF-8 replaced by U+FFFD.
-        out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        cty::append_json_string(out_, s);  // invalid UTF-8 becomes U+FFFD
     }
 
     // Structure with optional indentation. `first_` tracks whether a comma is

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/cty/json.hpp"
+
 namespace tfsift::hcl {
 namespace {
 
@@ -126,22 +128,7 @@ std::string render_number(std::string_view s) {
 
 std::string render_json_string(std::string_view s) {
     std::string out;
-    out.reserve(s.size() + 2);
-    out.push_back('"');
-    for (char c : s) {
-        auto u = static_cast<unsigned char>(c);
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (u < 0x20) out += fmt::format("\\u{:04x}", u);
-            else out.push_back(c);
-        }
-    }
-    out.push_back('"');
+    cty::append_json_string(out, s);
     return out;
 }
 
