@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/core.h>
-
 #include "tfsift/cty/json.hpp"
 
 namespace tfsift::hcl {
