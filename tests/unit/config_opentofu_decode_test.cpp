@@ -72,7 +72,7 @@ TEST_CASE("opentofu: ephemeral resources, deprecated outputs, provider instance 
     auto dep = decode("a.tf", "output \"o\" {\n  value = 1\n  deprecated = \"\"\n}\n", Engine::opentofu);
     CHECK(summaries(dep.diags, Severity::error) == Strings{"Invalid deprecated value@3"});
 
-    auto keyed = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = null.blah[each.key]\n}\n", Engine::opentofu);
+    auto keyed = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.blah[each.key]\n}\n", Engine::opentofu);
     CHECK(keyed.diags.empty());
     REQUIRE(keyed.file.resources.size() == 1);
 }
