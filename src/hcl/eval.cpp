@@ -2,6 +2,7 @@
 // upstream's Value methods (order of evaluation, which diagnostics are kept,
 // and what an erroneous sub-expression yields).
 #include "tfsift/hcl/eval.hpp"
+#include "tfsift/stack_budget.hpp"
 
 #include <utility>
 #include <vector>
@@ -45,6 +46,9 @@ private:
 
     std::string filename_;
     int depth_ = 0;
+    // Sanitizer builds have much larger frames; this keeps them off the
+    // guard page where the level count alone would not.
+    StackBudget stack_{4U << 20};
     // The values splat items currently stand for, innermost last.
     std::vector<std::pair<const AnonSymbolExpr*, Value>> splat_items_;
 };
@@ -88,11 +92,12 @@ EvalContext iterator_scope(const EvalContext* parent, const ForExpr& e, const Va
 
 // Nesting beyond this is refused with a diagnostic rather than risking the
 // stack: the parser bounds bracket nesting, but an operator chain such as
-// 1 + 1 + ... + 1 is one level deeper per operator.
+// 1 + 1 + ... + 1 is one level deeper per operator. The stack budget below
+// stops sanitizer builds earlier.
 constexpr int max_evaluation_depth = 1000;
 
 Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags) {
-    if (depth_ >= max_evaluation_depth) {
+    if (depth_ >= max_evaluation_depth || stack_.exceeded()) {
         error(diags, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
         return Value::dynamic_unknown();
     }
