@@ -20,6 +20,12 @@ inline std::string read_file_bytes(const std::filesystem::path& path) {
     return s.str();
 }
 
+inline nlohmann::json read_json(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in);
+}
+
 // One JSON document per non-empty line.
 inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
     std::ifstream in(path);

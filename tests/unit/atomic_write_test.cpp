@@ -2,6 +2,8 @@
 // leaves no temporary file behind when it fails.
 #include <catch2/catch.hpp>
 
+#include "support/scratch_dir.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using tfsift::testing::ScratchDir;
+
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
@@ -25,12 +29,6 @@ std::string slurp(const fs::path& p) {
 std::size_t entries_in(const fs::path& dir) {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
-
-struct ScratchDir {
-    fs::path path = fs::temp_directory_path() / ("tfsift-atomic-" + std::to_string(::getpid()));
-    ScratchDir() { fs::create_directories(path); }
-    ~ScratchDir() { fs::remove_all(path); }
-};
 
 }  // namespace
 

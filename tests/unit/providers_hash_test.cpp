@@ -2,6 +2,9 @@
 // ../shared/conformance/providers/hashes.json (zips and directory trees) and
 // ../shared/tools/oracle/expected/h1/hashes.json (the Go dirhash oracle).
 #include <catch2/catch.hpp>
+
+#include "support/reference_data.hpp"
+#include "support/scratch_dir.hpp"
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -17,42 +20,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using tfsift::testing::ScratchDir;
+using tfsift::testing::read_json;
+using tfsift::testing::build_tree;
+
 const std::string kShared = TFSIFT_SHARED_DIR;
-
-json read_json(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    return json::parse(in);
-}
-
-// A scratch directory removed when the test ends.
-struct ScratchDir {
-    fs::path path;
-    ScratchDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("tfsift-hash-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-void build_tree(const fs::path& root, const json& tree) {
-    fs::create_directories(root);
-    for (const auto& node : tree) {
-        const fs::path target = root / node["path"].get<std::string>();
-        fs::create_directories(target.parent_path());
-        if (node.contains("symlink")) {
-            fs::create_symlink(node["symlink"].get<std::string>(), target);
-        } else if (node.contains("dir")) {
-            fs::create_directories(target);
-        } else {
-            std::ofstream(target, std::ios::binary) << node["content"].get<std::string>();
-        }
-    }
-}
 
 }  // namespace
 

@@ -3,6 +3,9 @@
 // fields of ../shared/conformance/providers/hashes.json and `h1_unpacked_dir`
 // of ../shared/tools/oracle/expected/h1/hashes.json.
 #include <catch2/catch.hpp>
+
+#include "support/reference_data.hpp"
+#include "support/scratch_dir.hpp"
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -20,41 +23,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using tfsift::testing::ScratchDir;
+using tfsift::testing::read_json;
+using tfsift::testing::build_tree;
+
 const std::string kShared = TFSIFT_SHARED_DIR;
-
-json read_json(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    return json::parse(in);
-}
-
-struct ScratchDir {
-    fs::path path;
-    ScratchDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("tfsift-pkgcheck-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-void build_tree(const fs::path& root, const json& tree) {
-    fs::create_directories(root);
-    for (const auto& node : tree) {
-        const fs::path target = root / node["path"].get<std::string>();
-        fs::create_directories(target.parent_path());
-        if (node.contains("symlink")) {
-            fs::create_symlink(node["symlink"].get<std::string>(), target);
-        } else if (node.contains("dir")) {
-            fs::create_directories(target);
-        } else {
-            std::ofstream(target, std::ios::binary) << node["content"].get<std::string>();
-        }
-    }
-}
 
 // The vectors write <PACKAGE> where a message named the package's path.
 std::string with_placeholder(std::string text, const fs::path& package) {

@@ -3,6 +3,8 @@
 // and the CLI configuration's provider_installation block.
 #include <catch2/catch.hpp>
 
+#include "support/scratch_dir.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,20 +17,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kShared = TFSIFT_SHARED_DIR;
+using tfsift::testing::ScratchDir;
 
-struct ScratchDir {
-    fs::path path;
-    ScratchDir() {
-        std::random_device rd;
-        path = fs::temp_directory_path() / ("tfsift-sources-" + std::to_string(rd()));
-        fs::create_directories(path);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+const std::string kShared = TFSIFT_SHARED_DIR;
 
 void write(const fs::path& p, const std::string& content) {
     fs::create_directories(p.parent_path());
