@@ -10,6 +10,7 @@ namespace tfsift::lint {
 std::span<const Rule> builtin_rules() {
     static const std::vector<Rule> all = {
         rules::syntax_error(),
+        rules::invalid_configuration(),
         rules::unused_ignore(),
     };
     return all;

@@ -24,6 +24,7 @@ struct LintOptions {
     std::string config;
     std::string chdir;
     std::string engine;                       // empty: settings, else detected
+    std::string state;                        // --state FILE; empty: terraform.tfstate when present
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;

@@ -42,6 +42,9 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--only", o.selection.only, "Run only this rule (repeatable)")->allow_extra_args(false);
     cmd.add_option("--config", o.config, "Use this settings file instead of the nearest .tfsift.toml");
     cmd.add_option("--chdir", o.chdir, "Change to this directory first");
+    cmd.add_option("--state", o.state,
+                   "A local state file to compare the configuration with (default: terraform.tfstate in the "
+                   "module directory, when present)");
     cmd.add_option("--engine", o.engine, "terraform or opentofu (default: settings, else detected)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
     cmd.add_option("--color", o.color, "Colour the text report: auto, always, never (auto honours NO_COLOR)")
@@ -100,8 +103,8 @@ bool use_color(const std::string& mode) {
 struct ModuleRun {
     std::string dir;
     const lint::Settings* settings = nullptr;
-    lint::EngineFlavour engine = lint::EngineFlavour::terraform;
-    std::vector<hcl::File> files;
+    Engine engine = Engine::terraform;
+    config::LoadedTree tree;
     std::set<std::string> only_files;
 };
 
@@ -189,32 +192,34 @@ int run_lint(const LintOptions& options) {
         run.settings = settings_cache.for_dir(run.dir);
         if (run.settings == nullptr) return 2;
         if (!options.engine.empty()) {
-            run.engine = options.engine == "opentofu" ? lint::EngineFlavour::opentofu : lint::EngineFlavour::terraform;
+            run.engine = options.engine == "opentofu" ? Engine::opentofu : Engine::terraform;
         } else if (run.settings->engine) {
             run.engine = *run.settings->engine;
         } else {
             run.engine = lint::detect_engine(run.dir);
         }
         if (!target.only_files.count("")) run.only_files = target.only_files;
-        for (const auto& path : lint::module_config_files(run.dir, run.engine, *run.settings)) {
-            std::shared_ptr<const SourceFile> src;
-            try {
-                src = SourceFile::read(fs::path(path).lexically_normal().string());
-            } catch (const std::system_error& e) {
-                fmt::print(stderr, "tfsift: cannot read {}: {}\n", path, e.code().message());
-                return 2;
-            }
-            run.files.push_back(hcl::parse(src));
-            ++files_scanned;
+        run.tree = lint::load_for_lint(run.dir, run.engine, *run.settings);
+        if (!run.tree.root) {
+            fmt::print(stderr, "tfsift: cannot read {}\n", run.dir);
+            return 2;
         }
+        files_scanned += run.tree.root->files.size();
         runs.push_back(std::move(run));
     }
 
     // Modules that another module of the scan calls by a local path.
     std::set<std::string> called;
     for (const auto& run : runs) {
-        for (const auto& f : run.files) {
-            for (auto& d : lint::local_module_calls(f, run.dir)) called.insert(d);
+        std::string base = lint::absolute_normal_path(run.dir);
+        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
+        while (!todo.empty()) {
+            const config::LoadedModule* m = todo.back();
+            todo.pop_back();
+            for (const auto& [name, child] : m->children) {
+                called.insert(lint::absolute_normal_path(base + "/" + child.dir));
+                todo.push_back(&child);
+            }
         }
     }
 
@@ -239,8 +244,14 @@ int run_lint(const LintOptions& options) {
         }
         lint::LintContext ctx;
         ctx.module_dir = run.dir;
-        ctx.files = run.files;
+        ctx.tree = &run.tree;
         ctx.engine = run.engine;
+        ctx.settings = run.settings;
+        if (!options.state.empty()) {
+            ctx.state_file = options.state;
+        } else if (std::error_code ec; fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
+            ctx.state_file = (fs::path(run.dir) / "terraform.tfstate").string();
+        }
         ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
         for (auto& f : lint::lint_module(ctx, active, *run.settings)) {
             if (!run.only_files.empty() && !run.only_files.count(lint::absolute_normal_path(f.file->path()))) continue;

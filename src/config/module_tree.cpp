@@ -23,6 +23,13 @@ bool LoadedTree::has_errors() const {
     return false;
 }
 
+std::shared_ptr<const SourceFile> LoadedTree::shared_source(const SourceFile* file) const {
+    for (const auto& f : files) {
+        if (f->source.get() == file) return f->source;
+    }
+    return nullptr;
+}
+
 namespace {
 
 std::string file_path(const std::string& dir, const std::string& name) { return dir == "." ? name : dir + "/" + name; }
@@ -58,22 +65,21 @@ public:
         list_dir(dir, names);
         auto selected = select_config_files(std::move(names), options_.engine);
         OverrideMerger merger;
-        std::vector<std::pair<ConfigFile, bool>> decoded;
-        std::vector<ParsedFile*> parsed;
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
+            if (options_.exclude_file && options_.exclude_file(rel)) continue;
             std::shared_ptr<const SourceFile> src;
             try {
                 std::ifstream in(fs::path(root_dir_) / rel, std::ios::binary);
                 if (!in) throw std::runtime_error("cannot open");
                 std::ostringstream ss;
                 ss << in.rdbuf();
-                src = std::make_shared<SourceFile>(rel, ss.str());
+                src = std::make_shared<SourceFile>(options_.source_name_prefix + rel, ss.str());
             } catch (const std::exception&) {
                 Diagnostic d;
                 d.summary = "Failed to read file";
                 d.detail = fmt::format("The configuration file \"{}\" could not be read.", rel);
-                d.filename = rel;
+                d.filename = options_.source_name_prefix + rel;
                 out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
                 continue;
             }
@@ -83,15 +89,15 @@ public:
             ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
             for (auto& d : diags) out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::load, src});
             (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
-            decoded.emplace_back(std::move(cf), f.role == FileRole::override);
+            m.files.push_back(ModuleFile{pf.get(), std::move(cf), f.role == FileRole::override});
             sources_[src.get()] = src;
             out_.files.push_back(std::move(pf));
         }
-        for (auto& [cf, is_override] : decoded) {
-            if (!is_override) merger.add_primary(cf);
+        for (const ModuleFile& mf : m.files) {
+            if (!mf.is_override) merger.add_primary(mf.decoded);
         }
-        for (auto& [cf, is_override] : decoded) {
-            if (is_override) merger.apply_override(cf);
+        for (const ModuleFile& mf : m.files) {
+            if (mf.is_override) merger.apply_override(mf.decoded);
         }
         m.module = merger.finish();
         for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});

@@ -7,42 +7,67 @@
 namespace tfsift::hcl {
 namespace {
 
+// Walks an expression the way hcl's Variables() does, with an explicit work
+// list rather than recursion: a chain of a million binary operators is one
+// level of nesting for the parser but a million levels for a recursive walk.
 class VariablesWalker {
 public:
     explicit VariablesWalker(std::vector<const ScopeTraversalExpr*>& out) : out_(out) {}
 
-    void walk(const Expr& e) {
-        switch (e.kind) {
-        case ExprKind::scope_traversal: {
-            const auto& t = as<ScopeTraversalExpr>(e);
-            if (!is_local(t.root)) out_.push_back(&t);
-            return;
-        }
-        case ExprKind::object_key: {
-            const auto& k = as<ObjectKeyExpr>(e);
-            // A bare identifier key names the attribute; it refers to nothing.
-            if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
-                as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
-                return;
-            walk(*k.wrapped);
-            return;
-        }
-        case ExprKind::for_: {
-            const auto& f = as<ForExpr>(e);
-            walk(*f.collection);
-            scopes_.push_back(&f);
-            if (f.key_expr) walk(*f.key_expr);
-            walk(*f.value_expr);
-            if (f.condition) walk(*f.condition);
-            scopes_.pop_back();
-            return;
-        }
-        default:
-            for_each_child(e, [this](const Expr& c) { walk(c); });
+    void walk(const Expr& root) {
+        todo_.push_back({&root, Step::visit});
+        std::vector<const Expr*> children;
+        while (!todo_.empty()) {
+            Item item = todo_.back();
+            todo_.pop_back();
+            switch (item.step) {
+            case Step::enter_scope: scopes_.push_back(&as<ForExpr>(*item.expr)); continue;
+            case Step::leave_scope: scopes_.pop_back(); continue;
+            case Step::visit: break;
+            }
+            const Expr& e = *item.expr;
+            switch (e.kind) {
+            case ExprKind::scope_traversal: {
+                const auto& t = as<ScopeTraversalExpr>(e);
+                if (!is_local(t.root)) out_.push_back(&t);
+                continue;
+            }
+            case ExprKind::object_key: {
+                const auto& k = as<ObjectKeyExpr>(e);
+                // A bare identifier key names the attribute; it refers to nothing.
+                if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
+                    as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
+                    continue;
+                todo_.push_back({k.wrapped, Step::visit});
+                continue;
+            }
+            case ExprKind::for_: {
+                // In order: the collection outside the iterators' scope, then
+                // key, value and condition inside it.
+                const auto& f = as<ForExpr>(e);
+                todo_.push_back({&e, Step::leave_scope});
+                if (f.condition) todo_.push_back({f.condition, Step::visit});
+                todo_.push_back({f.value_expr, Step::visit});
+                if (f.key_expr) todo_.push_back({f.key_expr, Step::visit});
+                todo_.push_back({&e, Step::enter_scope});
+                todo_.push_back({f.collection, Step::visit});
+                continue;
+            }
+            default:
+                children.clear();
+                for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
+                for (auto it = children.rbegin(); it != children.rend(); ++it) todo_.push_back({*it, Step::visit});
+            }
         }
     }
 
 private:
+    enum class Step : std::uint8_t { visit, enter_scope, leave_scope };
+    struct Item {
+        const Expr* expr;
+        Step step;
+    };
+
     bool is_local(std::string_view name) const {
         for (const ForExpr* f : scopes_)
             if ((!f->key_var.empty() && f->key_var == name) || f->value_var == name) return true;
@@ -51,12 +76,8 @@ private:
 
     std::vector<const ScopeTraversalExpr*>& out_;
     std::vector<const ForExpr*> scopes_;
+    std::vector<Item> todo_;
 };
-
-void collect_functions(const Expr& e, std::vector<std::string_view>& out) {
-    if (e.kind == ExprKind::function_call) out.push_back(as<FunctionCallExpr>(e).name);
-    for_each_child(e, [&out](const Expr& c) { collect_functions(c, out); });
-}
 
 }  // namespace
 
@@ -68,7 +89,16 @@ std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr) {
 
 std::vector<std::string_view> called_functions(const Expr& expr) {
     std::vector<std::string_view> out;
-    collect_functions(expr, out);
+    std::vector<const Expr*> todo{&expr};
+    std::vector<const Expr*> children;
+    while (!todo.empty()) {
+        const Expr* e = todo.back();
+        todo.pop_back();
+        if (e->kind == ExprKind::function_call) out.push_back(as<FunctionCallExpr>(*e).name);
+        children.clear();
+        for_each_child(*e, [&children](const Expr& c) { children.push_back(&c); });
+        for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back(*it);
+    }
     return out;
 }
 

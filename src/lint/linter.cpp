@@ -77,25 +77,83 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 
 }  // namespace
 
+config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings) {
+    config::TreeOptions options;
+    options.engine = engine;
+    std::string dir = module_dir;
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (dir != ".") options.source_name_prefix = dir + "/";
+    if (!settings.excludes.empty()) {
+        std::string base = absolute_normal_path(module_dir);
+        options.exclude_file = [&settings, base](std::string_view rel) {
+            return settings.excluded(absolute_normal_path(base + "/" + std::string(rel)));
+        };
+    }
+    return config::load_module_tree(module_dir, options);
+}
+
+namespace {
+
+// The finding for one diagnostic of the loader.
+Finding finding_of(const config::LoadDiagnostic& d, std::string_view rule_id, const LintContext& context) {
+    Finding f;
+    f.rule_id = std::string(rule_id);
+    f.severity = d.diagnostic.severity;
+    f.message = d.diagnostic.detail.empty() ? d.diagnostic.summary : d.diagnostic.summary + ": " + d.diagnostic.detail;
+    f.file = d.source;
+    if (!f.file) {
+        // Nothing to point into (an unreadable file or directory): name it.
+        std::string name = d.diagnostic.filename.empty() ? context.module_dir : d.diagnostic.filename;
+        f.file = std::make_shared<const SourceFile>(name, std::string());
+    }
+    // A diagnostic without a subject concerns the whole file: point at its start.
+    f.range = d.diagnostic.subject.value_or(Range{});
+    if (d.diagnostic.context && d.diagnostic.subject && *d.diagnostic.context != *d.diagnostic.subject) {
+        f.related.push_back({f.file, *d.diagnostic.context, "in this construct"});
+    }
+    return f;
+}
+
+}  // namespace
+
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
     Findings findings;
     std::map<std::string, const ActiveRule*, std::less<>> by_id;
     for (const auto& a : rules) by_id[a.rule->id] = &a;
+    auto with_severity = [](const ActiveRule& a, Finding f) {
+        if (a.severity_override) f.severity = *a.severity_override;
+        return f;
+    };
+
+    // The loader's own diagnostics, each under the rule that claims it.
+    for (const config::LoadDiagnostic& d : context.tree->diagnostics) {
+        std::string_view owner = d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
+        if (d.phase != config::LoadPhase::parse) {
+            for (const auto& a : rules) {
+                if (a.rule->claims && a.rule->claims(d)) {
+                    owner = a.rule->id;
+                    break;
+                }
+            }
+        }
+        auto it = by_id.find(owner);
+        if (it == by_id.end() || !it->second->enabled) continue;
+        findings.push_back(with_severity(*it->second, finding_of(d, owner, context)));
+    }
 
     for (const auto& a : rules) {
         if (!a.enabled || !a.rule->check) continue;
         Findings own;
         FindingSink sink(own);
         a.rule->check(context, sink);
-        for (auto& f : own) {
-            if (a.severity_override) f.severity = *a.severity_override;
-            findings.push_back(std::move(f));
-        }
+        for (auto& f : own) findings.push_back(with_severity(a, std::move(f)));
     }
 
     // Per-path ignores of the settings.
     std::map<std::string, std::string> absolute;  // file path -> absolute path
-    for (const hcl::File& file : context.files) absolute[file.source->path()] = absolute_normal_path(file.source->path());
+    for (const auto& file : context.tree->files) {
+        absolute[file->source->path()] = absolute_normal_path(file->source->path());
+    }
     findings.erase(std::remove_if(findings.begin(), findings.end(),
                                   [&](const Finding& f) {
                                       auto it = absolute.find(f.file->path());
@@ -109,11 +167,18 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     const ActiveRule* unused = nullptr;
     if (auto it = by_id.find(unused_ignore_rule_id); it != by_id.end() && it->second->enabled) unused = it->second;
     Findings notices;
-    for (const hcl::File& file : context.files) {
+    for (const auto& parsed : context.tree->files) {
+        if (!parsed->native) continue;
+        const hcl::File& file = *parsed->native;
         auto ignores = find_ignore_comments(file);
         if (ignores.empty()) continue;
         apply_ignore_comments(*file.source, ignores, findings);
-        if (unused == nullptr || settings.ignored(std::string(unused_ignore_rule_id), absolute[file.source->path()])) {
+        // Unused ignores are reported in the module's own files only: a called
+        // module's comments may serve rules that run when it is linted itself.
+        bool own = std::any_of(context.files().begin(), context.files().end(),
+                               [&](const config::ModuleFile& mf) { return mf.parsed == parsed.get(); });
+        if (!own || unused == nullptr ||
+            settings.ignored(std::string(unused_ignore_rule_id), absolute[file.source->path()])) {
             continue;
         }
         for (const IgnoreComment& ic : ignores) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "tfsift/config/module_files.hpp"
+
 namespace fs = std::filesystem;
 
 namespace tfsift::lint {
@@ -20,37 +22,24 @@ bool has_suffix(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-std::vector<std::string> module_config_files(const std::string& dir, EngineFlavour engine, const Settings& settings) {
+std::vector<std::string> module_config_files(const std::string& dir, Engine engine, const Settings& settings) {
     std::error_code ec;
-    std::vector<std::string> tf;
-    std::set<std::string> tofu_stems;
-    std::vector<std::string> tofu;
+    std::vector<std::string> names;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_regular_file(ec)) continue;
-        std::string name = it->path().filename().string();
-        if (ignored_name(name)) continue;
-        std::string path = (fs::path(dir) / name).string();
-        if (settings.excluded(absolute_normal_path(path))) continue;
-        if (has_suffix(name, ".tf")) {
-            tf.push_back(path);
-        } else if (has_suffix(name, ".tofu") && engine == EngineFlavour::opentofu) {
-            tofu.push_back(path);
-            tofu_stems.insert(name.substr(0, name.size() - 5));
-        }
+        if (it->is_regular_file(ec)) names.push_back(it->path().filename().string());
     }
-    std::vector<std::string> out = tofu;
-    for (auto& p : tf) {
-        std::string name = fs::path(p).filename().string();
-        if (!tofu_stems.count(name.substr(0, name.size() - 3))) out.push_back(p);
+    std::vector<std::string> out;
+    for (const auto& f : config::select_config_files(std::move(names), engine)) {
+        std::string path = (fs::path(dir) / f.name).string();
+        if (!settings.excluded(absolute_normal_path(path))) out.push_back(std::move(path));
     }
-    std::sort(out.begin(), out.end());
     return out;
 }
 
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings) {
     std::vector<std::string> out;
     std::error_code ec;
-    if (!module_config_files(root, EngineFlavour::opentofu, settings).empty()) out.push_back(root);
+    if (!module_config_files(root, Engine::opentofu, settings).empty()) out.push_back(root);
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
     for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
         if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
@@ -60,48 +49,24 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
             it.disable_recursion_pending();
             continue;
         }
-        if (!module_config_files(path, EngineFlavour::opentofu, settings).empty()) out.push_back(path);
+        if (!module_config_files(path, Engine::opentofu, settings).empty()) out.push_back(path);
     }
     std::sort(out.begin(), out.end());
     return out;
 }
 
-EngineFlavour detect_engine(const std::string& dir) {
+Engine detect_engine(const std::string& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::string name = it->path().filename().string();
         if (!ignored_name(name) && (has_suffix(name, ".tofu") || has_suffix(name, ".tofu.json"))) {
-            return EngineFlavour::opentofu;
+            return Engine::opentofu;
         }
     }
     std::ifstream lock(fs::path(dir) / ".terraform.lock.hcl");
     std::string first;
-    if (lock && std::getline(lock, first) && first.find("tofu init") != std::string::npos) return EngineFlavour::opentofu;
-    return EngineFlavour::terraform;
-}
-
-std::vector<std::string> local_module_calls(const hcl::File& file, const std::string& module_dir) {
-    std::vector<std::string> out;
-    if (file.body == nullptr) return out;
-    for (const hcl::Block& b : file.body->blocks) {
-        if (b.type != "module") continue;
-        for (const hcl::Attribute& a : b.body.attributes) {
-            if (a.name != "source" || a.expr->kind != hcl::ExprKind::template_) continue;
-            std::string source;
-            bool literal = true;
-            for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(*a.expr).parts) {
-                if (part->kind != hcl::ExprKind::literal) {
-                    literal = false;
-                    break;
-                }
-                source += hcl::as<hcl::LiteralExpr>(*part).text;
-            }
-            if (literal && (source.rfind("./", 0) == 0 || source.rfind("../", 0) == 0)) {
-                out.push_back(absolute_normal_path((fs::path(module_dir) / source).string()));
-            }
-        }
-    }
-    return out;
+    if (lock && std::getline(lock, first) && first.find("tofu init") != std::string::npos) return Engine::opentofu;
+    return Engine::terraform;
 }
 
 }  // namespace tfsift::lint

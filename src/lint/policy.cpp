@@ -289,7 +289,9 @@ Rule policy_rule(const Policy& policy) {
     r.doc.fix_safety = "Not fixable.";
     r.check = [policy](const LintContext& ctx, FindingSink& sink) {
         PolicyChecker checker(policy, sink);
-        for (const hcl::File& f : ctx.files) checker.check_file(f);
+        for (const auto& f : ctx.files()) {
+            if (const hcl::File* native = LintContext::native(f)) checker.check_file(*native);
+        }
     };
     return r;
 }

@@ -210,9 +210,9 @@ private:
         auto value = string(node, "engine");
         if (!value) return;
         if (*value == "terraform") {
-            s_.engine = EngineFlavour::terraform;
+            s_.engine = Engine::terraform;
         } else if (*value == "opentofu") {
-            s_.engine = EngineFlavour::opentofu;
+            s_.engine = Engine::opentofu;
         } else {
             error(node, fmt::format("`engine` must be \"terraform\" or \"opentofu\", not \"{}\"", *value));
         }

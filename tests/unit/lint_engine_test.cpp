@@ -2,12 +2,17 @@
 // inline ignores and the unused-ignore notices with their fix.
 #include <catch2/catch.hpp>
 
-#include "tfsift/hcl/ast.hpp"
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "support/scratch_dir.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/registry.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -20,22 +25,30 @@ pattern = "^[a-z_]+$"
 
 struct Run {
     Findings findings;
-    std::vector<hcl::File> files;
+    std::string code;
 };
 
-Run lint_text(const std::string& settings_text, const std::string& hcl_text, const RuleSelection& selection = {},
-              const std::string& path = "/work-test/mod/main.tf") {
-    auto settings = parse_settings("/work-test/.tfsift.toml", settings_text);
+// Lints `hcl_text` as mod/main.tf of a scratch directory whose settings file
+// holds `settings_text`.
+Run lint_text(const std::string& settings_text, const std::string& hcl_text, const RuleSelection& selection = {}) {
+    testing::ScratchDir scratch;
+    fs::create_directories(scratch.path / "mod");
+    std::ofstream(scratch.path / ".tfsift.toml") << settings_text;
+    std::ofstream(scratch.path / "mod" / "main.tf") << hcl_text;
+    auto settings = load_settings((scratch.path / ".tfsift.toml").string());
     REQUIRE(settings.ok());
-    Run run;
-    run.files.push_back(hcl::parse(std::make_shared<const SourceFile>(path, hcl_text)));
     auto rules = rules_for(settings.settings);
     std::vector<std::string> unknown;
     auto active = activate_rules(rules, settings.settings, selection, unknown);
     REQUIRE(unknown.empty());
+    std::string dir = (scratch.path / "mod").string();
+    auto tree = load_for_lint(dir, Engine::terraform, settings.settings);
     LintContext ctx;
-    ctx.module_dir = "/work-test/mod";
-    ctx.files = run.files;
+    ctx.module_dir = dir;
+    ctx.tree = &tree;
+    ctx.settings = &settings.settings;
+    Run run;
+    run.code = hcl_text;
     run.findings = lint_module(ctx, active, settings.settings);
     return run;
 }
@@ -119,11 +132,17 @@ TEST_CASE("inline ignores suppress, unused ones become notices with a fix", "[li
     CHECK_FALSE(off.findings[0].fix);  // the comment still names a rule that is merely off
 }
 
-TEST_CASE("syntax errors are findings of the built-in rule", "[lint][engine]") {
-    auto run = lint_text("", "a = 1 b = 2\n");
-    REQUIRE(!run.findings.empty());
-    CHECK(run.findings[0].rule_id == "syntax-error");
-    CHECK(run.findings[0].severity == Severity::error);
-    CHECK(run.findings[0].range.start.line == 1);
+TEST_CASE("parse errors are syntax-error findings, other loader errors invalid-configuration", "[lint][engine]") {
+    auto run = lint_text("", "a = 1 b = 2\nvariable \"v\" {\n  type = \"string\"\n}\n");
+    auto has = [&](const std::string& id, std::uint32_t line) {
+        return std::any_of(run.findings.begin(), run.findings.end(), [&](const Finding& f) {
+            return f.rule_id == id && f.range.start.line == line && f.severity == Severity::error;
+        });
+    };
+    CHECK(has("syntax-error", 1));
+    CHECK(has("invalid-configuration", 3));  // quoted type constraint
     CHECK(find_builtin_rule("syntax-error")->default_severity == Severity::error);
+
+    auto off = lint_text("[rules]\ninvalid-configuration = \"off\"\n", "variable \"v\" {\n  type = \"string\"\n}\n");
+    CHECK(off.findings.empty());
 }

@@ -1,6 +1,7 @@
 // Walks fixtures/rules/<id>/ and demands exactly the findings annotated in
 // the fixture files with a trailing `# expect: <rule-id>[, <rule-id>]` on the
-// line where each finding starts: none missing, none extra.
+// line where each finding starts: none missing, none extra. Each directory
+// runs only its own rule (see fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
 // one module. Its settings are the nearest .tfsift.toml inside
@@ -12,7 +13,6 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/registry.hpp"
@@ -58,31 +58,78 @@ struct FixtureOutcome {
     std::size_t files = 0;
 };
 
+// The rules a fixture directory runs: the rule it is named after, every
+// policy of its settings, and the rules its settings mention (a fixture of
+// `unused-ignore` needs rules whose findings the ignores suppress). Other
+// rules stay off, so a fixture shows one rule's behaviour without having to
+// satisfy the whole catalogue.
+lint::RuleSelection fixture_selection(const fs::path& rule_dir, const lint::Settings& settings) {
+    lint::RuleSelection selection;
+    std::string id = rule_dir.filename().string();
+    if (lint::find_builtin_rule(id) != nullptr) selection.only.push_back(id);
+    for (const auto& p : settings.policies) selection.only.push_back(p.id);
+    for (const auto& [rule, setting] : settings.rules) {
+        if (setting.enabled.value_or(true)) selection.only.push_back(rule);
+    }
+    return selection;
+}
+
+// Lints every module below `rule_dir` the way `tfsift lint --recursive` does:
+// a module that another fixture module calls by a local path is "called".
 FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
     FixtureOutcome outcome;
     lint::Settings none;
+    struct Module {
+        std::string dir;
+        lint::SettingsResult settings;
+        Engine engine = Engine::terraform;
+        config::LoadedTree tree;
+    };
+    std::vector<Module> modules;
+    std::set<std::string> called_dirs;
     for (const auto& dir : lint::find_module_dirs(rule_dir.string(), none)) {
         std::string settings_file = nearest_settings(dir, rule_dir);
-        lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
+        Module m;
+        m.dir = dir;
+        m.settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
         INFO(settings_file);
-        REQUIRE(settings.ok());
-        auto engine = lint::detect_engine(dir);
-        std::vector<hcl::File> files;
-        for (const auto& path : lint::module_config_files(dir, engine, settings.settings)) {
-            files.push_back(hcl::parse(SourceFile::read(path)));
-            outcome.expected.merge(expectations(*files.back().source));
+        REQUIRE(m.settings.ok());
+        m.engine = m.settings.settings.engine.value_or(lint::detect_engine(dir));
+        m.tree = lint::load_for_lint(dir, m.engine, m.settings.settings);
+        REQUIRE(m.tree.root);
+        for (const auto& f : m.tree.root->files) {
+            outcome.expected.merge(expectations(*f.parsed->source));
             ++outcome.files;
         }
-        auto rules = lint::rules_for(settings.settings);
-        std::vector<std::string> unknown;
-        auto active = lint::activate_rules(rules, settings.settings, {}, unknown);
-        lint::LintContext ctx;
-        ctx.module_dir = dir;
-        ctx.files = files;
-        ctx.engine = engine;
-        for (const auto& f : lint::lint_module(ctx, active, settings.settings)) {
-            outcome.actual.insert(f.file->path() + ":" + std::to_string(f.range.start.line) + " " + f.rule_id);
+        std::vector<const config::LoadedModule*> todo{m.tree.root.get()};
+        while (!todo.empty()) {
+            const config::LoadedModule* lm = todo.back();
+            todo.pop_back();
+            for (const auto& [name, child] : lm->children) {
+                called_dirs.insert(lint::absolute_normal_path(dir + "/" + child.dir));
+                todo.push_back(&child);
+            }
         }
+        modules.push_back(std::move(m));
+    }
+    lint::Findings all;
+    for (const Module& m : modules) {
+        auto rules = lint::rules_for(m.settings.settings);
+        std::vector<std::string> unknown;
+        auto active = lint::activate_rules(rules, m.settings.settings, fixture_selection(rule_dir, m.settings.settings), unknown);
+        REQUIRE(unknown.empty());
+        lint::LintContext ctx;
+        ctx.module_dir = m.dir;
+        ctx.tree = &m.tree;
+        ctx.engine = m.engine;
+        ctx.settings = &m.settings.settings;
+        ctx.role = called_dirs.count(lint::absolute_normal_path(m.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
+        if (fs::exists(fs::path(m.dir) / "terraform.tfstate")) ctx.state_file = (fs::path(m.dir) / "terraform.tfstate").string();
+        for (auto& f : lint::lint_module(ctx, active, m.settings.settings)) all.push_back(std::move(f));
+    }
+    lint::sort_findings(all);  // a called module's loader findings also come with its caller
+    for (const auto& f : all) {
+        outcome.actual.insert(f.file->path() + ":" + std::to_string(f.range.start.line) + " " + f.rule_id);
     }
     return outcome;
 }

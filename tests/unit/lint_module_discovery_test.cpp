@@ -39,15 +39,16 @@ TEST_CASE("configuration files of a module, with OpenTofu shadowing", "[lint][di
     t.write("m/main.tf");
     t.write("m/vars.tf");
     t.write("m/vars.tofu");
+    t.write("m/extra.tf.json", "{}");
     t.write("m/.hidden.tf");
     t.write("m/backup.tf~");
     t.write("m/README.md");
     Settings none;
-    CHECK(names(module_config_files(t.at("m"), EngineFlavour::terraform, none)) ==
-          std::vector<std::string>{"main.tf", "vars.tf"});
-    CHECK(names(module_config_files(t.at("m"), EngineFlavour::opentofu, none)) ==
-          std::vector<std::string>{"main.tf", "vars.tofu"});
-    CHECK(detect_engine(t.at("m")) == EngineFlavour::opentofu);
+    CHECK(names(module_config_files(t.at("m"), Engine::terraform, none)) ==
+          std::vector<std::string>{"extra.tf.json", "main.tf", "vars.tf"});
+    CHECK(names(module_config_files(t.at("m"), Engine::opentofu, none)) ==
+          std::vector<std::string>{"extra.tf.json", "main.tf", "vars.tofu"});
+    CHECK(detect_engine(t.at("m")) == Engine::opentofu);
 }
 
 TEST_CASE("engine detection from the lock file header", "[lint][discovery]") {
@@ -56,8 +57,8 @@ TEST_CASE("engine detection from the lock file header", "[lint][discovery]") {
     t.write("a/.terraform.lock.hcl", "# This file is maintained automatically by \"tofu init\".\n");
     t.write("b/main.tf");
     t.write("b/.terraform.lock.hcl", "# This file is maintained automatically by \"terraform init\".\n");
-    CHECK(detect_engine(t.at("a")) == EngineFlavour::opentofu);
-    CHECK(detect_engine(t.at("b")) == EngineFlavour::terraform);
+    CHECK(detect_engine(t.at("a")) == Engine::opentofu);
+    CHECK(detect_engine(t.at("b")) == Engine::terraform);
 }
 
 TEST_CASE("module directories below a root skip hidden and excluded ones", "[lint][discovery]") {
@@ -73,14 +74,4 @@ TEST_CASE("module directories below a root skip hidden and excluded ones", "[lin
     REQUIRE(dirs.size() == 2);
     CHECK(dirs[0] == t.root.string());
     CHECK(fs::path(dirs[1]).filename() == "net");
-}
-
-TEST_CASE("local module calls name the called directories", "[lint][discovery]") {
-    auto src = std::make_shared<const SourceFile>("main.tf",
-                                                  "module \"a\" {\n  source = \"./modules/a\"\n}\n"
-                                                  "module \"b\" {\n  source = \"hashicorp/consul/aws\"\n}\n"
-                                                  "module \"c\" {\n  source = \"../c\"\n}\n");
-    auto file = hcl::parse(src);
-    auto calls = local_module_calls(file, "/repo/root");
-    CHECK(calls == std::vector<std::string>{"/repo/root/modules/a", "/repo/c"});
 }

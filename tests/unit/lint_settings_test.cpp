@@ -48,7 +48,7 @@ rules = ["syntax-error"]
 )");
     REQUIRE(r.ok());
     const Settings& s = r.settings;
-    CHECK(s.engine == EngineFlavour::opentofu);
+    CHECK(s.engine == Engine::opentofu);
     CHECK(s.platforms == std::vector<std::string>{"linux_amd64", "darwin_arm64"});
     CHECK(s.rules.at("syntax-error").severity == Severity::warning);
     CHECK(s.rules.at("syntax-error").enabled == true);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/config_file.hpp"
 #include "tfsift/config/model.hpp"
 #include "tfsift/diagnostic.hpp"
 
@@ -26,12 +27,23 @@ struct LoadDiagnostic {
     std::shared_ptr<const SourceFile> source;
 };
 
+struct ParsedFile;
+
+// One file of a module as it was read: its syntax tree and its blocks
+// decoded on their own, before any merging.
+struct ModuleFile {
+    const ParsedFile* parsed = nullptr;
+    ConfigFile decoded;
+    bool is_override = false;
+};
+
 // One module of the tree, merged.
 struct LoadedModule {
     std::string address;                    // "" for the root, "module.a.module.b"
     std::string dir;                        // "." or a path relative to the root directory
     std::vector<std::string> primary_files; // paths relative to the root directory, load order
     std::vector<std::string> override_files;
+    std::vector<ModuleFile> files;          // load order: primaries, then overrides
     Module module;
     std::map<std::string, LoadedModule> children;
 };

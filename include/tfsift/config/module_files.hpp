@@ -7,12 +7,12 @@
 #include <string_view>
 #include <vector>
 
+#include "tfsift/engine.hpp"
+
 namespace tfsift::config {
 
-// The engine whose loading rules apply. OpenTofu also reads `.tofu` and
-// `.tofu.json` files, and a `.tofu` file hides the `.tf` file of the same
-// base name (`.tofu.json` hides `.tf.json`).
-enum class Engine : std::uint8_t { terraform, opentofu };
+// OpenTofu also reads `.tofu` and `.tofu.json` files, and a `.tofu` file
+// hides the `.tf` file of the same base name (`.tofu.json` hides `.tf.json`).
 
 enum class FileSyntax : std::uint8_t { native, json };
 

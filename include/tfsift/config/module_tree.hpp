@@ -4,8 +4,10 @@
 // optionally followed through .terraform/modules/modules.json.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
@@ -22,6 +24,13 @@ struct TreeOptions {
     bool installed_modules = false;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
+    // Prepended to the name of every source file (e.g. "env/prod/"), so
+    // that diagnostics and findings name files as the user named the root
+    // directory. Module directories and file lists stay relative to the root.
+    std::string source_name_prefix;
+    // Files (by path relative to the root directory) that are not loaded at
+    // all, e.g. the excludes of a settings file.
+    std::function<bool(std::string_view relative_path)> exclude_file;
 };
 
 struct LoadedTree {
@@ -30,6 +39,9 @@ struct LoadedTree {
     std::vector<LoadDiagnostic> diagnostics;          // in the order they arose
 
     [[nodiscard]] bool has_errors() const;
+    // The shared handle of a source file of the tree (the model's Origins
+    // hold plain pointers); null for a file that is not part of the tree.
+    [[nodiscard]] std::shared_ptr<const SourceFile> shared_source(const SourceFile* file) const;
 };
 
 // Loads `root_dir` as the root module. File names in the result are relative

@@ -1,25 +1,19 @@
-// What a rule's check sees: one module of the configuration.
+// What a rule's check sees: one module, loaded as the root of its module
+// tree, with its files as written and its effective configuration.
 #pragma once
 
-#include <span>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "tfsift/config/decode.hpp"
+#include "tfsift/config/module_tree.hpp"
+#include "tfsift/engine.hpp"
 #include "tfsift/hcl/ast.hpp"
-
-namespace tfsift::config {
-// The effective configuration of the module tree with override origins. It is
-// defined by the configuration loader (include/tfsift/config/), which is being
-// written separately; the linter only passes it through to the rules.
-class ModuleTree;
-}  // namespace tfsift::config
 
 namespace tfsift::lint {
 
-// Which program will run the configuration. It decides the default registry
-// host and which OpenTofu-only file rules apply.
-enum class EngineFlavour : std::uint8_t { terraform, opentofu };
-
-std::string_view to_string(EngineFlavour e);
+struct Settings;
 
 // Whether other modules of the scan call this one (`--recursive` tells them
 // apart by following local module sources). Rules for shared modules differ
@@ -29,12 +23,27 @@ enum class ModuleRole : std::uint8_t { root, called };
 struct LintContext {
     std::string module_dir;               // the module's directory, as the user named it
     ModuleRole role = ModuleRole::root;
-    std::span<const hcl::File> files;     // every parsed file of the module, with comments
-    EngineFlavour engine = EngineFlavour::terraform;
+    Engine engine = Engine::terraform;
+    const Settings* settings = nullptr;   // never null while rules run
 
-    // The loaded and merged module tree. Null until the configuration loader
-    // provides it; rules that need it must check and skip.
-    const config::ModuleTree* module_tree = nullptr;
+    // The module loaded as the root of its tree: override files applied, local
+    // module calls followed. Findings belong in this module's own files; the
+    // children are there to look at (what a called module declares).
+    const config::LoadedTree* tree = nullptr;
+
+    // The local state file to compare with (`--state`, or terraform.tfstate in
+    // the module directory when present); empty when there is none.
+    std::string state_file;
+
+    [[nodiscard]] const config::LoadedModule& module() const { return *tree->root; }
+    [[nodiscard]] const std::vector<config::ModuleFile>& files() const { return tree->root->files; }
+    // The syntax tree of a file of this module, null for a JSON file.
+    [[nodiscard]] static const hcl::File* native(const config::ModuleFile& file) {
+        return file.parsed->native ? &*file.parsed->native : nullptr;
+    }
+    [[nodiscard]] std::shared_ptr<const SourceFile> shared_source(const SourceFile* file) const {
+        return tree->shared_source(file);
+    }
 };
 
 }  // namespace tfsift::lint

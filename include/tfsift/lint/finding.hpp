@@ -54,7 +54,8 @@ struct Finding {
 using Findings = std::vector<Finding>;
 
 // Orders findings by file path, then position, then rule id, so every report
-// lists them the same way whatever order the rules ran in.
+// lists them the same way whatever order the rules ran in, and drops exact
+// repeats (a called module's loader diagnostics arrive with every caller).
 void sort_findings(Findings& findings);
 
 }  // namespace tfsift::lint

@@ -35,9 +35,16 @@ std::vector<Rule> rules_for(const Settings& settings);
 std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Settings& settings,
                                        const RuleSelection& selection, std::vector<std::string>& unknown);
 
-// Lints one module: runs every enabled rule with a check, applies severity
+// Loads `module_dir` as the root of its module tree the way `tfsift lint`
+// does: files excluded by the settings are left out, and files are named
+// `module_dir/NAME` (just NAME when module_dir is ".").
+config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings);
+
+// Lints one module: reports the loader's diagnostics (each under the rule
+// that claims it, `syntax-error` for parse errors, `invalid-configuration`
+// for the rest), runs every enabled rule with a check, applies severity
 // overrides, per-path ignores and inline ignores, then adds `unused-ignore`
-// notices. The result is sorted.
+// notices. The result is sorted, without duplicates.
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings);
 
 }  // namespace tfsift::lint

@@ -1,6 +1,6 @@
 // Finding the modules to lint: configuration files of a directory, module
-// directories below a path, the engine flavour a directory is written for,
-// and the local module calls that make a module "called".
+// directories below a path, the engine flavour a directory is written for.
+// (Which modules other modules call is read off their loaded module trees.)
 #pragma once
 
 #include <string>
@@ -12,11 +12,11 @@
 
 namespace tfsift::lint {
 
-// The native-syntax configuration files of a module directory, sorted by
-// name: `.tf`, and for OpenTofu `.tofu` (which shadows the `.tf` file of the
-// same base name). Hidden files and editor backups are left out, as Terraform
-// does. Excluded files (settings `exclude`) are dropped.
-std::vector<std::string> module_config_files(const std::string& dir, EngineFlavour engine, const Settings& settings);
+// The configuration files of a module directory in load order (see
+// config::select_config_files: `.tf` and `.tf.json`, for OpenTofu also
+// `.tofu` and `.tofu.json` shadowing their `.tf` twins; hidden files and
+// editor backups left out). Excluded files (settings `exclude`) are dropped.
+std::vector<std::string> module_config_files(const std::string& dir, Engine engine, const Settings& settings);
 
 // Every directory at or below `root` that holds configuration files, sorted;
 // hidden directories (.terraform, .git) and excluded ones are skipped.
@@ -24,10 +24,6 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
 
 // OpenTofu when the directory has `.tofu` files or a lock file written by
 // `tofu init`; Terraform otherwise.
-EngineFlavour detect_engine(const std::string& dir);
-
-// The directories named by the local sources ("./x", "../x") of the module
-// calls in `file`, resolved against `module_dir`, absolute and normal.
-std::vector<std::string> local_module_calls(const hcl::File& file, const std::string& module_dir);
+Engine detect_engine(const std::string& dir);
 
 }  // namespace tfsift::lint

@@ -12,6 +12,7 @@ namespace tfsift::lint {
 // Ids of the rules the engine itself reports.
 inline constexpr std::string_view syntax_error_rule_id = "syntax-error";
 inline constexpr std::string_view unused_ignore_rule_id = "unused-ignore";
+inline constexpr std::string_view invalid_configuration_rule_id = "invalid-configuration";
 
 // Every built-in rule, in the order of rules/registry.cpp.
 std::span<const Rule> builtin_rules();
@@ -22,6 +23,7 @@ const Rule* find_builtin_rule(std::string_view id);
 namespace rules {
 // One factory per file under rules/.
 Rule syntax_error();
+Rule invalid_configuration();
 Rule unused_ignore();
 }  // namespace rules
 

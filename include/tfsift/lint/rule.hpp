@@ -7,6 +7,10 @@
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/finding.hpp"
 
+namespace tfsift::config {
+struct LoadDiagnostic;
+}  // namespace tfsift::config
+
 namespace tfsift::lint {
 
 struct LintContext;
@@ -45,6 +49,11 @@ struct Rule {
     // (`unused-ignore` needs every other rule's findings first).
     RuleCheck check;
     bool is_policy = false;           // defined by a [[policy]] table of .tfsift.toml
+    // The diagnostics of Terraform's own loader (see config::load_module_tree)
+    // that this rule reports, rather than `invalid-configuration`: when the
+    // loader already rejects what the rule is about, the rule reports the
+    // loader's diagnostic under its own id. Null when it claims none.
+    std::function<bool(const config::LoadDiagnostic&)> claims;
 };
 
 // The Markdown documentation of a rule (what `tfsift rule ID` prints).

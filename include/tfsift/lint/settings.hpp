@@ -52,7 +52,7 @@ struct PathIgnore {
 
 struct Settings {
     std::vector<std::string> files;          // settings files read, nearest first; empty: defaults
-    std::optional<EngineFlavour> engine;
+    std::optional<Engine> engine;
     std::vector<std::string> platforms;      // e.g. linux_amd64
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "tfsift/providers/engine.hpp"
+#include "tfsift/engine.hpp"
 
 namespace tfsift::providers {
 

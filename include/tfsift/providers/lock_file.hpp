@@ -13,7 +13,7 @@
 
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/providers/address.hpp"
-#include "tfsift/providers/engine.hpp"
+#include "tfsift/engine.hpp"
 #include "tfsift/providers/version.hpp"
 #include "tfsift/source.hpp"
 

@@ -16,7 +16,7 @@
 
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/providers/address.hpp"
-#include "tfsift/providers/engine.hpp"
+#include "tfsift/engine.hpp"
 #include "tfsift/providers/package_check.hpp"
 #include "tfsift/providers/platform.hpp"
 #include "tfsift/providers/version.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tfsift/providers/address.hpp"
-#include "tfsift/providers/engine.hpp"
+#include "tfsift/engine.hpp"
 #include "tfsift/providers/version.hpp"
 
 namespace tfsift::providers {

@@ -1,11 +1,13 @@
-// Which tool tfsift emulates. Terraform and OpenTofu agree on almost all
-// provider behaviour; every place that differs takes an Engine.
+// Which program will run the configuration: Terraform or OpenTofu. They agree
+// on almost everything; every place that differs (file names, the default
+// registry host, lock file headers, OpenTofu-only language features) takes an
+// Engine.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 
-namespace tfsift::providers {
+namespace tfsift {
 
 enum class Engine : std::uint8_t { terraform, opentofu };
 
@@ -24,4 +26,17 @@ enum class Engine : std::uint8_t { terraform, opentofu };
     return engine == Engine::opentofu ? "tofu" : "terraform";
 }
 
+// The name used in settings files and on the command line.
+[[nodiscard]] constexpr std::string_view to_string(Engine engine) {
+    return engine == Engine::opentofu ? "opentofu" : "terraform";
+}
+
+}  // namespace tfsift
+
+namespace tfsift::providers {
+using tfsift::Engine;
 }  // namespace tfsift::providers
+
+namespace tfsift::config {
+using tfsift::Engine;
+}  // namespace tfsift::config

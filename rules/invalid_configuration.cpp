@@ -1,0 +1,36 @@
+// invalid-configuration: what Terraform's own configuration loader rejects
+// and no more specific rule claims.
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule invalid_configuration() {
+    Rule r;
+    r.id = std::string(invalid_configuration_rule_id);
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "Terraform's configuration loader rejects the module, or warns about it.";
+    r.doc.what =
+        "Every diagnostic that Terraform or OpenTofu reports while loading a module and that no more specific "
+        "rule covers: invalid names, block types or arguments that do not belong where they are written, invalid "
+        "type constraints, variable defaults that do not match their type, invalid module sources, references "
+        "that are not allowed in a condition or a destroy-time provisioner, deprecated forms. The message is the "
+        "loader's own summary and detail. Warnings of the loader keep their warning severity.";
+    r.doc.why =
+        "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
+        "round trip through CI.";
+    r.doc.failing_example =
+        "variable \"region\" {\n"
+        "  type = \"string\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "variable \"region\" {\n"
+        "  type = string\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable.";
+    // The engine reports it from the loader's diagnostics.
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
