@@ -3,8 +3,11 @@
 // into the source text), so the arena frees everything at once.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
-#include <memory_resource>
+#include <memory>
+#include <new>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -15,18 +18,31 @@ namespace tfsift {
 
 class Arena {
 public:
-    Arena() : Arena(default_initial_chunk) {}
-    // `initial_chunk` is the size of the first block taken from the heap;
-    // later blocks grow geometrically. Sizing it to the expected tree keeps
-    // small files from each holding a mostly empty default block.
-    explicit Arena(std::size_t initial_chunk) : resource_(initial_chunk < 256 ? 256 : initial_chunk) {}
+    Arena() : Arena(default_chunk) {}
+    // Memory is taken from the heap in blocks: the first of `first_chunk`
+    // bytes, the others of `chunk_size` (at least min_chunk each; an
+    // allocation larger than half a block gets a block of its own). The
+    // unused tail of the last block is the arena's waste, so a tree that is
+    // kept starts with a block smaller than its expected size and continues
+    // in small ones.
+    explicit Arena(std::size_t chunk_size) : Arena(chunk_size, chunk_size) {}
+    Arena(std::size_t first_chunk, std::size_t chunk_size)
+        : chunk_size_(chunk_size < min_chunk ? min_chunk : chunk_size),
+          first_chunk_(first_chunk < min_chunk ? min_chunk : first_chunk) {}
     Arena(const Arena&) = delete;
     Arena& operator=(const Arena&) = delete;
+    ~Arena() {
+        while (chunks_ != nullptr) {
+            Chunk* prev = chunks_->prev;
+            ::operator delete(chunks_);
+            chunks_ = prev;
+        }
+    }
 
     template <class T, class... Args>
     T* make(Args&&... args) {
         static_assert(std::is_trivially_destructible_v<T>, "arena nodes are never destroyed");
-        void* p = resource_.allocate(sizeof(T), alignof(T));
+        void* p = allocate(sizeof(T), alignof(T));
         return ::new (p) T{std::forward<Args>(args)...};
     }
 
@@ -35,7 +51,7 @@ public:
     std::span<T> copy(std::span<const T> items) {
         static_assert(std::is_trivially_destructible_v<T>);
         if (items.empty()) return {};
-        T* p = static_cast<T*>(resource_.allocate(sizeof(T) * items.size(), alignof(T)));
+        T* p = static_cast<T*>(allocate(sizeof(T) * items.size(), alignof(T)));
         std::uninitialized_copy(items.begin(), items.end(), p);
         return {p, items.size()};
     }
@@ -46,14 +62,63 @@ public:
 
     std::string_view copy(std::string_view s) {
         if (s.empty()) return {};
-        char* p = static_cast<char*>(resource_.allocate(s.size(), 1));
+        char* p = static_cast<char*>(allocate(s.size(), 1));
         std::memcpy(p, s.data(), s.size());
         return {p, s.size()};
     }
 
+    // `bytes` suitably aligned storage, valid as long as the arena.
+    void* allocate(std::size_t bytes, std::size_t align) {
+        auto at = (reinterpret_cast<std::uintptr_t>(next_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+        if (next_ != nullptr && at + bytes <= reinterpret_cast<std::uintptr_t>(end_)) {
+            next_ = reinterpret_cast<char*>(at + bytes);
+            return reinterpret_cast<void*>(at);
+        }
+        return allocate_in_new_chunk(bytes, align);
+    }
+
 private:
-    static constexpr std::size_t default_initial_chunk = 16 * 1024;
-    std::pmr::monotonic_buffer_resource resource_;
+    struct Chunk {
+        Chunk* prev;
+        std::size_t size;  // bytes after the header
+    };
+    static constexpr std::size_t default_chunk = 16 * 1024;
+    static constexpr std::size_t min_chunk = 256;
+    static constexpr std::size_t header = (sizeof(Chunk) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
+                                          alignof(std::max_align_t);
+
+    void* allocate_in_new_chunk(std::size_t bytes, std::size_t align) {
+        const std::size_t need = bytes + (align > alignof(std::max_align_t) ? align : 0);
+        if (need > chunk_size_ / 2 && next_ != nullptr) {
+            // A large request gets a block of its own behind the current
+            // one, so the current block's free tail stays in use.
+            Chunk* c = new_chunk(need);
+            c->prev = chunks_->prev;
+            chunks_->prev = c;
+            auto at = (reinterpret_cast<std::uintptr_t>(c) + header + (align - 1)) & ~(std::uintptr_t{align} - 1);
+            return reinterpret_cast<void*>(at);
+        }
+        const std::size_t size = next_ == nullptr ? first_chunk_ : chunk_size_;
+        Chunk* c = new_chunk(need > size ? need : size);
+        c->prev = chunks_;
+        chunks_ = c;
+        next_ = reinterpret_cast<char*>(c) + header;
+        end_ = next_ + c->size;
+        auto at = (reinterpret_cast<std::uintptr_t>(next_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
+        next_ = reinterpret_cast<char*>(at + bytes);
+        return reinterpret_cast<void*>(at);
+    }
+
+    Chunk* new_chunk(std::size_t size) {
+        void* p = ::operator new(header + size);
+        return ::new (p) Chunk{nullptr, size};
+    }
+
+    Chunk* chunks_ = nullptr;  // the current block; earlier ones through prev
+    char* next_ = nullptr;
+    char* end_ = nullptr;
+    std::size_t chunk_size_;
+    std::size_t first_chunk_;
 };
 
 }  // namespace tfsift

@@ -77,6 +77,28 @@ TEST_CASE("a heredoc attribute ends at its closing marker", "[parser]") {
     CHECK(as<LiteralExpr>(*t.parts[0]).text == "x\n  y\n");
 }
 
+TEST_CASE("a long indented heredoc is one literal with its indentation removed", "[parser]") {
+    // Odd lines are indented two more spaces than even ones.
+    std::string text = "a = <<-EOT\n";
+    std::string expected;
+    for (int i = 0; i < 200; ++i) {
+        text += std::string(i % 2 ? 6 : 4, ' ') + "line " + std::to_string(i) + "\n";
+        expected += std::string(i % 2 ? 2 : 0, ' ') + "line " + std::to_string(i) + "\n";
+    }
+    text += "    EOT\nb = <<-EOT\n    x ${v}\n      y\n    EOT\n";
+    File f = parse_text(text);
+    REQUIRE_FALSE(f.has_errors());
+    const auto& a = as<TemplateExpr>(*find_attr(*f.body, "a")->expr);
+    REQUIRE(a.parts.size() == 1);
+    CHECK(as<LiteralExpr>(*a.parts[0]).text == expected);
+    // Literal runs on both sides of an interpolation stay apart.
+    const auto& b = as<TemplateExpr>(*find_attr(*f.body, "b")->expr);
+    REQUIRE(b.parts.size() == 3);
+    CHECK(as<LiteralExpr>(*b.parts[0]).text == "x ");
+    CHECK(b.parts[1]->kind == ExprKind::scope_traversal);
+    CHECK(as<LiteralExpr>(*b.parts[2]).text == "\n  y\n");
+}
+
 TEST_CASE("string escapes are decoded", "[parser]") {
     File f = parse_text("a = \"q\\\"\\n\\u00e9\\U0001F600 $${x} %%{y}\"\n");
     REQUIRE_FALSE(f.has_errors());

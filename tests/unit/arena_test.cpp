@@ -1,0 +1,73 @@
+// The bump allocator behind syntax trees: alignment, blocks of the sizes it
+// was given, requests larger than a block, and copies.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tfsift/arena.hpp"
+
+using tfsift::Arena;
+
+namespace {
+
+struct Wide {
+    alignas(16) std::uint64_t a;
+    std::uint64_t b;
+};
+
+bool aligned(const void* p, std::size_t align) { return reinterpret_cast<std::uintptr_t>(p) % align == 0; }
+
+}  // namespace
+
+TEST_CASE("arena allocations are aligned, distinct and keep their contents", "[arena]") {
+    Arena arena(1024, 512);
+    std::vector<std::pair<unsigned char*, std::size_t>> blocks;
+    // Sizes from 1 byte to more than a block, so requests cross block
+    // boundaries and some get a block of their own.
+    for (std::size_t i = 0; i < 400; ++i) {
+        std::size_t size = 1 + (i * 37) % 700;
+        std::size_t align = std::size_t{1} << (i % 5);  // 1..16
+        auto* p = static_cast<unsigned char*>(arena.allocate(size, align));
+        REQUIRE(aligned(p, align));
+        for (std::size_t k = 0; k < size; ++k) p[k] = static_cast<unsigned char>(i);
+        blocks.emplace_back(p, size);
+    }
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        auto [p, size] = blocks[i];
+        for (std::size_t k = 0; k < size; ++k) REQUIRE(p[k] == static_cast<unsigned char>(i));
+    }
+}
+
+TEST_CASE("a request larger than a block leaves the current block in use", "[arena]") {
+    Arena arena(256);
+    auto* small1 = arena.make<std::uint64_t>(std::uint64_t{1});
+    auto* big = static_cast<char*>(arena.allocate(10000, 8));
+    auto* small2 = arena.make<std::uint64_t>(std::uint64_t{2});
+    // The second small value follows the first in the same block.
+    CHECK(reinterpret_cast<char*>(small2) == reinterpret_cast<char*>(small1) + sizeof(std::uint64_t));
+    CHECK((big + 10000 <= reinterpret_cast<char*>(small1) || big >= reinterpret_cast<char*>(small2 + 1)));
+    CHECK(*small1 == 1);
+    CHECK(*small2 == 2);
+}
+
+TEST_CASE("arena objects and copies", "[arena]") {
+    Arena arena;
+    const Wide* w = arena.make<Wide>(Wide{7, 8});
+    CHECK(aligned(w, 16));
+    CHECK(w->a == 7);
+    CHECK(w->b == 8);
+
+    std::vector<int> items{1, 2, 3, 4};
+    std::span<int> copy = arena.copy(items);
+    items.assign(4, 0);
+    CHECK(std::vector<int>(copy.begin(), copy.end()) == std::vector<int>{1, 2, 3, 4});
+    CHECK(arena.copy(std::vector<int>{}).empty());
+
+    std::string text = "resource";
+    std::string_view s = arena.copy(std::string_view(text));
+    text = "xxxxxxxx";
+    CHECK(s == "resource");
+    CHECK(arena.copy(std::string_view{}).empty());
+}
