@@ -18,11 +18,12 @@
 //      `../shared`) reach the written children. The root is nested deep
 //      enough that `..` paths stay inside the temporary directory;
 //   3. that root is loaded again, giving document B;
-//   4. A and B are compared whole after removing what names source
-//      positions or files: every `origin` and `overridden_by`, each module's
-//      `files`, and the file, line and column fields of diagnostics (which
-//      are then compared as a sorted list of severity, phase, summary and
-//      detail).
+//   4. the module trees of A and B are compared whole after removing what
+//      names source positions or files: every `origin` and `overridden_by`
+//      and each module's `files`. Diagnostics, without their file, line and
+//      column, are compared one way: B may not have one that A lacks. A's
+//      own (duplicate declarations, syntax errors, deprecated forms) are
+//      about files the merged text no longer contains.
 //
 // A directory that differs fails the test unless it is listed, with its
 // reason, under "## Round trip" in docs/effective-differences.md as
