@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds tfsift's parse benchmark in Release (build-release/) and the Go
+# Builds tfsift's benchmarks in Release (build-release/) and the Go
 # reference benchmark hclbench from ../shared/tools/oracle/hclbench (into
-# build-release/, never into ../shared), then runs both on the same corpus.
+# build-release/, never into ../shared), then runs parse_bench and hclbench on
+# the same corpus, and load_bench (loading and merging against parsing).
 #
 # Usage: scripts/bench.sh [CORPUS_DIR] [parse_bench options...]
 #   CORPUS_DIR defaults to ../shared/corpus
@@ -14,7 +15,7 @@ corpus=${1:-../shared/corpus}
 shift $(( $# > 0 ? 1 : 0 ))
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)" --target parse_bench
+cmake --build "$build" -j "$(nproc)" --target parse_bench load_bench
 
 hclbench_args=()
 if command -v go >/dev/null; then
@@ -32,3 +33,5 @@ else
 fi
 
 "$build/parse_bench" "${hclbench_args[@]}" "$@" "$corpus"
+echo
+"$build/load_bench" "$corpus"

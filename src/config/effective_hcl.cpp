@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "tfsift/config/version_constraints.hpp"
+#include "tfsift/json/value.hpp"
 
 namespace tfsift::config {
 
@@ -49,6 +50,73 @@ bool is_identifier(std::string_view s) {
     return true;
 }
 
+// The end (one past the closing brace) of the template sequence `${...}` or
+// `%{...}` starting at `start`, skipping braces inside quoted strings of the
+// expression; the end of `s` when it is not closed.
+std::size_t template_sequence_end(std::string_view s, std::size_t start) {
+    int depth = 0;
+    for (std::size_t i = start + 1; i < s.size(); ++i) {
+        char c = s[i];
+        if (c == '"') {
+            for (++i; i < s.size() && s[i] != '"'; ++i) {
+                if (s[i] == '\\') ++i;
+            }
+        } else if (c == '{') {
+            ++depth;
+        } else if (c == '}' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return s.size();
+}
+
+// A JSON string is a template once its JSON escapes are decoded. Its source
+// text cannot simply be copied: inside `${...}` native syntax reads
+// expressions, where JSON's `\"` is not allowed, and `\/`, `\b`, `\f` are
+// not native escapes at all. So the decoded template is quoted again, the
+// literal parts with native escapes and the template sequences as they are.
+std::string quoted_template(std::string_view decoded) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < decoded.size();) {
+        const char c = decoded[i];
+        if ((c == '$' || c == '%') && i + 2 < decoded.size() && decoded[i + 1] == c && decoded[i + 2] == '{') {
+            // `$${` and `%%{` are literal text in a template already.
+            out.append(decoded.substr(i, 3));
+            i += 3;
+        } else if ((c == '$' || c == '%') && i + 1 < decoded.size() && decoded[i + 1] == '{') {
+            const std::size_t end = template_sequence_end(decoded, i);
+            out.append(decoded.substr(i, end - i));
+            i = end;
+        } else {
+            switch (c) {
+                case '"': out += "\\\""; break;
+                case '\\': out += "\\\\"; break;
+                case '\n': out += "\\n"; break;
+                case '\r': out += "\\r"; break;
+                case '\t': out += "\\t"; break;
+                default:
+                    if (static_cast<unsigned char>(c) < 0x20) {
+                        out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                    } else {
+                        out += c;
+                    }
+            }
+            ++i;
+        }
+    }
+    return out + "\"";
+}
+
+// An expression as native syntax: its source text, except for a JSON string
+// with escapes, which is quoted again as a native template.
+std::string expression_hcl(const Expression& e) {
+    std::string_view raw = e.source_text();
+    if (e.json != nullptr && e.json->is_string() && raw.find('\\') != std::string_view::npos) {
+        return quoted_template(e.json->text);
+    }
+    return std::string(raw);
+}
+
 class Writer {
 public:
     std::string out;
@@ -63,8 +131,7 @@ public:
     // before it, since the text may span lines or end in a comment.
     void argument(int depth, std::string_view name, const Expression& e) {
         line(depth, fmt::format("# from {}", e.origin().to_string()));
-        std::string text(e.source_text());
-        line(depth, fmt::format("{} = {}", name, text));
+        line(depth, fmt::format("{} = {}", name, expression_hcl(e)));
     }
 
     void value_argument(int depth, std::string_view name, const DecodedValue& v) {
@@ -121,17 +188,10 @@ public:
                          !tf.provider_meta.empty() || !tf.experiments.empty();
         if (!any) return;
         line(0, "terraform {");
-        for (const auto& rv : tf.required_version) {
-            // Several constraints from one override file are one list in the
-            // document; as HCL they are one joined constraint.
-            (void)rv;
-        }
-        if (!tf.required_version.empty()) {
-            std::vector<std::string> all;
-            for (const auto& rv : tf.required_version) all.insert(all.end(), rv.constraints.begin(), rv.constraints.end());
-            line(1, fmt::format("# from {}", tf.required_version.front().origin.to_string()));
-            line(1, "required_version = " + constraints(all));
-        }
+        // One `required_version` per entry of the document's list (one per
+        // argument of the merged files): the first here, the others each in
+        // a `terraform` block of its own after this one.
+        if (!tf.required_version.empty()) required_version(tf.required_version.front());
         if (!tf.required_providers.empty()) {
             line(1, "required_providers {");
             for (const auto& [name, rp] : tf.required_providers) {
@@ -180,6 +240,17 @@ public:
         }
         line(0, "}");
         out += '\n';
+        for (std::size_t i = 1; i < tf.required_version.size(); ++i) {
+            line(0, "terraform {");
+            required_version(tf.required_version[i]);
+            line(0, "}");
+            out += '\n';
+        }
+    }
+
+    void required_version(const RequiredVersion& rv) {
+        line(1, fmt::format("# from {}", rv.origin.to_string()));
+        line(1, "required_version = " + constraints(rv.constraints));
     }
 
     // The body's arguments whose names are meta-arguments of the block go
@@ -229,7 +300,7 @@ public:
                 line(2, "replace_triggered_by = [");
                 for (const auto& e : lc.replace_triggered_by) {
                     line(3, fmt::format("# from {}", e.origin().to_string()));
-                    line(3, std::string(e.source_text()) + ",");
+                    line(3, expression_hcl(e) + ",");
                 }
                 line(2, "]");
             }

@@ -74,3 +74,16 @@ set_tests_properties(debug-lock-errors PROPERTIES WILL_FAIL TRUE)
 # tests/unit/fuzz_regressions_test.cpp, run on its own (its test case is hidden
 # from `unit`) so that a crashing input cannot take the other unit tests down.
 add_test(NAME fuzz-regressions COMMAND tfsift_unit_tests "[fuzz-regressions]")
+
+# ---- the effective configuration's HCL form, loaded again ---------------------
+# effective_roundtrip writes each module's `tfsift effective --format hcl`
+# section into a fresh directory tree laid out like the original, loads it,
+# and compares the effective documents with origins and file names removed,
+# for every corpus directory the reference documents cover. Differences must
+# be excused under "## Round trip" in docs/effective-differences.md.
+add_test(NAME effective-roundtrip-corpus
+  COMMAND effective_roundtrip
+          --shared ${PROJECT_SOURCE_DIR}/../shared
+          --excuses ${PROJECT_SOURCE_DIR}/docs/effective-differences.md
+          --jobs 2)
+set_tests_properties(effective-roundtrip-corpus PROPERTIES PROCESSORS 2 TIMEOUT 600)
