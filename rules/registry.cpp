@@ -12,6 +12,7 @@ std::span<const Rule> builtin_rules() {
         rules::syntax_error(),
         rules::invalid_configuration(),
         rules::unused_ignore(),
+        rules::duplicate_block(),
     };
     return all;
 }
