@@ -13,6 +13,7 @@ std::span<const Rule> builtin_rules() {
         rules::invalid_configuration(),
         rules::unused_ignore(),
         rules::duplicate_block(),
+        rules::override_missing_base(),
     };
     return all;
 }

@@ -26,6 +26,7 @@ Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
 Rule duplicate_block();
+Rule override_missing_base();
 }  // namespace rules
 
 }  // namespace tfsift::lint
