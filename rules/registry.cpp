@@ -14,6 +14,7 @@ std::span<const Rule> builtin_rules() {
         rules::unused_ignore(),
         rules::duplicate_block(),
         rules::override_missing_base(),
+        rules::override_depends_on(),
     };
     return all;
 }

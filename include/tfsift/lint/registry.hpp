@@ -27,6 +27,7 @@ Rule invalid_configuration();
 Rule unused_ignore();
 Rule duplicate_block();
 Rule override_missing_base();
+Rule override_depends_on();
 }  // namespace rules
 
 }  // namespace tfsift::lint
