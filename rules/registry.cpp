@@ -15,6 +15,7 @@ std::span<const Rule> builtin_rules() {
         rules::duplicate_block(),
         rules::override_missing_base(),
         rules::override_depends_on(),
+        rules::override_variable_type(),
     };
     return all;
 }

@@ -28,6 +28,7 @@ Rule unused_ignore();
 Rule duplicate_block();
 Rule override_missing_base();
 Rule override_depends_on();
+Rule override_variable_type();
 }  // namespace rules
 
 }  // namespace tfsift::lint
