@@ -16,6 +16,7 @@ std::span<const Rule> builtin_rules() {
         rules::override_missing_base(),
         rules::override_depends_on(),
         rules::override_variable_type(),
+        rules::override_invalid_result(),
     };
     return all;
 }

@@ -29,6 +29,7 @@ Rule duplicate_block();
 Rule override_missing_base();
 Rule override_depends_on();
 Rule override_variable_type();
+Rule override_invalid_result();
 }  // namespace rules
 
 }  // namespace tfsift::lint
