@@ -17,6 +17,7 @@ std::span<const Rule> builtin_rules() {
         rules::override_depends_on(),
         rules::override_variable_type(),
         rules::override_invalid_result(),
+        rules::override_undocumented(),
     };
     return all;
 }

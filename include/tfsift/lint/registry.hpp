@@ -30,6 +30,7 @@ Rule override_missing_base();
 Rule override_depends_on();
 Rule override_variable_type();
 Rule override_invalid_result();
+Rule override_undocumented();
 }  // namespace rules
 
 }  // namespace tfsift::lint
