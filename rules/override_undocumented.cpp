@@ -111,9 +111,11 @@ void report(const LintContext& ctx, const config::ModuleFile& file, const Commen
     f.file = file.parsed->source;
     f.range = o.def_range;
     for (const auto& origin : o.overrides) {
-        if (auto src = ctx.shared_source(origin.file)) {
-            f.related.push_back({src, Range{origin.pos, origin.pos}, "the override that changes it"});
-        }
+        auto src = ctx.shared_source(origin.file);
+        const Range at{origin.pos, origin.pos};
+        bool seen = std::any_of(f.related.begin(), f.related.end(),
+                                [&](const RelatedLocation& r) { return r.file == src && r.range == at; });
+        if (src && !seen) f.related.push_back({src, at, "the override that changes it"});
     }
     // Insert a comment line above the header, indented like it.
     std::string_view text = f.file->text();
