@@ -12,6 +12,12 @@ std::span<const Rule> builtin_rules() {
         rules::syntax_error(),
         rules::invalid_configuration(),
         rules::unused_ignore(),
+        rules::duplicate_block(),
+        rules::override_missing_base(),
+        rules::override_depends_on(),
+        rules::override_variable_type(),
+        rules::override_invalid_result(),
+        rules::override_undocumented(),
     };
     return all;
 }

@@ -1,6 +1,8 @@
 // Walks fixtures/rules/<id>/ and demands exactly the findings annotated in
 // the fixture files with a trailing `# expect: <rule-id>[, <rule-id>]` on the
-// line where each finding starts: none missing, none extra. Each directory
+// line where each finding starts: none missing, none extra. In a JSON file
+// the expectation sits in a `"//"` comment property on that line
+// (`"//": "# expect: <rule-id>",`); the closing quote is not part of the id. Each directory
 // runs only its own rule (see fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
@@ -36,8 +38,8 @@ std::multiset<std::string> expectations(const SourceFile& src) {
         std::istringstream list(ids);
         std::string id;
         while (std::getline(list, id, ',')) {
-            auto b = id.find_first_not_of(" \t\r");
-            auto e = id.find_last_not_of(" \t\r");
+            auto b = id.find_first_not_of(" \t\r\"");
+            auto e = id.find_last_not_of(" \t\r\"");
             if (b == std::string::npos) continue;
             out.insert(src.path() + ":" + std::to_string(n) + " " + id.substr(b, e - b + 1));
         }

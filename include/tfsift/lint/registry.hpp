@@ -25,6 +25,12 @@ namespace rules {
 Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
+Rule duplicate_block();
+Rule override_missing_base();
+Rule override_depends_on();
+Rule override_variable_type();
+Rule override_invalid_result();
+Rule override_undocumented();
 }  // namespace rules
 
 }  // namespace tfsift::lint

@@ -1,0 +1,75 @@
+// duplicate-block: two primary files of a module (or one file twice)
+// declare the same object. Terraform's loader rejects this, so the rule
+// claims the loader's duplicate-declaration diagnostics
+// (src/config/override_merger.cpp, OverrideMerger::add_primary).
+#include <string_view>
+
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The loader's summaries for objects declared twice among primary files.
+// Only primary files produce them: blocks repeated in override files stack.
+bool is_duplicate_object(const config::LoadDiagnostic& d) {
+    std::string_view s = d.diagnostic.summary;
+    if (s == "Duplicate provider configuration" || s == "Duplicate variable declaration" ||
+        s == "Duplicate local value definition" || s == "Duplicate output definition" || s == "Duplicate module call") {
+        return true;
+    }
+    // `Duplicate resource "aws_instance" configuration`, `Duplicate data "x" configuration`.
+    return (starts_with(s, "Duplicate resource \"") || starts_with(s, "Duplicate data \"")) &&
+           ends_with(s, "\" configuration");
+}
+
+}  // namespace
+
+Rule duplicate_block() {
+    Rule r;
+    r.id = "duplicate-block";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "Two primary configuration files of a module declare the same object.";
+    r.doc.what =
+        "Terraform reads every `.tf` and `.tf.json` file of a directory (except override files) as one module and "
+        "expects each object to be declared once. The rule reports a second declaration of a resource or data "
+        "source with the same type and name, a variable, output, module call or local value with the same name, "
+        "or a provider configuration with the same name and alias (or two default configurations of one "
+        "provider). The finding points at the later declaration; the message names where the first one is. "
+        "Blocks repeated in override files (`override.tf`, `*_override.tf`) are not duplicates: they are merged "
+        "into the primary block one after the other.";
+    r.doc.why =
+        "Terraform refuses to load the module (`init`, `validate` and `plan` all stop). A copy of a block "
+        "usually appears when a file is split or duplicated; the two copies then drift apart and it is unclear "
+        "which one was meant.";
+    r.doc.failing_example =
+        "# main.tf\n"
+        "variable \"region\" {\n"
+        "  type = string\n"
+        "}\n"
+        "\n"
+        "# variables.tf\n"
+        "variable \"region\" {\n"
+        "  type    = string\n"
+        "  default = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "# variables.tf\n"
+        "variable \"region\" {\n"
+        "  type    = string\n"
+        "  default = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: which declaration to keep is a decision for the author.";
+    r.claims = is_duplicate_object;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
