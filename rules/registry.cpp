@@ -12,6 +12,7 @@ std::span<const Rule> builtin_rules() {
         rules::syntax_error(),
         rules::invalid_configuration(),
         rules::unused_ignore(),
+        rules::module_provider_config(),
     };
     return all;
 }

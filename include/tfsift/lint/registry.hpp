@@ -25,6 +25,7 @@ namespace rules {
 Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
+Rule module_provider_config();
 }  // namespace rules
 
 }  // namespace tfsift::lint
