@@ -13,6 +13,7 @@ std::span<const Rule> builtin_rules() {
         rules::invalid_configuration(),
         rules::unused_ignore(),
         rules::module_provider_config(),
+        rules::module_provider_config_meta(),
     };
     return all;
 }

@@ -26,6 +26,7 @@ Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
 Rule module_provider_config();
+Rule module_provider_config_meta();
 }  // namespace rules
 
 }  // namespace tfsift::lint
