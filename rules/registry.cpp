@@ -14,6 +14,7 @@ std::span<const Rule> builtin_rules() {
         rules::unused_ignore(),
         rules::module_provider_config(),
         rules::module_provider_config_meta(),
+        rules::provider_alias_undeclared(),
     };
     return all;
 }

@@ -27,6 +27,7 @@ Rule invalid_configuration();
 Rule unused_ignore();
 Rule module_provider_config();
 Rule module_provider_config_meta();
+Rule provider_alias_undeclared();
 }  // namespace rules
 
 }  // namespace tfsift::lint
