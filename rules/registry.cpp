@@ -15,6 +15,7 @@ std::span<const Rule> builtin_rules() {
         rules::module_provider_config(),
         rules::module_provider_config_meta(),
         rules::provider_alias_undeclared(),
+        rules::module_alias_not_passed(),
     };
     return all;
 }

@@ -28,6 +28,7 @@ Rule unused_ignore();
 Rule module_provider_config();
 Rule module_provider_config_meta();
 Rule provider_alias_undeclared();
+Rule module_alias_not_passed();
 }  // namespace rules
 
 }  // namespace tfsift::lint
