@@ -16,6 +16,7 @@ std::span<const Rule> builtin_rules() {
         rules::module_provider_config_meta(),
         rules::provider_alias_undeclared(),
         rules::module_alias_not_passed(),
+        rules::module_providers_unknown(),
     };
     return all;
 }

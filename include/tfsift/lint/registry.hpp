@@ -29,6 +29,7 @@ Rule module_provider_config();
 Rule module_provider_config_meta();
 Rule provider_alias_undeclared();
 Rule module_alias_not_passed();
+Rule module_providers_unknown();
 }  // namespace rules
 
 }  // namespace tfsift::lint
