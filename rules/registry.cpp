@@ -17,6 +17,7 @@ std::span<const Rule> builtin_rules() {
         rules::provider_alias_undeclared(),
         rules::module_alias_not_passed(),
         rules::module_providers_unknown(),
+        rules::module_providers_incomplete(),
     };
     return all;
 }

@@ -30,6 +30,7 @@ Rule module_provider_config_meta();
 Rule provider_alias_undeclared();
 Rule module_alias_not_passed();
 Rule module_providers_unknown();
+Rule module_providers_incomplete();
 }  // namespace rules
 
 }  // namespace tfsift::lint
