@@ -1,6 +1,7 @@
-// module-providers-incomplete: a module call sets `providers`, which turns
-// off the inheritance of default provider configurations, but leaves out a
-// default configuration the called module uses.
+// module-providers-incomplete: a module call sets `providers`, which the
+// documents say turns off the inheritance of default provider
+// configurations, but leaves out a default configuration the called module
+// uses.
 #include <fmt/format.h>
 
 #include "module_providers.hpp"
@@ -50,10 +51,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.range = providers_argument(ctx, first);
         std::string names;
         for (const auto& n : missing) names += (names.empty() ? "" : ", ") + n;
+        std::string remedy = missing.size() == 1 ? fmt::format("`{0} = {0}`", *missing.begin()) : "them to the map";
         f.message = fmt::format(
-            "module \"{}\": `providers` turns off inheritance but does not pass the default configuration of {}, "
-            "which the called module uses; add {} to the map",
-            name, names, missing.size() == 1 ? fmt::format("`{0} = {0}`", *missing.begin()) : "them");
+            "module \"{}\": `providers` does not list the default configuration of {}, which the called module "
+            "uses; once `providers` is set, every provider the module needs should be passed: add {}",
+            name, names, remedy);
         sink.report(std::move(f));
     }
 }
@@ -76,9 +78,10 @@ Rule module_providers_incomplete() {
         "Providers the module configures itself and the built-in `terraform` provider need nothing. Modules "
         "that are not available locally (remote sources) are not checked.";
     r.doc.why =
-        "Once a module call sets `providers`, the module inherits nothing: every configuration it needs must be "
-        "listed. A left-out default configuration makes Terraform fall back to an empty configuration of that "
-        "provider, which at best fails at plan time and at worst talks to the wrong account or region.";
+        "The documents state that once a module call sets `providers` it overrides the default inheritance, so "
+        "every provider the module needs must be listed. Terraform releases to date still let a left-out default "
+        "configuration be inherited, so such a call works, but it relies on behaviour the documents disclaim, "
+        "and a reader of the call cannot tell which configuration the module's other resources end up with.";
     r.doc.failing_example =
         "# ./app uses aws_* and random_* resources\n"
         "module \"app\" {\n"
