@@ -18,6 +18,12 @@ std::span<const Rule> builtin_rules() {
         rules::override_variable_type(),
         rules::override_invalid_result(),
         rules::override_undocumented(),
+        rules::module_provider_config(),
+        rules::module_provider_config_meta(),
+        rules::provider_alias_undeclared(),
+        rules::module_alias_not_passed(),
+        rules::module_providers_unknown(),
+        rules::module_providers_incomplete(),
     };
     return all;
 }

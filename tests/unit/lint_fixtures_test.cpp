@@ -1,9 +1,8 @@
 // Walks fixtures/rules/<id>/ and demands exactly the findings annotated in
 // the fixture files with a trailing `# expect: <rule-id>[, <rule-id>]` on the
-// line where each finding starts: none missing, none extra. In a JSON file
-// the expectation sits in a `"//"` comment property on that line
-// (`"//": "# expect: <rule-id>",`); the closing quote is not part of the id. Each directory
-// runs only its own rule (see fixture_selection).
+// line where each finding starts (in JSON files: `"//": "# expect: ..."`):
+// none missing, none extra. Each directory runs only its own rule (see
+// fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
 // one module. Its settings are the nearest .tfsift.toml inside
@@ -34,7 +33,10 @@ std::multiset<std::string> expectations(const SourceFile& src) {
     for (std::uint32_t n = 1; std::getline(in, line); ++n) {
         auto at = line.find("# expect:");
         if (at == std::string::npos) continue;
+        // In a .tf.json file the expectation sits in a "//" comment string,
+        // which ends at its closing quote.
         std::string ids = line.substr(at + 9);
+        ids = ids.substr(0, ids.find('"'));
         std::istringstream list(ids);
         std::string id;
         while (std::getline(list, id, ',')) {

@@ -31,6 +31,12 @@ Rule override_depends_on();
 Rule override_variable_type();
 Rule override_invalid_result();
 Rule override_undocumented();
+Rule module_provider_config();
+Rule module_provider_config_meta();
+Rule provider_alias_undeclared();
+Rule module_alias_not_passed();
+Rule module_providers_unknown();
+Rule module_providers_incomplete();
 }  // namespace rules
 
 }  // namespace tfsift::lint

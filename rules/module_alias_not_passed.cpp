@@ -1,0 +1,52 @@
+// module-alias-not-passed: a called module declares configuration_aliases
+// that its caller's `providers` map does not pass. Terraform's loader
+// reports this itself (config::load_module_tree), so the rule claims that
+// diagnostic instead of detecting the problem a second time.
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule module_alias_not_passed() {
+    Rule r;
+    r.id = "module-alias-not-passed";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A module call does not pass an aliased provider configuration the module declares.";
+    r.doc.what =
+        "Reports a module call (at its `module` block) when the called module lists `NAME.ALIAS` in the "
+        "`configuration_aliases` of its `required_providers` and the call's `providers` map has no key "
+        "`NAME.ALIAS`. The message names the provider and the missing configuration. Modules that are not "
+        "available locally (remote sources) are not checked.";
+    r.doc.why =
+        "Aliased provider configurations are never inherited: a module that declares one expects its caller to "
+        "choose which configuration it gets. Terraform rejects the call with \"Missing required provider "
+        "configuration\".";
+    r.doc.failing_example =
+        "# ./tunnel declares configuration_aliases = [aws.src, aws.dst]\n"
+        "module \"tunnel\" {\n"
+        "  source = \"./tunnel\"\n"
+        "  providers = {\n"
+        "    aws.src = aws.usw1\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "module \"tunnel\" {\n"
+        "  source = \"./tunnel\"\n"
+        "  providers = {\n"
+        "    aws.src = aws.usw1\n"
+        "    aws.dst = aws.usw2\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: only the author knows which configuration the module should get.";
+    r.claims = [](const config::LoadDiagnostic& d) {
+        // The error form only: Terraform's warning of the same summary is about
+        // an inherited default configuration, not an alias.
+        return d.phase == config::LoadPhase::tree && d.diagnostic.severity == Severity::error &&
+               d.diagnostic.summary == "Missing required provider configuration";
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

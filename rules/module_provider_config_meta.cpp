@@ -1,0 +1,101 @@
+// module-provider-config-meta: a module call uses `count`, `for_each` or
+// `depends_on` while the called module, or a module below it, configures a
+// provider of its own.
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "module_providers.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+// The argument Terraform blames, in its order of preference, with the file
+// it was written in.
+struct MetaArgument {
+    std::string_view name;
+    const SourceFile* file = nullptr;
+    Range range;
+};
+
+std::optional<MetaArgument> meta_argument(const config::ModuleCall& call) {
+    if (call.count) return MetaArgument{"count", call.count->file, call.count->range};
+    if (call.for_each) return MetaArgument{"for_each", call.for_each->file, call.for_each->range};
+    if (!call.depends_on.empty()) {
+        const auto& first = call.depends_on.front();
+        return MetaArgument{"depends_on", first.file, first.range};
+    }
+    return std::nullopt;
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const config::LoadedModule& module = ctx.module();
+    for (const auto& [name, call] : module.module.module_calls) {
+        auto meta = meta_argument(call);
+        if (!meta || meta->file == nullptr) continue;
+        auto child = module.children.find(name);
+        if (child == module.children.end()) continue;  // not loaded: nothing to inspect
+        auto configured = module_providers::configured_providers_below(child->second);
+        if (configured.empty()) continue;
+        const auto& [holder, provider] = configured.front();
+        Finding f;
+        f.rule_id = "module-provider-config-meta";
+        f.severity = Severity::error;
+        f.file = ctx.shared_source(meta->file);
+        f.range = meta->range;
+        std::string where = fmt::format("{} (directory {})", holder->address, holder->dir);
+        f.message = fmt::format(
+            "module \"{}\": `{}` cannot be used with a module that contains its own provider configuration "
+            "(provider \"{}\" in {}); pass the configuration in from the caller instead",
+            name, meta->name, provider->key(), where);
+        for (const auto& [m, p] : configured) {
+            auto declared = module_providers::provider_declaration(*m, p->origin);
+            if (declared.file == nullptr) continue;
+            f.related.push_back({ctx.shared_source(declared.file->decoded.source), declared.def_range,
+                                 "provider configuration inside the called module"});
+        }
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule module_provider_config_meta() {
+    Rule r;
+    r.id = "module-provider-config-meta";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A module call uses count, for_each or depends_on although the module configures a provider.";
+    r.doc.what =
+        "Reports a module call that sets `count`, `for_each` or `depends_on` (at that argument, preferring them in "
+        "that order as Terraform does) when the called module, or any module below it, contains a `provider` "
+        "block that configures something. Empty proxy blocks do not count. Every such provider block is listed "
+        "as a related location. Calls whose module is not available locally (remote sources) are not checked.";
+    r.doc.why =
+        "Terraform rejects such a call: \"Module is incompatible with count, for_each, and depends_on\". A "
+        "provider configuration inside a module exists once per module instance and would have to be torn down "
+        "with it, so a module that configures providers cannot be repeated or ordered after other objects.";
+    r.doc.failing_example =
+        "module \"bucket\" {\n"
+        "  source = \"./bucket\"   # ./bucket has provider \"aws\" { region = \"us-west-2\" }\n"
+        "  count  = 2\n"
+        "}\n";
+    r.doc.passing_example =
+        "provider \"aws\" {\n"
+        "  region = \"us-west-2\"\n"
+        "}\n"
+        "\n"
+        "module \"bucket\" {\n"
+        "  source = \"./bucket\"   # ./bucket has no provider block of its own\n"
+        "  count  = 2\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: the provider configuration has to move out of the called module.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
