@@ -1,6 +1,7 @@
 // Walks fixtures/rules/<id>/ and demands exactly the findings annotated in
 // the fixture files with a trailing `# expect: <rule-id>[, <rule-id>]` on the
-// line where each finding starts: none missing, none extra. Each directory
+// line where each finding starts: none missing, none extra. JSON files write
+// it as the value of a "//" property on that line. Each directory
 // runs only its own rule (see fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
@@ -33,6 +34,8 @@ std::multiset<std::string> expectations(const SourceFile& src) {
         auto at = line.find("# expect:");
         if (at == std::string::npos) continue;
         std::string ids = line.substr(at + 9);
+        // In a .tf.json file the comment sits in a "//" property's string.
+        ids = ids.substr(0, ids.find('"'));
         std::istringstream list(ids);
         std::string id;
         while (std::getline(list, id, ',')) {
