@@ -12,6 +12,14 @@ std::span<const Rule> builtin_rules() {
         rules::syntax_error(),
         rules::invalid_configuration(),
         rules::unused_ignore(),
+        rules::lifecycle_non_literal(),
+        rules::lifecycle_unknown_argument(),
+        rules::ignore_changes_meta_argument(),
+        rules::ignore_changes_wildcard(),
+        rules::replace_triggered_by_invalid(),
+        rules::create_before_destroy_conflict(),
+        rules::create_before_destroy_provisioner(),
+        rules::condition_constant(),
     };
     return all;
 }

@@ -25,6 +25,15 @@ namespace rules {
 Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
+// Lifecycle meta-argument (seed 002).
+Rule lifecycle_non_literal();
+Rule lifecycle_unknown_argument();
+Rule ignore_changes_meta_argument();
+Rule ignore_changes_wildcard();
+Rule replace_triggered_by_invalid();
+Rule create_before_destroy_conflict();
+Rule create_before_destroy_provisioner();
+Rule condition_constant();
 }  // namespace rules
 
 }  // namespace tfsift::lint
