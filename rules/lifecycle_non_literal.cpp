@@ -62,13 +62,35 @@ bool is_literal_bool(const config::Expression& e) {
 }
 
 // An item of ignore_changes that reads like a reference to a variable or a
-// local value rather than the name of one of the resource's attributes.
+// local value rather than the name of one of the resource's attributes (in
+// JSON syntax, a string holding one).
 std::optional<std::string_view> reference_root(const config::Expression& item) {
+    if (item.json) {
+        if (!item.json->is_string()) return std::nullopt;
+        const std::string& text = item.json->text;
+        if (text.starts_with("var.")) return "var";
+        if (text.starts_with("local.")) return "local";
+        return std::nullopt;
+    }
     const hcl::Expr* e = unwrap_parentheses(item.native);
     if (!e || e->kind != hcl::ExprKind::scope_traversal) return std::nullopt;
     const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e);
-    if ((t.root == "var" || t.root == "local") && !t.steps.empty()) return t.root;
+    if (t.root == "var" && !t.steps.empty()) return "var";
+    if (t.root == "local" && !t.steps.empty()) return "local";
     return std::nullopt;
+}
+
+// The items of a list written as a tuple or a JSON array.
+std::vector<config::Expression> list_items(const config::Expression& list) {
+    std::vector<config::Expression> out;
+    if (list.native && list.native->kind == hcl::ExprKind::tuple) {
+        for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*list.native).items) {
+            out.push_back(config::Expression{list.file, item->range, item, nullptr});
+        }
+    } else if (list.json && list.json->is_array()) {
+        for (const auto& item : list.json->items) out.push_back(config::Expression{list.file, item.range, nullptr, &item});
+    }
+    return out;
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -85,18 +107,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
                                             fmt::format("{}: `{}` must be the literal true or false, not `{}`", label,
                                                         m.name, m.expr->source_text()),
                                             ctx.shared_source(file), m.expr->range, {}, std::nullopt});
-                    } else if (m.name == "ignore_changes" && m.expr->native &&
-                               m.expr->native->kind == hcl::ExprKind::tuple) {
-                        for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*m.expr->native).items) {
-                            config::Expression ie{file, item->range, item, nullptr};
-                            auto root = reference_root(ie);
+                    } else if (m.name == "ignore_changes") {
+                        for (const config::Expression& item : list_items(*m.expr)) {
+                            auto root = reference_root(item);
                             if (!root) continue;
                             sink.report(Finding{
                                 std::string(rule_id), Severity::error,
                                 fmt::format("{}: ignore_changes lists attribute names of the resource; `{}` is not "
                                             "evaluated as a {} reference",
-                                            label, ie.source_text(), *root == "var" ? "variable" : "local value"),
-                                ctx.shared_source(file), ie.range, {}, std::nullopt});
+                                            label, item.source_text(), *root == "var" ? "variable" : "local value"),
+                                ctx.shared_source(file), item.range, {}, std::nullopt});
                         }
                     }
                 }
