@@ -24,6 +24,14 @@ std::span<const Rule> builtin_rules() {
         rules::module_alias_not_passed(),
         rules::module_providers_unknown(),
         rules::module_providers_incomplete(),
+        rules::lifecycle_non_literal(),
+        rules::lifecycle_unknown_argument(),
+        rules::ignore_changes_meta_argument(),
+        rules::ignore_changes_wildcard(),
+        rules::replace_triggered_by_invalid(),
+        rules::create_before_destroy_conflict(),
+        rules::create_before_destroy_provisioner(),
+        rules::condition_constant(),
     };
     return all;
 }

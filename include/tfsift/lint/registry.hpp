@@ -37,6 +37,15 @@ Rule provider_alias_undeclared();
 Rule module_alias_not_passed();
 Rule module_providers_unknown();
 Rule module_providers_incomplete();
+// Lifecycle meta-argument (seed 002).
+Rule lifecycle_non_literal();
+Rule lifecycle_unknown_argument();
+Rule ignore_changes_meta_argument();
+Rule ignore_changes_wildcard();
+Rule replace_triggered_by_invalid();
+Rule create_before_destroy_conflict();
+Rule create_before_destroy_provisioner();
+Rule condition_constant();
 }  // namespace rules
 
 }  // namespace tfsift::lint

@@ -1,0 +1,56 @@
+// condition-constant: a precondition or postcondition must check something
+// from elsewhere in the configuration.
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+// The loader rejects a `condition` that refers to nothing, in the condition
+// blocks of resources, data sources and outputs alike.
+bool claims(const config::LoadDiagnostic& d) {
+    const std::string& s = d.diagnostic.summary;
+    return s == "Invalid precondition expression" || s == "Invalid postcondition expression";
+}
+
+}  // namespace
+
+Rule condition_constant() {
+    Rule r;
+    r.id = "condition-constant";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "The `condition` of a precondition or postcondition refers to nothing, so it is a constant.";
+    r.doc.what =
+        "Reports a `precondition` or `postcondition` block (in a resource's or data source's `lifecycle` block, "
+        "or in an `output` block) whose `condition` does not refer to any variable, resource, data source, local "
+        "value, `self` or other object: `condition = true`, `condition = length([]) == 0`. The `error_message` "
+        "may be constant; the condition may not.";
+    r.doc.why =
+        "A condition that refers to nothing always has the same result, so it checks nothing: it either always "
+        "passes or always fails. Terraform refuses to load such a condition.";
+    r.doc.failing_example =
+        "resource \"aws_instance\" \"web\" {\n"
+        "  lifecycle {\n"
+        "    precondition {\n"
+        "      condition     = true\n"
+        "      error_message = \"Always fine.\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "resource \"aws_instance\" \"web\" {\n"
+        "  lifecycle {\n"
+        "    precondition {\n"
+        "      condition     = data.aws_ami.app.architecture == \"x86_64\"\n"
+        "      error_message = \"The AMI must be for the x86_64 architecture.\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable.";
+    r.claims = claims;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

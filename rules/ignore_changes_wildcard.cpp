@@ -1,0 +1,95 @@
+// ignore-changes-wildcard: "ignore everything" is written `ignore_changes =
+// all`; the old wildcard and quoted forms are rejected or deprecated.
+#include <fmt/format.h>
+
+#include "support/loader_reports.hpp"
+#include "support/written_resources.hpp"
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+constexpr std::string_view rule_id = "ignore-changes-wildcard";
+
+// The loader's errors about `["*"]` (alone or mixed with names), its
+// deprecation warnings about quoted names in ignore_changes, and its error
+// about `ignore_changes = "all"` (or `"*"`) written as a string.
+bool claims(const config::LoadDiagnostic& d) {
+    const std::string& s = d.diagnostic.summary;
+    if (s == "Invalid ignore_changes wildcard" || s == "Invalid ignore_changes ruleset") return true;
+    if (s != "Quoted references are deprecated" && s != "Invalid expression") return false;
+    return written::diagnostic_in_lifecycle(d, [&](const written::LifecycleSite& site) {
+        if (!site.member || site.member->is_block || site.member->name != "ignore_changes") return false;
+        if (s == "Quoted references are deprecated") return true;
+        const Range r = *d.diagnostic.subject;
+        std::string_view text = d.source->text().substr(r.start.byte, r.end.byte - r.start.byte);
+        return text == "\"all\"" || text == "\"*\"";
+    });
+}
+
+// `ignore_changes = [all]`: the keyword inside a list names an attribute
+// called "all", which no resource type has.
+void check(const LintContext& ctx, FindingSink& sink) {
+    for (const config::ModuleFile& mf : ctx.files()) {
+        const SourceFile* file = mf.parsed->source.get();
+        for (const auto& r : written::resource_blocks(*mf.parsed)) {
+            if (r.mode != config::ResourceMode::managed) continue;
+            for (const auto& lc : r.lifecycles) {
+                const auto* m = lc.argument("ignore_changes");
+                if (!m || !m->expr || !m->expr->native || m->expr->native->kind != hcl::ExprKind::tuple) continue;
+                for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*m->expr->native).items) {
+                    if (item->kind != hcl::ExprKind::scope_traversal) continue;
+                    const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*item);
+                    if (t.root != "all" || !t.steps.empty()) continue;
+                    if (loader_reported_within(ctx, file, item->range)) continue;
+                    sink.report(Finding{std::string(rule_id), Severity::error,
+                                        fmt::format("{}: `[all]` ignores an attribute named \"all\"; write "
+                                                    "`ignore_changes = all` (no brackets) to ignore every attribute",
+                                                    written::block_label(r.mode, r.type, r.name)),
+                                        ctx.shared_source(file), item->range, {}, std::nullopt});
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Rule ignore_changes_wildcard() {
+    Rule r;
+    r.id = std::string(rule_id);
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "`ignore_changes` uses the old `[\"*\"]` wildcard, a quoted keyword or quoted attribute names.";
+    r.doc.what =
+        "To ignore every attribute, `ignore_changes` takes the bare keyword `all`. Reported as errors: the "
+        "Terraform 0.11 wildcard `[\"*\"]` (alone, or mixed with attribute names), the keyword written as a string "
+        "(`ignore_changes = \"all\"`), and the keyword inside a list (`[all]`, which names an attribute called "
+        "\"all\"). Reported as warnings: attribute names written in quotes (`[\"tags\"]`), a deprecated form "
+        "Terraform still reads.";
+    r.doc.why =
+        "The wildcard form was removed and Terraform refuses to load it; the other mistakes either fail to load "
+        "or silently ignore nothing at all, so the drift the author meant to tolerate is planned away on the next "
+        "apply.";
+    r.doc.failing_example =
+        "resource \"aws_autoscaling_group\" \"workers\" {\n"
+        "  lifecycle {\n"
+        "    ignore_changes = [\"*\"]\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "resource \"aws_autoscaling_group\" \"workers\" {\n"
+        "  lifecycle {\n"
+        "    ignore_changes = all\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable.";
+    r.check = check;
+    r.claims = claims;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,91 @@
+#include "reference_names.hpp"
+
+#include "tfsift/hcl/references.hpp"
+
+namespace tfsift::lint {
+namespace {
+
+ReferenceName leading_names(const hcl::ScopeTraversalExpr& t) {
+    ReferenceName out{std::string(t.root)};
+    for (const auto& step : t.steps) {
+        if (step.kind != hcl::StepKind::attr) break;
+        out.emplace_back(step.name);
+    }
+    return out;
+}
+
+void native_references(const hcl::Expr& e, std::vector<ReferenceName>& out) {
+    for (const auto* t : hcl::referenced_traversals(e)) out.push_back(leading_names(*t));
+}
+
+void json_references(const json::Value& v, std::vector<ReferenceName>& out) {
+    switch (v.kind) {
+    case json::Kind::string: {
+        if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
+        auto parsed = parse_json_string(v, true);
+        if (parsed.expr) native_references(*parsed.expr, out);
+        return;
+    }
+    case json::Kind::array:
+        for (const auto& item : v.items) json_references(item, out);
+        return;
+    case json::Kind::object:
+        for (const auto& m : v.members) json_references(m.value, out);
+        return;
+    default: return;
+    }
+}
+
+}  // namespace
+
+JsonStringExpression parse_json_string(const json::Value& value, bool as_template) {
+    JsonStringExpression out;
+    auto source = std::make_shared<const SourceFile>("<json string>", value.text);
+    out.arena = std::make_unique<Arena>();
+    Diagnostics diags;
+    const std::string_view text = source->text();
+    out.expr = as_template ? hcl::parse_template(*source, text, Pos{}, *out.arena, diags)
+                           : hcl::parse_expression(*source, text, Pos{}, *out.arena, diags);
+    if (has_errors(diags)) out.expr = nullptr;
+    out.source = std::move(source);
+    return out;
+}
+
+std::vector<ReferenceName> expression_references(const config::Expression& expr) {
+    std::vector<ReferenceName> out;
+    if (expr.native) native_references(*expr.native, out);
+    if (expr.json) json_references(*expr.json, out);
+    return out;
+}
+
+std::vector<ReferenceName> body_references(const config::Body& body) {
+    std::vector<ReferenceName> out;
+    for (const auto& a : body.arguments) {
+        for (auto& r : expression_references(a.expr)) out.push_back(std::move(r));
+    }
+    for (const auto& b : body.blocks) {
+        for (auto& r : body_references(b.body)) out.push_back(std::move(r));
+    }
+    for (const auto& p : body.undecided) {
+        if (p.value) json_references(*p.value, out);
+    }
+    return out;
+}
+
+ReferenceName traversal_reference(const config::Traversal& traversal) {
+    ReferenceName out;
+    std::string part;
+    for (char c : traversal.text) {
+        if (c == '.' || c == '[') {
+            out.push_back(part);
+            part.clear();
+            if (c == '[') return out;
+            continue;
+        }
+        part += c;
+    }
+    if (!part.empty()) out.push_back(part);
+    return out;
+}
+
+}  // namespace tfsift::lint
