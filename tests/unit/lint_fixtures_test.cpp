@@ -1,6 +1,7 @@
 // Walks fixtures/rules/<id>/ and demands exactly the findings annotated in
 // the fixture files with a trailing `# expect: <rule-id>[, <rule-id>]` on the
-// line where each finding starts: none missing, none extra. Each directory
+// line where each finding starts (in JSON files, inside a `"//"` comment
+// property on that line): none missing, none extra. Each directory
 // runs only its own rule (see fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
@@ -36,8 +37,10 @@ std::multiset<std::string> expectations(const SourceFile& src) {
         std::istringstream list(ids);
         std::string id;
         while (std::getline(list, id, ',')) {
-            auto b = id.find_first_not_of(" \t\r");
-            auto e = id.find_last_not_of(" \t\r");
+            // JSON fixtures write the expectation as a comment property,
+            // `"//": "# expect: id"`: the closing quote is not part of the id.
+            auto b = id.find_first_not_of(" \t\r\"");
+            auto e = id.find_last_not_of(" \t\r\"");
             if (b == std::string::npos) continue;
             out.insert(src.path() + ":" + std::to_string(n) + " " + id.substr(b, e - b + 1));
         }
