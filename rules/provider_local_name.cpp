@@ -1,6 +1,8 @@
 // provider-local-name: a provider's local name should be its preferred name
 // (the type part of its source address); when two required providers share
 // a type, the compound `namespace-type` form keeps them apart readably.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tfsift/config/effective_document.hpp"
@@ -38,10 +40,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
     for (const Entry& e : entries) {
         const std::string& name = e.requirement->name;
         const std::string& type = e.address.type;
+        // One provider under two names: provider-local-name-duplicate reports it.
+        if (std::any_of(entries.begin(), entries.end(),
+                        [&](const Entry& other) { return &other != &e && other.address == e.address; })) {
+            continue;
+        }
         // Another provider with the same type, or one that already uses this type as its local name.
         const Entry* conflict = nullptr;
         for (const Entry& other : entries) {
-            if (&other == &e || other.address == e.address) continue;
+            if (&other == &e) continue;
             if (other.address.type == type || other.requirement->name == type) {
                 conflict = &other;
                 break;
@@ -92,7 +99,8 @@ Rule provider_local_name() {
         "one of them may keep the type as its name and the other should use the compound form "
         "`<namespace>-<type>` (`mycorp-http`); other names are reported with that suggestion. Local names "
         "that Terraform's loader rejects (\"Invalid provider local name\": not lower case, invalid "
-        "characters) are reported under this rule too, with the loader's error severity.";
+        "characters) are reported under this rule too, with the loader's error severity. An entry whose provider is also required under another name is left to "
+        "`provider-local-name-duplicate`.";
     r.doc.why =
         "The preferred name is the prefix of the provider's resource types, so resources find their provider "
         "without a `provider` argument and readers recognise it at once. A made-up name forces a `provider` "
