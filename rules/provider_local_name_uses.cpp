@@ -112,7 +112,7 @@ bool declares_requirements(const config::LoadedModule& module) {
 
 Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
     switch (use.kind) {
-    case ProviderUseKind::resource_type: return header_range(module, use.origin, 0);
+    case ProviderUseKind::resource_type:
     case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
     case ProviderUseKind::provider_argument:
     case ProviderUseKind::module_providers: {
