@@ -32,6 +32,18 @@ std::span<const Rule> builtin_rules() {
         rules::create_before_destroy_conflict(),
         rules::create_before_destroy_provisioner(),
         rules::condition_constant(),
+        rules::module_required_providers(),
+        rules::required_providers_placement(),
+        rules::provider_local_name_duplicate(),
+        rules::provider_source_invalid(),
+        rules::provider_source_missing(),
+        rules::provider_version_missing(),
+        rules::provider_version_invalid(),
+        rules::provider_local_name(),
+        rules::resource_provider_unresolved(),
+        rules::shared_module_max_version(),
+        rules::root_module_unbounded_version(),
+        rules::provider_legacy_terraform(),
     };
     return all;
 }

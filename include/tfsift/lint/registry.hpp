@@ -46,6 +46,18 @@ Rule replace_triggered_by_invalid();
 Rule create_before_destroy_conflict();
 Rule create_before_destroy_provisioner();
 Rule condition_constant();
+Rule module_required_providers();
+Rule required_providers_placement();
+Rule provider_local_name_duplicate();
+Rule provider_source_invalid();
+Rule provider_source_missing();
+Rule provider_version_missing();
+Rule provider_version_invalid();
+Rule provider_local_name();
+Rule resource_provider_unresolved();
+Rule shared_module_max_version();
+Rule root_module_unbounded_version();
+Rule provider_legacy_terraform();
 }  // namespace rules
 
 }  // namespace tfsift::lint

@@ -1,0 +1,78 @@
+// provider-legacy-terraform: `hashicorp/terraform` in required_providers.
+// That registry provider is the pre-0.13 form of what is now built in.
+#include <fmt/format.h>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/address.hpp"
+#include "written_provider_requirements.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+bool is_legacy_terraform(const providers::Provider& p) {
+    return p.namespace_ == "hashicorp" && p.type == "terraform" &&
+           (p.hostname == default_registry_host(Engine::terraform) ||
+            p.hostname == default_registry_host(Engine::opentofu));
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const auto written = written_provider_requirements(ctx);
+    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+        if (!req.source_as_written) continue;
+        auto parsed = providers::parse_provider_source(*req.source_as_written, ctx.engine);
+        if (!parsed.provider || !is_legacy_terraform(*parsed.provider)) continue;
+        const WrittenRequirement* w = written_entry_for(written, req);
+        if (w == nullptr || !w->source) continue;
+        Finding f;
+        f.rule_id = "provider-legacy-terraform";
+        f.severity = Severity::error;
+        f.message = fmt::format(
+            "provider \"{}\" requires \"{}\", the obsolete registry form of the built-in terraform provider; "
+            "remove the entry (terraform_remote_state needs no requirement)",
+            name, w->source->text);
+        f.file = w->file->parsed->source;
+        f.range = w->source->range;
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule provider_legacy_terraform() {
+    Rule r;
+    r.id = "provider-legacy-terraform";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "`hashicorp/terraform` must not be required: the terraform provider is built in.";
+    r.doc.what =
+        "Reports a `required_providers` entry whose `source` is `hashicorp/terraform` (on either engine's "
+        "public registry). The provider behind `terraform_remote_state` and `terraform_data` is built into "
+        "Terraform and OpenTofu as `terraform.io/builtin/terraform` and needs no requirement at all.";
+    r.doc.why =
+        "`hashicorp/terraform` is the legacy registry release of the now built-in provider. It is not "
+        "compatible with current Terraform and OpenTofu releases, so requiring it makes `init` fail or install "
+        "an outdated plugin instead of using the built-in one.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    terraform = {\n"
+        "      source = \"hashicorp/terraform\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "data \"terraform_remote_state\" \"network\" {\n"
+        "  backend = \"local\"\n"
+        "  config = {\n"
+        "    path = \"../network/terraform.tfstate\"\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: delete the entry by hand.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

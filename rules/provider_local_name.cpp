@@ -1,0 +1,137 @@
+// provider-local-name: a provider's local name should be its preferred name
+// (the type part of its source address); when two required providers share
+// a type, the compound `namespace-type` form keeps them apart readably.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/address.hpp"
+#include "written_provider_requirements.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+struct Entry {
+    const config::RequiredProvider* requirement;
+    providers::Provider address;
+};
+
+// Beta channels such as hashicorp/google-beta keep the stable provider's
+// resource type prefix, which is then their preferred name as well.
+bool is_preferred_name(std::string_view name, std::string_view type) {
+    if (name == type) return true;
+    constexpr std::string_view beta = "-beta";
+    return type.ends_with(beta) && name == type.substr(0, type.size() - beta.size());
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const auto written = written_provider_requirements(ctx);
+    std::vector<Entry> entries;
+    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+        if (!req.source_as_written) continue;  // the implied source has the local name as its type
+        auto parsed = providers::parse_provider_source(*req.source_as_written, ctx.engine);
+        if (!parsed.provider || parsed.provider->is_builtin(ctx.engine)) continue;
+        entries.push_back({&req, *parsed.provider});
+    }
+    for (const Entry& e : entries) {
+        const std::string& name = e.requirement->name;
+        const std::string& type = e.address.type;
+        // One provider under two names: provider-local-name-duplicate reports it.
+        if (std::any_of(entries.begin(), entries.end(),
+                        [&](const Entry& other) { return &other != &e && other.address == e.address; })) {
+            continue;
+        }
+        // Another provider with the same type, or one that already uses this type as its local name.
+        const Entry* conflict = nullptr;
+        for (const Entry& other : entries) {
+            if (&other == &e) continue;
+            if (other.address.type == type || other.requirement->name == type) {
+                conflict = &other;
+                break;
+            }
+        }
+        const std::string compound = e.address.namespace_ + "-" + type;
+        std::string message;
+        if (conflict == nullptr) {
+            if (is_preferred_name(name, type)) continue;
+            message = fmt::format("provider \"{}\" ({}) is not named after its type; use the local name \"{}\"",
+                                  name, e.address.for_display(ctx.engine), type);
+        } else {
+            if (name == compound || name == type) continue;
+            message = fmt::format(
+                "provider \"{}\" ({}) shares its type with {}; use the compound local name \"{}\"", name,
+                e.address.for_display(ctx.engine), conflict->address.for_display(ctx.engine), compound);
+        }
+        const WrittenRequirement* w = written_entry_for(written, *e.requirement);
+        if (w == nullptr) continue;
+        Finding f;
+        f.rule_id = "provider-local-name";
+        f.severity = Severity::warning;
+        f.message = std::move(message);
+        f.file = w->file->parsed->source;
+        f.range = w->name_range;
+        if (conflict != nullptr) {
+            if (const WrittenRequirement* cw = written_entry_for(written, *conflict->requirement)) {
+                f.related.push_back({cw->file->parsed->source, cw->name_range, "the provider with the same type"});
+            }
+        }
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule provider_local_name() {
+    Rule r;
+    r.id = "provider-local-name";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A provider's local name should be its preferred name, or `namespace-type` on a conflict.";
+    r.doc.what =
+        "Reports a `required_providers` entry whose local name differs from the type part of its `source` "
+        "(`aws` for `hashicorp/aws`; a beta channel such as `hashicorp/google-beta` may also use the stable "
+        "name `google`) when nothing forces another name. When two required providers have the same type, "
+        "one of them may keep the type as its name and the other should use the compound form "
+        "`<namespace>-<type>` (`mycorp-http`); other names are reported with that suggestion. Local names "
+        "that Terraform's loader rejects (\"Invalid provider local name\": not lower case, invalid "
+        "characters) are reported under this rule too, with the loader's error severity. An entry whose provider is also required under another name is left to "
+        "`provider-local-name-duplicate`.";
+    r.doc.why =
+        "The preferred name is the prefix of the provider's resource types, so resources find their provider "
+        "without a `provider` argument and readers recognise it at once. A made-up name forces a `provider` "
+        "argument on every resource and hides which provider is meant.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    amazon = {\n"
+        "      source = \"hashicorp/aws\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    hashicorp-http = {\n"
+        "      source = \"hashicorp/http\"\n"
+        "    }\n"
+        "    mycorp-http = {\n"
+        "      source = \"mycorp/http\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety =
+        "Not fixable: renaming a local name means changing every resource, provider block and module "
+        "`providers` map that uses it.";
+    r.check = check;
+    r.claims = [](const config::LoadDiagnostic& d) {
+        return d.diagnostic.summary == "Invalid provider local name" || d.diagnostic.summary == "Invalid provider name";
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

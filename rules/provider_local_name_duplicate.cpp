@@ -1,0 +1,119 @@
+// provider-local-name-duplicate: one local name given twice in a module's
+// requirements, or one provider required under two local names.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/address.hpp"
+#include "written_provider_requirements.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+Finding finding(const WrittenRequirement& w, std::string message, const WrittenRequirement& first,
+                std::string related_message) {
+    Finding f;
+    f.rule_id = "provider-local-name-duplicate";
+    f.severity = Severity::error;
+    f.message = std::move(message);
+    f.file = w.file->parsed->source;
+    f.range = w.name_range;
+    f.related.push_back({first.file->parsed->source, first.name_range, std::move(related_message)});
+    return f;
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const auto written = written_provider_requirements(ctx);
+    // The same name twice in one block. The native parser already rejects a
+    // repeated argument ("Attribute redefined"); JSON objects keep both and
+    // the loader silently takes the last.
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            const auto& a = written[j];
+            const auto& b = written[i];
+            if (a.file == b.file && a.block_index == b.block_index && a.name == b.name) {
+                sink.report(finding(b, fmt::format("provider local name \"{}\" is declared twice in one required_providers block", b.name),
+                                    a, "first declared here"));
+                break;
+            }
+        }
+    }
+    // One provider under two local names: each name would get its own
+    // configurations and Terraform >= 1.4 rejects it ("Duplicate required provider").
+    std::map<providers::Provider, const config::RequiredProvider*> by_address;
+    std::vector<std::pair<const config::RequiredProvider*, providers::Provider>> in_order;
+    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+        auto address = req.source_as_written ? providers::parse_provider_source(*req.source_as_written, ctx.engine).provider
+                                             : std::optional(providers::implied_provider(name, ctx.engine));
+        if (!address || address->is_builtin(ctx.engine)) continue;
+        in_order.emplace_back(&req, *address);
+    }
+    // Report the later entry in source order, pointing at the earlier.
+    auto position = [&](const config::RequiredProvider* r) {
+        const WrittenRequirement* w = written_entry_for(written, *r);
+        return w == nullptr ? written.size() : static_cast<std::size_t>(w - written.data());
+    };
+    std::sort(in_order.begin(), in_order.end(),
+              [&](const auto& x, const auto& y) { return position(x.first) < position(y.first); });
+    for (const auto& [req, address] : in_order) {
+        auto [it, inserted] = by_address.emplace(address, req);
+        if (inserted) continue;
+        const WrittenRequirement* w = written_entry_for(written, *req);
+        const WrittenRequirement* first = written_entry_for(written, *it->second);
+        if (w == nullptr || first == nullptr) continue;
+        sink.report(finding(*w,
+                            fmt::format("provider {} is required twice, as \"{}\" and as \"{}\"",
+                                        address.for_display(ctx.engine), it->second->name, req->name),
+                            *first, "first required here"));
+    }
+}
+
+}  // namespace
+
+Rule provider_local_name_duplicate() {
+    Rule r;
+    r.id = "provider-local-name-duplicate";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "Each local name, and each provider, may be required only once in a module.";
+    r.doc.what =
+        "Reports a local name given twice in one `required_providers` block written in JSON syntax (the native "
+        "syntax parser already rejects a repeated argument as \"Attribute redefined\", and two "
+        "`required_providers` blocks in the primary files are rejected by the loader as \"Duplicate required "
+        "providers configuration\"), and one provider source address required under two different local "
+        "names. The second entry is reported, with the first as a related location.";
+    r.doc.why =
+        "Local names identify providers everywhere in a module and must be unique. In JSON the loader keeps "
+        "the last entry without a word, so the first one is dead text that readers will trust. Requiring one "
+        "provider under two names splits its configurations between names; newer Terraform releases refuse "
+        "it outright.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source = \"hashicorp/aws\"\n"
+        "    }\n"
+        "    amazon = {\n"
+        "      source = \"hashicorp/aws\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source = \"hashicorp/aws\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: decide which entry and which name to keep.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

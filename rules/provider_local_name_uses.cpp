@@ -1,0 +1,133 @@
+// Collecting the provider local names a module uses.
+#include "provider_local_name_uses.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tfsift/config/decode.hpp"
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/providers/address.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+std::string root_of(std::string_view reference) { return std::string(reference.substr(0, reference.find('.'))); }
+
+std::string describe(const config::Resource& r) {
+    return fmt::format("{} \"{}\" \"{}\"", r.mode == config::ResourceMode::data ? "data" : "resource", r.type, r.name);
+}
+
+// The header of a top-level block that starts at `origin`, searched in the
+// module's files: the block's label `label_index` in native syntax, its
+// definition range otherwise.
+Range header_range(const config::LoadedModule& module, const config::Origin& origin, std::size_t label_index) {
+    for (const config::ModuleFile& file : module.files) {
+        if (file.parsed->source.get() != origin.file) continue;
+        if (file.parsed->native) {
+            for (const hcl::Block& b : file.parsed->native->body->blocks) {
+                if (b.type_range.start.byte != origin.pos.byte) continue;
+                if (label_index < b.labels.size()) return b.labels[label_index].range;
+                return b.def_range();
+            }
+        }
+        for (const auto& [r, decl] : file.decoded.resources) {
+            if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
+        }
+        for (const auto& [p, decl] : file.decoded.providers) {
+            if (p.origin.pos.byte == origin.pos.byte) return decl.def_range;
+        }
+    }
+    return Range{origin.pos, origin.pos};
+}
+
+}  // namespace
+
+std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
+    std::vector<ProviderUse> uses;
+    const config::Module& m = module.module;
+    auto add_resource = [&](const config::Resource& r) {
+        ProviderUse u;
+        u.object = describe(r);
+        u.resource = &r;
+        if (r.provider_ref && r.provider_origin) {
+            u.kind = ProviderUseKind::provider_argument;
+            u.local_name = root_of(*r.provider_ref);
+            u.origin = *r.provider_origin;
+            u.name_length = u.local_name.size();
+        } else {
+            u.kind = ProviderUseKind::resource_type;
+            u.local_name = std::string(providers::implied_local_name(r.type));
+            u.origin = r.origin;
+        }
+        uses.push_back(std::move(u));
+    };
+    for (const auto& [key, r] : m.resources) add_resource(r);
+    for (const auto& [key, r] : m.data) add_resource(r);
+    for (const auto& [key, p] : m.providers) {
+        ProviderUse u;
+        u.kind = ProviderUseKind::provider_block;
+        u.local_name = p.name;
+        u.object = p.alias ? fmt::format("provider \"{}\" (alias \"{}\")", p.name, *p.alias)
+                           : fmt::format("provider \"{}\"", p.name);
+        u.origin = p.origin;
+        uses.push_back(std::move(u));
+    }
+    for (const auto& [name, call] : m.module_calls) {
+        for (const config::ProviderPassing& pass : call.providers) {
+            ProviderUse u;
+            u.kind = ProviderUseKind::module_providers;
+            u.local_name = root_of(pass.parent_key);
+            u.object = fmt::format("module \"{}\"", name);
+            u.origin = pass.parent_origin;
+            u.name_length = u.local_name.size();
+            uses.push_back(std::move(u));
+        }
+    }
+    std::erase_if(uses, [](const ProviderUse& u) { return u.local_name.empty() || u.local_name == "terraform"; });
+    auto file_index = [&](const SourceFile* f) {
+        for (std::size_t i = 0; i < module.files.size(); ++i) {
+            if (module.files[i].parsed->source.get() == f) return i;
+        }
+        return module.files.size();
+    };
+    std::stable_sort(uses.begin(), uses.end(), [&](const ProviderUse& a, const ProviderUse& b) {
+        auto ka = std::make_pair(file_index(a.origin.file), a.origin.pos.byte);
+        auto kb = std::make_pair(file_index(b.origin.file), b.origin.pos.byte);
+        return ka < kb;
+    });
+    return uses;
+}
+
+bool declares_requirements(const config::LoadedModule& module) {
+    if (!module.module.terraform.required_providers.empty()) return true;
+    for (const config::ModuleFile& file : module.files) {
+        for (const config::TerraformBlock& tb : file.decoded.terraform) {
+            if (!tb.required_providers.empty()) return true;
+        }
+    }
+    return false;
+}
+
+Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
+    switch (use.kind) {
+    case ProviderUseKind::resource_type:
+    case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
+    case ProviderUseKind::provider_argument:
+    case ProviderUseKind::module_providers: {
+        Pos start = use.origin.pos;
+        // In JSON syntax the reference is a string: skip its opening quote.
+        if (use.origin.file != nullptr && start.byte < use.origin.file->text().size() &&
+            use.origin.file->text()[start.byte] == '"') {
+            ++start.byte;
+        }
+        Pos end = start;
+        end.byte += static_cast<std::uint32_t>(use.name_length);
+        return Range{start, end};
+    }
+    }
+    return Range{use.origin.pos, use.origin.pos};
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,44 @@
+// Where a module uses provider local names outside required_providers:
+// resource type prefixes, `provider` blocks, `provider` arguments and the
+// values of module `providers` maps. module-required-providers and
+// resource-provider-unresolved both check these uses against the module's
+// requirements.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/engine.hpp"
+
+namespace tfsift::lint::rules {
+
+enum class ProviderUseKind : std::uint8_t {
+    resource_type,      // a resource or data block without `provider`: its type's prefix
+    provider_block,     // provider "NAME"
+    provider_argument,  // provider = NAME or NAME.ALIAS
+    module_providers,   // providers = { child = NAME }
+};
+
+struct ProviderUse {
+    std::string local_name;
+    ProviderUseKind kind = ProviderUseKind::resource_type;
+    std::string object;                    // what uses it, e.g. `resource "aws_instance" "web"`
+    const config::Resource* resource = nullptr;   // for resource_type and provider_argument
+    config::Origin origin;                 // where the name is written (a block's start for blocks)
+    std::size_t name_length = 0;           // for arguments and map values: the length of the name at origin
+};
+
+// Every use in the module, ordered by file load order, then position. The
+// built-in `terraform` provider is left out: it never needs a requirement.
+std::vector<ProviderUse> provider_uses(const config::LoadedModule& module);
+
+// Whether the module writes a required_providers block (even an empty one)
+// in any of its files: it has opted into explicit requirements.
+bool declares_requirements(const config::LoadedModule& module);
+
+// The narrowest range for a use, in the module's own files: the type label
+// of a resource, the name label of a provider block, the name of a reference.
+Range use_range(const config::LoadedModule& module, const ProviderUse& use);
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,69 @@
+// provider-version-missing: a provider requirement without a version
+// constraint, so any version is acceptable.
+#include <fmt/format.h>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "written_provider_requirements.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const auto written = written_provider_requirements(ctx);
+    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+        if (!req.version_constraints.empty()) continue;
+        if (name == "terraform") continue;  // provider-legacy-terraform
+        const WrittenRequirement* w = written_entry_for(written, req);
+        if (w == nullptr || w->has_version) continue;  // a version the loader rejected is reported there
+        Finding f;
+        f.rule_id = "provider-version-missing";
+        f.severity = Severity::warning;
+        f.message = fmt::format("provider \"{}\" has no version constraint, so any version is accepted", name);
+        f.file = w->file->parsed->source;
+        f.range = w->name_range;
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule provider_version_missing() {
+    Rule r;
+    r.id = "provider-version-missing";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "Every provider requirement should give a `version` constraint.";
+    r.doc.what =
+        "Reports an entry of `required_providers` (after override files are applied) without a `version` "
+        "argument. A `terraform` entry is left to `provider-legacy-terraform`.";
+    r.doc.why =
+        "Without a constraint any version of the provider is acceptable, so a new major release can be "
+        "installed by the next `init -upgrade` (or the first `init` without a lock file) and break the module. "
+        "The documents strongly recommend a constraint for every provider a module depends on: at least the "
+        "minimum version known to work.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source = \"hashicorp/aws\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source  = \"hashicorp/aws\"\n"
+        "      version = \">= 5.0\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: the right minimum version depends on what the module uses.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,46 @@
+// required-providers-placement: a `required_providers` block written
+// outside the `terraform` block. Terraform's loader rejects it with its own
+// diagnostic, which this rule claims.
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule required_providers_placement() {
+    Rule r;
+    r.id = "required-providers-placement";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A `required_providers` block must sit inside the top-level `terraform` block.";
+    r.doc.what =
+        "Reports a `required_providers` block written at the top level of a file instead of nested in a "
+        "`terraform` block (or, for OpenTofu, a `tofu` block). The finding is Terraform's own load error "
+        "\"Invalid required_providers block\", reported under this rule.";
+    r.doc.why =
+        "Terraform refuses to load the module, so `init`, `validate` and `plan` all stop. The block only has a "
+        "meaning inside the settings block, next to `required_version` and the backend.";
+    r.doc.failing_example =
+        "required_providers {\n"
+        "  aws = {\n"
+        "    source  = \"hashicorp/aws\"\n"
+        "    version = \"~> 5.0\"\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source  = \"hashicorp/aws\"\n"
+        "      version = \"~> 5.0\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: move the block into the `terraform` block by hand.";
+    r.claims = [](const config::LoadDiagnostic& d) {
+        return d.diagnostic.summary == "Invalid required_providers block";
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,88 @@
+// resource-provider-unresolved: in a module that declares its provider
+// requirements, a resource whose type prefix names no declared provider and
+// which sets no `provider` argument.
+#include <fmt/format.h>
+
+#include "provider_local_name_uses.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/address.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const config::LoadedModule& module = ctx.module();
+    if (!declares_requirements(module)) return;  // module-required-providers covers undeclared modules
+    const auto& required = module.module.terraform.required_providers;
+    for (const ProviderUse& use : provider_uses(module)) {
+        if (use.kind != ProviderUseKind::resource_type || required.contains(use.local_name)) continue;
+        Finding f;
+        f.rule_id = "resource-provider-unresolved";
+        f.severity = Severity::error;
+        f.message = fmt::format(
+            "{}: no required provider is named \"{}\" and the block sets no provider argument, so it silently "
+            "uses {}",
+            use.object, use.local_name, providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
+        f.file = ctx.shared_source(use.origin.file);
+        f.range = use_range(module, use);
+        if (!f.file) continue;
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule resource_provider_unresolved() {
+    Rule r;
+    r.id = "resource-provider-unresolved";
+    r.default_severity = Severity::error;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A resource's type prefix must name a declared provider, or the block must set `provider`.";
+    r.doc.what =
+        "In a module that declares its provider requirements (it has a `required_providers` block), reports a "
+        "`resource` or `data` block without a `provider` argument whose type prefix (the part before the first "
+        "`_`) is not one of the declared local names. The built-in `terraform` provider "
+        "(`terraform_remote_state`, `terraform_data`) is exempt.\n\n"
+        "Division of labour with `module-required-providers`: this rule reports each such resource; "
+        "`module-required-providers` reports, once per local name, the other undeclared uses (`provider` "
+        "blocks, `provider` arguments, module `providers` maps) and, in modules without any "
+        "`required_providers` block, resource type prefixes too.";
+    r.doc.why =
+        "Without a `provider` argument, the type prefix is taken as the local name. When the module has no "
+        "entry of that name, the resource silently binds to `hashicorp/<prefix>` instead of the provider the "
+        "author declared under another name, for example a compound name such as `mycorp-http`, or a fork "
+        "with a different source.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    mycorp-http = {\n"
+        "      source = \"mycorp/http\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "data \"http\" \"status\" {\n"
+        "  url = \"https://status.example.com\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    mycorp-http = {\n"
+        "      source = \"mycorp/http\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "data \"http\" \"status\" {\n"
+        "  provider = mycorp-http\n"
+        "  url      = \"https://status.example.com\"\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: either add the requirement or a `provider` argument, depending on intent.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
