@@ -51,6 +51,7 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
+    cmd.add_flag("--fix", o.fix_lock, "Repair what can be repaired safely (the root modules' lock files), then report");
 }
 
 namespace {
@@ -208,6 +209,8 @@ int run_lint(const LintOptions& options) {
         runs.push_back(std::move(run));
     }
 
+    int exit_code_fix = 0;
+
     // Modules that another module of the scan calls by a local path.
     std::set<std::string> called;
     for (const auto& run : runs) {
@@ -220,6 +223,18 @@ int run_lint(const LintOptions& options) {
                 called.insert(lint::absolute_normal_path(base + "/" + child.dir));
                 todo.push_back(&child);
             }
+        }
+    }
+
+    // --fix: the lock files of root modules first, so the report shows what is left.
+    if (options.fix_lock) {
+        for (const auto& run : runs) {
+            if (called.count(lint::absolute_normal_path(run.dir))) continue;
+            std::string state = options.state;
+            if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
+                state = (fs::path(run.dir) / "terraform.tfstate").string();
+            }
+            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) exit_code_fix = 1;
         }
     }
 
@@ -260,7 +275,7 @@ int run_lint(const LintOptions& options) {
     }
     lint::sort_findings(findings);
 
-    int exit_code = 0;
+    int exit_code = exit_code_fix;
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = 1;
     }

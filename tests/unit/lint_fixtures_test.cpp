@@ -36,8 +36,9 @@ std::multiset<std::string> expectations(const SourceFile& src) {
         std::istringstream list(ids);
         std::string id;
         while (std::getline(list, id, ',')) {
-            auto b = id.find_first_not_of(" \t\r");
-            auto e = id.find_last_not_of(" \t\r");
+            // Quotes too: a JSON file (a state file) carries it in a string.
+            auto b = id.find_first_not_of(" \t\r\"");
+            auto e = id.find_last_not_of(" \t\r\"");
             if (b == std::string::npos) continue;
             out.insert(src.path() + ":" + std::to_string(n) + " " + id.substr(b, e - b + 1));
         }
@@ -100,6 +101,15 @@ FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
         for (const auto& f : m.tree.root->files) {
             outcome.expected.merge(expectations(*f.parsed->source));
             ++outcome.files;
+        }
+        // The lock file and the state file are not configuration files, but
+        // lock rules report into them; both are named as the module's files are.
+        for (const char* name : {".terraform.lock.hcl", "terraform.tfstate"}) {
+            fs::path extra = fs::path(dir) / name;
+            if (!fs::is_regular_file(extra)) continue;
+            std::string shown = extra.string();
+            auto text = SourceFile::read(extra.string());
+            outcome.expected.merge(expectations(SourceFile(shown, std::string(text->text()))));
         }
         std::vector<const config::LoadedModule*> todo{m.tree.root.get()};
         while (!todo.empty()) {

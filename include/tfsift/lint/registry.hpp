@@ -25,6 +25,18 @@ namespace rules {
 Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
+Rule provider_config_removed();
+Rule lock_syntax();
+Rule lock_missing();
+Rule lock_missing_provider();
+Rule lock_stale_provider();
+Rule lock_version_mismatch();
+Rule lock_constraints_drift();
+Rule lock_hash_mismatch();
+Rule lock_platforms_incomplete();
+Rule lock_in_shared_module();
+Rule module_version_unpinned();
+Rule required_version_conflict();
 }  // namespace rules
 
 }  // namespace tfsift::lint
