@@ -112,7 +112,7 @@ LockUpdate update_lock_file(const fs::path& dir, const TreeRequirements& require
                             const std::vector<LocalPackage>& packages, const RepairOptions& options,
                             bool always_write) {
     LockUpdate out;
-    out.path = dir / kLockFileName;
+    out.path = (dir / kLockFileName).lexically_normal();
     std::error_code ec;
     bool exists = fs::exists(fs::symlink_status(out.path, ec));
     Engine engine = options.engine;

@@ -74,3 +74,7 @@ set_tests_properties(debug-lock-errors PROPERTIES WILL_FAIL TRUE)
 # tests/unit/fuzz_regressions_test.cpp, run on its own (its test case is hidden
 # from `unit`) so that a crashing input cannot take the other unit tests down.
 add_test(NAME fuzz-regressions COMMAND tfsift_unit_tests "[fuzz-regressions]")
+
+# ---- lock file rules and `lint --fix` end to end (fixtures/lock-e2e) ---------
+add_test(NAME lock-fix-end-to-end
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lock_fix_check.sh $<TARGET_FILE:tfsift> ${PROJECT_SOURCE_DIR}/fixtures/lock-e2e)
