@@ -14,7 +14,9 @@ Rule lock_constraints_drift() {
     r.doc.what =
         "Renders the combined version constraints of every module for each locked provider the way the lock file "
         "records them (deduplicated, sorted, normalized) and compares the result with the entry's `constraints` "
-        "(absent counts as empty). Reported at `constraints`, or at the entry's label when it has none.";
+        "(absent counts as empty). Reported at `constraints`, or at the entry's label when it has none. Nothing is "
+        "reported while the tree calls modules that are not loaded (registry or remote sources), whose constraints "
+        "are unknown.";
     r.doc.why =
         "Terraform rewrites `constraints` only when it reinstalls a provider, so the recorded string quietly "
         "stops describing the configuration and reviewers read outdated intent from it.";
@@ -37,6 +39,8 @@ Rule lock_constraints_drift() {
         if (ctx.role != ModuleRole::root) return;
         LockInputs in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
+        // Modules that are not loaded (remote sources) may require more.
+        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
         for (const auto* req : in.lockable(ctx.engine)) {
             const auto* lock = in.read.locks.find(req->provider);
             if (lock == nullptr) continue;

@@ -14,7 +14,8 @@ Rule lock_stale_provider() {
         "Reports each `provider` block of the root module's `.terraform.lock.hcl` whose provider is required by no "
         "module of the tree and used by no resource of the state file (when there is one). `terraform init` "
         "removes such entries the next time it runs. A state file that cannot be read is reported too, since "
-        "entries it might still need cannot be told apart then.";
+        "entries it might still need cannot be told apart then. Nothing is reported while the tree calls modules "
+        "that are not loaded (registry or remote sources): they may require the provider.";
     r.doc.why =
         "Stale entries make the lock file say the project depends on providers it no longer uses, and the next "
         "`init` produces an unrelated diff in whatever change happens to run it.";
@@ -33,6 +34,8 @@ Rule lock_stale_provider() {
         if (ctx.role != ModuleRole::root) return;
         LockInputs in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
+        // Modules that are not loaded (remote sources) may require more.
+        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
         auto state = load_state(ctx);
         if (state) {
             report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);

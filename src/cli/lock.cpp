@@ -53,6 +53,7 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     providers::RepairOptions options;
     options.engine = engine;
     options.installed_dir = fs::path(dir) / ".terraform" / "providers";
+    options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
     bool ok = true;
     options.platforms = platforms_of(settings.platforms, ok);
     if (!ok) return false;
@@ -113,6 +114,7 @@ int run_lock(const LockOptions& o) {
     options.keep_unrequired = true;  // like `providers lock`: other entries stay
     options.all_or_nothing = true;   // and any failure leaves the file alone
     options.installed_dir = fs::path(o.dir) / ".terraform" / "providers";
+    options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
     std::vector<providers::LocalPackage> packages;
     if (!o.fs_mirror.empty()) {
         packages = providers::scan_filesystem_mirror(o.fs_mirror, engine);

@@ -30,7 +30,7 @@ RepairResult repair_lock(const LockFile& old, const TreeRequirements& requiremen
     RepairResult out;
     out.locks = old;
     for (const auto& [provider, lock] : old.providers) {
-        if (options.keep_unrequired || requirements.count(provider)) continue;
+        if (options.keep_unrequired || options.requirements_partial || requirements.count(provider)) continue;
         out.locks.providers.erase(provider);
         out.changes.push_back(fmt::format("- Removed {} {} (no longer required)", provider.to_string(),
                                           lock.version.to_string()));
@@ -85,7 +85,9 @@ RepairResult repair_lock(const LockFile& old, const TreeRequirements& requiremen
             hashes.push_back(it->h1);
             added_platforms.push_back(platform.to_string());
         }
-        ProviderLock entry = make_provider_lock(provider, *version, req.constraints, hashes);
+        const VersionConstraints& constraints =
+            kept && options.requirements_partial ? prior->constraints : req.constraints;
+        ProviderLock entry = make_provider_lock(provider, *version, constraints, hashes);
         if (prior) entry.definition = prior->definition;
         if (!prior) {
             out.changes.push_back(fmt::format("- Added {} {} (newest available version matching {})", name,
@@ -94,7 +96,7 @@ RepairResult repair_lock(const LockFile& old, const TreeRequirements& requiremen
             out.changes.push_back(fmt::format("- Changed {} {} -> {} ({} does not match {})", name,
                                               prior->version.to_string(), version->to_string(),
                                               prior->version.to_string(), quoted_constraints(req.constraints)));
-        } else if (render_constraints(prior->constraints) != render_constraints(req.constraints)) {
+        } else if (render_constraints(prior->constraints) != render_constraints(constraints)) {
             out.changes.push_back(fmt::format("- Updated the constraints of {} to {}", name,
                                               quoted_constraints(req.constraints)));
         }

@@ -92,6 +92,28 @@ TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Eng
     return out;
 }
 
+namespace {
+
+void find_unloaded(const config::LoadedModule& m, std::vector<std::string>& out) {
+    for (const auto& [name, call] : m.module.module_calls) {
+        auto child = m.children.find(name);
+        std::string address = (m.address.empty() ? "" : m.address + ".") + "module." + name;
+        if (child == m.children.end()) {
+            out.push_back(address);
+        } else {
+            find_unloaded(child->second, out);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> unloaded_module_calls(const config::LoadedModule& root) {
+    std::vector<std::string> out;
+    find_unloaded(root, out);
+    return out;
+}
+
 void add_state_requirements(TreeRequirements& requirements, const StateFile& state) {
     for (const auto& r : state.resources) {
         if (!r.provider) continue;

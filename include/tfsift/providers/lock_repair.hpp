@@ -25,6 +25,9 @@ struct RepairOptions {
     Engine engine = Engine::terraform;
     std::vector<Platform> platforms;     // platforms to record hashes for
     bool keep_unrequired = false;        // keep entries nothing requires (`providers lock`)
+    // The requirements are a lower bound (modules not loaded): entries nothing
+    // known requires stay, and a kept entry keeps its recorded constraints.
+    bool requirements_partial = false;
     std::filesystem::path installed_dir; // the working directory's .terraform/providers
     bool all_or_nothing = false;         // write nothing when anything could not be repaired
 };

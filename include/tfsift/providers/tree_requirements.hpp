@@ -44,6 +44,12 @@ using TreeRequirements = std::map<Provider, TreeRequirement>;
 // Constraints that do not parse are left out (other rules report them).
 [[nodiscard]] TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Engine engine);
 
+// The module calls of the tree whose module is not loaded (remote sources,
+// which `terraform init` would install, or local paths that cannot be read),
+// as "module.a.module.b": while there are any, the requirements are only a
+// lower bound (a provider or constraint may come from those modules).
+[[nodiscard]] std::vector<std::string> unloaded_module_calls(const config::LoadedModule& root);
+
 // Adds the providers the state's resources use (with no constraints), as
 // `init` does (spec 3.7).
 void add_state_requirements(TreeRequirements& requirements, const StateFile& state);
