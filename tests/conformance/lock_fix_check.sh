@@ -43,4 +43,16 @@ printf 'provider "registry.terraform.io/hashicorp/aws" {\n  version = \n' >.terr
 cp .terraform.lock.hcl "$work/broken.hcl"
 "$tfsift" lint --fix "${only[@]}" --format compact -q . >/dev/null 2>&1
 cmp "$work/broken.hcl" .terraform.lock.hcl || { echo "--fix overwrote an unparsable lock file"; status=1; }
+# `tfsift lock` from scratch, packages from the mirror only, for two platforms.
+rm -rf "$work/fresh" && cp -a "$fixture/input" "$work/fresh" && rm "$work/fresh/.terraform.lock.hcl"
+cd "$work/fresh" || exit 1
+"$tfsift" lock --platform linux_amd64 --platform darwin_arm64 --fs-mirror terraform.d/plugins . 2>"$work/lock.txt"
+[ $? -eq 0 ] || { cat "$work/lock.txt"; echo "tfsift lock failed"; status=1; }
+cmp "$fixture/expected-lock-command.terraform.lock.hcl" .terraform.lock.hcl ||
+    { diff -u "$fixture/expected-lock-command.terraform.lock.hcl" .terraform.lock.hcl; status=1; }
+# A platform no package exists for: an error, and nothing written.
+cp .terraform.lock.hcl "$work/locked.hcl"
+"$tfsift" lock --platform windows_amd64 --fs-mirror terraform.d/plugins . 2>/dev/null
+[ $? -eq 1 ] || { echo "tfsift lock for a missing platform: expected exit status 1"; status=1; }
+cmp "$work/locked.hcl" .terraform.lock.hcl || { echo "tfsift lock wrote after a failure"; status=1; }
 exit $status
