@@ -101,6 +101,20 @@ bool use_color(const std::string& mode) {
     return isatty(STDOUT_FILENO) != 0;
 }
 
+// Whether a rule whose findings the lock repair fixes runs under these
+// settings and the command line's selection.
+bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelection& selection) {
+    static const std::set<std::string> fixed_by_repair = {
+        "lock-missing", "lock-missing-provider", "lock-stale-provider", "lock-version-mismatch",
+        "lock-constraints-drift", "lock-platforms-incomplete"};
+    auto rules = lint::rules_for(settings);
+    std::vector<std::string> unknown;
+    for (const auto& a : lint::activate_rules(rules, settings, selection, unknown)) {
+        if (a.enabled && fixed_by_repair.count(a.rule->id)) return true;
+    }
+    return false;
+}
+
 struct ModuleRun {
     std::string dir;
     const lint::Settings* settings = nullptr;
@@ -230,6 +244,7 @@ int run_lint(const LintOptions& options) {
     if (options.fix_lock) {
         for (const auto& run : runs) {
             if (called.count(lint::absolute_normal_path(run.dir))) continue;
+            if (!lock_repair_selected(*run.settings, options.selection)) continue;
             std::string state = options.state;
             if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
                 state = (fs::path(run.dir) / "terraform.tfstate").string();

@@ -28,6 +28,9 @@ cd "$work/root" || exit 1
 diff -u "$fixture/findings-before.txt" "$work/before.txt" || status=1
 
 cp .terraform.lock.hcl "$work/original.hcl"
+# --fix repairs the lock file only when a lock rule it repairs is selected.
+"$tfsift" lint --fix --only module-version-unpinned -q . >/dev/null 2>&1
+cmp "$work/original.hcl" .terraform.lock.hcl || { echo "--fix touched the lock file with no lock rule selected"; status=1; }
 "$tfsift" lint --fix "${only[@]}" --format compact -q . >"$work/after.txt" 2>"$work/fix.txt"
 diff -u "$fixture/fix-output.txt" "$work/fix.txt" || status=1
 cmp "$fixture/expected.terraform.lock.hcl" .terraform.lock.hcl || { diff -u "$fixture/expected.terraform.lock.hcl" .terraform.lock.hcl; status=1; }
