@@ -44,6 +44,18 @@ std::span<const Rule> builtin_rules() {
         rules::shared_module_max_version(),
         rules::root_module_unbounded_version(),
         rules::provider_legacy_terraform(),
+        rules::provider_config_removed(),
+        rules::lock_syntax(),
+        rules::lock_missing(),
+        rules::lock_missing_provider(),
+        rules::lock_stale_provider(),
+        rules::lock_version_mismatch(),
+        rules::lock_constraints_drift(),
+        rules::lock_hash_mismatch(),
+        rules::lock_platforms_incomplete(),
+        rules::lock_in_shared_module(),
+        rules::module_version_unpinned(),
+        rules::required_version_conflict(),
     };
     return all;
 }

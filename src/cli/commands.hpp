@@ -28,6 +28,7 @@ struct LintOptions {
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;
+    bool fix_lock = false;                    // --fix: repair root modules' lock files (cli/lock.cpp)
     std::vector<std::string> command_line;    // for the SARIF invocation
 };
 
@@ -59,5 +60,22 @@ struct EffectiveOptions {
 };
 void add_effective_options(CLI::App& cmd, EffectiveOptions& options);
 int run_effective(const EffectiveOptions& options);
+
+// `tfsift lock [--platform OS_ARCH ...] [--fs-mirror DIR] [DIR]`: records the
+// providers the configuration requires, like `terraform providers lock`.
+struct LockOptions {
+    std::string dir = ".";
+    std::vector<std::string> platforms;
+    std::string fs_mirror;
+    std::string engine;  // empty: settings, else detected
+};
+void add_lock_options(CLI::App& cmd, LockOptions& options);
+int run_lock(const LockOptions& options);
+
+// `tfsift lint --fix`, lock file part: repairs the lock file of one root
+// module (see providers/lock_repair.hpp) and prints what changed to stderr.
+// False when the lock file could not be repaired (unreadable, write failed).
+bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
+                          const lint::Settings& settings, const std::string& state_file);
 
 }  // namespace tfsift::cli

@@ -51,6 +51,7 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
+    cmd.add_flag("--fix", o.fix_lock, "Repair what can be repaired safely (the root modules' lock files), then report");
 }
 
 namespace {
@@ -98,6 +99,20 @@ bool use_color(const std::string& mode) {
     const char* no_color = std::getenv("NO_COLOR");
     if (no_color != nullptr && *no_color != '\0') return false;
     return isatty(STDOUT_FILENO) != 0;
+}
+
+// Whether a rule whose findings the lock repair fixes runs under these
+// settings and the command line's selection.
+bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelection& selection) {
+    static const std::set<std::string> fixed_by_repair = {
+        "lock-missing", "lock-missing-provider", "lock-stale-provider", "lock-version-mismatch",
+        "lock-constraints-drift", "lock-platforms-incomplete"};
+    auto rules = lint::rules_for(settings);
+    std::vector<std::string> unknown;
+    for (const auto& a : lint::activate_rules(rules, settings, selection, unknown)) {
+        if (a.enabled && fixed_by_repair.count(a.rule->id)) return true;
+    }
+    return false;
 }
 
 struct ModuleRun {
@@ -208,6 +223,8 @@ int run_lint(const LintOptions& options) {
         runs.push_back(std::move(run));
     }
 
+    int exit_code_fix = 0;
+
     // Modules that another module of the scan calls by a local path.
     std::set<std::string> called;
     for (const auto& run : runs) {
@@ -220,6 +237,19 @@ int run_lint(const LintOptions& options) {
                 called.insert(lint::absolute_normal_path(base + "/" + child.dir));
                 todo.push_back(&child);
             }
+        }
+    }
+
+    // --fix: the lock files of root modules first, so the report shows what is left.
+    if (options.fix_lock) {
+        for (const auto& run : runs) {
+            if (called.count(lint::absolute_normal_path(run.dir))) continue;
+            if (!lock_repair_selected(*run.settings, options.selection)) continue;
+            std::string state = options.state;
+            if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
+                state = (fs::path(run.dir) / "terraform.tfstate").string();
+            }
+            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) exit_code_fix = 1;
         }
     }
 
@@ -260,7 +290,7 @@ int run_lint(const LintOptions& options) {
     }
     lint::sort_findings(findings);
 
-    int exit_code = 0;
+    int exit_code = exit_code_fix;
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = 1;
     }

@@ -25,6 +25,11 @@ int main(int argc, char** argv) {
     auto* effective_cmd = app.add_subcommand("effective", "Print the effective configuration of a module tree, override files applied");
     tfsift::cli::add_effective_options(*effective_cmd, effective);
 
+    tfsift::cli::LockOptions lock;
+    auto* providers_lock_cmd = app.add_subcommand(
+        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl from offline packages");
+    tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
+
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
@@ -52,6 +57,7 @@ int main(int argc, char** argv) {
         if (*rules_cmd) return tfsift::cli::run_rules();
         if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
+        if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);

@@ -1,5 +1,6 @@
 // Reading .tfsift.toml with toml++.
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/providers/core_version.hpp"
 
 #include <fmt/format.h>
 
@@ -138,6 +139,8 @@ public:
             if (k == "extend") continue;
             if (k == "engine") {
                 read_engine(node);
+            } else if (k == "engine_version") {
+                read_engine_version(node);
             } else if (k == "platforms") {
                 if (auto list = strings(node, "platforms")) s_.platforms = *list;
             } else if (k == "exclude") {
@@ -151,8 +154,8 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, engine, platforms, exclude, rules, "
-                                        "ignore or policy)",
+                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, exclude, "
+                                        "rules, ignore or policy)",
                                         k),
                       &key);
             }
@@ -216,6 +219,16 @@ private:
         } else {
             error(node, fmt::format("`engine` must be \"terraform\" or \"opentofu\", not \"{}\"", *value));
         }
+    }
+
+    void read_engine_version(const toml::node& node) {
+        auto value = string(node, "engine_version");
+        if (!value) return;
+        if (!providers::parse_core_version(*value)) {
+            error(node, fmt::format("`engine_version` must be a version such as \"1.9.5\", not \"{}\"", *value));
+            return;
+        }
+        s_.engine_version = *value;
     }
 
     void read_rules(const toml::node& node) {

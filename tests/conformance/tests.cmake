@@ -87,3 +87,6 @@ add_test(NAME effective-roundtrip-corpus
           --excuses ${PROJECT_SOURCE_DIR}/docs/effective-differences.md
           --jobs 2)
 set_tests_properties(effective-roundtrip-corpus PROPERTIES PROCESSORS 2 TIMEOUT 600)
+# ---- lock file rules and `lint --fix` end to end (fixtures/lock-e2e) ---------
+add_test(NAME lock-fix-end-to-end
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lock_fix_check.sh $<TARGET_FILE:tfsift> ${PROJECT_SOURCE_DIR}/fixtures/lock-e2e)

@@ -105,6 +105,15 @@ FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
             outcome.expected.merge(expectations(*f.parsed->source));
             ++outcome.files;
         }
+        // The lock file and the state file are not configuration files, but
+        // lock rules report into them; both are named as the module's files are.
+        for (const char* name : {".terraform.lock.hcl", "terraform.tfstate"}) {
+            fs::path extra = fs::path(dir) / name;
+            if (!fs::is_regular_file(extra)) continue;
+            std::string shown = extra.string();
+            auto text = SourceFile::read(extra.string());
+            outcome.expected.merge(expectations(SourceFile(shown, std::string(text->text()))));
+        }
         std::vector<const config::LoadedModule*> todo{m.tree.root.get()};
         while (!todo.empty()) {
             const config::LoadedModule* lm = todo.back();

@@ -192,3 +192,16 @@ TEST_CASE("the nearest settings file is found up to the repository root", "[lint
     CHECK(fs::path(find_settings_file((tmp.path / "outside/repo/modules/a").string())).parent_path().filename() ==
           "modules");
 }
+
+TEST_CASE("engine_version is a version the required_version check can use", "[lint][settings]") {
+    auto ok = parse_settings("a.toml", "engine_version = \"1.9.5\"\n");
+    REQUIRE(ok.ok());
+    CHECK(ok.settings.engine_version == std::optional<std::string>("1.9.5"));
+    CHECK(!parse_settings("a.toml", "").settings.engine_version);
+
+    auto bad = parse_settings("a.toml", "\nengine_version = \"latest\"\n");
+    REQUIRE(bad.errors.size() == 1);
+    CHECK(bad.errors[0].line == 2);
+    CHECK_THAT(bad.errors[0].message, Catch::Contains("engine_version"));
+    CHECK(parse_settings("a.toml", "engine_version = 1.9\n").errors.size() == 1);
+}

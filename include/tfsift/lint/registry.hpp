@@ -58,6 +58,18 @@ Rule resource_provider_unresolved();
 Rule shared_module_max_version();
 Rule root_module_unbounded_version();
 Rule provider_legacy_terraform();
+Rule provider_config_removed();
+Rule lock_syntax();
+Rule lock_missing();
+Rule lock_missing_provider();
+Rule lock_stale_provider();
+Rule lock_version_mismatch();
+Rule lock_constraints_drift();
+Rule lock_hash_mismatch();
+Rule lock_platforms_incomplete();
+Rule lock_in_shared_module();
+Rule module_version_unpinned();
+Rule required_version_conflict();
 }  // namespace rules
 
 }  // namespace tfsift::lint

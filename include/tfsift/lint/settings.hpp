@@ -53,6 +53,7 @@ struct PathIgnore {
 struct Settings {
     std::vector<std::string> files;          // settings files read, nearest first; empty: defaults
     std::optional<Engine> engine;
+    std::optional<std::string> engine_version;  // the Terraform/OpenTofu version in use, e.g. "1.9.5"
     std::vector<std::string> platforms;      // e.g. linux_amd64
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;

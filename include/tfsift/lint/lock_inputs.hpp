@@ -1,0 +1,62 @@
+// What the dependency lock file rules share: the root module's lock file,
+// read and located, the providers the module tree requires, the state file
+// and the provider packages that can be seen offline.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/finding.hpp"
+#include "tfsift/lint/rule.hpp"
+#include "tfsift/providers/lock_file.hpp"
+#include "tfsift/providers/lock_locations.hpp"
+#include "tfsift/providers/package_sources.hpp"
+#include "tfsift/providers/state_file.hpp"
+#include "tfsift/providers/tree_requirements.hpp"
+
+namespace tfsift::lint {
+
+// `DIR/.terraform.lock.hcl` named as the module's files are named.
+[[nodiscard]] std::string lock_file_display_path(const std::string& module_dir);
+
+struct LockInputs {
+    std::string path;                       // as findings name it
+    bool exists = false;
+    providers::LockFileRead read;           // empty when there is no file
+    providers::LockLocations locations;
+    providers::TreeRequirements requirements;  // configuration only
+
+    // Lockable requirements only (built-in and legacy providers need no entry).
+    [[nodiscard]] std::vector<const providers::TreeRequirement*> lockable(Engine engine) const;
+    // The file as a finding's target (an empty file when it does not exist).
+    [[nodiscard]] std::shared_ptr<const SourceFile> source() const;
+    // The range of an entry's part, falling back to its `provider` label,
+    // then to the start of the file.
+    [[nodiscard]] Range entry_range(const providers::Provider& provider, std::optional<Range> providers::LockEntryLocation::*part) const;
+};
+
+[[nodiscard]] LockInputs load_lock_inputs(const LintContext& ctx);
+
+// The state file of the context, when there is one.
+[[nodiscard]] std::optional<providers::StateFile> load_state(const LintContext& ctx);
+
+// Findings for the diagnostics of reading the state file.
+void report_state_diagnostics(const providers::StateFile& state, const std::string& rule_id, Severity severity,
+                              FindingSink& sink);
+
+// Where a requirement shows in the root module: the site itself when the root
+// module writes it, else the root module's call that leads to it.
+struct SiteLocation {
+    std::shared_ptr<const SourceFile> file;
+    Range range;
+    std::optional<RelatedLocation> related;  // the site in the child module
+};
+[[nodiscard]] std::optional<SiteLocation> locate_site(const LintContext& ctx, const providers::RequirementSite& site);
+
+// The packages visible offline from the module directory (installed, cache,
+// CLI-configured and implied mirrors).
+[[nodiscard]] providers::LocalPackages visible_packages(const LintContext& ctx);
+
+}  // namespace tfsift::lint

@@ -1,0 +1,63 @@
+// lock-constraints-drift: the recorded `constraints` differ from what the
+// configuration would record now.
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_constraints_drift() {
+    Rule r;
+    r.id = "lock-constraints-drift";
+    r.default_severity = Severity::notice;
+    r.fixable = true;
+    r.doc.summary = "A lock entry's `constraints` string differs from what the current configuration would record.";
+    r.doc.what =
+        "Renders the combined version constraints of every module for each locked provider the way the lock file "
+        "records them (deduplicated, sorted, normalized) and compares the result with the entry's `constraints` "
+        "(absent counts as empty). Reported at `constraints`, or at the entry's label when it has none. Nothing is "
+        "reported while the tree calls modules that are not loaded (registry or remote sources), whose constraints "
+        "are unknown.";
+    r.doc.why =
+        "Terraform rewrites `constraints` only when it reinstalls a provider, so the recorded string quietly "
+        "stops describing the configuration and reviewers read outdated intent from it.";
+    r.doc.failing_example =
+        "# .terraform.lock.hcl: constraints = \"~> 4.0\"\n"
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "# .terraform.lock.hcl: constraints = \"~> 5.0\"\n"
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety = "`tfsift lint --fix` writes the current constraints string; it changes no version.";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists || in.read.has_errors()) return;
+        // Modules that are not loaded (remote sources) may require more.
+        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        for (const auto* req : in.lockable(ctx.engine)) {
+            const auto* lock = in.read.locks.find(req->provider);
+            if (lock == nullptr) continue;
+            std::string want = providers::render_constraints(req->constraints);
+            std::string have = providers::render_constraints(lock->constraints);
+            if (want == have) continue;
+            Finding f;
+            f.rule_id = "lock-constraints-drift";
+            f.severity = Severity::notice;
+            f.message = "provider " + req->provider.to_string() + ": the lock file records constraints \"" + have +
+                        "\" but the configuration now gives \"" + want + "\"";
+            f.file = in.source();
+            f.range = in.entry_range(req->provider, &providers::LockEntryLocation::constraints);
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

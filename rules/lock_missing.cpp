@@ -1,0 +1,168 @@
+// lock-missing: a root module that requires providers has no lock file, or
+// keeps it out of version control.
+#include <fnmatch.h>
+
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/settings.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether the module looks like one that is applied (a root module) rather
+// than a library module nobody calls within the scan: it configures a
+// backend, a cloud block or a provider, or has state or a working directory.
+bool looks_like_root(const LintContext& ctx) {
+    const auto& m = ctx.module().module;
+    std::error_code ec;
+    return m.terraform.backend || m.terraform.cloud || !m.providers.empty() || !ctx.state_file.empty() ||
+           fs::is_directory(fs::path(ctx.module_dir) / ".terraform", ec);
+}
+
+struct IgnoreLine {
+    std::string file;
+    std::uint32_t line = 0;
+};
+
+// The .gitignore line that ignores `lock` (last match wins in a file; nearer
+// files win over farther ones), looking up to the repository root.
+std::optional<IgnoreLine> ignored_by_git(const fs::path& lock) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(lock, ec).lexically_normal();
+    if (ec) return std::nullopt;
+    fs::path display_dir = lock.parent_path();
+    for (fs::path dir = abs.parent_path();; dir = dir.parent_path()) {
+        fs::path gi = dir / ".gitignore";
+        std::ifstream in(gi);
+        if (in) {
+            std::string rel = abs.lexically_relative(dir).generic_string();
+            std::string base = abs.filename().string();
+            std::optional<IgnoreLine> verdict;
+            bool decided = false;
+            std::string line;
+            for (std::uint32_t n = 1; std::getline(in, line); ++n) {
+                while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) line.pop_back();
+                if (line.empty() || line[0] == '#') continue;
+                bool negate = line[0] == '!';
+                std::string pat = negate ? line.substr(1) : line;
+                if (pat.empty() || pat.back() == '/') continue;  // directories only
+                bool anchored = pat.find('/') != std::string::npos;
+                if (pat.rfind("**/", 0) == 0) {
+                    pat = pat.substr(3);
+                    anchored = pat.find('/') != std::string::npos;
+                }
+                if (!pat.empty() && pat[0] == '/') pat = pat.substr(1);
+                bool match = anchored ? fnmatch(pat.c_str(), rel.c_str(), FNM_PATHNAME) == 0
+                                      : fnmatch(pat.c_str(), base.c_str(), 0) == 0;
+                if (!match) continue;
+                decided = true;
+                verdict = negate ? std::nullopt : std::optional<IgnoreLine>(IgnoreLine{gi.string(), n});
+            }
+            if (decided) {
+                // Name the .gitignore relative to the module directory as the user named it.
+                if (verdict) verdict->file = (display_dir / dir.lexically_relative(abs.parent_path()) / ".gitignore").lexically_normal().string();
+                return verdict;
+            }
+        }
+        if (fs::exists(dir / ".git", ec) || dir == dir.parent_path()) break;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Rule lock_missing() {
+    Rule r;
+    r.id = "lock-missing";
+    r.default_severity = Severity::warning;
+    r.doc.summary = "A root module that requires providers has no dependency lock file, or keeps it out of version control.";
+    r.doc.what =
+        "Reports a root module (one that no other module of the scan calls and that configures a backend, a "
+        "`cloud` block or a provider, or has a state file or a `.terraform` directory) whose module tree requires "
+        "at least one installable provider but which has no `.terraform.lock.hcl`, and a lock file that a "
+        "`.gitignore` up to the repository root ignores. Library modules without provider configuration are not "
+        "expected to have a lock file.";
+    r.doc.why =
+        "Without a committed lock file every `terraform init` selects the newest versions the constraints allow "
+        "and trusts whatever packages it downloads: two runs of the same commit can use different provider code.";
+    r.doc.failing_example =
+        "# no .terraform.lock.hcl beside this file\n"
+        "provider \"aws\" {\n"
+        "  region = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "# .terraform.lock.hcl committed beside this file\n"
+        "provider \"aws\" {\n"
+        "  region = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.fix_safety =
+        "`tfsift lint --fix` creates the lock file when the packages of every required provider are available "
+        "offline (installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.";
+    r.fixable = true;
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        auto required = in.lockable(ctx.engine);
+        if (required.empty()) return;
+        if (in.exists) {
+            auto ignored = ignored_by_git(in.path);
+            if (!ignored) return;
+            Finding f;
+            f.rule_id = "lock-missing";
+            f.severity = Severity::warning;
+            f.message = ".terraform.lock.hcl is ignored by this .gitignore line, so the provider selections it "
+                        "records are not shared; commit the lock file";
+            try {
+                f.file = SourceFile::read(ignored->file);
+            } catch (const std::exception&) {
+                f.file = std::make_shared<const SourceFile>(ignored->file, std::string());
+            }
+            auto start = f.file->pos_at(0);
+            for (std::uint32_t byte = 0, line = 1; byte < f.file->size(); ++byte) {
+                if (line == ignored->line) {
+                    start = f.file->pos_at(byte);
+                    break;
+                }
+                if (f.file->text()[byte] == '\n') ++line;
+            }
+            f.range = {start, start};
+            sink.report(std::move(f));
+            return;
+        }
+        if (!looks_like_root(ctx)) return;
+        // Point at the first requirement the root module itself writes, else
+        // at the first module call leading to one.
+        std::optional<SiteLocation> where;
+        std::string names;
+        for (const auto* req : required) {
+            names += (names.empty() ? "" : ", ") + req->provider.for_display(ctx.engine);
+            for (const auto& site : req->sites) {
+                auto loc = locate_site(ctx, site);
+                if (!loc) continue;
+                if (!where || loc->file->path() < where->file->path() ||
+                    (loc->file->path() == where->file->path() && loc->range.start.byte < where->range.start.byte)) {
+                    where = loc;
+                }
+            }
+        }
+        if (!where) return;
+        Finding f;
+        f.rule_id = "lock-missing";
+        f.severity = Severity::warning;
+        f.message = "this root module requires providers (" + names +
+                    ") but has no .terraform.lock.hcl; run `terraform init` (or `tfsift lint --fix`) and commit it";
+        f.file = where->file;
+        f.range = where->range;
+        sink.report(std::move(f));
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,64 @@
+// lock-missing-provider: a provider the module tree requires has no entry in
+// the root module's lock file.
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_missing_provider() {
+    Rule r;
+    r.id = "lock-missing-provider";
+    r.default_severity = Severity::error;
+    r.fixable = true;
+    r.doc.summary = "A provider required somewhere in the module tree has no entry in the root module's lock file.";
+    r.doc.what =
+        "Collects every provider the root module and the modules it calls require (`required_providers`, "
+        "`provider` blocks, and the providers resources and data sources imply) and reports each installable one "
+        "that the root module's `.terraform.lock.hcl` does not list. The finding points at the requirement in the "
+        "root module, or at the module call that leads to the module requiring it. Nothing is reported when there "
+        "is no lock file (see `lock-missing`) or when it cannot be read (see `lock-syntax`).";
+    r.doc.why =
+        "`terraform init -lockfile=readonly` (the usual CI setting) fails with \"Provider dependency changes "
+        "detected\", and a plain `init` selects a version nobody reviewed.";
+    r.doc.failing_example =
+        "# .terraform.lock.hcl lists only hashicorp/aws\n"
+        "terraform {\n"
+        "  required_providers {\n"
+        "    random = { source = \"hashicorp/random\", version = \"~> 3.0\" }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "# .terraform.lock.hcl lists hashicorp/random\n"
+        "terraform {\n"
+        "  required_providers {\n"
+        "    random = { source = \"hashicorp/random\", version = \"~> 3.0\" }\n"
+        "  }\n"
+        "}\n";
+    r.doc.fix_safety =
+        "`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
+        "available offline, with their hashes; without such a package it leaves the file alone.";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists || in.read.has_errors()) return;
+        for (const auto* req : in.lockable(ctx.engine)) {
+            if (in.read.locks.find(req->provider) != nullptr) continue;
+            std::optional<SiteLocation> where;
+            for (const auto& site : req->sites) {
+                if ((where = locate_site(ctx, site))) break;
+            }
+            if (!where) continue;
+            Finding f;
+            f.rule_id = "lock-missing-provider";
+            f.severity = Severity::error;
+            f.message = "provider " + req->provider.to_string() + " is required but has no entry in " + in.path;
+            f.file = where->file;
+            f.range = where->range;
+            if (where->related) f.related.push_back(*where->related);
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

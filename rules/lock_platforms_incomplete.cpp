@@ -1,0 +1,89 @@
+// lock-platforms-incomplete: an entry records hashes for fewer platforms
+// than the project declares.
+#include <algorithm>
+
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/settings.hpp"
+#include "tfsift/providers/package_audit.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_platforms_incomplete() {
+    Rule r;
+    r.id = "lock-platforms-incomplete";
+    r.default_severity = Severity::warning;
+    r.fixable = true;
+    r.doc.summary = "A lock entry records package hashes for fewer platforms than the project declares.";
+    r.doc.what =
+        "With `platforms = [...]` in `.tfsift.toml`, checks every entry of the root module's lock file. An entry "
+        "holding the registry's `zh:` checksums covers every platform. Otherwise each declared platform needs an "
+        "`h1:` hash: when a package of the locked version for that platform is available offline, its hash must "
+        "be recorded; when none is, the entry must at least hold as many `h1:` hashes as there are declared "
+        "platforms. Does nothing without `platforms`.";
+    r.doc.why =
+        "A lock file made by `init` from a mirror holds only the hash of the platform it ran on; on every other "
+        "platform `init` then fails to verify the package. `terraform providers lock -platform=...` exists for "
+        "exactly this.";
+    r.doc.failing_example =
+        "# .tfsift.toml: platforms = [\"linux_amd64\", \"darwin_arm64\"]\n"
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version = \"5.31.0\"\n"
+        "  hashes  = [\"h1:<linux_amd64 only>\"]\n"
+        "}\n";
+    r.doc.passing_example =
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version = \"5.31.0\"\n"
+        "  hashes  = [\"h1:<linux_amd64>\", \"h1:<darwin_arm64>\"]\n"
+        "}\n";
+    r.doc.fix_safety =
+        "`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
+        "package is available offline; it never removes a hash.";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root || ctx.settings->platforms.empty()) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists || in.read.has_errors() || in.read.locks.providers.empty()) return;
+        auto local = visible_packages(ctx);
+        auto packages = providers::all_packages(local);
+        std::filesystem::path installed = std::filesystem::path(ctx.module_dir) / ".terraform" / "providers";
+        const auto& declared = ctx.settings->platforms;
+        for (const auto& [provider, lock] : in.read.locks.providers) {
+            bool has_zh = std::any_of(lock.hashes.begin(), lock.hashes.end(),
+                                      [](const std::string& h) { return h.rfind("zh:", 0) == 0; });
+            if (has_zh) continue;
+            auto audit = providers::audit_packages(lock, packages, installed);
+            std::vector<std::string> missing;
+            for (const auto& platform : declared) {
+                for (const auto& a : audit.packages) {
+                    if (a.package.platform.to_string() == platform && !a.matches && !a.mismatch) missing.push_back(platform);
+                }
+            }
+            auto h1_count = static_cast<std::size_t>(std::count_if(
+                lock.hashes.begin(), lock.hashes.end(), [](const std::string& h) { return h.rfind("h1:", 0) == 0; }));
+            std::string message;
+            if (!missing.empty()) {
+                std::string list;
+                for (const auto& p : missing) list += (list.empty() ? "" : ", ") + p;
+                message = "provider " + provider.to_string() + " " + lock.version.to_string() +
+                          ": no hash recorded for declared platform(s) " + list;
+            } else if (h1_count < declared.size()) {
+                message = "provider " + provider.to_string() + " " + lock.version.to_string() + " records " +
+                          std::to_string(h1_count) + " h1: hash(es) for " + std::to_string(declared.size()) +
+                          " declared platforms and no zh: checksums";
+            } else {
+                continue;
+            }
+            Finding f;
+            f.rule_id = "lock-platforms-incomplete";
+            f.severity = Severity::warning;
+            f.message = message + "; run `tfsift lint --fix` or `terraform providers lock` with a -platform option "
+                                  "for each";
+            f.file = in.source();
+            f.range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

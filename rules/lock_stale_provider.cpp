@@ -1,0 +1,61 @@
+// lock-stale-provider: a lock file entry for a provider nothing requires.
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_stale_provider() {
+    Rule r;
+    r.id = "lock-stale-provider";
+    r.default_severity = Severity::warning;
+    r.fixable = true;
+    r.doc.summary = "The lock file has an entry for a provider that neither the configuration nor the state requires.";
+    r.doc.what =
+        "Reports each `provider` block of the root module's `.terraform.lock.hcl` whose provider is required by no "
+        "module of the tree and used by no resource of the state file (when there is one). `terraform init` "
+        "removes such entries the next time it runs. A state file that cannot be read is reported too, since "
+        "entries it might still need cannot be told apart then. Nothing is reported while the tree calls modules "
+        "that are not loaded (registry or remote sources): they may require the provider.";
+    r.doc.why =
+        "Stale entries make the lock file say the project depends on providers it no longer uses, and the next "
+        "`init` produces an unrelated diff in whatever change happens to run it.";
+    r.doc.failing_example =
+        "# .terraform.lock.hcl still lists hashicorp/null, which nothing uses\n"
+        "resource \"aws_s3_bucket\" \"logs\" {\n"
+        "  bucket = \"logs\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "# .terraform.lock.hcl lists only hashicorp/aws\n"
+        "resource \"aws_s3_bucket\" \"logs\" {\n"
+        "  bucket = \"logs\"\n"
+        "}\n";
+    r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists || in.read.has_errors()) return;
+        // Modules that are not loaded (remote sources) may require more.
+        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        auto state = load_state(ctx);
+        if (state) {
+            report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);
+            if (state->has_errors()) return;
+            providers::add_state_requirements(in.requirements, *state);
+        }
+        for (const auto& [provider, lock] : in.read.locks.providers) {
+            if (in.requirements.count(provider)) continue;
+            Finding f;
+            f.rule_id = "lock-stale-provider";
+            f.severity = Severity::warning;
+            f.message = "provider " + provider.to_string() + " is locked but " +
+                        (state ? "neither the configuration nor the state requires" : "the configuration does not require") +
+                        " it any more";
+            f.file = in.source();
+            f.range = in.entry_range(provider, nullptr);
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

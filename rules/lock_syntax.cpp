@@ -1,0 +1,49 @@
+// lock-syntax: the root module's `.terraform.lock.hcl` as Terraform reads it.
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_syntax() {
+    Rule r;
+    r.id = "lock-syntax";
+    r.default_severity = Severity::error;
+    r.doc.summary = "The dependency lock file cannot be read the way Terraform reads it.";
+    r.doc.what =
+        "Reads the root module's `.terraform.lock.hcl` with every check of Terraform's lock file reader: the file "
+        "must parse as HCL, hold only `provider` blocks with one label that is a valid, canonical, lockable provider "
+        "address, each at most once; `version` must be a canonical exact version, `constraints` a canonical "
+        "constraint string and `hashes` a list of strings. Each problem is reported with the reader's own wording "
+        "at the place it concerns; warnings (such as the ignored `module` blocks) keep their warning severity. "
+        "Runs for modules that no other module of the scan calls.";
+    r.doc.why =
+        "`terraform init` refuses a lock file it cannot read, so every later command fails until someone repairs "
+        "it by hand; hand edits and merge conflicts are the usual cause.";
+    r.doc.failing_example =
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version = \"v5.31.0\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version = \"5.31.0\"\n"
+        "}\n";
+    r.doc.fix_safety =
+        "Not fixable: `tfsift lint --fix` and `tfsift lock` never overwrite a lock file they cannot read.";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists) return;
+        for (const auto& d : in.read.diagnostics) {
+            Finding f;
+            f.rule_id = "lock-syntax";
+            f.severity = d.severity;
+            f.message = d.detail.empty() ? d.summary : d.summary + ": " + d.detail;
+            f.file = in.source();
+            f.range = d.subject.value_or(Range{});
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

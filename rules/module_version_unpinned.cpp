@@ -1,0 +1,97 @@
+// module-version-unpinned: a registry module call without an exact version.
+#include "tfsift/config/sources.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/core_version.hpp"
+
+namespace tfsift::lint::rules {
+
+namespace {
+
+std::vector<std::string> version_strings(const nlohmann::json& value) {
+    std::vector<std::string> out;
+    if (value.is_string()) out.push_back(value.get<std::string>());
+    if (value.is_array()) {
+        for (const auto& v : value) {
+            if (v.is_string()) out.push_back(v.get<std::string>());
+        }
+    }
+    return out;
+}
+
+// One `= X.Y.Z` (or bare X.Y.Z) piece naming all three parts.
+bool is_exact(const std::vector<std::string>& pieces) {
+    std::string joined;
+    for (const auto& p : pieces) joined += (joined.empty() ? "" : ",") + p;
+    auto parsed = providers::parse_core_constraints(joined);
+    if (!parsed || parsed->size() != 1) return false;
+    const auto& c = parsed->front();
+    return (c.op.empty() || c.op == "=") && c.version.written_segments >= 3;
+}
+
+Range line_from(const SourceFile& file, Pos pos) {
+    std::string_view text = file.text();
+    std::uint32_t end = pos.byte;
+    while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
+    return {pos, file.pos_at(end)};
+}
+
+}  // namespace
+
+Rule module_version_unpinned() {
+    Rule r;
+    r.id = "module-version-unpinned";
+    r.default_severity = Severity::warning;
+    r.doc.summary = "A registry module call has no exact `version`.";
+    r.doc.what =
+        "Reports each `module` call whose `source` is a module registry address (`NAMESPACE/NAME/PROVIDER` or "
+        "`HOST/NAMESPACE/NAME/PROVIDER`) and whose `version` is missing or is not one exact version (`\"5.1.2\"` "
+        "or `\"= 5.1.2\"`): ranges such as `~> 5.1` or `>= 5` are reported at `version`, a missing `version` at "
+        "`source`.";
+    r.doc.why =
+        "The dependency lock file records provider versions only, never module versions: a range lets every "
+        "`terraform init -upgrade` (or a fresh checkout) pull a different module release with different "
+        "resources.";
+    r.doc.failing_example =
+        "module \"vpc\" {\n"
+        "  source  = \"terraform-aws-modules/vpc/aws\"\n"
+        "  version = \"~> 5.1\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "module \"vpc\" {\n"
+        "  source  = \"terraform-aws-modules/vpc/aws\"\n"
+        "  version = \"5.1.2\"\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: choose the version to pin yourself (`.terraform/modules/modules.json` shows the installed one).";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        for (const auto& [name, call] : ctx.module().module.module_calls) {
+            if (!call.source || !call.source->value) continue;
+            auto kind = config::parse_module_source(call.source->as_written, false).kind;
+            if (kind != config::ModuleSourceKind::registry) continue;
+            Finding f;
+            f.rule_id = "module-version-unpinned";
+            f.severity = Severity::warning;
+            if (call.version_constraints && call.version_constraints->origin) {
+                auto pieces = version_strings(call.version_constraints->value);
+                if (is_exact(pieces)) continue;
+                std::string joined;
+                for (const auto& p : pieces) joined += (joined.empty() ? "" : ", ") + p;
+                f.message = "module \"" + name + "\": version \"" + joined +
+                            "\" is not one exact version; the lock file does not record module versions, so pin it";
+                f.file = ctx.shared_source(call.version_constraints->origin->file);
+                if (!f.file) continue;
+                f.range = line_from(*f.file, call.version_constraints->origin->pos);
+            } else {
+                f.message = "module \"" + name + "\": registry module " + *call.source->value +
+                            " has no version; the lock file does not record module versions, so pin one";
+                f.file = ctx.shared_source(call.source->origin.file);
+                if (!f.file) continue;
+                f.range = line_from(*f.file, call.source->origin.pos);
+            }
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

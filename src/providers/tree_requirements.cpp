@@ -1,0 +1,126 @@
+// Collecting the provider requirements of a whole module tree.
+#include "tfsift/providers/tree_requirements.hpp"
+
+namespace tfsift::providers {
+
+namespace {
+
+// The constraint strings of a decoded `version` value: a string or a list of
+// strings (the loader keeps the comma-separated pieces).
+std::vector<std::string> constraint_strings(const nlohmann::json& value) {
+    std::vector<std::string> out;
+    if (value.is_string()) out.push_back(value.get<std::string>());
+    if (value.is_array()) {
+        for (const auto& v : value) {
+            if (v.is_string()) out.push_back(v.get<std::string>());
+        }
+    }
+    return out;
+}
+
+std::string join(const std::vector<std::string>& pieces) {
+    std::string out;
+    for (const auto& p : pieces) out += (out.empty() ? "" : ", ") + p;
+    return out;
+}
+
+class Collector {
+public:
+    Collector(Engine engine, TreeRequirements& out) : engine_(engine), out_(out) {}
+
+    void module(const config::LoadedModule& m, const std::string& root_call) {
+        const config::Module& mod = m.module;
+        for (const auto& [name, rp] : mod.terraform.required_providers) {
+            auto provider = resolve_local_name(mod, name, engine_);
+            if (!provider) continue;
+            add(*provider, m, rp.origin, root_call, rp.version_constraints);
+        }
+        for (const auto& [key, p] : mod.providers) {
+            auto provider = resolve_local_name(mod, p.name, engine_);
+            if (!provider) continue;
+            std::vector<std::string> constraints;
+            if (p.version_constraints) constraints = constraint_strings(p.version_constraints->value);
+            add(*provider, m, p.origin, root_call, constraints);
+        }
+        for (const auto* resources : {&mod.resources, &mod.data}) {
+            for (const auto& [key, r] : *resources) {
+                std::string local = r.provider_ref ? r.provider_ref->substr(0, r.provider_ref->find('.'))
+                                                   : std::string(implied_local_name(r.type));
+                auto provider = resolve_local_name(mod, local, engine_);
+                if (!provider) continue;
+                add(*provider, m, r.origin, root_call, {});
+            }
+        }
+        for (const auto& [name, child] : m.children) {
+            module(child, root_call.empty() && m.address.empty() ? name : root_call);
+        }
+    }
+
+private:
+    void add(const Provider& provider, const config::LoadedModule& m, const config::Origin& origin,
+             const std::string& root_call, const std::vector<std::string>& constraints) {
+        auto& req = out_[provider];
+        req.provider = provider;
+        for (const auto& text : constraints) {
+            auto parsed = parse_config_constraints(text);
+            if (!parsed.constraints) continue;
+            req.constraints.insert(req.constraints.end(), parsed.constraints->begin(), parsed.constraints->end());
+        }
+        req.sites.push_back({&m, origin, root_call, join(constraints)});
+    }
+
+    Engine engine_;
+    TreeRequirements& out_;
+};
+
+}  // namespace
+
+std::optional<Provider> resolve_local_name(const config::Module& module, std::string_view local_name, Engine engine) {
+    auto it = module.terraform.required_providers.find(std::string(local_name));
+    if (it != module.terraform.required_providers.end() && it->second.source_as_written) {
+        if (!it->second.source) return std::nullopt;  // invalid: another rule reports it
+        auto parsed = parse_provider_source(*it->second.source_as_written, engine);
+        return parsed.provider;
+    }
+    if (local_name.empty()) return std::nullopt;
+    return implied_provider(local_name, engine);
+}
+
+TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Engine engine) {
+    TreeRequirements out;
+    Collector(engine, out).module(root, "");
+    return out;
+}
+
+namespace {
+
+void find_unloaded(const config::LoadedModule& m, std::vector<std::string>& out) {
+    for (const auto& [name, call] : m.module.module_calls) {
+        auto child = m.children.find(name);
+        std::string address = (m.address.empty() ? "" : m.address + ".") + "module." + name;
+        if (child == m.children.end()) {
+            out.push_back(address);
+        } else {
+            find_unloaded(child->second, out);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> unloaded_module_calls(const config::LoadedModule& root) {
+    std::vector<std::string> out;
+    find_unloaded(root, out);
+    return out;
+}
+
+void add_state_requirements(TreeRequirements& requirements, const StateFile& state) {
+    for (const auto& r : state.resources) {
+        if (!r.provider) continue;
+        auto& req = requirements[r.provider->provider];
+        req.provider = r.provider->provider;
+        req.from_state = true;
+    }
+}
+
+}  // namespace tfsift::providers
