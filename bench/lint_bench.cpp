@@ -135,6 +135,16 @@ double field(const std::string& text, const std::string& key) {
     return std::nan("");
 }
 
+// The first integer after `"key":` in a JSON text (the report's summary
+// comes before its findings); NaN when absent.
+double json_count(const std::string& json, const std::string& key) {
+    auto at = json.find("\"" + key + "\":");
+    if (at == std::string::npos) return std::nan("");
+    at += key.size() + 3;
+    while (at < json.size() && json[at] == ' ') ++at;
+    return std::strtod(json.c_str() + at, nullptr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,14 +158,17 @@ int main(int argc, char** argv) {
     std::printf("rounds              %d (best reported)\n", o.rounds);
 
     // One untimed run pages in the binary and the corpus.
-    auto lint = [&](unsigned jobs) {
+    auto lint = [&](unsigned jobs, bool keep_output = false) {
         return run({o.tfsift, "lint", "--recursive", o.corpus, "--format", "json", "--jobs", std::to_string(jobs)},
-                   false, {0, 1});
+                   keep_output, {0, 1});
     };
-    if (!lint(cores).ok) {
+    auto warm = lint(cores, true);
+    if (!warm.ok) {
         std::printf("tfsift lint failed (exit status other than 0 or 1)\n");
         return 1;
     }
+    std::printf("files linted        %.0f (.tf, .tf.json, .tofu; %.0f findings)\n", json_count(warm.out, "files"),
+                json_count(warm.out, "findings"));
     double best[2] = {1e300, 1e300};
     const unsigned jobs_of[2] = {1, cores};
     for (int r = 0; r < o.rounds; ++r) {

@@ -45,6 +45,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--tfsift", required=True)
     args = ap.parse_args()
+    args.tfsift = os.path.abspath(args.tfsift)  # tfsift runs in the scratch directory
     problems = []
 
     def expect(cond, what):
