@@ -154,6 +154,7 @@ double json_count(const std::string& json, const std::string& key) {
 
 int main(int argc, char** argv) {
     Options o = parse_options(argc, argv);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     if (!fs::is_directory(o.corpus)) usage("no directory " + o.corpus);
     if (!fs::exists(o.tfsift)) usage("no tfsift binary at " + o.tfsift + " (give --tfsift PATH)");
     unsigned cores = tfsift::available_processors();
