@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
 #include "tfsift/atomic_write.hpp"
+#include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint {
 
@@ -61,7 +62,10 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
         std::tuple<std::string, std::uint32_t, std::uint32_t> first;  // file, begin, end of the first edit
     };
     FixPlan plan;
-    std::map<std::string, std::string_view> texts;
+    // Edits are grouped by the file's absolute path: a module loaded both on
+    // its own and as another module's child may name one file two ways.
+    std::map<std::string, std::string_view> texts;  // by absolute path
+    std::map<std::string, std::string> named;       // absolute path -> path as first named
     std::vector<Candidate> candidates;
     for (const Finding& f : findings) {
         if (!f.fix || f.fix->edits.empty()) continue;
@@ -75,8 +79,10 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
                 valid = false;
                 break;
             }
-            texts.emplace(src->path(), text);
-            c.edits[src->path()].push_back({e.range.start.byte, e.range.end.byte, e.replacement});
+            std::string key = absolute_normal_path(src->path());
+            texts.emplace(key, text);
+            named.emplace(key, src->path());
+            c.edits[key].push_back({e.range.start.byte, e.range.end.byte, e.replacement});
         }
         if (!valid) continue;
         for (auto& [path, edits] : c.edits) std::sort(edits.begin(), edits.end());
@@ -118,8 +124,8 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
     for (auto& [path, edits] : accepted) {
         std::sort(edits.begin(), edits.end());
         std::string_view text = texts.at(path);
-        plan.old_text[path] = std::string(text);
-        plan.new_text[path] = apply_sorted(text, edits);
+        plan.old_text[named.at(path)] = std::string(text);
+        plan.new_text[named.at(path)] = apply_sorted(text, edits);
     }
     return plan;
 }

@@ -111,3 +111,14 @@ TEST_CASE("fixes: files are rewritten, but not when they changed since they were
     CHECK(testing::read_file_bytes(fresh) == "x = 1\n");
     CHECK(testing::read_file_bytes(stale) == "y = 2\n");
 }
+
+TEST_CASE("fixes: one file named two ways is edited once, under its first name", "[lint][fix]") {
+    auto plain = source("mod/main.tf", "0123456789");
+    auto dotted = source("mod/./main.tf", "0123456789");
+    Findings findings{with_fix(plain, 0, 1, "A"), with_fix(dotted, 1, 2, "B"), with_fix(dotted, 0, 1, "Z")};
+    auto plan = plan_fixes(findings, FixMode::safe_only);
+    CHECK(plan.findings_fixed == 2);
+    CHECK(plan.conflicts_skipped == 1);
+    REQUIRE(plan.new_text.size() == 1);
+    CHECK(plan.new_text.at("mod/main.tf") == "AB23456789");
+}

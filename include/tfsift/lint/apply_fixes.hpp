@@ -23,7 +23,9 @@ struct FixPlan {
     std::size_t conflicts_skipped = 0;
 };
 
-// Chooses and applies fixes in memory. Fixes are taken in the order of their
+// Chooses and applies fixes in memory. Edits are gathered per file (one file
+// named two ways, e.g. `a/b/main.tf` and `a/./b/main.tf`, is one file).
+// Fixes are taken in the order of their
 // first edit (file, then position); a fix whose edits overlap those of a fix
 // already taken is skipped whole, as are fixes with an edit outside its file.
 // Two edits overlap when their ranges share a byte, or when they start at the
