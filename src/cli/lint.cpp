@@ -56,7 +56,7 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--fix", o.fix, "Apply the safe fixes of the findings, then report what remains");
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1U, 4096U));
 }
 
 namespace {
