@@ -17,7 +17,11 @@ Every case is linted with the default rules and `--format json`
   invalid      at least one error.
 Single files (valid-files, invalid-files, error-files, warning-files, ...)
 are each copied alone into a scratch directory and linted as a module, as the
-upstream tests load them. Module directories are copied whole and linted with
+upstream tests load them. For the Terraform suite every error and warning of
+Terraform's own reference document for the case
+(../shared/conformance/terraform-v1.3.10/expected/CASE.json, except those
+marked `version_gap`) must also be matched by a finding of that severity
+starting on its line. Module directories are copied whole and linted with
 `--recursive`, so that a child module is also linted on its own, in the role
 of a called module (rules about shared modules report in its files). For the Terraform suite the clean / invalid verdict
 of a directory comes from Terraform's own error count in
@@ -171,11 +175,18 @@ def terraform_cases(root):
         elif category == "config-diagnostics":
             c.expected = (diagnostics_file_entries(path, "errors", "error")
                           + diagnostics_file_entries(path, "warnings", "warning"))
-        if not c.expected:
-            c.clean = errors == 0
-            c.invalid = errors > 0
-        else:
-            c.clean = not any(sev == "error" for _, _, sev, _ in c.expected)
+        # Terraform's own diagnostics for the case, from the reference
+        # document: each error and warning must be matched too.
+        with open(os.path.join(root, "expected", name + ".json"), encoding="utf-8") as f:
+            reference = json.load(f)
+        for d in reference.get("diagnostics", []):
+            if d.get("version_gap") or d.get("severity") not in ("error", "warning"):
+                continue
+            c.expected.append((d["file"], d["line"], d["severity"], d["summary"]))
+        seen = set()
+        c.expected = [e for e in c.expected if (e[0], e[1], e[2]) not in seen and not seen.add((e[0], e[1], e[2]))]
+        c.clean = errors == 0
+        c.invalid = errors > 0
         cases.append(c)
     return cases
 
