@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds tfsift's benchmarks in Release (build-release/) and the Go
 # reference benchmark hclbench from ../shared/tools/oracle/hclbench (into
-# build-release/, never into ../shared), then runs parse_bench and hclbench on
-# the same corpus, and load_bench (loading and merging against parsing).
+# build-release/, never into ../shared), then runs them on the same corpus:
+# parse_bench (the parser alone against Go's), load_bench (loading and merging
+# against parsing) and lint_bench (the wall time of `tfsift lint --recursive`
+# on one thread and on every core against Go's parse).
 #
 # Usage: scripts/bench.sh [CORPUS_DIR] [parse_bench options...]
 #   CORPUS_DIR defaults to ../shared/corpus
@@ -15,7 +17,7 @@ corpus=${1:-../shared/corpus}
 shift $(( $# > 0 ? 1 : 0 ))
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)" --target parse_bench load_bench
+cmake --build "$build" -j "$(nproc)" --target parse_bench load_bench lint_bench tfsift
 
 hclbench_args=()
 if command -v go >/dev/null; then
@@ -35,3 +37,4 @@ fi
 "$build/parse_bench" "${hclbench_args[@]}" "$@" "$corpus"
 echo
 "$build/load_bench" "$corpus"
+"$build/lint_bench" "${hclbench_args[@]}" "$corpus"

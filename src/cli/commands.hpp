@@ -28,7 +28,9 @@ struct LintOptions {
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;
-    bool fix_lock = false;                    // --fix: repair root modules' lock files (cli/lock.cpp)
+    bool fix = false;                         // --fix: apply safe fixes, then lint again
+    bool unsafe_fixes = false;                // --unsafe-fixes: with --fix, unsafe ones too
+    unsigned jobs = 0;                        // modules linted at once; 0: one per processor
     std::vector<std::string> command_line;    // for the SARIF invocation
 };
 

@@ -16,9 +16,11 @@
 
 #include "cli/commands.hpp"
 #include "tfsift/hcl/ast.hpp"
+#include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace fs = std::filesystem;
@@ -51,7 +53,10 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
-    cmd.add_flag("--fix", o.fix_lock, "Repair what can be repaired safely (the root modules' lock files), then report");
+    cmd.add_flag("--fix", o.fix, "Apply the safe fixes of the findings, then report what remains");
+    cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
+    cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
+        ->check(CLI::Range(1U, 4096U));
 }
 
 namespace {
@@ -122,6 +127,128 @@ struct ModuleRun {
     config::LoadedTree tree;
     std::set<std::string> only_files;
 };
+
+// The findings of one scan of the targets, and what the reports need besides.
+struct Scan {
+    lint::Findings findings;
+    std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
+    std::vector<std::string> catalogue_order;
+    std::size_t files_scanned = 0;
+    bool lock_repair_failed = false;
+};
+
+// Loads and lints every target, `--jobs` modules at once. Loading and linting
+// one module does not depend on another, so each runs on its own; results are
+// kept per module and joined in the targets' order, so the findings are the
+// same whatever the number of jobs. Returns 0, or 2 after printing why not.
+// With `repair_locks`, the lock files of root modules are repaired after
+// loading and before linting, so the report shows what is left; a repair that
+// fails sets `scan.lock_repair_failed`.
+int scan_targets(const std::map<std::string, Target>& targets, const std::map<std::string, std::string>& display_dir,
+                 SettingsCache& settings_cache, const LintOptions& options, bool repair_locks, Scan& scan) {
+    unsigned jobs = options.jobs > 0 ? options.jobs : available_processors();
+    // Settings and engine first (they print errors), then load in parallel.
+    std::vector<ModuleRun> runs;
+    for (const auto& [abs, target] : targets) {
+        ModuleRun run;
+        run.dir = display_dir.at(abs);
+        run.settings = settings_cache.for_dir(run.dir);
+        if (run.settings == nullptr) return 2;
+        if (!options.engine.empty()) {
+            run.engine = options.engine == "opentofu" ? Engine::opentofu : Engine::terraform;
+        } else if (run.settings->engine) {
+            run.engine = *run.settings->engine;
+        } else {
+            run.engine = lint::detect_engine(run.dir);
+        }
+        if (!target.only_files.count("")) run.only_files = target.only_files;
+        runs.push_back(std::move(run));
+    }
+    parallel_for(runs.size(), jobs, [&runs](std::size_t i) {
+        runs[i].tree = lint::load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings);
+    });
+    for (const auto& run : runs) {
+        if (!run.tree.root) {
+            fmt::print(stderr, "tfsift: cannot read {}\n", run.dir);
+            return 2;
+        }
+        scan.files_scanned += run.tree.root->files.size();
+    }
+
+    // Modules that another module of the scan calls by a local path.
+    std::set<std::string> called;
+    for (const auto& run : runs) {
+        std::string base = lint::absolute_normal_path(run.dir);
+        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
+        while (!todo.empty()) {
+            const config::LoadedModule* m = todo.back();
+            todo.pop_back();
+            for (const auto& [name, child] : m->children) {
+                called.insert(lint::absolute_normal_path(base + "/" + child.dir));
+                todo.push_back(&child);
+            }
+        }
+    }
+
+    if (repair_locks) {
+        for (const auto& run : runs) {
+            if (called.count(lint::absolute_normal_path(run.dir))) continue;
+            if (!lock_repair_selected(*run.settings, options.selection)) continue;
+            std::string state = options.state;
+            if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
+                state = (fs::path(run.dir) / "terraform.tfstate").string();
+            }
+            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) scan.lock_repair_failed = true;
+        }
+    }
+
+    // Rule activation (each distinct settings object gets its rule list once),
+    // then the lint itself in parallel.
+    std::map<const lint::Settings*, std::vector<lint::Rule>> rules_of;
+    std::vector<std::vector<lint::ActiveRule>> active(runs.size());
+    std::vector<lint::LintContext> contexts(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const ModuleRun& run = runs[i];
+        auto [it, added] = rules_of.try_emplace(run.settings);
+        if (added) {
+            it->second = lint::rules_for(*run.settings);
+            for (const auto& r : it->second) {
+                if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
+            }
+        }
+        std::vector<std::string> unknown;
+        active[i] = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
+        if (!unknown.empty()) {
+            fmt::print(stderr, "tfsift: unknown rule {}\n", unknown.front());
+            return 2;
+        }
+        lint::LintContext& ctx = contexts[i];
+        ctx.module_dir = run.dir;
+        ctx.tree = &run.tree;
+        ctx.engine = run.engine;
+        ctx.settings = run.settings;
+        if (!options.state.empty()) {
+            ctx.state_file = options.state;
+        } else if (std::error_code ec; fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
+            ctx.state_file = (fs::path(run.dir) / "terraform.tfstate").string();
+        }
+        ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
+    }
+    std::vector<lint::Findings> per_module(runs.size());
+    parallel_for(runs.size(), jobs, [&](std::size_t i) {
+        for (auto& f : lint::lint_module(contexts[i], active[i], *runs[i].settings)) {
+            if (!runs[i].only_files.empty() && !runs[i].only_files.count(lint::absolute_normal_path(f.file->path()))) {
+                continue;
+            }
+            per_module[i].push_back(std::move(f));
+        }
+    });
+    for (auto& module_findings : per_module) {
+        for (auto& f : module_findings) scan.findings.push_back(std::move(f));
+    }
+    lint::sort_findings(scan.findings);
+    return 0;
+}
 
 }  // namespace
 
@@ -198,99 +325,34 @@ int run_lint(const LintOptions& options) {
         }
     }
 
-    // Load and parse every module.
-    std::vector<ModuleRun> runs;
-    std::size_t files_scanned = 0;
-    for (auto& [abs, target] : targets) {
-        ModuleRun run;
-        run.dir = display_dir[abs];
-        run.settings = settings_cache.for_dir(run.dir);
-        if (run.settings == nullptr) return 2;
-        if (!options.engine.empty()) {
-            run.engine = options.engine == "opentofu" ? Engine::opentofu : Engine::terraform;
-        } else if (run.settings->engine) {
-            run.engine = *run.settings->engine;
-        } else {
-            run.engine = lint::detect_engine(run.dir);
+    Scan scan;
+    bool fix_failed = false;  // a file could not be fixed: exit 2 after the report
+    const bool fixing = options.fix || options.unsafe_fixes;
+    if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
+    const bool lock_repair_failed = scan.lock_repair_failed;
+    if (fixing) {
+        auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
+        auto plan = lint::plan_fixes(scan.findings, mode);
+        auto written = lint::write_fixes(plan);
+        for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", e);
+        if (!options.quiet) {
+            fmt::print(stderr, "Fixed {} finding{} in {} file{}\n", plan.findings_fixed,
+                       plan.findings_fixed == 1 ? "" : "s", written.written.size(),
+                       written.written.size() == 1 ? "" : "s");
         }
-        if (!target.only_files.count("")) run.only_files = target.only_files;
-        run.tree = lint::load_for_lint(run.dir, run.engine, *run.settings);
-        if (!run.tree.root) {
-            fmt::print(stderr, "tfsift: cannot read {}\n", run.dir);
-            return 2;
+        if (!written.written.empty()) {
+            // Report what remains, from the files as they are now.
+            scan = Scan{};
+            if (int rc = scan_targets(targets, display_dir, settings_cache, options, false, scan); rc != 0) return rc;
         }
-        files_scanned += run.tree.root->files.size();
-        runs.push_back(std::move(run));
+        fix_failed = !written.errors.empty();
     }
+    lint::Findings& findings = scan.findings;
+    auto& catalogue = scan.catalogue;
+    auto& catalogue_order = scan.catalogue_order;
+    std::size_t files_scanned = scan.files_scanned;
 
-    int exit_code_fix = 0;
-
-    // Modules that another module of the scan calls by a local path.
-    std::set<std::string> called;
-    for (const auto& run : runs) {
-        std::string base = lint::absolute_normal_path(run.dir);
-        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
-        while (!todo.empty()) {
-            const config::LoadedModule* m = todo.back();
-            todo.pop_back();
-            for (const auto& [name, child] : m->children) {
-                called.insert(lint::absolute_normal_path(base + "/" + child.dir));
-                todo.push_back(&child);
-            }
-        }
-    }
-
-    // --fix: the lock files of root modules first, so the report shows what is left.
-    if (options.fix_lock) {
-        for (const auto& run : runs) {
-            if (called.count(lint::absolute_normal_path(run.dir))) continue;
-            if (!lock_repair_selected(*run.settings, options.selection)) continue;
-            std::string state = options.state;
-            if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
-                state = (fs::path(run.dir) / "terraform.tfstate").string();
-            }
-            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) exit_code_fix = 1;
-        }
-    }
-
-    // Lint. Each distinct settings object gets its rule list once.
-    std::map<const lint::Settings*, std::vector<lint::Rule>> rules_of;
-    std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
-    std::vector<std::string> catalogue_order;
-    lint::Findings findings;
-    for (const auto& run : runs) {
-        auto [it, added] = rules_of.try_emplace(run.settings);
-        if (added) {
-            it->second = lint::rules_for(*run.settings);
-            for (const auto& r : it->second) {
-                if (catalogue.emplace(r.id, r).second) catalogue_order.push_back(r.id);
-            }
-        }
-        std::vector<std::string> unknown;
-        auto active = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
-        if (!unknown.empty()) {
-            fmt::print(stderr, "tfsift: unknown rule {}\n", unknown.front());
-            return 2;
-        }
-        lint::LintContext ctx;
-        ctx.module_dir = run.dir;
-        ctx.tree = &run.tree;
-        ctx.engine = run.engine;
-        ctx.settings = run.settings;
-        if (!options.state.empty()) {
-            ctx.state_file = options.state;
-        } else if (std::error_code ec; fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
-            ctx.state_file = (fs::path(run.dir) / "terraform.tfstate").string();
-        }
-        ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
-        for (auto& f : lint::lint_module(ctx, active, *run.settings)) {
-            if (!run.only_files.empty() && !run.only_files.count(lint::absolute_normal_path(f.file->path()))) continue;
-            findings.push_back(std::move(f));
-        }
-    }
-    lint::sort_findings(findings);
-
-    int exit_code = exit_code_fix;
+    int exit_code = lock_repair_failed ? 1 : 0;
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = 1;
     }
@@ -336,7 +398,7 @@ int run_lint(const LintOptions& options) {
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
     }
     std::fflush(stdout);
-    return exit_code;
+    return fix_failed ? 2 : exit_code;
 }
 
 }  // namespace tfsift::cli

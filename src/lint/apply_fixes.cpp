@@ -1,0 +1,156 @@
+#include "tfsift/lint/apply_fixes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+#include "tfsift/atomic_write.hpp"
+#include "tfsift/lint/settings.hpp"
+
+namespace tfsift::lint {
+
+namespace {
+
+struct ByteEdit {
+    std::uint32_t begin = 0;
+    std::uint32_t end = 0;
+    std::string replacement;
+    auto key() const { return std::tie(begin, end, replacement); }
+    bool operator==(const ByteEdit& o) const { return key() == o.key(); }
+    bool operator<(const ByteEdit& o) const { return key() < o.key(); }
+};
+
+// One fix, its edits grouped by file and sorted.
+using EditsByFile = std::map<std::string, std::vector<ByteEdit>>;
+
+bool overlaps(const ByteEdit& a, const ByteEdit& b) {
+    if (a.begin == b.begin) return true;
+    return std::max(a.begin, b.begin) < std::min(a.end, b.end);
+}
+
+std::string apply_sorted(std::string_view text, const std::vector<ByteEdit>& edits) {
+    std::string out;
+    out.reserve(text.size());
+    std::uint32_t at = 0;
+    for (const ByteEdit& e : edits) {
+        out.append(text.substr(at, e.begin - at));
+        out.append(e.replacement);
+        at = e.end;
+    }
+    out.append(text.substr(at));
+    return out;
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return std::move(buf).str();
+}
+
+}  // namespace
+
+FixPlan plan_fixes(const Findings& findings, FixMode mode) {
+    struct Candidate {
+        EditsByFile edits;
+        std::tuple<std::string, std::uint32_t, std::uint32_t> first;  // file, begin, end of the first edit
+    };
+    FixPlan plan;
+    // Edits are grouped by the file's absolute path: a module loaded both on
+    // its own and as another module's child may name one file two ways.
+    std::map<std::string, std::string_view> texts;  // by absolute path
+    std::map<std::string, std::string> named;       // absolute path -> path as first named
+    std::vector<Candidate> candidates;
+    for (const Finding& f : findings) {
+        if (!f.fix || f.fix->edits.empty()) continue;
+        if (f.fix->applicability == Applicability::unsafe && mode != FixMode::include_unsafe) continue;
+        Candidate c;
+        bool valid = true;
+        for (const TextEdit& e : f.fix->edits) {
+            const auto& src = e.file ? e.file : f.file;
+            std::string_view text = src->text();
+            if (e.range.start.byte > e.range.end.byte || e.range.end.byte > text.size()) {
+                valid = false;
+                break;
+            }
+            std::string key = absolute_normal_path(src->path());
+            texts.emplace(key, text);
+            named.emplace(key, src->path());
+            c.edits[key].push_back({e.range.start.byte, e.range.end.byte, e.replacement});
+        }
+        if (!valid) continue;
+        for (auto& [path, edits] : c.edits) std::sort(edits.begin(), edits.end());
+        const auto& [path, edits] = *c.edits.begin();
+        c.first = {path, edits.front().begin, edits.front().end};
+        candidates.push_back(std::move(c));
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.first < b.first; });
+
+    std::vector<EditsByFile> taken;
+    EditsByFile accepted;
+    for (const Candidate& c : candidates) {
+        if (std::find(taken.begin(), taken.end(), c.edits) != taken.end()) {
+            ++plan.findings_fixed;
+            continue;
+        }
+        bool conflict = false;
+        for (const auto& [path, edits] : c.edits) {
+            // The fix's own edits must not overlap each other either.
+            for (std::size_t i = 0; i + 1 < edits.size() && !conflict; ++i) conflict = overlaps(edits[i], edits[i + 1]);
+            auto it = accepted.find(path);
+            if (it == accepted.end()) continue;
+            for (const ByteEdit& e : edits) {
+                for (const ByteEdit& a : it->second) conflict = conflict || overlaps(e, a);
+            }
+        }
+        if (conflict) {
+            ++plan.conflicts_skipped;
+            continue;
+        }
+        for (const auto& [path, edits] : c.edits) {
+            auto& into = accepted[path];
+            into.insert(into.end(), edits.begin(), edits.end());
+        }
+        taken.push_back(c.edits);
+        ++plan.findings_fixed;
+    }
+    for (auto& [path, edits] : accepted) {
+        std::sort(edits.begin(), edits.end());
+        std::string_view text = texts.at(path);
+        plan.old_text[named.at(path)] = std::string(text);
+        plan.new_text[named.at(path)] = apply_sorted(text, edits);
+    }
+    return plan;
+}
+
+FixWriteResult write_fixes(const FixPlan& plan) {
+    FixWriteResult result;
+    for (const auto& [path, text] : plan.new_text) {
+        auto on_disk = read_file(path);
+        if (!on_disk) {
+            result.errors.push_back(fmt::format("{}: cannot read the file to fix it", path));
+            continue;
+        }
+        if (*on_disk != plan.old_text.at(path)) {
+            result.errors.push_back(fmt::format("{}: the file changed while it was linted; not fixed", path));
+            continue;
+        }
+        if (text == *on_disk) continue;
+        auto written = atomic_write_file(path, text);
+        if (!written.ok()) {
+            result.errors.push_back(fmt::format("{}: {}", path, written.error));
+            continue;
+        }
+        result.written.push_back(path);
+    }
+    return result;
+}
+
+}  // namespace tfsift::lint
