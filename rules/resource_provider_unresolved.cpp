@@ -20,7 +20,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (use.kind != ProviderUseKind::resource_type || required.contains(use.local_name)) continue;
         Finding f;
         f.rule_id = "resource-provider-unresolved";
-        f.severity = Severity::error;
+        f.severity = Severity::warning;
         f.message = fmt::format(
             "{}: no required provider is named \"{}\" and the block sets no provider argument, so it silently "
             "uses {}",
@@ -37,7 +37,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 Rule resource_provider_unresolved() {
     Rule r;
     r.id = "resource-provider-unresolved";
-    r.default_severity = Severity::error;
+    r.default_severity = Severity::warning;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A resource's type prefix must name a declared provider, or the block must set `provider`.";
@@ -54,7 +54,9 @@ Rule resource_provider_unresolved() {
         "Without a `provider` argument, the type prefix is taken as the local name. When the module has no "
         "entry of that name, the resource silently binds to `hashicorp/<prefix>` instead of the provider the "
         "author declared under another name, for example a compound name such as `mycorp-http`, or a fork "
-        "with a different source.";
+        "with a different source. The catalogue lists this as an error, but Terraform's and OpenTofu's own "
+        "loaders accept such modules (their test data has valid modules that rely on the implied provider), so "
+        "tfsift reports it as a warning; raise it to an error in `.tfsift.toml` if your project forbids it.";
     r.doc.failing_example =
         "terraform {\n"
         "  required_providers {\n"
