@@ -25,7 +25,7 @@ Range providers_argument(const LintContext& ctx, const config::ProviderPassing& 
             for (const hcl::Attribute& a : block.body.attributes) {
                 if (a.name == "providers" && a.range.start.byte <= first.origin.pos.byte &&
                     first.origin.pos.byte < a.range.end.byte) {
-                    return a.name_range;
+                    return a.name_range();
                 }
             }
         }

@@ -86,7 +86,7 @@ std::vector<WrittenBlock> written_blocks(const config::ModuleFile& file, const s
             w.type = std::string(b.type);
             for (const auto& l : b.labels) w.labels.emplace_back(l.value);
             w.def_range = b.def_range();
-            for (const auto& a : b.body.attributes) w.arguments.push_back({std::string(a.name), a.name_range});
+            for (const auto& a : b.body.attributes) w.arguments.push_back({std::string(a.name), a.name_range()});
             out.push_back(std::move(w));
         }
     } else if (file.parsed->json) {

@@ -176,7 +176,7 @@ TerraformOverrides terraform_overrides(const LintContext& ctx) {
 // The top-level native block whose header starts at `pos`.
 const hcl::Block* block_at(const hcl::File& file, Pos pos) {
     for (const auto& b : file.body->blocks) {
-        if (b.type_range.start == pos) return &b;
+        if (b.type_range().start == pos) return &b;
     }
     return nullptr;
 }
@@ -213,7 +213,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             for (const auto& blk : native->body->blocks) {
                 if (blk.type == "locals" && blk.body.range.start.byte <= decl.def_range.start.byte &&
                     decl.def_range.end.byte <= blk.body.range.end.byte) {
-                    lines.push_back(blk.type_range.start.line);
+                    lines.push_back(blk.type_range().start.line);
                 }
             }
             report(ctx, f, comments, Overridden{fmt::format("local value \"{}\"", l.name), decl.def_range, lines, it->second},
@@ -234,7 +234,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (by.empty()) continue;
             const hcl::Block* blk = block_at(*native, tb.origin.pos);
             if (!blk) continue;
-            report(ctx, f, comments, Overridden{"terraform block", blk->def_range(), {blk->type_range.start.line}, by},
+            report(ctx, f, comments, Overridden{"terraform block", blk->def_range(), {blk->type_range().start.line}, by},
                    sink);
         }
     }

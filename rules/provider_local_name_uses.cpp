@@ -27,7 +27,7 @@ Range header_range(const config::LoadedModule& module, const config::Origin& ori
         if (file.parsed->source.get() != origin.file) continue;
         if (file.parsed->native) {
             for (const hcl::Block& b : file.parsed->native->body->blocks) {
-                if (b.type_range.start.byte != origin.pos.byte) continue;
+                if (b.type_range().start.byte != origin.pos.byte) continue;
                 if (label_index < b.labels.size()) return b.labels[label_index].range;
                 return b.def_range();
             }

@@ -26,7 +26,7 @@ std::optional<std::string> object_key_text(const hcl::Expr* key) {
 
 void read_native_entry(const hcl::Attribute& a, WrittenRequirement& w) {
     w.name = std::string(a.name);
-    w.name_range = a.name_range;
+    w.name_range = a.name_range();
     w.value_range = a.expr->range;
     if (a.expr->kind != hcl::ExprKind::object) {
         w.legacy_string = true;

@@ -17,15 +17,15 @@ bool contains(Range r, Pos p) { return r.start.byte <= p.byte && p.byte < r.end.
 
 LifecycleBlock native_lifecycle(const SourceFile* file, const hcl::Block& b) {
     LifecycleBlock lc;
-    lc.type_range = b.type_range;
+    lc.type_range = b.type_range();
     lc.range = b.range();
     // Members in source order: attributes and blocks interleaved by position.
     for (const hcl::Attribute& a : b.body.attributes) {
-        lc.members.push_back(LifecycleMember{std::string(a.name), false, a.name_range, a.range,
+        lc.members.push_back(LifecycleMember{std::string(a.name), false, a.name_range(), a.range,
                                              config::Expression{file, a.expr->range, a.expr, nullptr}});
     }
     for (const hcl::Block& inner : b.body.blocks) {
-        lc.members.push_back(LifecycleMember{std::string(inner.type), true, inner.type_range, inner.range(), std::nullopt});
+        lc.members.push_back(LifecycleMember{std::string(inner.type), true, inner.type_range(), inner.range(), std::nullopt});
     }
     std::sort(lc.members.begin(), lc.members.end(),
               [](const LifecycleMember& x, const LifecycleMember& y) { return x.range.start.byte < y.range.start.byte; });
@@ -47,7 +47,7 @@ void native_blocks(const config::ParsedFile& file, std::vector<ResourceBlock>& o
             } else if (inner.type == "provisioner" && inner.labels.size() == 1) {
                 ProvisionerBlock p;
                 p.type = std::string(inner.labels[0].value);
-                p.origin = inner.type_range.start;
+                p.origin = inner.type_range().start;
                 p.def_range = inner.def_range();
                 for (const hcl::Attribute& a : inner.body.attributes) {
                     if (a.name == "when") p.when = a.range;

@@ -45,7 +45,7 @@ NestedBlock native_nested(const DecodeContext& ctx, const hcl::Block& b);
 Body native_whole(const DecodeContext& ctx, const hcl::Body& body) {
     Body out;
     for (const auto& a : body.attributes) {
-        out.arguments.push_back(Argument{std::string(a.name), a.name_range, Expression{ctx.file, a.expr->range, a.expr, nullptr}});
+        out.arguments.push_back(Argument{std::string(a.name), a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
     }
     for (const auto& b : body.blocks) out.blocks.push_back(native_nested(ctx, b));
     return out;
@@ -55,7 +55,7 @@ NestedBlock native_nested(const DecodeContext& ctx, const hcl::Block& b) {
     NestedBlock nb;
     nb.type = std::string(b.type);
     for (const auto& l : b.labels) nb.labels.emplace_back(l.value);
-    nb.origin = Origin{ctx.file, b.type_range.start};
+    nb.origin = Origin{ctx.file, b.type_range().start};
     nb.body = native_whole(ctx, b.body);
     return nb;
 }
@@ -140,16 +140,16 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
     if (body.native) {
         for (const auto& a : body.native->attributes) {
             if (find_attribute(schema, a.name)) {
-                out.attributes.push_back(ContentAttr{std::string(a.name), a.name_range,
+                out.attributes.push_back(ContentAttr{std::string(a.name), a.name_range(),
                                                      Expression{ctx.file, a.expr->range, a.expr, nullptr}});
             } else if (schema.partial) {
                 if (remain) {
-                    remain->arguments.push_back(Argument{std::string(a.name), a.name_range,
+                    remain->arguments.push_back(Argument{std::string(a.name), a.name_range(),
                                                          Expression{ctx.file, a.expr->range, a.expr, nullptr}});
                 }
             } else {
                 ctx.error("Unsupported argument", fmt::format("An argument named \"{}\" is not expected here.", a.name),
-                          a.name_range);
+                          a.name_range());
             }
         }
         for (const auto& b : body.native->blocks) {
@@ -159,7 +159,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                     if (remain) remain->blocks.push_back(native_nested(ctx, b));
                 } else {
                     ctx.error("Unsupported block type", fmt::format("Blocks of type \"{}\" are not expected here.", b.type),
-                              b.type_range);
+                              b.type_range());
                 }
                 continue;
             }
@@ -184,13 +184,13 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
             }
             ContentBlock cb;
             cb.type = std::string(b.type);
-            cb.type_range = b.type_range;
+            cb.type_range = b.type_range();
             for (const auto& l : b.labels) {
                 cb.labels.emplace_back(l.value);
                 cb.label_ranges.push_back(l.range);
             }
             cb.def_range = b.def_range();
-            cb.origin = b.type_range.start;
+            cb.origin = b.type_range().start;
             cb.body.native = &b.body;
             cb.body.missing_item = b.open_brace;
             out.blocks.push_back(std::move(cb));
@@ -461,7 +461,7 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
     }
     auto span = ctx.arena->copy(steps);
     return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, whole}, ctx.arena->copy(root),
-                                                    whole, std::span<const hcl::TraversalStep>(span.data(), span.size()));
+                                                    whole.end.byte, std::span<const hcl::TraversalStep>(span.data(), span.size()));
 }
 
 }  // namespace

@@ -278,11 +278,11 @@ private:
             return std::nullopt;
         }
         const std::size_t mid = ctx_.diags->size();
-        check_provider_name_normalized(t->root, t->root_range);
+        check_provider_name_normalized(t->root, t->root_range());
         for (std::size_t i = mid; i < ctx_.diags->size(); ++i) {
             if ((*ctx_.diags)[i].severity == Severity::error) return std::nullopt;
         }
-        if (name_range) *name_range = t->root_range;
+        if (name_range) *name_range = t->root_range();
         std::string out(t->root);
         if (!t->steps.empty()) {
             const auto& step = t->steps[0];
@@ -488,10 +488,10 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{std::string(a.name), a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
-                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
+                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
             }
         } else if (b.body.json) {
             for (const auto& m : b.body.json->members) {
@@ -835,10 +835,10 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{std::string(a.name), a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
-                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
+                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
             }
         } else if (b.body.json) {
             for (const auto& m : b.body.json->members) {

@@ -47,7 +47,7 @@ struct Parser {
         const hcl::Expr* e = unwrap(&expr);
         if (e->kind != hcl::ExprKind::scope_traversal) return {};
         const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e);
-        return t.steps.empty() ? t.root : std::string_view{};
+        return t.steps.empty() ? t.root.view() : std::string_view{};
     }
 
     static std::shared_ptr<const TypeDefaults> collection_defaults(const cty::Type& ty,
@@ -222,10 +222,10 @@ struct Parser {
             return ty;
         }
         if (call.name == "optional") {
-            error(invalid_type, "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range);
+            error(invalid_type, "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range());
             return cty::Type::dynamic();
         }
-        error(invalid_type, fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range);
+        error(invalid_type, fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range());
         return cty::Type::dynamic();
     }
 };

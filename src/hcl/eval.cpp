@@ -176,9 +176,9 @@ Value Evaluator::scope_traversal(const ScopeTraversalExpr& e, const EvalContext*
         if (it != c->variables->end()) return traverse(it->second, e.steps, diags);
     }
     if (!any_table) {
-        error(diags, "Variables not allowed", "Variables may not be used here.", e.root_range);
+        error(diags, "Variables not allowed", "Variables may not be used here.", e.root_range());
     } else {
-        error(diags, "Unknown variable", "There is no variable named \"" + std::string(e.root) + "\".", e.root_range);
+        error(diags, "Unknown variable", "There is no variable named \"" + std::string(e.root) + "\".", e.root_range());
     }
     return Value::dynamic_unknown();
 }
@@ -214,7 +214,7 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
     }
     if (fn == nullptr) {
         if (!any_table) error(diags, "Function calls not allowed", "Functions may not be called here.", e.range);
-        else error(diags, "Call to unknown function", "There is no function named \"" + std::string(e.name) + "\".", e.name_range, e.range);
+        else error(diags, "Call to unknown function", "There is no function named \"" + std::string(e.name) + "\".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     const std::size_t mark = diags.size();
@@ -240,7 +240,7 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
     if (has_errors_since(diags, mark)) return Value::dynamic_unknown();
     Function::Result r = fn->call(args);
     if (!r.error.empty()) {
-        error(diags, "Error in function call", "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range, e.range);
+        error(diags, "Error in function call", "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     return std::move(r.value);

@@ -342,13 +342,13 @@ private:
                         if (it != index.end()) existing = &attrs[it->second];
                     }
                     if (existing) {
-                        ResolvedPos s = source_.resolve(existing->name_range.start);
-                        ResolvedPos e = source_.resolve(existing->name_range.end);
+                        ResolvedPos s = source_.resolve(existing->name_range().start);
+                        ResolvedPos e = source_.resolve(existing->name_range().end);
                         error("Attribute redefined",
                               fmt::format("The argument \"{}\" was already set at {}:{},{}-{}. Each argument may be set only once.",
                                           attr.name, source_.path(), s.line, s.column,
                                           s.line == e.line ? fmt::format("{}", e.column) : fmt::format("{},{}", e.line, e.column)),
-                              attr.name_range);
+                              attr.name_range());
                     } else {
                         if (!index.empty()) index.emplace(attr.name, attrs.size());
                         attrs.push_back(attr);
@@ -433,7 +433,6 @@ private:
         }
         Attribute a;
         a.name = text(ident);
-        a.name_range = ident.range;
         a.expr = expr;
         a.range = between(ident.range, end_range);
         return a;
@@ -444,7 +443,7 @@ private:
         std::vector<Label> labels;
         Token obrace;
         block.type = text(ident);
-        block.type_range = ident.range;
+        block.type_start = ident.range.start;
         if (!guard.ok) {
             too_deep(ident.range);
             recover_after_body_item();
@@ -996,7 +995,7 @@ private:
             std::string_view name = text(t);
             if (name == "true" || name == "false") return literal(LiteralKind::boolean, name, t.range);
             if (name == "null") return literal(LiteralKind::null, name, t.range);
-            return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, name, t.range, std::span<const TraversalStep>{});
+            return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, name, t.range.end.byte, std::span<const TraversalStep>{});
         }
         case Tok::oquote:
         case Tok::oheredoc: {
@@ -1111,7 +1110,7 @@ private:
             }
         }
         return arena_.make<FunctionCallExpr>(Expr{ExprKind::function_call, between(name_range, close.range)}, expand_final, name_text,
-                                             name_range, to_arena(args), open.range, close.range);
+                                             name_end, to_arena(args), open.range, close.range);
     }
 
     bool peek_is_for() {
@@ -1155,7 +1154,7 @@ private:
             }
             read();
         }
-        return arena_.make<TupleExpr>(Expr{ExprKind::tuple, between(open.range, close.range)}, to_arena(items), open.range, close.range);
+        return arena_.make<TupleExpr>(Expr{ExprKind::tuple, between(open.range, close.range)}, to_arena(items), close.range);
     }
 
     const Expr* parse_object() {
@@ -1229,7 +1228,7 @@ private:
             }
             read();
         }
-        return arena_.make<ObjectExpr>(Expr{ExprKind::object, between(open.range, close.range)}, to_arena(items), open.range, close.range);
+        return arena_.make<ObjectExpr>(Expr{ExprKind::object, between(open.range, close.range)}, to_arena(items), close.range);
     }
 
     const Expr* finish_for(const Token& open) {

@@ -138,7 +138,7 @@ private:
         } else if (b.type == "module" && label(0)) {
             check_name(NameTarget::module, b.labels[0].value, b.labels[0].range);
         } else if (b.type == "locals") {
-            for (const hcl::Attribute& a : b.body.attributes) check_name(NameTarget::local, a.name, a.name_range);
+            for (const hcl::Attribute& a : b.body.attributes) check_name(NameTarget::local, a.name, a.name_range());
         }
     }
 
@@ -162,7 +162,7 @@ private:
             const hcl::Attribute* a = find_attribute(b.body, name);
             if (a == nullptr) continue;
             if (!p_.value) {
-                report(a->name_range, fmt::format("{}.{} sets \"{}\"", b.labels[0].value, b.labels[1].value, name));
+                report(a->name_range(), fmt::format("{}.{} sets \"{}\"", b.labels[0].value, b.labels[1].value, name));
                 continue;
             }
             auto value = literal_text(a->expr);

@@ -144,13 +144,13 @@ struct FileReader {
                     error("Invalid provider_installation block",
                           "The dev_overrides block must appear before all other installation methods, because "
                           "development overrides always have the highest priority.",
-                          method_block.type_range);
+                          method_block.type_range());
                 }
                 methods.push_back(std::move(method));
                 continue;
             } else {
                 error("Invalid provider_installation block",
-                      fmt::format("Unknown provider installation method \"{}\".", type), method_block.type_range);
+                      fmt::format("Unknown provider installation method \"{}\".", type), method_block.type_range());
                 continue;
             }
             bool has_required = required.empty();
@@ -166,7 +166,7 @@ struct FileReader {
             }
             if (!has_required) {
                 error("Invalid provider_installation block",
-                      fmt::format("The \"{}\" argument is required for {}.", required, type), method_block.type_range);
+                      fmt::format("The \"{}\" argument is required for {}.", required, type), method_block.type_range());
                 continue;
             }
             methods.push_back(std::move(method));
@@ -264,7 +264,7 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
             if (block.type != "provider_installation") continue;
             if (config.provider_installation) {
                 reader.error("Multiple provider_installation blocks",
-                             "No more than one provider_installation block may be specified.", block.type_range);
+                             "No more than one provider_installation block may be specified.", block.type_range());
                 continue;
             }
             config.provider_installation = reader.methods_of(block);

@@ -37,13 +37,13 @@ Range start_range(const hcl::Expr& e) {
         case ExprKind::template_join: return start_range(*hcl::as<hcl::TemplateJoinExpr>(e).tuple);
         case ExprKind::function_call: {
             const auto& f = hcl::as<hcl::FunctionCallExpr>(e);
-            return {f.name_range.start, f.open_paren.end};
+            return {f.name_range().start, f.open_paren.end};
         }
         case ExprKind::conditional: return start_range(*hcl::as<hcl::ConditionalExpr>(e).condition);
         case ExprKind::binary_op: return start_range(*hcl::as<hcl::BinaryOpExpr>(e).lhs);
         case ExprKind::unary_op: return hcl::as<hcl::UnaryOpExpr>(e).symbol_range;
-        case ExprKind::tuple: return hcl::as<hcl::TupleExpr>(e).open;
-        case ExprKind::object: return hcl::as<hcl::ObjectExpr>(e).open;
+        case ExprKind::tuple: return hcl::as<hcl::TupleExpr>(e).open();
+        case ExprKind::object: return hcl::as<hcl::ObjectExpr>(e).open();
         case ExprKind::object_key: return start_range(*hcl::as<hcl::ObjectKeyExpr>(e).wrapped);
         case ExprKind::for_: return hcl::as<hcl::ForExpr>(e).open;
         case ExprKind::index: return hcl::as<hcl::IndexExpr>(e).bracket_range;
@@ -147,7 +147,7 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
         const auto schema = std::find_if(block_schema.begin(), block_schema.end(),
                                          [&](const BlockSchema& s) { return s.type == block.type; });
         if (schema == block_schema.end()) continue;
-        const Range header{block.type_range.start, block.open_brace.end};
+        const Range header{block.type_start, block.open_brace.end};
         if (block.labels.size() > 1) {
             auto d = error_at(source, fmt::format("Extraneous label for {}", block.type),
                               fmt::format("Only 1 labels ({}) are expected for {} blocks.", schema->label_name,
@@ -182,7 +182,7 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
         }
         diags.push_back(error_at(source, "Unsupported argument",
                                  fmt::format("An argument named \"{}\" is not expected here.{}", attr.name, suggestion),
-                                 attr.name_range));
+                                 attr.name_range()));
     }
     for (const auto& block : body.blocks) {
         if (std::any_of(block_schema.begin(), block_schema.end(),
@@ -201,7 +201,7 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
         }
         diags.push_back(error_at(source, "Unsupported block type",
                                  fmt::format("Blocks of type \"{}\" are not expected here.{}", block.type, suggestion),
-                                 block.type_range));
+                                 block.type_range()));
     }
     return content;
 }
@@ -356,7 +356,7 @@ LockFileRead read_lock_file(std::shared_ptr<const SourceFile> source, const Lock
                 fmt::format("{} only supports dependency locks for providers, not for modules. This configuration may "
                             "be intended for a later version of {} that also supports dependency locks for modules.",
                             running, product),
-                src.path(), block->type_range, std::nullopt});
+                src.path(), block->type_range(), std::nullopt});
             continue;
         }
         auto lock = decode_provider_block(src, *block, options.engine, diags);
@@ -365,7 +365,7 @@ LockFileRead read_lock_file(std::shared_ptr<const SourceFile> source, const Lock
             diags.push_back(error_at(src, "Duplicate provider lock",
                                      fmt::format("This lockfile already declared a lock for provider {} at {}.",
                                                  lock->provider.to_string(), range_string(src, it->second)),
-                                     block->type_range));
+                                     block->type_range()));
             continue;
         }
         seen.emplace(lock->provider, block->def_range());

@@ -51,7 +51,7 @@ public:
         range(b.range, "body");
         for (const auto& a : b.attributes) {
             range(a.range, "attribute");
-            range(a.name_range, "attribute name");
+            range(a.name_range(), "attribute name");
             if (a.expr == nullptr) {
                 problems_.emplace_back("attribute without an expression");
             } else {
@@ -59,7 +59,7 @@ public:
             }
         }
         for (const auto& blk : b.blocks) {
-            range(blk.type_range, "block type");
+            range(blk.type_range(), "block type");
             for (const auto& l : blk.labels) range(l.range, "block label");
             // Deeply nested blocks would make this recursion as deep as the
             // parser's; the parser's depth limit keeps both bounded.

@@ -4,7 +4,11 @@
 //
 // All nodes live in the Arena of the File that owns them and are trivially
 // destructible: strings are views into the source text or into the arena,
-// sequences are spans into the arena.
+// sequences are spans into the arena. A kept tree is several times the size
+// of its source, so nodes are laid out tightly: strings and sequences are
+// 12-byte PackedString / PackedSpan, and a range that follows from other
+// fields (a name's, an opening bracket's) is computed by an accessor of the
+// same name instead of being stored.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 
 #include "tfsift/arena.hpp"
 #include "tfsift/diagnostic.hpp"
+#include "tfsift/hcl/packed.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift::hcl {
@@ -55,7 +60,7 @@ enum class LiteralKind : std::uint8_t { number, string, boolean, null };
 // booleans `text` is "true" or "false"; for null it is "null".
 struct LiteralExpr : Expr {
     LiteralKind literal;
-    std::string_view text;
+    PackedString text;
 };
 
 // One step after the root of a traversal.
@@ -64,30 +69,36 @@ struct TraversalStep {
     StepKind kind;
     bool legacy_index = false;      // written `.0` instead of `[0]`
     Range range;
-    std::string_view name;          // attr: the attribute name
+    PackedString name;              // attr: the attribute name
     const LiteralExpr* key = nullptr;  // index: the literal key (number, string, bool, null)
 };
 
 struct ScopeTraversalExpr : Expr {
-    std::string_view root;
-    Range root_range;
-    std::span<const TraversalStep> steps;
+    PackedString root;
+    std::uint32_t root_end = 0;     // byte offset where the root name's range ends
+    PackedSpan<TraversalStep> steps;
+
+    // The root name's range: from the start of the expression to root_end,
+    // on one line (an identifier or a JSON string never spans lines).
+    [[nodiscard]] Range root_range() const { return {range.start, Pos{root_end, range.start.line}}; }
 };
 
 struct RelativeTraversalExpr : Expr {
     const Expr* source;
-    std::span<const TraversalStep> steps;
+    PackedSpan<TraversalStep> steps;
 };
 
 // A node's small fields come first: they fill the padding after Expr's
 // header (20 bytes), which keeps the node 8 bytes shorter.
 struct FunctionCallExpr : Expr {
     bool expand_final = false;      // last argument followed by `...`
-    std::string_view name;          // full name, e.g. "upper" or "provider::aws::arn_parse"
-    Range name_range;
-    std::span<const Expr* const> args;
+    PackedString name;              // full name, e.g. "upper" or "provider::aws::arn_parse"
+    Pos name_end;                   // the name starts where the expression does
+    PackedSpan<const Expr*> args;
     Range open_paren;
     Range close_paren;
+
+    [[nodiscard]] Range name_range() const { return {range.start, name_end}; }
 };
 
 struct ConditionalExpr : Expr {
@@ -118,10 +129,14 @@ struct UnaryOpExpr : Expr {
     Range symbol_range;
 };
 
+// A tuple or object constructor starts with its one-byte opening bracket.
+inline Range opening_bracket(const Expr& e) { return {e.range.start, Pos{e.range.start.byte + 1, e.range.start.line}}; }
+
 struct TupleExpr : Expr {
-    std::span<const Expr* const> items;
-    Range open;
+    PackedSpan<const Expr*> items;
     Range close;
+
+    [[nodiscard]] Range open() const { return opening_bracket(*this); }
 };
 
 struct ObjectItem {
@@ -130,9 +145,10 @@ struct ObjectItem {
 };
 
 struct ObjectExpr : Expr {
-    std::span<const ObjectItem> items;
-    Range open;
+    PackedSpan<ObjectItem> items;
     Range close;
+
+    [[nodiscard]] Range open() const { return opening_bracket(*this); }
 };
 
 // An object key. A bare identifier (a ScopeTraversalExpr with no steps) is a
@@ -144,8 +160,8 @@ struct ObjectKeyExpr : Expr {
 
 struct ForExpr : Expr {
     bool group = false;             // `...` after the value in the object form
-    std::string_view key_var;       // empty when only one iterator is given
-    std::string_view value_var;
+    PackedString key_var;           // empty when only one iterator is given
+    PackedString value_var;
     const Expr* collection;
     const Expr* key_expr = nullptr; // non-null for the object form {for ...: k => v}
     const Expr* value_expr;
@@ -180,7 +196,7 @@ struct ParenthesesExpr : Expr {
 // ConditionalExpr of two TemplateExprs, %{for} a TemplateJoinExpr).
 struct TemplateExpr : Expr {
     bool heredoc = false;
-    std::span<const Expr* const> parts;
+    PackedSpan<const Expr*> parts;
 };
 
 struct TemplateWrapExpr : Expr {
@@ -203,14 +219,17 @@ void for_each_child(const Expr& e, F&& f);
 // ---- structure --------------------------------------------------------------
 
 struct Attribute {
-    std::string_view name;
-    Range name_range;
-    const Expr* expr;
+    PackedString name;  // as written: the range starts with it
     Range range;        // name start .. end of the expression's last token
+    const Expr* expr;
+
+    [[nodiscard]] Range name_range() const {
+        return {range.start, Pos{range.start.byte + static_cast<std::uint32_t>(name.size()), range.start.line}};
+    }
 };
 
 struct Label {
-    std::string_view value;   // decoded (quoted) or as written (identifier)
+    PackedString value;       // decoded (quoted) or as written (identifier)
     Range range;              // includes the quotes of a quoted label
     bool quoted = false;
 };
@@ -218,25 +237,29 @@ struct Label {
 struct Block;
 
 struct Body {
-    std::span<const Attribute> attributes;  // source order; a redefined name keeps only its first
-    std::span<const Block> blocks;          // source order
+    PackedSpan<Attribute> attributes;       // source order; a redefined name keeps only its first
+    PackedSpan<Block> blocks;               // source order
     Range range;                            // the whole body (inside the braces for a block)
 };
 
 struct Block {
-    std::string_view type;
-    Range type_range;
-    std::span<const Label> labels;
+    PackedString type;  // as written, starting at type_start
+    Pos type_start;
+    PackedSpan<Label> labels;
     Range open_brace;
     Range close_brace;
     Body body;
 
+    [[nodiscard]] Range type_range() const {
+        return {type_start, Pos{type_start.byte + static_cast<std::uint32_t>(type.size()), type_start.line}};
+    }
+
     // hcl's DefRange: type through the last label.
     [[nodiscard]] Range def_range() const {
-        return {type_range.start, labels.empty() ? type_range.end : labels.back().range.end};
+        return {type_start, labels.empty() ? type_range().end : labels.back().range.end};
     }
     // From the type to the closing brace.
-    [[nodiscard]] Range range() const { return {type_range.start, close_brace.end}; }
+    [[nodiscard]] Range range() const { return {type_start, close_brace.end}; }
 };
 
 enum class CommentStyle : std::uint8_t { hash, slashes, block };
