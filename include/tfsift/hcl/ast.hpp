@@ -207,6 +207,15 @@ struct TemplateJoinExpr : Expr {
     const Expr* tuple;  // a ForExpr in tuple form producing strings
 };
 
+// The most numerous nodes (in that order over real configurations); a field
+// added to one of them costs every kept tree, so it should be a conscious
+// choice. Sizes for 64-bit targets.
+static_assert(sizeof(void*) != 8 || sizeof(ScopeTraversalExpr) == 48);
+static_assert(sizeof(void*) != 8 || sizeof(TraversalStep) == 40);
+static_assert(sizeof(void*) != 8 || sizeof(LiteralExpr) == 36);
+static_assert(sizeof(void*) != 8 || sizeof(TemplateExpr) == 36);
+static_assert(sizeof(void*) != 8 || sizeof(FunctionCallExpr) == 88);
+
 // Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
 // debug builds.
 template <class T>
@@ -261,6 +270,9 @@ struct Block {
     // From the type to the closing brace.
     [[nodiscard]] Range range() const { return {type_start, close_brace.end}; }
 };
+
+static_assert(sizeof(void*) != 8 || sizeof(Attribute) == 40);
+static_assert(sizeof(void*) != 8 || sizeof(Block) == 104);
 
 enum class CommentStyle : std::uint8_t { hash, slashes, block };
 
