@@ -1,5 +1,7 @@
 // lock-constraints-drift: the recorded `constraints` differ from what the
 // configuration would record now.
+#include <fmt/core.h>
+
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/registry.hpp"
 
@@ -50,8 +52,9 @@ Rule lock_constraints_drift() {
             Finding f;
             f.rule_id = "lock-constraints-drift";
             f.severity = Severity::notice;
-            f.message = "provider " + req->provider.to_string() + ": the lock file records constraints \"" + have +
-                        "\" but the configuration now gives \"" + want + "\"";
+            f.message = fmt::format(
+                "provider {}: the lock file records constraints \"{}\" but the configuration now gives \"{}\"",
+                req->provider.to_string(), have, want);
             f.file = in.source();
             f.range = in.entry_range(req->provider, &providers::LockEntryLocation::constraints);
             sink.report(std::move(f));

@@ -1,4 +1,6 @@
 // module-version-unpinned: a registry module call without an exact version.
+#include <fmt/core.h>
+
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/registry.hpp"
@@ -75,9 +77,14 @@ Rule module_version_unpinned() {
                 auto pieces = version_strings(call.version_constraints->value);
                 if (is_exact(pieces)) continue;
                 std::string joined;
-                for (const auto& p : pieces) joined += (joined.empty() ? "" : ", ") + p;
-                f.message = "module \"" + name + "\": version \"" + joined +
-                            "\" is not one exact version; the lock file does not record module versions, so pin it";
+                for (const auto& p : pieces) {
+                    if (!joined.empty()) joined += ", ";
+                    joined += p;
+                }
+                f.message = fmt::format(
+                    "module \"{}\": version \"{}\" is not one exact version; the lock file does not record module "
+                    "versions, so pin it",
+                    name, joined);
                 f.file = ctx.shared_source(call.version_constraints->origin->file);
                 if (!f.file) continue;
                 f.range = line_from(*f.file, call.version_constraints->origin->pos);

@@ -142,6 +142,7 @@ Rule required_version_conflict() {
         std::vector<Entry> entries;
         collect(ctx.module(), "", entries);
         std::vector<const Entry*> all;
+        all.reserve(entries.size());
         for (const auto& e : entries) all.push_back(&e);
         if (!all.empty() && !satisfiable(all)) {
             // Shrink to a minimal conflicting set: drop every entry the

@@ -55,7 +55,7 @@ private:
 
 AtomicWriteResult atomic_write_file(const std::filesystem::path& path, std::string_view bytes,
                                     std::optional<unsigned> mode) {
-    const std::filesystem::path target = path;
+    const std::filesystem::path& target = path;
     std::filesystem::path dir = target.parent_path();
     if (dir.empty()) dir = ".";
 

@@ -2,11 +2,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <cstdio>
 #include <exception>
 
 #include "cli/commands.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
     app.set_version_flag("--version", std::string("tfsift ") + TFSIFT_VERSION);
     app.require_subcommand(1);
@@ -64,6 +67,23 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
         return 2;
+    }
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Building the command line itself may throw (allocation, CLI11's own
+    // errors); nothing may escape main, so the last resort is a plain message.
+    try {
+        return run_command_line(argc, argv);
+    } catch (const std::exception& e) {
+        std::fputs("tfsift: internal error: ", stderr);
+        std::fputs(e.what(), stderr);
+        std::fputs("\n", stderr);
+    } catch (...) {
+        std::fputs("tfsift: internal error\n", stderr);
     }
     return 2;
 }

@@ -227,7 +227,7 @@ json module_to_json(const LoadedModule& lm) {
                 {"children", std::move(children)}};
 }
 
-json effective_document(const LoadedModule* root, std::vector<LoadDiagnostic> diagnostics) {
+json effective_document(const LoadedModule* root, const std::vector<LoadDiagnostic>& diagnostics) {
     struct Row {
         json j;
         std::tuple<bool, std::string, std::uint32_t, std::uint32_t, int, std::string, std::string> key;

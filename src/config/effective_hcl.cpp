@@ -151,7 +151,7 @@ public:
         }
     }
 
-    void open(int depth, std::string header, const Origin& origin) {
+    void open(int depth, const std::string& header, const Origin& origin) {
         line(depth, fmt::format("# from {}", origin.to_string()));
         line(depth, header + " {");
     }

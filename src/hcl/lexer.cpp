@@ -491,9 +491,9 @@ Token Lexer::lex_bare() {
         if (u == 0) break;
         e += u;
     }
-    if (e < n && text_[e] == '\n') ++e;
-    else if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') e += 2;
-    else if (e == s && e < n && text_[e] == '\r') ++e;
+    // The line break belongs to the literal; a lone CR only when it is all there is.
+    if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') e += 2;
+    else if (e < n && (text_[e] == '\n' || (e == s && text_[e] == '\r'))) ++e;
     if (e > s) return emit(Tok::string_lit, s, e);
     return emit(Tok::bad_utf8, s, s + 1);
 }

@@ -326,7 +326,7 @@ struct control : pegtl::normal<Rule> {
 
 }  // namespace
 
-Document parse(std::shared_ptr<const SourceFile> source) {
+Document parse(const std::shared_ptr<const SourceFile>& source) {
     Document doc;
     doc.source = source;
     Builder builder{*source, {}, {}, false};

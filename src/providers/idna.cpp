@@ -1,5 +1,6 @@
 #include "providers/idna.hpp"
 
+#include <ranges>
 #include <fmt/format.h>
 #include <utf8proc.h>
 
@@ -102,8 +103,8 @@ bool satisfies_bidi_rule(std::u32string_view label) {
     if (label.empty()) return true;
     const int first = bidi_class(label.front());
     auto last_non_nsm = [&]() {
-        for (auto it = label.rbegin(); it != label.rend(); ++it) {
-            if (bidi_class(*it) != UTF8PROC_BIDI_CLASS_NSM) return bidi_class(*it);
+        for (auto c : std::views::reverse(label)) {
+            if (bidi_class(c) != UTF8PROC_BIDI_CLASS_NSM) return bidi_class(c);
         }
         return static_cast<int>(UTF8PROC_BIDI_CLASS_NSM);
     };

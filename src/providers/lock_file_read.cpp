@@ -190,6 +190,7 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
             continue;
         }
         std::vector<std::string_view> types;
+        types.reserve(block_schema.size());
         for (const auto& s : block_schema) types.push_back(s.type);
         std::string suggestion = name_suggestion(block.type, types);
         if (!suggestion.empty()) {
@@ -332,7 +333,7 @@ std::optional<ProviderLock> decode_provider_block(const SourceFile& source, cons
 
 }  // namespace
 
-LockFileRead read_lock_file(std::shared_ptr<const SourceFile> source, const LockReadOptions& options) {
+LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source, const LockReadOptions& options) {
     LockFileRead result;
     result.source = source;
     hcl::File file = hcl::parse(source);

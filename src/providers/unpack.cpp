@@ -26,7 +26,7 @@ constexpr std::uint8_t kCreatorNtfs = 11;
 constexpr std::uint8_t kCreatorVfat = 14;
 constexpr std::uint8_t kCreatorMacOsX = 19;
 constexpr std::uint32_t kDosReadOnly = 0x01;
-constexpr std::size_t kCopyBuffer = 64 * 1024;
+constexpr std::size_t kCopyBuffer = std::size_t{64} * 1024;
 
 std::vector<std::string_view> components(std::string_view name) {
     std::vector<std::string_view> parts;

@@ -1,5 +1,6 @@
 #include "tfsift/providers/version.hpp"
 
+#include <ranges>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -453,8 +454,8 @@ std::optional<Version> select_newest(const VersionConstraints& constraints, std:
     std::vector<Version> sorted(available.begin(), available.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const Version& a, const Version& b) { return compare_precedence(a, b) < 0; });
-    for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
-        if (constraints_allow(constraints, *it)) return *it;
+    for (const Version& v : std::views::reverse(sorted)) {
+        if (constraints_allow(constraints, v)) return v;
     }
     return std::nullopt;
 }

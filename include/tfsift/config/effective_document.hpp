@@ -53,7 +53,7 @@ nlohmann::json module_to_json(const LoadedModule& module);
 
 // The whole document; `root` null when the root directory could not be read.
 // Diagnostics are sorted as the spec requires.
-nlohmann::json effective_document(const LoadedModule* root, std::vector<LoadDiagnostic> diagnostics);
+nlohmann::json effective_document(const LoadedModule* root, const std::vector<LoadDiagnostic>& diagnostics);
 
 // Two-space indented text ending in a newline; invalid UTF-8 is replaced.
 std::string dump_document(const nlohmann::json& document);

@@ -60,6 +60,6 @@ inline constexpr int max_nesting_depth = 1000;
 // Reads a whole file as one JSON value (RFC 8259). Never throws for bad
 // input: a malformed document gives one error diagnostic at the first
 // offending character, and the root is then a null value.
-Document parse(std::shared_ptr<const SourceFile> source);
+Document parse(const std::shared_ptr<const SourceFile>& source);
 
 }  // namespace tfsift::json

@@ -55,6 +55,8 @@ struct Provider {
     // Whether a lock file may record it (depsfile.ProviderIsLockable).
     [[nodiscard]] bool is_lockable(Engine engine) const;
 
+    // clang-tidy 14 mistakes the defaulted comparison's zero literal for a null pointer.
+    // NOLINTNEXTLINE(modernize-use-nullptr)
     friend auto operator<=>(const Provider&, const Provider&) = default;
     friend bool operator==(const Provider&, const Provider&) = default;
 };

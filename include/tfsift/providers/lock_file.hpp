@@ -64,7 +64,7 @@ struct LockReadOptions {
 };
 
 // Reads lock file text. `source->path()` names the file in diagnostics.
-[[nodiscard]] LockFileRead read_lock_file(std::shared_ptr<const SourceFile> source,
+[[nodiscard]] LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source,
                                           const LockReadOptions& options = {});
 
 // Reads the lock file at `path`. A missing file is an empty lock set; a path

@@ -15,6 +15,8 @@ struct Platform {
 
     [[nodiscard]] std::string to_string() const { return os + "_" + arch; }
     // Ordered by OS, then architecture, bytewise.
+    // clang-tidy 14 mistakes the defaulted comparison's zero literal for a null pointer.
+    // NOLINTNEXTLINE(modernize-use-nullptr)
     friend auto operator<=>(const Platform&, const Platform&) = default;
     friend bool operator==(const Platform&, const Platform&) = default;
 };
