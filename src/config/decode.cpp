@@ -706,6 +706,9 @@ private:
         }
         Content c = detail::body_content(ctx_, b.body, schema::variable, nullptr);
         if (const auto* a = c.attribute("description")) v.description = decode_string(*a);
+        if (const auto* a = c.attribute("deprecated"); a && engine_ == Engine::opentofu) {
+            check_variable_deprecation(*a, b.label_ranges[0]);
+        }
         if (const auto* a = c.attribute("type")) {
             v.type_expr = a->expr;
             decode_variable_type(*a, v);
@@ -954,6 +957,20 @@ private:
             ctx_.error("Invalid deprecated value",
                        "The deprecated argument must be a non-empty message telling callers what to do instead.",
                        a.expr.range);
+        }
+    }
+
+    // OpenTofu's `deprecated` on a variable: the message shown to callers
+    // that still set it. Blank text (only white space) is rejected like an
+    // empty string, at the variable's name.
+    void check_variable_deprecation(const ContentAttr& a, Range name_range) {
+        auto v = decode_typed(a.expr, cty::Type::string());
+        if (!v) return;
+        if (v->as_string().find_first_not_of(" \t\r\n\v\f") == std::string::npos) {
+            ctx_.error("Invalid `deprecated` value",
+                       "The \"deprecated\" argument must not be blank: it should tell the module's callers how to stop "
+                       "using this variable.",
+                       name_range);
         }
     }
 
