@@ -654,6 +654,7 @@ private:
                          a->expr.range);
             if (auto vc = decode_version_constraint(*a)) p.version_constraints = DecodedValue{*vc, a->expr.origin()};
         }
+        if (const auto* a = c.attribute("for_each"); a && engine_ == Engine::opentofu) p.for_each = a->expr;
         for (std::string_view reserved : {"count", "depends_on", "for_each", "source"}) {
             if (engine_ == Engine::opentofu && reserved == "for_each") continue;  // OpenTofu 1.9 provider iteration
             if (const auto* a = c.attribute(reserved)) {
@@ -1058,7 +1059,9 @@ private:
                                        pair.key.range);
                         }
                     }
-                    auto value = decode_provider_ref(pair.value, "providers");
+                    json::Value value_without_key;
+                    bool keyed = false;
+                    auto value = decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
                     if (!key || !value) continue;
                     if (auto it = seen.find(*key); it != seen.end()) {
                         ctx_.error("Duplicate provider address",
@@ -1069,7 +1072,7 @@ private:
                         continue;
                     }
                     seen.emplace(*key, pair.key.range);
-                    mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin()});
+                    mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin(), keyed});
                 }
             }
         }
@@ -1351,24 +1354,8 @@ private:
             // instance of a provider configuration that uses for_each. The
             // instance key is an expression evaluated later; the reference
             // is the part before it.
-            Expression ref_expr = a->expr;
             json::Value without_key;
-            if (engine_ == Engine::opentofu) {
-                if (ref_expr.native && ref_expr.native->kind == hcl::ExprKind::index) {
-                    const auto& idx = hcl::as<hcl::IndexExpr>(*ref_expr.native);
-                    if (idx.collection->kind == hcl::ExprKind::scope_traversal) {
-                        ref_expr = Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
-                    }
-                } else if (ref_expr.json && ref_expr.json->is_string()) {
-                    const std::string& text = ref_expr.json->text;
-                    std::size_t open = text.find('[');
-                    if (open != std::string::npos && open > 0 && text.ends_with("]")) {
-                        without_key = *ref_expr.json;
-                        without_key.text = text.substr(0, open);
-                        ref_expr.json = &without_key;
-                    }
-                }
-            }
+            Expression ref_expr = without_instance_key(a->expr, without_key, r.provider_keyed);
             if (auto ref = decode_provider_ref(ref_expr, "provider")) {
                 r.provider_ref = *ref;
                 r.provider_origin = a->expr.origin();
@@ -1415,6 +1402,34 @@ private:
             }
         }
         out_.resources.emplace_back(std::move(r), Declared{b.def_range});
+    }
+
+    // OpenTofu 1.9: a reference to a provider configuration with for_each
+    // names one of its instances, `aws.by_region[each.key]`. The key is an
+    // expression evaluated per instance; what is checked statically is the
+    // reference before it. Returns that part (for JSON, in `scratch`) and
+    // sets `keyed`; any other expression, and every expression for
+    // Terraform, is returned as it is.
+    Expression without_instance_key(const Expression& e, json::Value& scratch, bool& keyed) const {
+        if (engine_ != Engine::opentofu) return e;
+        if (e.native && e.native->kind == hcl::ExprKind::index) {
+            const auto& idx = hcl::as<hcl::IndexExpr>(*e.native);
+            keyed = true;
+            return Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
+        }
+        if (e.json && e.json->is_string()) {
+            const std::string& text = e.json->text;
+            std::size_t open = text.find('[');
+            if (open != std::string::npos && open > 0 && text.ends_with("]")) {
+                scratch = *e.json;
+                scratch.text = text.substr(0, open);
+                Expression out = e;
+                out.json = &scratch;
+                keyed = true;
+                return out;
+            }
+        }
+        return e;
     }
 
     // ---- moved ----------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
 
@@ -101,6 +102,9 @@ public:
         }
         m.module = merger.finish();
         for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
+        for (auto& p : check_module(m.module, options_.engine)) {
+            tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
+        }
 
         if (!address.empty() && m.module.terraform.backend) {
             const auto& o = m.module.terraform.backend->origin;
@@ -210,6 +214,12 @@ private:
                                       child_local, child.address, fqn, child_local, fqn),
                           p.origin);
                 continue;
+            }
+            if (p.parent_keyed) {
+                // An instance of a provider configuration with for_each; when
+                // there is no such configuration, check_module said so.
+                auto conf = parent.module.providers.find(p.parent_key);
+                if (conf == parent.module.providers.end() || !conf->second.for_each) continue;
             }
             const std::string child_fqn = provider_fqn(cm, child_local);
             const std::string parent_fqn = provider_fqn(parent.module, parent_local);

@@ -157,6 +157,7 @@ struct Provider {
     std::string name;
     std::optional<std::string> alias;
     std::optional<DecodedValue> version_constraints;  // legacy `version`
+    std::optional<Expression> for_each;                // OpenTofu: one instance per element
     Body config;
     Origin origin;
     std::vector<Origin> overridden_by;
@@ -213,6 +214,7 @@ struct ProviderPassing {
     std::string parent_key;
     Origin origin;            // the key in the map
     Origin parent_origin;     // the value
+    bool parent_keyed = false; // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
 };
 
 struct ModuleCall {
@@ -267,6 +269,7 @@ struct Resource {
     std::string name;
     std::optional<std::string> provider_ref;   // `provider` argument, "aws.west"
     std::optional<Origin> provider_origin;
+    bool provider_keyed = false;               // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
     ProviderAssignment provider;               // filled once required_providers is final
     std::optional<Expression> count;
     std::optional<Expression> for_each;
