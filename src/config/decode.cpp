@@ -884,11 +884,21 @@ private:
         out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
     }
 
-    // OpenTofu's ephemeral resources: checked for what the loader rejects in
-    // every resource (count together with for_each), not kept in the model.
+    // OpenTofu's ephemeral resources, checked as the loader checks them but
+    // not kept in the model (they are newer than the reference loader and
+    // not part of the effective document). They take the meta-arguments of
+    // a data resource; they are never created nor destroyed, so the
+    // lifecycle arguments about replacing and destroying, connection blocks
+    // and provisioners have no meaning for them and are errors.
     void decode_ephemeral(const ContentBlock& b) {
+        if (!detail::valid_identifier(b.labels[0])) {
+            ctx_.error("Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
+        }
+        if (!detail::valid_identifier(b.labels[1])) {
+            ctx_.error("Invalid ephemeral resource name", bad_identifier_detail, b.label_ranges[1]);
+        }
         Body remain;
-        Content c = detail::body_content(ctx_, b.body, schema::data, &remain);
+        Content c = detail::body_content(ctx_, b.body, schema::ephemeral, &remain);
         const auto* count = c.attribute("count");
         const auto* for_each = c.attribute("for_each");
         if (count && for_each) {
@@ -896,6 +906,51 @@ private:
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to "
                        "be explicit about the number of resources to be created.",
                        for_each->name_range);
+        }
+        if (const auto* a = c.attribute("provider")) {
+            json::Value without_key;
+            bool keyed = false;
+            (void)decode_provider_ref(without_instance_key(a->expr, without_key, keyed), "provider");
+        }
+        if (const auto* a = c.attribute("depends_on")) (void)decode_depends_on(*a);
+        bool seen_lifecycle = false;
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "lifecycle") {
+                if (seen_lifecycle) {
+                    ctx_.error("Duplicate lifecycle block", "This ephemeral resource already has a lifecycle block.",
+                               inner.def_range);
+                    continue;
+                }
+                seen_lifecycle = true;
+                Content lc = detail::body_content(ctx_, inner.body, schema::data_lifecycle, nullptr);
+                for (const auto& a : lc.attributes) {
+                    ctx_.error("Invalid ephemeral resource lifecycle argument",
+                               fmt::format("The lifecycle argument \"{}\" applies only to managed resources "
+                                           "(\"resource\" blocks); an ephemeral resource is never planned for "
+                                           "replacement or destruction.",
+                                           a.name),
+                               a.name_range);
+                }
+                for (const auto& cond : lc.blocks) (void)decode_check_rule(cond);
+            } else if (inner.type == "connection" || inner.type == "provisioner") {
+                ctx_.error(fmt::format("Invalid {} block in ephemeral resource", inner.type),
+                           fmt::format("An ephemeral resource creates no infrastructure object, so it cannot have a "
+                                       "\"{}\" block; only managed resources (\"resource\" blocks) run provisioners.",
+                                       inner.type),
+                           inner.def_range);
+            } else if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, "ephemeral");
+                    continue;
+                }
+                seen_escape = true;
+            } else {
+                ctx_.error("Reserved block type name in ephemeral block",
+                           fmt::format("The block type name \"{}\" is reserved for use by OpenTofu in a future version.",
+                                       inner.type),
+                           inner.type_range);
+            }
         }
     }
 

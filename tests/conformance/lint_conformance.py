@@ -153,8 +153,13 @@ def opentofu_cases(base):
         add("other", d, os.path.join(base, d), False, clean=True)
     for d in sorted(os.listdir(os.path.join(base, "escaping-blocks"))):
         add("other", "escaping-blocks/" + d, os.path.join(base, "escaping-blocks", d), False, clean=True)
-    for d in ["duplicate-local-name", "provider_for_each", "ephemeral-blocks"]:
+    for d in ["duplicate-local-name", "provider_for_each"]:
         add("other", d, os.path.join(base, d), False, invalid=True)
+    # Upstream demands exactly six errors: the connection and provisioner
+    # blocks and the four lifecycle arguments of the second ephemeral block.
+    add("other", "ephemeral-blocks", os.path.join(base, "ephemeral-blocks"), False,
+        expected=[("main.tf", n, "error", "not valid in an ephemeral resource") for n in (18, 21, 26, 27, 28, 29)],
+        clean=True)
     add("other", "nested-errors", os.path.join(base, "nested-errors"), False,
         expected=[("child_c/child_c.tf", 5, "error", "Unsupported block type")], clean=True)
     add("other", "variable-empty-deprecated", os.path.join(base, "variable-empty-deprecated"), False,
