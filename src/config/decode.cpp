@@ -130,6 +130,8 @@ private:
                 decode_resource(b, ResourceMode::data);
             } else if (b.type == "moved") {
                 decode_moved(b);
+            } else if (b.type == "import") {
+                decode_import(b);
             }
             // import, check and removed blocks are newer than the reference
             // loader and are not part of the effective document.
@@ -1502,6 +1504,103 @@ private:
         m.to = detail::make_traversal(ctx_, *tt, to->expr);
         m.origin = origin(b.origin);
         out_.moved.emplace_back(std::move(m), Declared{b.def_range});
+    }
+
+    // ---- import ---------------------------------------------------------------
+
+    // The names along an import target address, instance keys left out:
+    // `module.net["a"].aws_subnet.main[each.key]` gives module, net,
+    // aws_subnet, main. The keys may be any expression (they are evaluated
+    // for each import), so only the traversal around them matters here.
+    // False when the expression is not an address.
+    static bool import_address_names(const hcl::Expr* e, std::vector<std::string>& out) {
+        if (e == nullptr) return false;
+        switch (e->kind) {
+            case hcl::ExprKind::index:
+                return import_address_names(hcl::as<hcl::IndexExpr>(*e).collection, out);
+            case hcl::ExprKind::relative_traversal: {
+                const auto& rt = hcl::as<hcl::RelativeTraversalExpr>(*e);
+                if (!import_address_names(rt.source, out)) return false;
+                for (const auto& step : rt.steps) {
+                    if (step.kind == hcl::StepKind::attr) out.emplace_back(step.name);
+                }
+                return true;
+            }
+            case hcl::ExprKind::scope_traversal: {
+                const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e);
+                out.emplace_back(t.root);
+                for (const auto& step : t.steps) {
+                    if (step.kind == hcl::StepKind::attr) out.emplace_back(step.name);
+                }
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
+    // The same for a JSON string: the text with its bracketed keys removed,
+    // split at the dots.
+    static bool import_address_names(std::string_view text, std::vector<std::string>& out) {
+        std::string name;
+        int depth = 0;
+        for (char ch : text) {
+            if (ch == '[') {
+                ++depth;
+            } else if (ch == ']') {
+                if (--depth < 0) return false;
+            } else if (depth == 0) {
+                if (ch == '.') {
+                    out.push_back(std::move(name));
+                    name.clear();
+                } else {
+                    name += ch;
+                }
+            }
+        }
+        out.push_back(std::move(name));
+        return depth == 0;
+    }
+
+    void decode_import(const ContentBlock& b) {
+        Content c = detail::body_content(ctx_, b.body, schema::import, nullptr);
+        Import imp;
+        imp.origin = origin(b.origin);
+        if (const auto* a = c.attribute("to")) {
+            imp.to_text = std::string(a->expr.source_text());
+            std::vector<std::string> names;
+            bool ok = a->expr.json ? a->expr.json->is_string() && import_address_names(a->expr.json->text, names)
+                                   : import_address_names(a->expr.native, names);
+            if (!ok) {
+                ctx_.error("Invalid import address expression",
+                           "An import address must be the address of a resource, optionally inside modules, with "
+                           "instance keys that may be any expression: module.network[\"eu\"].aws_subnet.main[each.key].",
+                           a->expr.range);
+                return;
+            }
+            std::size_t i = 0;
+            while (i + 1 < names.size() && names[i] == "module") {
+                imp.to_module = true;
+                i += 2;
+            }
+            if (!imp.to_module && i + 1 < names.size() && names[i] != "data") {
+                imp.to_resource = names[i] + "." + names[i + 1];
+            }
+        }
+        if (const auto* a = c.attribute("provider")) {
+            if (imp.to_module) {
+                ctx_.error("Invalid import provider argument",
+                           "Only an import block that generates configuration may name a provider. An import into a "
+                           "module uses the provider configurations the module block passes to that module (its "
+                           "providers argument).",
+                           a->name_range);
+            }
+            if (auto ref = decode_provider_ref(a->expr, "provider")) {
+                imp.provider_ref = *ref;
+                imp.provider_origin = origin(a->name_range.start);
+            }
+        }
+        out_.imports.emplace_back(std::move(imp), Declared{b.def_range});
     }
 
     ParsedFile& pf_;

@@ -72,10 +72,39 @@ void check_provider_instances(const Module& m, std::vector<ModuleProblem>& out) 
     }
 }
 
+// An import into a resource of this module takes that resource's provider
+// configuration. The import block may name one too (it must, to generate
+// configuration), but then the resource block has to name the same one:
+// otherwise the two blocks disagree about the provider to use.
+void check_import_providers(const Module& m, std::vector<ModuleProblem>& out) {
+    for (const auto& imp : m.imports) {
+        if (!imp.provider_ref || imp.to_resource.empty()) continue;
+        auto target = m.resources.find(imp.to_resource);
+        if (target == m.resources.end()) continue;
+        const Origin at = imp.provider_origin.value_or(imp.origin);
+        if (!target->second.provider_ref) {
+            out.push_back({Severity::error, "Invalid import provider argument",
+                           fmt::format("The import block names the provider configuration {}, but the resource {} "
+                                       "it imports into has no provider argument. Set the same provider argument in "
+                                       "the resource block.",
+                                       *imp.provider_ref, imp.to_resource),
+                           at});
+        } else if (*target->second.provider_ref != *imp.provider_ref) {
+            out.push_back({Severity::error, "Invalid import provider argument",
+                           fmt::format("The import block names the provider configuration {}, but the resource {} "
+                                       "it imports into uses {}. Name the provider in the resource block only, or "
+                                       "the same one in both.",
+                                       *imp.provider_ref, imp.to_resource, *target->second.provider_ref),
+                           at});
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     std::vector<ModuleProblem> out;
+    check_import_providers(m, out);
     if (engine == Engine::opentofu) check_provider_instances(m, out);
     return out;
 }

@@ -106,6 +106,13 @@ public:
             tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
         }
 
+        if (!address.empty() && !m.module.imports.empty()) {
+            tree_diag(Severity::error, "Invalid import configuration",
+                      fmt::format("{} has an import block, but only the root module may import existing objects; "
+                                  "write the import block in the root module, with a `to` address inside {}.",
+                                  address, address),
+                      m.module.imports.front().origin);
+        }
         if (!address.empty() && m.module.terraform.backend) {
             const auto& o = m.module.terraform.backend->origin;
             tree_diag(Severity::warning, "Backend configuration ignored",

@@ -266,6 +266,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         table.emplace(r.key(), r);
     }
     for (const auto& [m, decl] : file.moved) module_.moved.push_back(m);
+    for (const auto& [i, decl] : file.imports) module_.imports.push_back(i);
 }
 
 // ---- override files -----------------------------------------------------------------

@@ -290,6 +290,17 @@ struct Moved {
     Origin origin;
 };
 
+// An `import` block (Terraform 1.5, OpenTofu): where it imports into and the
+// provider configuration it names. Not part of the effective document.
+struct Import {
+    std::string to_text;                     // the `to` address as written
+    bool to_module = false;                  // the address is inside a called module
+    std::string to_resource;                 // "aws_instance.web": a managed resource of this module, else empty
+    std::optional<std::string> provider_ref; // `provider` argument, "aws.west"
+    std::optional<Origin> provider_origin;   // where the `provider` argument starts
+    Origin origin;                           // the `import` keyword
+};
+
 // One module's configuration: a file's contents, or a whole directory after
 // merging.
 struct Module {
@@ -302,6 +313,7 @@ struct Module {
     std::map<std::string, Resource> resources;      // managed, by key()
     std::map<std::string, Resource> data;           // data, by key()
     std::vector<Moved> moved;
+    std::vector<Import> imports;                    // source order, primary files only
 };
 
 }  // namespace tfsift::config
