@@ -58,9 +58,12 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
 }
 
 void check_provider_instances(const Module& m, std::vector<ModuleProblem>& out) {
-    for (const auto& [key, r] : m.resources) {
-        if (r.provider_keyed && r.provider_ref) {
-            check_provider_instance(m, "resource", *r.provider_ref, r.provider_origin.value_or(r.origin), r.for_each, out);
+    for (const auto* resources : {&m.resources, &m.data}) {
+        for (const auto& [key, r] : *resources) {
+            if (r.provider_keyed && r.provider_ref) {
+                check_provider_instance(m, "resource", *r.provider_ref, r.provider_origin.value_or(r.origin),
+                                        r.for_each, out);
+            }
         }
     }
     for (const auto& [name, call] : m.module_calls) {
