@@ -134,7 +134,8 @@ private:
                 decode_import(b);
             }
             // import, check and removed blocks are newer than the reference
-            // loader and are not part of the effective document.
+            // loader and are not part of the effective document; import
+            // blocks are decoded for the checks that involve them.
         }
     }
 
@@ -1473,6 +1474,28 @@ private:
             const auto& idx = hcl::as<hcl::IndexExpr>(*e.native);
             keyed = true;
             return Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
+        }
+        // A constant key (`aws.by_region["eu"]`) is the last step of the traversal.
+        auto key_dropped = [&](std::span<const hcl::TraversalStep> steps) {
+            return !steps.empty() && steps.back().kind == hcl::StepKind::index && !steps.back().legacy_index;
+        };
+        if (e.native && e.native->kind == hcl::ExprKind::scope_traversal) {
+            const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e.native);
+            if (key_dropped(t.steps)) {
+                keyed = true;
+                const auto* ref = ctx_.arena->make<hcl::ScopeTraversalExpr>(
+                    hcl::Expr{hcl::ExprKind::scope_traversal, e.range}, t.root, t.root_range, t.steps.first(t.steps.size() - 1));
+                return Expression{ctx_.file, e.range, ref, nullptr};
+            }
+        }
+        if (e.native && e.native->kind == hcl::ExprKind::relative_traversal) {
+            const auto& t = hcl::as<hcl::RelativeTraversalExpr>(*e.native);
+            if (key_dropped(t.steps)) {
+                keyed = true;
+                const auto* ref = ctx_.arena->make<hcl::RelativeTraversalExpr>(
+                    hcl::Expr{hcl::ExprKind::relative_traversal, e.range}, t.source, t.steps.first(t.steps.size() - 1));
+                return Expression{ctx_.file, e.range, ref, nullptr};
+            }
         }
         if (e.json && e.json->is_string()) {
             const std::string& text = e.json->text;

@@ -129,6 +129,12 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
     CHECK(tofu.file.resources[0].first.provider_ref == "null.plain");
     CHECK(tofu.file.resources[0].first.provider_keyed);
 
+    auto constant = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.x[\"eu\"]\n}\n", Engine::opentofu);
+    CHECK(constant.diags.empty());
+    REQUIRE(constant.file.resources.size() == 1);
+    CHECK(constant.file.resources[0].first.provider_ref == "aws.x");
+    CHECK(constant.file.resources[0].first.provider_keyed);
+
     auto tf = decode("a.tf", keyed, Engine::terraform);
     CHECK(summaries(tf.diags, Severity::error) == Strings{"Invalid provider configuration reference@2"});
 
