@@ -15,8 +15,11 @@ Rule invalid_configuration() {
         "Every diagnostic that Terraform or OpenTofu reports while loading a module and that no more specific "
         "rule covers: invalid names, block types or arguments that do not belong where they are written, invalid "
         "type constraints, variable defaults that do not match their type, invalid module sources, references "
-        "that are not allowed in a condition or a destroy-time provisioner, deprecated forms. The message is the "
-        "loader's own summary and detail. Warnings of the loader keep their warning severity.";
+        "that are not allowed in a condition or a destroy-time provisioner, deprecated forms, `import` blocks in "
+        "a called module or naming another provider than the resource they import into, and OpenTofu's own "
+        "checks (blank `deprecated` messages, arguments and blocks an `ephemeral` resource cannot have, instance "
+        "references to provider configurations with `for_each`). The message is the loader's summary and "
+        "detail. Warnings of the loader keep their warning severity.";
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
         "round trip through CI.";

@@ -70,6 +70,12 @@ constexpr BlockHeaderSchema managed_blocks[] = {
     {"provisioner", type_label}, {"_", no_labels},
 };
 constexpr BlockHeaderSchema data_blocks[] = {{"locals", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
+// Connection and provisioner blocks are named so that writing them in an
+// ephemeral resource is an error rather than part of its configuration.
+constexpr BlockHeaderSchema ephemeral_blocks[] = {
+    {"locals", no_labels}, {"lifecycle", no_labels}, {"connection", no_labels},
+    {"provisioner", type_label}, {"_", no_labels},
+};
 
 constexpr AttributeSchema managed_lifecycle_attrs[] = {
     {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"}, {"replace_triggered_by"}};
@@ -101,6 +107,7 @@ const BodySchema output{"output", output_attrs, output_blocks, false};
 const BodySchema module_call{"module", module_attrs, module_blocks, true};
 const BodySchema resource{"resource", resource_attrs, managed_blocks, true};
 const BodySchema data{"data", resource_attrs, data_blocks, true};
+const BodySchema ephemeral{"ephemeral", resource_attrs, ephemeral_blocks, true};  // OpenTofu
 const BodySchema managed_lifecycle{"lifecycle", managed_lifecycle_attrs, condition_blocks, false};
 // Terraform decodes a data resource's lifecycle with the managed schema and
 // then rejects each argument it finds.

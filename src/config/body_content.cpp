@@ -466,6 +466,31 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
 
 }  // namespace
 
+namespace {
+
+// The parser reads `null`, `true` and `false` as literals, also where they
+// start a traversal (`null.plain`, a provider configuration of the `null`
+// provider). Read statically as a reference, as hcl does, they are names
+// again: returns the traversal with the keyword as its root, or nullptr when
+// `e` is not a keyword or a traversal from one.
+const hcl::ScopeTraversalExpr* keyword_rooted_traversal(const DecodeContext& ctx, const hcl::Expr* e) {
+    if (e == nullptr || ctx.arena == nullptr) return nullptr;
+    const hcl::Expr* source = e;
+    std::span<const hcl::TraversalStep> steps;
+    if (e->kind == hcl::ExprKind::relative_traversal) {
+        const auto& rt = hcl::as<hcl::RelativeTraversalExpr>(*e);
+        source = rt.source;
+        steps = rt.steps;
+    }
+    if (source->kind != hcl::ExprKind::literal) return nullptr;
+    const auto& lit = hcl::as<hcl::LiteralExpr>(*source);
+    if (lit.literal != hcl::LiteralKind::null && lit.literal != hcl::LiteralKind::boolean) return nullptr;
+    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, e->range}, lit.text,
+                                                    lit.range.end.byte, steps);
+}
+
+}  // namespace
+
 const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, const Expression& expr, bool relative,
                                                   bool shim_quoted, bool want_keyword) {
     const hcl::Expr* e = unwrap_key(expr.native);
@@ -495,6 +520,7 @@ const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, cons
         return t;
     }
     if (e && e->kind == hcl::ExprKind::scope_traversal) return &hcl::as<hcl::ScopeTraversalExpr>(*e);
+    if (const hcl::ScopeTraversalExpr* t = keyword_rooted_traversal(ctx, e)) return t;
     (void)relative;
     {
         ctx.error("Invalid expression",

@@ -130,9 +130,12 @@ private:
                 decode_resource(b, ResourceMode::data);
             } else if (b.type == "moved") {
                 decode_moved(b);
+            } else if (b.type == "import") {
+                decode_import(b);
             }
             // import, check and removed blocks are newer than the reference
-            // loader and are not part of the effective document.
+            // loader and are not part of the effective document; import
+            // blocks are decoded for the checks that involve them.
         }
     }
 
@@ -654,6 +657,7 @@ private:
                          a->expr.range);
             if (auto vc = decode_version_constraint(*a)) p.version_constraints = DecodedValue{*vc, a->expr.origin()};
         }
+        if (const auto* a = c.attribute("for_each"); a && engine_ == Engine::opentofu) p.for_each = a->expr;
         for (std::string_view reserved : {"count", "depends_on", "for_each", "source"}) {
             if (engine_ == Engine::opentofu && reserved == "for_each") continue;  // OpenTofu 1.9 provider iteration
             if (const auto* a = c.attribute(reserved)) {
@@ -706,6 +710,9 @@ private:
         }
         Content c = detail::body_content(ctx_, b.body, schema::variable, nullptr);
         if (const auto* a = c.attribute("description")) v.description = decode_string(*a);
+        if (const auto* a = c.attribute("deprecated"); a && engine_ == Engine::opentofu) {
+            check_variable_deprecation(*a, b.label_ranges[0]);
+        }
         if (const auto* a = c.attribute("type")) {
             v.type_expr = a->expr;
             decode_variable_type(*a, v);
@@ -880,11 +887,21 @@ private:
         out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
     }
 
-    // OpenTofu's ephemeral resources: checked for what the loader rejects in
-    // every resource (count together with for_each), not kept in the model.
+    // OpenTofu's ephemeral resources, checked as the loader checks them but
+    // not kept in the model (they are newer than the reference loader and
+    // not part of the effective document). They take the meta-arguments of
+    // a data resource; they are never created nor destroyed, so the
+    // lifecycle arguments about replacing and destroying, connection blocks
+    // and provisioners have no meaning for them and are errors.
     void decode_ephemeral(const ContentBlock& b) {
+        if (!detail::valid_identifier(b.labels[0])) {
+            ctx_.error("Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
+        }
+        if (!detail::valid_identifier(b.labels[1])) {
+            ctx_.error("Invalid ephemeral resource name", bad_identifier_detail, b.label_ranges[1]);
+        }
         Body remain;
-        Content c = detail::body_content(ctx_, b.body, schema::data, &remain);
+        Content c = detail::body_content(ctx_, b.body, schema::ephemeral, &remain);
         const auto* count = c.attribute("count");
         const auto* for_each = c.attribute("for_each");
         if (count && for_each) {
@@ -892,6 +909,51 @@ private:
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to "
                        "be explicit about the number of resources to be created.",
                        for_each->name_range);
+        }
+        if (const auto* a = c.attribute("provider")) {
+            json::Value without_key;
+            bool keyed = false;
+            (void)decode_provider_ref(without_instance_key(a->expr, without_key, keyed), "provider");
+        }
+        if (const auto* a = c.attribute("depends_on")) (void)decode_depends_on(*a);
+        bool seen_lifecycle = false;
+        bool seen_escape = false;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "lifecycle") {
+                if (seen_lifecycle) {
+                    ctx_.error("Duplicate lifecycle block", "This ephemeral resource already has a lifecycle block.",
+                               inner.def_range);
+                    continue;
+                }
+                seen_lifecycle = true;
+                Content lc = detail::body_content(ctx_, inner.body, schema::data_lifecycle, nullptr);
+                for (const auto& a : lc.attributes) {
+                    ctx_.error("Invalid ephemeral resource lifecycle argument",
+                               fmt::format("The lifecycle argument \"{}\" applies only to managed resources "
+                                           "(\"resource\" blocks); an ephemeral resource is never planned for "
+                                           "replacement or destruction.",
+                                           a.name),
+                               a.name_range);
+                }
+                for (const auto& cond : lc.blocks) (void)decode_check_rule(cond);
+            } else if (inner.type == "connection" || inner.type == "provisioner") {
+                ctx_.error(fmt::format("Invalid {} block in ephemeral resource", inner.type),
+                           fmt::format("An ephemeral resource creates no infrastructure object, so it cannot have a "
+                                       "\"{}\" block; only managed resources (\"resource\" blocks) run provisioners.",
+                                       inner.type),
+                           inner.def_range);
+            } else if (inner.type == "_") {
+                if (seen_escape) {
+                    duplicate_escape(inner, "ephemeral");
+                    continue;
+                }
+                seen_escape = true;
+            } else {
+                ctx_.error("Reserved block type name in ephemeral block",
+                           fmt::format("The block type name \"{}\" is reserved for use by OpenTofu in a future version.",
+                                       inner.type),
+                           inner.type_range);
+            }
         }
     }
 
@@ -954,6 +1016,20 @@ private:
             ctx_.error("Invalid deprecated value",
                        "The deprecated argument must be a non-empty message telling callers what to do instead.",
                        a.expr.range);
+        }
+    }
+
+    // OpenTofu's `deprecated` on a variable: the message shown to callers
+    // that still set it. Blank text (only white space) is rejected like an
+    // empty string, at the variable's name.
+    void check_variable_deprecation(const ContentAttr& a, Range name_range) {
+        auto v = decode_typed(a.expr, cty::Type::string());
+        if (!v) return;
+        if (v->as_string().find_first_not_of(" \t\r\n\v\f") == std::string::npos) {
+            ctx_.error("Invalid `deprecated` value",
+                       "The \"deprecated\" argument must not be blank: it should tell the module's callers how to stop "
+                       "using this variable.",
+                       name_range);
         }
     }
 
@@ -1041,7 +1117,9 @@ private:
                                        pair.key.range);
                         }
                     }
-                    auto value = decode_provider_ref(pair.value, "providers");
+                    json::Value value_without_key;
+                    bool keyed = false;
+                    auto value = decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
                     if (!key || !value) continue;
                     if (auto it = seen.find(*key); it != seen.end()) {
                         ctx_.error("Duplicate provider address",
@@ -1052,7 +1130,7 @@ private:
                         continue;
                     }
                     seen.emplace(*key, pair.key.range);
-                    mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin()});
+                    mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin(), keyed});
                 }
             }
         }
@@ -1334,24 +1412,8 @@ private:
             // instance of a provider configuration that uses for_each. The
             // instance key is an expression evaluated later; the reference
             // is the part before it.
-            Expression ref_expr = a->expr;
             json::Value without_key;
-            if (engine_ == Engine::opentofu) {
-                if (ref_expr.native && ref_expr.native->kind == hcl::ExprKind::index) {
-                    const auto& idx = hcl::as<hcl::IndexExpr>(*ref_expr.native);
-                    if (idx.collection->kind == hcl::ExprKind::scope_traversal) {
-                        ref_expr = Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
-                    }
-                } else if (ref_expr.json && ref_expr.json->is_string()) {
-                    const std::string& text = ref_expr.json->text;
-                    std::size_t open = text.find('[');
-                    if (open != std::string::npos && open > 0 && text.ends_with("]")) {
-                        without_key = *ref_expr.json;
-                        without_key.text = text.substr(0, open);
-                        ref_expr.json = &without_key;
-                    }
-                }
-            }
+            Expression ref_expr = without_instance_key(a->expr, without_key, r.provider_keyed);
             if (auto ref = decode_provider_ref(ref_expr, "provider")) {
                 r.provider_ref = *ref;
                 r.provider_origin = a->expr.origin();
@@ -1400,6 +1462,56 @@ private:
         out_.resources.emplace_back(std::move(r), Declared{b.def_range});
     }
 
+    // OpenTofu 1.9: a reference to a provider configuration with for_each
+    // names one of its instances, `aws.by_region[each.key]`. The key is an
+    // expression evaluated per instance; what is checked statically is the
+    // reference before it. Returns that part (for JSON, in `scratch`) and
+    // sets `keyed`; any other expression, and every expression for
+    // Terraform, is returned as it is.
+    Expression without_instance_key(const Expression& e, json::Value& scratch, bool& keyed) const {
+        if (engine_ != Engine::opentofu) return e;
+        if (e.native && e.native->kind == hcl::ExprKind::index) {
+            const auto& idx = hcl::as<hcl::IndexExpr>(*e.native);
+            keyed = true;
+            return Expression{ctx_.file, idx.collection->range, idx.collection, nullptr};
+        }
+        // A constant key (`aws.by_region["eu"]`) is the last step of the traversal.
+        auto key_dropped = [&](std::span<const hcl::TraversalStep> steps) {
+            return !steps.empty() && steps.back().kind == hcl::StepKind::index && !steps.back().legacy_index;
+        };
+        if (e.native && e.native->kind == hcl::ExprKind::scope_traversal) {
+            const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e.native);
+            if (key_dropped(t.steps)) {
+                keyed = true;
+                const auto* ref = ctx_.arena->make<hcl::ScopeTraversalExpr>(
+                    hcl::Expr{hcl::ExprKind::scope_traversal, e.range}, t.root, t.root_end, t.steps.first(t.steps.size() - 1));
+                return Expression{ctx_.file, e.range, ref, nullptr};
+            }
+        }
+        if (e.native && e.native->kind == hcl::ExprKind::relative_traversal) {
+            const auto& t = hcl::as<hcl::RelativeTraversalExpr>(*e.native);
+            if (key_dropped(t.steps)) {
+                keyed = true;
+                const auto* ref = ctx_.arena->make<hcl::RelativeTraversalExpr>(
+                    hcl::Expr{hcl::ExprKind::relative_traversal, e.range}, t.source, t.steps.first(t.steps.size() - 1));
+                return Expression{ctx_.file, e.range, ref, nullptr};
+            }
+        }
+        if (e.json && e.json->is_string()) {
+            const std::string& text = e.json->text;
+            std::size_t open = text.find('[');
+            if (open != std::string::npos && open > 0 && text.ends_with("]")) {
+                scratch = *e.json;
+                scratch.text = text.substr(0, open);
+                Expression out = e;
+                out.json = &scratch;
+                keyed = true;
+                return out;
+            }
+        }
+        return e;
+    }
+
     // ---- moved ----------------------------------------------------------------
 
     void decode_moved(const ContentBlock& b) {
@@ -1415,6 +1527,103 @@ private:
         m.to = detail::make_traversal(ctx_, *tt, to->expr);
         m.origin = origin(b.origin);
         out_.moved.emplace_back(std::move(m), Declared{b.def_range});
+    }
+
+    // ---- import ---------------------------------------------------------------
+
+    // The names along an import target address, instance keys left out:
+    // `module.net["a"].aws_subnet.main[each.key]` gives module, net,
+    // aws_subnet, main. The keys may be any expression (they are evaluated
+    // for each import), so only the traversal around them matters here.
+    // False when the expression is not an address.
+    static bool import_address_names(const hcl::Expr* e, std::vector<std::string>& out) {
+        if (e == nullptr) return false;
+        switch (e->kind) {
+            case hcl::ExprKind::index:
+                return import_address_names(hcl::as<hcl::IndexExpr>(*e).collection, out);
+            case hcl::ExprKind::relative_traversal: {
+                const auto& rt = hcl::as<hcl::RelativeTraversalExpr>(*e);
+                if (!import_address_names(rt.source, out)) return false;
+                for (const auto& step : rt.steps) {
+                    if (step.kind == hcl::StepKind::attr) out.emplace_back(step.name);
+                }
+                return true;
+            }
+            case hcl::ExprKind::scope_traversal: {
+                const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e);
+                out.emplace_back(t.root);
+                for (const auto& step : t.steps) {
+                    if (step.kind == hcl::StepKind::attr) out.emplace_back(step.name);
+                }
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
+    // The same for a JSON string: the text with its bracketed keys removed,
+    // split at the dots.
+    static bool import_address_names(std::string_view text, std::vector<std::string>& out) {
+        std::string name;
+        int depth = 0;
+        for (char ch : text) {
+            if (ch == '[') {
+                ++depth;
+            } else if (ch == ']') {
+                if (--depth < 0) return false;
+            } else if (depth == 0) {
+                if (ch == '.') {
+                    out.push_back(std::move(name));
+                    name.clear();
+                } else {
+                    name += ch;
+                }
+            }
+        }
+        out.push_back(std::move(name));
+        return depth == 0;
+    }
+
+    void decode_import(const ContentBlock& b) {
+        Content c = detail::body_content(ctx_, b.body, schema::import, nullptr);
+        Import imp;
+        imp.origin = origin(b.origin);
+        if (const auto* a = c.attribute("to")) {
+            imp.to_text = std::string(a->expr.source_text());
+            std::vector<std::string> names;
+            bool ok = a->expr.json ? a->expr.json->is_string() && import_address_names(a->expr.json->text, names)
+                                   : import_address_names(a->expr.native, names);
+            if (!ok) {
+                ctx_.error("Invalid import address expression",
+                           "An import address must be the address of a resource, optionally inside modules, with "
+                           "instance keys that may be any expression: module.network[\"eu\"].aws_subnet.main[each.key].",
+                           a->expr.range);
+                return;
+            }
+            std::size_t i = 0;
+            while (i + 1 < names.size() && names[i] == "module") {
+                imp.to_module = true;
+                i += 2;
+            }
+            if (!imp.to_module && i + 1 < names.size() && names[i] != "data") {
+                imp.to_resource = names[i] + "." + names[i + 1];
+            }
+        }
+        if (const auto* a = c.attribute("provider")) {
+            if (imp.to_module) {
+                ctx_.error("Invalid import provider argument",
+                           "Only an import block that generates configuration may name a provider. An import into a "
+                           "module uses the provider configurations the module block passes to that module (its "
+                           "providers argument).",
+                           a->name_range);
+            }
+            if (auto ref = decode_provider_ref(a->expr, "provider")) {
+                imp.provider_ref = *ref;
+                imp.provider_origin = origin(a->name_range.start);
+            }
+        }
+        out_.imports.emplace_back(std::move(imp), Declared{b.def_range});
     }
 
     ParsedFile& pf_;

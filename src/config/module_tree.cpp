@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
 
@@ -101,7 +102,17 @@ public:
         }
         m.module = merger.finish();
         for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
+        for (auto& p : check_module(m.module, options_.engine)) {
+            tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
+        }
 
+        if (!address.empty() && !m.module.imports.empty()) {
+            tree_diag(Severity::error, "Invalid import configuration",
+                      fmt::format("{} has an import block, but only the root module may import existing objects; "
+                                  "write the import block in the root module, with a `to` address inside {}.",
+                                  address, address),
+                      m.module.imports.front().origin);
+        }
         if (!address.empty() && m.module.terraform.backend) {
             const auto& o = m.module.terraform.backend->origin;
             tree_diag(Severity::warning, "Backend configuration ignored",
@@ -167,40 +178,62 @@ private:
         return fqn.starts_with(registry) ? fqn.substr(registry.size()) : fqn;
     }
 
+    // A provider block of a module that configures something: arguments or
+    // blocks besides the meta-arguments, or a legacy `version`. The other
+    // provider blocks are empty "proxy" blocks, the old way for a module to
+    // say that its caller passes it a configuration.
+    static bool configures_provider(const Provider& p) {
+        return !p.config.arguments.empty() || !p.config.blocks.empty() || !p.config.undecided.empty() ||
+               p.version_constraints.has_value();
+    }
+
     // Terraform's validateProviderConfigs for one call: configurations the
     // child requires, configurations it cannot accept, and type mismatches.
     void check_provider_passing(const LoadedModule& parent, const ModuleCall& call, const LoadedModule& child) {
         const Module& cm = child.module;
         const std::string parent_name = parent.address.empty() ? "the root module" : parent.address;
-        std::set<std::string> passed;
-        for (const auto& p : call.providers) passed.insert(p.child_key);
+        auto own_block = [&](const std::string& key) -> const Provider* {
+            auto it = cm.providers.find(key);
+            return it == cm.providers.end() ? nullptr : &it->second;
+        };
+        // configuration_aliases entries ("aws.east") with the provider they stand for.
+        std::map<std::string, std::string> alias_sources;
         for (const auto& [local, req] : cm.terraform.required_providers) {
             for (const auto& alias : req.configuration_aliases) {
-                if (passed.count(alias) != 0) continue;
-                tree_diag(Severity::error, "Missing required provider configuration",
-                          fmt::format("The child module requires an additional configuration for provider {}, with "
-                                      "the local name \"{}\".",
-                                      display_fqn(req.source.value_or(default_provider_source(local))), alias),
-                          call.origin);
+                alias_sources.emplace(alias, req.source.value_or(default_provider_source(local)));
             }
+        }
+        std::set<std::string> passed;
+        for (const auto& p : call.providers) passed.insert(p.child_key);
+        for (const auto& [alias, source] : alias_sources) {
+            // A configuration the child module writes itself needs nothing
+            // from the caller.
+            const Provider* own = own_block(alias);
+            if (passed.count(alias) != 0 || (own != nullptr && configures_provider(*own))) continue;
+            tree_diag(Severity::error, "Missing required provider configuration",
+                      fmt::format("The child module requires an additional configuration for provider {}, with "
+                                  "the local name \"{}\".",
+                                  display_fqn(source), alias),
+                      call.origin);
         }
         for (const auto& p : call.providers) {
             const std::string child_local = p.child_key.substr(0, p.child_key.find('.'));
             const std::string parent_local = p.parent_key.substr(0, p.parent_key.find('.'));
-            // An empty provider block is a proxy configuration, which
-            // exists to receive a configuration from the caller.
-            auto own = cm.providers.find(p.child_key);
-            if (own != cm.providers.end() && (!own->second.config.arguments.empty() ||
-                                              !own->second.config.blocks.empty() ||
-                                              !own->second.config.undecided.empty())) {
+            const Provider* own = own_block(p.child_key);
+            if (own != nullptr && configures_provider(*own)) {
                 tree_diag(Severity::error, "Cannot override provider configuration",
                           fmt::format("The configuration of {} has its own local configuration for {}, and so it "
                                       "cannot accept an overridden configuration provided by the {}.",
                                       child.address, p.child_key, parent_name),
                           p.origin);
             }
+            // What the child calls the passed configuration: a local name
+            // of its required_providers, one of its configuration_aliases,
+            // or the name of an empty proxy block.
             auto req = cm.terraform.required_providers.find(child_local);
-            if (req == cm.terraform.required_providers.end()) {
+            auto alias = alias_sources.find(p.child_key);
+            const bool declared = req != cm.terraform.required_providers.end() || alias != alias_sources.end();
+            if (!declared && own == nullptr) {
                 std::string fqn = display_fqn(default_provider_source(child_local));
                 tree_diag(Severity::warning, "Reference to undefined provider",
                           fmt::format("There is no explicit declaration for local provider name \"{}\" in {}, so "
@@ -211,7 +244,13 @@ private:
                           p.origin);
                 continue;
             }
-            const std::string child_fqn = provider_fqn(cm, child_local);
+            if (p.parent_keyed) {
+                // An instance of a provider configuration with for_each; when
+                // there is no such configuration, check_module said so.
+                auto conf = parent.module.providers.find(p.parent_key);
+                if (conf == parent.module.providers.end() || !conf->second.for_each) continue;
+            }
+            const std::string child_fqn = alias != alias_sources.end() ? alias->second : provider_fqn(cm, child_local);
             const std::string parent_fqn = provider_fqn(parent.module, parent_local);
             if (child_fqn != parent_fqn) {
                 tree_diag(Severity::error, "Provider type mismatch",

@@ -266,6 +266,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         table.emplace(r.key(), r);
     }
     for (const auto& [m, decl] : file.moved) module_.moved.push_back(m);
+    for (const auto& [i, decl] : file.imports) module_.imports.push_back(i);
 }
 
 // ---- override files -----------------------------------------------------------------
@@ -323,6 +324,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         }
         Provider& base = it->second;
         if (p.version_constraints) base.version_constraints = p.version_constraints;
+        if (p.for_each) base.for_each = p.for_each;
         merge_body(base.config, p.config);
         base.overridden_by.push_back(p.origin);
     }
@@ -473,6 +475,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
             if (r.provider_ref) {
                 base.provider_ref = r.provider_ref;
                 base.provider_origin = r.provider_origin;
+                base.provider_keyed = r.provider_keyed;
             }
             merge_body(base.config, r.config);
             if (mode == ResourceMode::managed) {

@@ -38,6 +38,7 @@ extern const BodySchema output;
 extern const BodySchema module_call;
 extern const BodySchema resource;
 extern const BodySchema data;
+extern const BodySchema ephemeral;           // OpenTofu
 extern const BodySchema managed_lifecycle;
 extern const BodySchema data_lifecycle;
 extern const BodySchema provisioner;

@@ -50,6 +50,7 @@ struct ConfigFile {
     std::vector<std::pair<ModuleCall, Declared>> module_calls;
     std::vector<std::pair<Resource, Declared>> resources;     // managed and data, source order
     std::vector<std::pair<Moved, Declared>> moved;
+    std::vector<std::pair<Import, Declared>> imports;
 };
 
 }  // namespace tfsift::config

@@ -157,6 +157,7 @@ struct Provider {
     std::string name;
     std::optional<std::string> alias;
     std::optional<DecodedValue> version_constraints;  // legacy `version`
+    std::optional<Expression> for_each;                // OpenTofu: one instance per element
     Body config;
     Origin origin;
     std::vector<Origin> overridden_by;
@@ -213,6 +214,7 @@ struct ProviderPassing {
     std::string parent_key;
     Origin origin;            // the key in the map
     Origin parent_origin;     // the value
+    bool parent_keyed = false; // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
 };
 
 struct ModuleCall {
@@ -267,6 +269,7 @@ struct Resource {
     std::string name;
     std::optional<std::string> provider_ref;   // `provider` argument, "aws.west"
     std::optional<Origin> provider_origin;
+    bool provider_keyed = false;               // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
     ProviderAssignment provider;               // filled once required_providers is final
     std::optional<Expression> count;
     std::optional<Expression> for_each;
@@ -287,6 +290,17 @@ struct Moved {
     Origin origin;
 };
 
+// An `import` block (Terraform 1.5, OpenTofu): where it imports into and the
+// provider configuration it names. Not part of the effective document.
+struct Import {
+    std::string to_text;                     // the `to` address as written
+    bool to_module = false;                  // the address is inside a called module
+    std::string to_resource;                 // "aws_instance.web": a managed resource of this module, else empty
+    std::optional<std::string> provider_ref; // `provider` argument, "aws.west"
+    std::optional<Origin> provider_origin;   // where the `provider` argument starts
+    Origin origin;                           // the `import` keyword
+};
+
 // One module's configuration: a file's contents, or a whole directory after
 // merging.
 struct Module {
@@ -299,6 +313,7 @@ struct Module {
     std::map<std::string, Resource> resources;      // managed, by key()
     std::map<std::string, Resource> data;           // data, by key()
     std::vector<Moved> moved;
+    std::vector<Import> imports;                    // source order, primary files only
 };
 
 }  // namespace tfsift::config

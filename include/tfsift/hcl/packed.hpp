@@ -83,6 +83,8 @@ public:
     [[nodiscard]] const T& operator[](std::size_t i) const { return data()[i]; }
     [[nodiscard]] const T& front() const { return data()[0]; }
     [[nodiscard]] const T& back() const { return data()[size_ - 1]; }
+    [[nodiscard]] std::span<const T> first(std::size_t n) const { return std::span<const T>(*this).first(n); }
+    [[nodiscard]] std::span<const T> last(std::size_t n) const { return std::span<const T>(*this).last(n); }
     [[nodiscard]] std::span<const T> subspan(std::size_t offset, std::size_t n = std::dynamic_extent) const {
         return std::span<const T>(*this).subspan(offset, n);
     }

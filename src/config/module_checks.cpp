@@ -1,0 +1,115 @@
+#include "tfsift/config/module_checks.hpp"
+
+#include <optional>
+#include <set>
+#include <string_view>
+
+#include <fmt/core.h>
+
+#include "tfsift/hcl/ast.hpp"
+#include "tfsift/hcl/references.hpp"
+
+namespace tfsift::config {
+
+namespace {
+
+// What an expression refers to, as traversal texts ("local.regions").
+std::set<std::string> references_of(const Expression& e) {
+    std::set<std::string> out;
+    if (e.native == nullptr) return out;
+    for (const auto* t : hcl::referenced_traversals(*e.native)) out.insert(hcl::render_traversal(*t));
+    return out;
+}
+
+// OpenTofu's provider configurations with `for_each`: a resource that picks
+// an instance of one (`provider = aws.by_region[each.key]`) needs that
+// configuration in its module, and should not iterate over the very same
+// collection, or removing an element would remove the provider instance
+// that must destroy the resource instance. Expressions that refer to
+// nothing are constant and cannot shrink unnoticed; otherwise two for_each
+// expressions count as the same collection when they refer to the same
+// things (parentheses and spacing do not matter).
+//
+// `what` is "resource" or "module"; `ref` the provider configuration the
+// object refers to with an instance key ("aws.by_region"), written at
+// `ref_at`; `for_each` the object's own.
+void check_provider_instance(const Module& m, std::string_view what, const std::string& ref, const Origin& ref_at,
+                             const std::optional<Expression>& for_each, std::vector<ModuleProblem>& out) {
+    auto p = m.providers.find(ref);
+    if (p == m.providers.end() || !p->second.for_each) {
+        const auto dot = ref.find('.');
+        out.push_back({Severity::error, fmt::format("Invalid {} provider configuration", what),
+                       fmt::format("This module has no provider \"{}\" block with alias = \"{}\" and a for_each "
+                                   "argument, which an instance key in a provider reference requires.",
+                                   ref.substr(0, dot), dot == std::string::npos ? std::string() : ref.substr(dot + 1)),
+                       ref_at});
+        return;
+    }
+    if (!for_each) return;
+    auto provider_refs = references_of(*p->second.for_each);
+    if (provider_refs.empty() || provider_refs != references_of(*for_each)) return;
+    out.push_back({Severity::warning, fmt::format("Provider configuration for_each matches {}", what),
+                   fmt::format("This provider configuration uses the same for_each expression as a {}, so removing "
+                               "an element from the collection would remove the provider instance that has to destroy "
+                               "what the matching {} instance manages, and planning would fail. Give the provider "
+                               "block a for_each that stays a superset of the {}'s instances.",
+                               what, what, what),
+                   for_each->origin()});
+}
+
+void check_provider_instances(const Module& m, std::vector<ModuleProblem>& out) {
+    for (const auto* resources : {&m.resources, &m.data}) {
+        for (const auto& [key, r] : *resources) {
+            if (r.provider_keyed && r.provider_ref) {
+                check_provider_instance(m, "resource", *r.provider_ref, r.provider_origin.value_or(r.origin),
+                                        r.for_each, out);
+            }
+        }
+    }
+    for (const auto& [name, call] : m.module_calls) {
+        for (const auto& passed : call.providers) {
+            if (passed.parent_keyed) {
+                check_provider_instance(m, "module", passed.parent_key, passed.parent_origin, call.for_each, out);
+            }
+        }
+    }
+}
+
+// An import into a resource of this module takes that resource's provider
+// configuration. The import block may name one too (it must, to generate
+// configuration), but then the resource block has to name the same one:
+// otherwise the two blocks disagree about the provider to use.
+void check_import_providers(const Module& m, std::vector<ModuleProblem>& out) {
+    for (const auto& imp : m.imports) {
+        if (!imp.provider_ref || imp.to_resource.empty()) continue;
+        auto target = m.resources.find(imp.to_resource);
+        if (target == m.resources.end()) continue;
+        const Origin at = imp.provider_origin.value_or(imp.origin);
+        if (!target->second.provider_ref) {
+            out.push_back({Severity::error, "Invalid import provider argument",
+                           fmt::format("The import block names the provider configuration {}, but the resource {} "
+                                       "it imports into has no provider argument. Set the same provider argument in "
+                                       "the resource block.",
+                                       *imp.provider_ref, imp.to_resource),
+                           at});
+        } else if (*target->second.provider_ref != *imp.provider_ref) {
+            out.push_back({Severity::error, "Invalid import provider argument",
+                           fmt::format("The import block names the provider configuration {}, but the resource {} "
+                                       "it imports into uses {}. Name the provider in the resource block only, or "
+                                       "the same one in both.",
+                                       *imp.provider_ref, imp.to_resource, *target->second.provider_ref),
+                           at});
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
+    std::vector<ModuleProblem> out;
+    check_import_providers(m, out);
+    if (engine == Engine::opentofu) check_provider_instances(m, out);
+    return out;
+}
+
+}  // namespace tfsift::config
