@@ -101,12 +101,14 @@ private:
                 } else {
                     ctx_.error("Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
                 }
-            } else if (b.type == "language" || b.type == "ephemeral") {
+            } else if (b.type == "ephemeral") {
+                // Ephemeral resources (OpenTofu, and Terraform since v1.10)
+                // are newer than the reference loader and are not part of the
+                // effective document.
+                decode_ephemeral(b);
+            } else if (b.type == "language") {
                 if (engine_ == Engine::opentofu) {
-                    // Ephemeral resources are newer than the reference loader
-                    // and are not part of the effective document.
-                    if (b.type == "language") decode_language(b);
-                    if (b.type == "ephemeral") decode_ephemeral(b);
+                    decode_language(b);
                 } else {
                     ctx_.error("Unsupported block type",
                                fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
@@ -887,7 +889,7 @@ private:
         out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
     }
 
-    // OpenTofu's ephemeral resources, checked as the loader checks them but
+    // Ephemeral resources (OpenTofu, Terraform v1.10+), checked as the loaders check them but
     // not kept in the model (they are newer than the reference loader and
     // not part of the effective document). They take the meta-arguments of
     // a data resource; they are never created nor destroyed, so the
