@@ -4,6 +4,7 @@
 // traversal helpers Terraform's load-time decoding uses.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -42,17 +43,24 @@ struct BodyRef {
     Range missing_item;   // where a missing required argument is reported
 };
 
+// Names and labels are views of the parsed file (the syntax tree or the
+// JSON document), which outlives decoding: content is built for every block
+// of every file, so it copies and allocates as little as it can.
 struct ContentAttr {
-    std::string name;
+    std::string_view name;
     Range name_range;
     Expression expr;
 };
 
+// No block schema has more than two labels, so a block's labels are kept
+// inline rather than in vectors of their own.
+inline constexpr std::size_t max_block_labels = 2;
+
 struct ContentBlock {
-    std::string type;
+    std::string_view type;
     Range type_range;
-    std::vector<std::string> labels;
-    std::vector<Range> label_ranges;
+    std::array<std::string_view, max_block_labels> labels{};   // as many as the schema names
+    std::array<Range, max_block_labels> label_ranges{};
     Range def_range;
     Pos origin;          // the model's origin for the block
     BodyRef body;

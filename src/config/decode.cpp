@@ -488,7 +488,7 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{a.name, a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
                 ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
@@ -835,7 +835,7 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{a.name, a.name_range, Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
                 ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range);
@@ -850,7 +850,7 @@ private:
             if (!detail::valid_identifier(a.name)) {
                 ctx_.error("Invalid local value name", bad_identifier_detail, a.name_range);
             }
-            out_.locals.emplace_back(Local{a.name, a.expr}, Declared{a.name_range});
+            out_.locals.emplace_back(Local{std::string(a.name), a.expr}, Declared{a.name_range});
         }
     }
 
