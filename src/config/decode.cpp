@@ -709,9 +709,8 @@ private:
         if (const auto* a = c.attribute("type")) {
             v.type_expr = a->expr;
             decode_variable_type(*a, v);
-        } else if (!ctx_.is_override) {
-            v.type = DecodedValue{"any", std::nullopt};
         }
+        v.has_type = v.type_expr || !ctx_.is_override;
         if (const auto* a = c.attribute("sensitive")) {
             if (auto d = decode_bool(*a)) v.sensitive = *d;
         }
@@ -742,7 +741,6 @@ private:
                            a->expr.range);
             }
             v.default_cty = val;
-            v.default_value = DecodedValue{value_json(val), a->expr.origin()};
         }
         for (const auto& inner : c.blocks) {
             if (inner.type != "validation") continue;
@@ -768,8 +766,6 @@ private:
         out_.variables.emplace_back(std::move(v), Declared{b.def_range});
     }
 
-    static nlohmann::json value_json(const cty::Value& v) { return document_json(v); }
-
     void decode_variable_type(const ContentAttr& a, Variable& v) {
         const Expression& e = a.expr;
         // Terraform 0.11 wrote type constraints in quotes.
@@ -794,13 +790,11 @@ private:
                            e.range);
             }
             v.constraint_type = cty::Type::dynamic();
-            v.type = DecodedValue{"any", e.origin()};
             return;
         }
         std::string kw = detail::expr_keyword(ctx_, e);
         if (kw == "list" || kw == "map") {
             v.constraint_type = kw == "list" ? cty::Type::list(cty::Type::dynamic()) : cty::Type::map(cty::Type::dynamic());
-            v.type = DecodedValue{type_constraint_text(v.constraint_type), e.origin()};
             return;
         }
         const hcl::Expr* native = e.native;
@@ -811,7 +805,6 @@ private:
                            "type constructor call, like list(string).",
                            e.range);
                 v.constraint_type = cty::Type::dynamic();
-                v.type = DecodedValue{"any", e.origin()};
                 return;
             }
             native = detail::json_string_expr(ctx_, *e.json, false, *ctx_.diags);
@@ -820,13 +813,10 @@ private:
         if (native) tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
         if (!tc) {
             v.constraint_type = cty::Type::dynamic();
-            v.type = DecodedValue{"any", e.origin()};
             return;
         }
         v.constraint_type = tc->type;
         v.type_defaults = tc->defaults;
-        v.type = DecodedValue{type_constraint_text(tc->type), e.origin()};
-        if (tc->defaults) v.optional_defaults = optional_defaults_json(*tc->defaults);
     }
 
     // ---- locals ---------------------------------------------------------------

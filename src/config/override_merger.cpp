@@ -349,14 +349,12 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         if (v.sensitive.origin) base.sensitive = v.sensitive;
         if (v.default_expr) {
             base.default_expr = v.default_expr;
-            base.default_value = v.default_value;
             base.default_cty = v.default_cty;
         }
         if (v.type_expr) {
             // The type changes, but optional() defaults stay the base's, as
             // in Terraform.
             base.type_expr = v.type_expr;
-            base.type = v.type;
             base.constraint_type = v.constraint_type;
         }
         if (v.nullable.origin) base.nullable = v.nullable;
@@ -377,8 +375,6 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 error(src, decl.def_range, "Invalid default value for variable", detail);
             } else {
                 base.default_cty = conv.value;
-                std::optional<Origin> where = base.default_value ? base.default_value->origin : std::nullopt;
-                base.default_value = DecodedValue{document_json(conv.value), where};
             }
             if (base.default_cty->is_null() && base.nullable.value == false) {
                 error(src, decl.def_range, "Invalid default value for variable",
