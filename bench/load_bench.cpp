@@ -119,29 +119,31 @@ double parse_round(const std::vector<ModuleDir>& modules) {
     return seconds_since(start);
 }
 
-// Everything a loaded module points into, kept until the round is timed.
+// Everything a loaded module points into, kept until the round is timed:
+// like load_module_tree's LoadedModule, the decoded files stay beside the
+// merged module (the rules read both).
 struct LoadedDir {
     std::vector<std::unique_ptr<config::ParsedFile>> parsed;
+    std::vector<std::pair<config::ConfigFile, bool>> decoded;   // with is_override
     config::Module module;
     std::size_t diagnostics = 0;
 };
 
 LoadedDir load_and_merge(const ModuleDir& m) {
     LoadedDir out;
-    std::vector<std::pair<config::ConfigFile, bool>> decoded;
-    decoded.reserve(m.files.size());
+    out.decoded.reserve(m.files.size());
     for (const auto& f : m.files) {
         auto pf = config::parse_config_file(f.source, f.syntax);
         Diagnostics diags;
-        decoded.emplace_back(config::decode_config_file(*pf, f.is_override, diags), f.is_override);
+        out.decoded.emplace_back(config::decode_config_file(*pf, f.is_override, diags), f.is_override);
         out.diagnostics += pf->parse_diagnostics.size() + diags.size();
         out.parsed.push_back(std::move(pf));
     }
     config::OverrideMerger merger;
-    for (const auto& [cf, is_override] : decoded) {
+    for (const auto& [cf, is_override] : out.decoded) {
         if (!is_override) merger.add_primary(cf);
     }
-    for (const auto& [cf, is_override] : decoded) {
+    for (const auto& [cf, is_override] : out.decoded) {
         if (is_override) merger.apply_override(cf);
     }
     out.module = merger.finish();
