@@ -1,6 +1,8 @@
 #include "body_content.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 
 #include <fmt/core.h>
@@ -318,12 +320,22 @@ cty::Value json_static_value(const DecodeContext& ctx, const json::Value& v, Dia
 
 }  // namespace
 
+std::optional<std::string_view> literal_template_text(const hcl::Expr& e) {
+    if (e.kind != hcl::ExprKind::template_) return std::nullopt;
+    const auto& t = hcl::as<hcl::TemplateExpr>(e);
+    if (t.parts.size() != 1 || t.parts[0]->kind != hcl::ExprKind::literal) return std::nullopt;
+    const auto& lit = hcl::as<hcl::LiteralExpr>(*t.parts[0]);
+    if (lit.literal != hcl::LiteralKind::string) return std::nullopt;
+    return std::string_view(lit.text);
+}
+
 cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool report) {
     Diagnostics diags;
     cty::Value v;
     if (expr.native) {
+        if (auto text = literal_template_text(*expr.native)) return cty::Value::string(*text);
         auto r = hcl::evaluate(*expr.native, nullptr);
-        v = r.value;
+        v = std::move(r.value);
         diags = std::move(r.diagnostics);
     } else if (expr.json) {
         v = json_static_value(ctx, *expr.json, diags);
@@ -534,10 +546,23 @@ Traversal make_traversal(const DecodeContext& ctx, const hcl::ScopeTraversalExpr
 
 namespace {
 
-// Plain comparisons rather than <cctype>: every block label goes through
-// here, and the classification must not depend on the C locale anyway.
-bool identifier_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
-bool identifier_char(unsigned char c) { return identifier_start(c) || (c >= '0' && c <= '9') || c == '-'; }
+// A byte table rather than <cctype>: every block label goes through here,
+// and the classification must not depend on the C locale anyway.
+enum IdentifierByte : std::uint8_t { not_identifier = 0, identifier_start_byte = 1, identifier_byte = 2 };
+
+constexpr std::array<std::uint8_t, 256> identifier_bytes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+        const bool inner = start || (c >= '0' && c <= '9') || c == '-';
+        const int bits = (start ? identifier_start_byte : 0) | (inner ? identifier_byte : 0);
+        t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(bits);
+    }
+    return t;
+}();
+
+bool identifier_start(unsigned char c) { return (identifier_bytes[c] & identifier_start_byte) != 0; }
+bool identifier_char(unsigned char c) { return (identifier_bytes[c] & identifier_byte) != 0; }
 
 }  // namespace
 

@@ -89,6 +89,12 @@ void merge_escape_body(Body& into, Body&& escaped);
 // (hcl's expr.Value(nil)); diagnostics go to the context.
 cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool report = true);
 
+// The text of a template that is one literal string ("foo", or a heredoc
+// without interpolation), else nullopt. Most statically decoded arguments
+// (descriptions, sources, string defaults) are such a template, and its value
+// is that text as a string: no evaluator needs to be set up for it.
+std::optional<std::string_view> literal_template_text(const hcl::Expr& e);
+
 // A native expression for a JSON string (a template) or a JSON value parsed
 // as an expression (as hcl's JSON syntax does for traversals and keywords).
 const hcl::Expr* json_string_expr(const DecodeContext& ctx, const json::Value& v, bool as_template, Diagnostics& diags);

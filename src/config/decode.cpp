@@ -92,6 +92,7 @@ private:
 
     void decode_root(const BodyRef& body) {
         Content c = detail::body_content(ctx_, body, schema::file, nullptr);
+        reserve_for(c.blocks);
         for (const auto& b : c.blocks) {
             if (b.type == "terraform") {
                 decode_terraform(b);
@@ -136,6 +137,26 @@ private:
         }
     }
 
+    // Room for the file's declarations up front: a variable or resource is
+    // large, and a vector growing one block at a time moves every earlier
+    // one again.
+    void reserve_for(const std::vector<ContentBlock>& blocks) {
+        std::size_t variables = 0;
+        std::size_t outputs = 0;
+        std::size_t resources = 0;
+        std::size_t module_calls = 0;
+        for (const auto& b : blocks) {
+            if (b.type == "variable") ++variables;
+            if (b.type == "output") ++outputs;
+            if (b.type == "resource" || b.type == "data") ++resources;
+            if (b.type == "module") ++module_calls;
+        }
+        out_.variables.reserve(out_.variables.size() + variables);
+        out_.outputs.reserve(out_.outputs.size() + outputs);
+        out_.resources.reserve(out_.resources.size() + resources);
+        out_.module_calls.reserve(out_.module_calls.size() + module_calls);
+    }
+
     // ---- value helpers ------------------------------------------------------
 
     // gohcl.DecodeExpression into a Go string / bool.
@@ -163,6 +184,13 @@ private:
     }
 
     std::optional<DecodedValue> decode_string(const ContentAttr& a) {
+        // A literal string cannot fail to decode: its value is its text (in
+        // NFC, as cty keeps strings), with no evaluation and no conversion.
+        if (a.expr.native) {
+            if (auto text = detail::literal_template_text(*a.expr.native)) {
+                return DecodedValue{cty::normalize_nfc(*text), a.expr.origin()};
+            }
+        }
         auto v = decode_typed(a.expr, cty::Type::string());
         if (!v) return std::nullopt;
         return DecodedValue{v->as_string(), a.expr.origin()};
