@@ -91,7 +91,7 @@ void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, cons
             b.origin = origin;
             b.body.json = &body;
             b.body.missing_item = Range{body.range.start, body.range.start};
-            out.push_back(std::move(b));
+            out.push_back(b);
         };
         const Range open_brace{v.range.start, ctx.file->pos_at(v.range.start.byte + 1)};
         if (v.is_object()) {
@@ -213,7 +213,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
             cb.origin = b.type_range.start;
             cb.body.native = &b.body;
             cb.body.missing_item = b.open_brace;
-            out.blocks.push_back(std::move(cb));
+            out.blocks.push_back(cb);
         }
     } else if (body.json) {
         if (remain) remain->from_json = true;
