@@ -16,8 +16,8 @@ Rule invalid_configuration() {
         "rule covers: invalid names, block types or arguments that do not belong where they are written, invalid "
         "type constraints, variable defaults that do not match their type, invalid module sources, references "
         "that are not allowed in a condition or a destroy-time provisioner, deprecated forms, `import` blocks in "
-        "a called module or naming another provider than the resource they import into, and OpenTofu's own "
-        "checks (blank `deprecated` messages, arguments and blocks an `ephemeral` resource cannot have, instance "
+        "a called module or naming another provider than the resource they import into, arguments and blocks an "
+        "`ephemeral` resource cannot have, and OpenTofu's own checks (blank `deprecated` messages, instance "
         "references to provider configurations with `for_each`). The message is the loader's summary and "
         "detail. Warnings of the loader keep their warning severity.";
     r.doc.why =

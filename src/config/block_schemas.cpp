@@ -28,7 +28,7 @@ constexpr BlockHeaderSchema file_blocks[] = {
     {"check", name_label},
     {"removed", no_labels},
     {"language", no_labels},            // OpenTofu 1.12; rejected for Terraform by the decoder
-    {"ephemeral", type_name_labels},    // OpenTofu ephemeral resources; rejected for Terraform by the decoder
+    {"ephemeral", type_name_labels},    // ephemeral resources (OpenTofu; Terraform since v1.10)
 };
 
 // OpenTofu's `language` block. `compatible_with` is read without a schema:

@@ -1,5 +1,10 @@
 #include "body_content.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+
 #include <fmt/core.h>
 
 #include "tfsift/hcl/eval.hpp"
@@ -31,6 +36,12 @@ const ContentAttr* Content::attribute(std::string_view name) const {
 
 namespace {
 
+// ContentBlock holds labels inline; a schema with more would be a
+// programming error, not bad input.
+void check_label_count(const BlockHeaderSchema& bs) {
+    if (bs.label_names.size() > max_block_labels) throw std::logic_error("block schema with more labels than ContentBlock holds");
+}
+
 std::string join_labels(std::span<const std::string_view> names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -44,6 +55,8 @@ NestedBlock native_nested(const DecodeContext& ctx, const hcl::Block& b);
 
 Body native_whole(const DecodeContext& ctx, const hcl::Body& body) {
     Body out;
+    out.arguments.reserve(body.attributes.size());
+    out.blocks.reserve(body.blocks.size());
     for (const auto& a : body.attributes) {
         out.arguments.push_back(Argument{std::string(a.name), a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
     }
@@ -54,6 +67,7 @@ Body native_whole(const DecodeContext& ctx, const hcl::Body& body) {
 NestedBlock native_nested(const DecodeContext& ctx, const hcl::Block& b) {
     NestedBlock nb;
     nb.type = std::string(b.type);
+    nb.labels.reserve(b.labels.size());
     for (const auto& l : b.labels) nb.labels.emplace_back(l.value);
     nb.origin = Origin{ctx.file, b.type_range().start};
     nb.body = native_whole(ctx, b.body);
@@ -64,20 +78,20 @@ NestedBlock native_nested(const DecodeContext& ctx, const hcl::Block& b) {
 // each level of labels is an object keyed by label; the body is an object or
 // an array of objects.
 void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, const json::Value& v,
-                        std::span<const std::string_view> label_names, std::vector<std::string>& labels,
+                        std::span<const std::string_view> label_names, std::vector<std::string_view>& labels,
                         std::vector<Range>& label_ranges, std::vector<ContentBlock>& out) {
     if (labels.size() == label_names.size()) {
         auto add = [&](const json::Value& body, Pos origin, Range def) {
             ContentBlock b;
             b.type = prop.name;
             b.type_range = prop.name_range;
-            b.labels = labels;
-            b.label_ranges = label_ranges;
+            std::copy(labels.begin(), labels.end(), b.labels.begin());
+            std::copy(label_ranges.begin(), label_ranges.end(), b.label_ranges.begin());
             b.def_range = def;
             b.origin = origin;
             b.body.json = &body;
             b.body.missing_item = Range{body.range.start, body.range.start};
-            out.push_back(std::move(b));
+            out.push_back(b);
         };
         const Range open_brace{v.range.start, ctx.file->pos_at(v.range.start.byte + 1)};
         if (v.is_object()) {
@@ -138,10 +152,15 @@ void merge_escape_body(Body& into, Body&& escaped) {
 Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySchema& schema, Body* remain) {
     Content out;
     if (body.native) {
+        // One allocation each instead of a vector growing step by step.
+        out.attributes.reserve(std::min(body.native->attributes.size(), schema.attributes.size()));
+        out.blocks.reserve(body.native->blocks.size());
+        if (remain && schema.partial) {
+            remain->arguments.reserve(remain->arguments.size() + body.native->attributes.size());
+        }
         for (const auto& a : body.native->attributes) {
             if (find_attribute(schema, a.name)) {
-                out.attributes.push_back(ContentAttr{std::string(a.name), a.name_range(),
-                                                     Expression{ctx.file, a.expr->range, a.expr, nullptr}});
+                out.attributes.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
             } else if (schema.partial) {
                 if (remain) {
                     remain->arguments.push_back(Argument{std::string(a.name), a.name_range(),
@@ -182,18 +201,19 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                           b.open_brace);
                 continue;
             }
+            check_label_count(*bs);
             ContentBlock cb;
-            cb.type = std::string(b.type);
+            cb.type = b.type;
             cb.type_range = b.type_range();
-            for (const auto& l : b.labels) {
-                cb.labels.emplace_back(l.value);
-                cb.label_ranges.push_back(l.range);
+            for (std::size_t i = 0; i < b.labels.size(); ++i) {
+                cb.labels[i] = b.labels[i].value;
+                cb.label_ranges[i] = b.labels[i].range;
             }
             cb.def_range = b.def_range();
             cb.origin = b.type_range().start;
             cb.body.native = &b.body;
             cb.body.missing_item = b.open_brace;
-            out.blocks.push_back(std::move(cb));
+            out.blocks.push_back(cb);
         }
     } else if (body.json) {
         if (remain) remain->from_json = true;
@@ -213,7 +233,8 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 }
                 out.attributes.push_back(ContentAttr{m.name, m.name_range, Expression{ctx.file, m.value.range, nullptr, &m.value}});
             } else if (const BlockHeaderSchema* bs = find_block(schema, m.name)) {
-                std::vector<std::string> labels;
+                check_label_count(*bs);
+                std::vector<std::string_view> labels;
                 std::vector<Range> label_ranges;
                 unpack_json_blocks(ctx, m, m.value, bs->label_names, labels, label_ranges, out.blocks);
             } else if (m.name == "//") {
@@ -299,12 +320,22 @@ cty::Value json_static_value(const DecodeContext& ctx, const json::Value& v, Dia
 
 }  // namespace
 
+std::optional<std::string_view> literal_template_text(const hcl::Expr& e) {
+    if (e.kind != hcl::ExprKind::template_) return std::nullopt;
+    const auto& t = hcl::as<hcl::TemplateExpr>(e);
+    if (t.parts.size() != 1 || t.parts[0]->kind != hcl::ExprKind::literal) return std::nullopt;
+    const auto& lit = hcl::as<hcl::LiteralExpr>(*t.parts[0]);
+    if (lit.literal != hcl::LiteralKind::string) return std::nullopt;
+    return std::string_view(lit.text);
+}
+
 cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool report) {
     Diagnostics diags;
     cty::Value v;
     if (expr.native) {
+        if (auto text = literal_template_text(*expr.native)) return cty::Value::string(*text);
         auto r = hcl::evaluate(*expr.native, nullptr);
-        v = r.value;
+        v = std::move(r.value);
         diags = std::move(r.diagnostics);
     } else if (expr.json) {
         v = json_static_value(ctx, *expr.json, diags);
@@ -539,13 +570,33 @@ Traversal make_traversal(const DecodeContext& ctx, const hcl::ScopeTraversalExpr
     return out;
 }
 
+namespace {
+
+// A byte table rather than <cctype>: every block label goes through here,
+// and the classification must not depend on the C locale anyway.
+enum IdentifierByte : std::uint8_t { not_identifier = 0, identifier_start_byte = 1, identifier_byte = 2 };
+
+constexpr std::array<std::uint8_t, 256> identifier_bytes = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+        const bool inner = start || (c >= '0' && c <= '9') || c == '-';
+        const int bits = (start ? identifier_start_byte : 0) | (inner ? identifier_byte : 0);
+        t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(bits);
+    }
+    return t;
+}();
+
+bool identifier_start(unsigned char c) { return (identifier_bytes[c] & identifier_start_byte) != 0; }
+bool identifier_char(unsigned char c) { return (identifier_bytes[c] & identifier_byte) != 0; }
+
+}  // namespace
+
 bool valid_identifier(std::string_view s) {
     if (s.empty()) return false;
-    auto c0 = static_cast<unsigned char>(s[0]);
-    if (!(std::isalpha(c0) || c0 == '_' || c0 >= 0x80)) return false;
+    if (!identifier_start(static_cast<unsigned char>(s[0]))) return false;
     for (char ch : s) {
-        auto c = static_cast<unsigned char>(ch);
-        if (!(std::isalnum(c) || c == '_' || c == '-' || c >= 0x80)) return false;
+        if (!identifier_char(static_cast<unsigned char>(ch))) return false;
     }
     return true;
 }

@@ -4,6 +4,7 @@
 // traversal helpers Terraform's load-time decoding uses.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -42,17 +43,24 @@ struct BodyRef {
     Range missing_item;   // where a missing required argument is reported
 };
 
+// Names and labels are views of the parsed file (the syntax tree or the
+// JSON document), which outlives decoding: content is built for every block
+// of every file, so it copies and allocates as little as it can.
 struct ContentAttr {
-    std::string name;
+    std::string_view name;
     Range name_range;
     Expression expr;
 };
 
+// No block schema has more than two labels, so a block's labels are kept
+// inline rather than in vectors of their own.
+inline constexpr std::size_t max_block_labels = 2;
+
 struct ContentBlock {
-    std::string type;
+    std::string_view type;
     Range type_range;
-    std::vector<std::string> labels;
-    std::vector<Range> label_ranges;
+    std::array<std::string_view, max_block_labels> labels{};   // as many as the schema names
+    std::array<Range, max_block_labels> label_ranges{};
     Range def_range;
     Pos origin;          // the model's origin for the block
     BodyRef body;
@@ -80,6 +88,12 @@ void merge_escape_body(Body& into, Body&& escaped);
 // The value of an expression evaluated with no variables and no functions
 // (hcl's expr.Value(nil)); diagnostics go to the context.
 cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool report = true);
+
+// The text of a template that is one literal string ("foo", or a heredoc
+// without interpolation), else nullopt. Most statically decoded arguments
+// (descriptions, sources, string defaults) are such a template, and its value
+// is that text as a string: no evaluator needs to be set up for it.
+std::optional<std::string_view> literal_template_text(const hcl::Expr& e);
 
 // A native expression for a JSON string (a template) or a JSON value parsed
 // as an expression (as hcl's JSON syntax does for traversals and keywords).

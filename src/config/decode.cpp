@@ -92,6 +92,7 @@ private:
 
     void decode_root(const BodyRef& body) {
         Content c = detail::body_content(ctx_, body, schema::file, nullptr);
+        reserve_for(c.blocks);
         for (const auto& b : c.blocks) {
             if (b.type == "terraform") {
                 decode_terraform(b);
@@ -101,12 +102,14 @@ private:
                 } else {
                     ctx_.error("Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
                 }
-            } else if (b.type == "language" || b.type == "ephemeral") {
+            } else if (b.type == "ephemeral") {
+                // Ephemeral resources (OpenTofu, and Terraform since v1.10)
+                // are newer than the reference loader and are not part of the
+                // effective document.
+                decode_ephemeral(b);
+            } else if (b.type == "language") {
                 if (engine_ == Engine::opentofu) {
-                    // Ephemeral resources are newer than the reference loader
-                    // and are not part of the effective document.
-                    if (b.type == "language") decode_language(b);
-                    if (b.type == "ephemeral") decode_ephemeral(b);
+                    decode_language(b);
                 } else {
                     ctx_.error("Unsupported block type",
                                fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
@@ -139,6 +142,26 @@ private:
         }
     }
 
+    // Room for the file's declarations up front: a variable or resource is
+    // large, and a vector growing one block at a time moves every earlier
+    // one again.
+    void reserve_for(const std::vector<ContentBlock>& blocks) {
+        std::size_t variables = 0;
+        std::size_t outputs = 0;
+        std::size_t resources = 0;
+        std::size_t module_calls = 0;
+        for (const auto& b : blocks) {
+            if (b.type == "variable") ++variables;
+            if (b.type == "output") ++outputs;
+            if (b.type == "resource" || b.type == "data") ++resources;
+            if (b.type == "module") ++module_calls;
+        }
+        out_.variables.reserve(out_.variables.size() + variables);
+        out_.outputs.reserve(out_.outputs.size() + outputs);
+        out_.resources.reserve(out_.resources.size() + resources);
+        out_.module_calls.reserve(out_.module_calls.size() + module_calls);
+    }
+
     // ---- value helpers ------------------------------------------------------
 
     // gohcl.DecodeExpression into a Go string / bool.
@@ -166,6 +189,13 @@ private:
     }
 
     std::optional<DecodedValue> decode_string(const ContentAttr& a) {
+        // A literal string cannot fail to decode: its value is its text (in
+        // NFC, as cty keeps strings), with no evaluation and no conversion.
+        if (a.expr.native) {
+            if (auto text = detail::literal_template_text(*a.expr.native)) {
+                return DecodedValue{cty::normalize_nfc(*text), a.expr.origin()};
+            }
+        }
         auto v = decode_typed(a.expr, cty::Type::string());
         if (!v) return std::nullopt;
         return DecodedValue{v->as_string(), a.expr.origin()};
@@ -491,7 +521,7 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
                 ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
@@ -716,9 +746,8 @@ private:
         if (const auto* a = c.attribute("type")) {
             v.type_expr = a->expr;
             decode_variable_type(*a, v);
-        } else if (!ctx_.is_override) {
-            v.type = DecodedValue{"any", std::nullopt};
         }
+        v.has_type = v.type_expr || !ctx_.is_override;
         if (const auto* a = c.attribute("sensitive")) {
             if (auto d = decode_bool(*a)) v.sensitive = *d;
         }
@@ -749,7 +778,6 @@ private:
                            a->expr.range);
             }
             v.default_cty = val;
-            v.default_value = DecodedValue{value_json(val), a->expr.origin()};
         }
         for (const auto& inner : c.blocks) {
             if (inner.type != "validation") continue;
@@ -775,8 +803,6 @@ private:
         out_.variables.emplace_back(std::move(v), Declared{b.def_range});
     }
 
-    static nlohmann::json value_json(const cty::Value& v) { return document_json(v); }
-
     void decode_variable_type(const ContentAttr& a, Variable& v) {
         const Expression& e = a.expr;
         // Terraform 0.11 wrote type constraints in quotes.
@@ -801,13 +827,11 @@ private:
                            e.range);
             }
             v.constraint_type = cty::Type::dynamic();
-            v.type = DecodedValue{"any", e.origin()};
             return;
         }
         std::string kw = detail::expr_keyword(ctx_, e);
         if (kw == "list" || kw == "map") {
             v.constraint_type = kw == "list" ? cty::Type::list(cty::Type::dynamic()) : cty::Type::map(cty::Type::dynamic());
-            v.type = DecodedValue{type_constraint_text(v.constraint_type), e.origin()};
             return;
         }
         const hcl::Expr* native = e.native;
@@ -818,7 +842,6 @@ private:
                            "type constructor call, like list(string).",
                            e.range);
                 v.constraint_type = cty::Type::dynamic();
-                v.type = DecodedValue{"any", e.origin()};
                 return;
             }
             native = detail::json_string_expr(ctx_, *e.json, false, *ctx_.diags);
@@ -827,13 +850,10 @@ private:
         if (native) tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
         if (!tc) {
             v.constraint_type = cty::Type::dynamic();
-            v.type = DecodedValue{"any", e.origin()};
             return;
         }
         v.constraint_type = tc->type;
         v.type_defaults = tc->defaults;
-        v.type = DecodedValue{type_constraint_text(tc->type), e.origin()};
-        if (tc->defaults) v.optional_defaults = optional_defaults_json(*tc->defaults);
     }
 
     // ---- locals ---------------------------------------------------------------
@@ -842,7 +862,7 @@ private:
         std::vector<ContentAttr> attrs;
         if (b.body.native) {
             for (const auto& a : b.body.native->attributes) {
-                attrs.push_back(ContentAttr{std::string(a.name), a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+                attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
                 ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
@@ -857,7 +877,7 @@ private:
             if (!detail::valid_identifier(a.name)) {
                 ctx_.error("Invalid local value name", bad_identifier_detail, a.name_range);
             }
-            out_.locals.emplace_back(Local{a.name, a.expr}, Declared{a.name_range});
+            out_.locals.emplace_back(Local{std::string(a.name), a.expr}, Declared{a.name_range});
         }
     }
 
@@ -887,7 +907,7 @@ private:
         out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
     }
 
-    // OpenTofu's ephemeral resources, checked as the loader checks them but
+    // Ephemeral resources (OpenTofu, Terraform v1.10+), checked as the loaders check them but
     // not kept in the model (they are newer than the reference loader and
     // not part of the effective document). They take the meta-arguments of
     // a data resource; they are never created nor destroyed, so the

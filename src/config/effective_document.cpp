@@ -155,16 +155,16 @@ json module_to_json(const LoadedModule& lm) {
                {"nullable", value_json(v.nullable)},
                {"validations", checks_json(v.validations)},
                {"origin", v.origin.to_string()}};
-        if (v.type) {
-            j["type"] = value_json(*v.type);
-            if (v.optional_defaults) j["type"]["optional_defaults"] = *v.optional_defaults;
+        if (auto type = v.type()) {
+            j["type"] = value_json(*type);
+            if (auto defaults = v.optional_defaults()) j["type"]["optional_defaults"] = std::move(*defaults);
         }
-        if (v.default_value) {
+        if (v.default_cty) {
             // A default that is not wholly known has no value to show.
-            if (v.default_cty && !v.default_cty->is_wholly_known()) {
+            if (!v.default_cty->is_wholly_known()) {
                 j["default"] = json::object();
             } else {
-                j["default"] = value_json(*v.default_value);
+                j["default"] = value_json(*v.default_value());
             }
         }
         if (v.description) j["description"] = value_json(*v.description);

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/config/type_constraint.hpp"
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/json/value.hpp"
 
@@ -350,10 +351,10 @@ public:
                 line(1, fmt::format("# from {}", v.type_expr->origin().to_string()));
                 std::string text(v.type_expr->source_text());
                 // A JSON type is a string holding the type expression.
-                if (v.type_expr->json) text = v.type ? v.type->value.get<std::string>() : "any";
+                if (v.type_expr->json) text = type_constraint_text(v.constraint_type);
                 line(1, "type = " + text);
             }
-            if (v.default_value) value_argument(1, "default", *v.default_value);
+            if (auto d = v.default_value()) value_argument(1, "default", *d);
             if (v.description) value_argument(1, "description", *v.description);
             if (v.sensitive.origin) value_argument(1, "sensitive", v.sensitive);
             if (v.nullable.origin) value_argument(1, "nullable", v.nullable);

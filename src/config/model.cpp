@@ -1,5 +1,6 @@
 #include "tfsift/config/model.hpp"
 
+#include "tfsift/config/type_constraint.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/json/value.hpp"
 
@@ -45,6 +46,25 @@ const Argument* Body::find_argument(std::string_view name) const {
         if (a.name == name) return &a;
     }
     return nullptr;
+}
+
+std::optional<DecodedValue> Variable::type() const {
+    if (!has_type) return std::nullopt;
+    std::optional<Origin> where;
+    if (type_expr) where = type_expr->origin();
+    return DecodedValue{type_constraint_text(constraint_type), where};
+}
+
+std::optional<nlohmann::json> Variable::optional_defaults() const {
+    if (!type_defaults) return std::nullopt;
+    return optional_defaults_json(*type_defaults);
+}
+
+std::optional<DecodedValue> Variable::default_value() const {
+    if (!default_cty) return std::nullopt;
+    std::optional<Origin> where;
+    if (default_expr) where = default_expr->origin();
+    return DecodedValue{document_json(*default_cty), where};
 }
 
 }  // namespace tfsift::config

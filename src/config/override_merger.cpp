@@ -215,45 +215,49 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         module_.providers.emplace(key, p);
     }
+    // One lookup per declaration: try_emplace inserts a copy, or finds the
+    // earlier declaration the duplicate error names.
     for (const auto& [v, decl] : file.variables) {
-        if (auto it = module_.variables.find(v.name); it != module_.variables.end()) {
+        if (auto [it, inserted] = module_.variables.try_emplace(v.name, v); !inserted) {
             error(src, decl.def_range, "Duplicate variable declaration",
                   fmt::format("A variable named \"{}\" was already declared at {}. Variable names must be unique "
                               "within a module.",
                               v.name, at(it->second.origin)));
+            it->second = v;  // the last declaration stays
         }
-        module_.variables[v.name] = v;  // the last declaration stays
     }
     for (const auto& [l, decl] : file.locals) {
-        if (auto it = module_.locals.find(l.name); it != module_.locals.end()) {
+        if (auto [it, inserted] = module_.locals.try_emplace(l.name, l); !inserted) {
             error(src, decl.def_range, "Duplicate local value definition",
                   fmt::format("A local value named \"{}\" was already defined at {}. Local value names must be "
                               "unique within a module.",
                               l.name, at(it->second.expr.origin())));
+            it->second = l;
         }
-        module_.locals.insert_or_assign(l.name, l);
     }
     for (const auto& [o, decl] : file.outputs) {
-        if (auto it = module_.outputs.find(o.name); it != module_.outputs.end()) {
+        if (auto [it, inserted] = module_.outputs.try_emplace(o.name, o); !inserted) {
             error(src, decl.def_range, "Duplicate output definition",
                   fmt::format("An output named \"{}\" was already defined at {}. Output names must be unique within "
                               "a module.",
                               o.name, at(it->second.origin)));
+            it->second = o;
         }
-        module_.outputs[o.name] = o;
     }
     for (const auto& [mc, decl] : file.module_calls) {
-        if (auto it = module_.module_calls.find(mc.name); it != module_.module_calls.end()) {
+        if (auto [it, inserted] = module_.module_calls.try_emplace(mc.name, mc); !inserted) {
             error(src, decl.def_range, "Duplicate module call",
                   fmt::format("A module call named \"{}\" was already defined at {}. Module calls must have unique "
                               "names within a module.",
                               mc.name, at(it->second.origin)));
+            it->second = mc;
         }
-        module_.module_calls[mc.name] = mc;
     }
     for (const auto& [r, decl] : file.resources) {
         auto& table = r.mode == ResourceMode::managed ? module_.resources : module_.data;
-        if (auto it = table.find(r.key()); it != table.end()) {
+        std::string key = r.key();
+        auto it = table.lower_bound(key);
+        if (it != table.end() && it->first == key) {
             const char* kind = r.mode == ResourceMode::managed ? "resource" : "data";
             error(src, decl.def_range, fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
                   fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type "
@@ -263,7 +267,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
                               r.mode == ResourceMode::managed ? "Resource" : "Data resource"));
             continue;  // the first declaration stays
         }
-        table.emplace(r.key(), r);
+        table.emplace_hint(it, std::move(key), r);
     }
     for (const auto& [m, decl] : file.moved) module_.moved.push_back(m);
     for (const auto& [i, decl] : file.imports) module_.imports.push_back(i);
@@ -351,14 +355,12 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         if (v.sensitive.origin) base.sensitive = v.sensitive;
         if (v.default_expr) {
             base.default_expr = v.default_expr;
-            base.default_value = v.default_value;
             base.default_cty = v.default_cty;
         }
         if (v.type_expr) {
             // The type changes, but optional() defaults stay the base's, as
             // in Terraform.
             base.type_expr = v.type_expr;
-            base.type = v.type;
             base.constraint_type = v.constraint_type;
         }
         if (v.nullable.origin) base.nullable = v.nullable;
@@ -379,8 +381,6 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 error(src, decl.def_range, "Invalid default value for variable", detail);
             } else {
                 base.default_cty = conv.value;
-                std::optional<Origin> where = base.default_value ? base.default_value->origin : std::nullopt;
-                base.default_value = DecodedValue{document_json(conv.value), where};
             }
             if (base.default_cty->is_null() && base.nullable.value == false) {
                 error(src, decl.def_range, "Invalid default value for variable",

@@ -9,11 +9,22 @@ struct Type::Node {
     std::vector<Type> elements;  // collection: one element; tuple: all
     AttributeTypes attributes;
     std::set<std::string, std::less<>> optional;
+    // An optional-attribute marker here or anywhere below: known when the
+    // node is built, so that stripping the markers from a type without any
+    // (every conversion does) costs no walk and no allocation.
+    bool has_optional = false;
+
+    Node(TypeKind k, std::vector<Type> e, AttributeTypes a, std::set<std::string, std::less<>> o)
+        : kind(k), elements(std::move(e)), attributes(std::move(a)), optional(std::move(o)) {
+        has_optional = !optional.empty();
+        for (const Type& t : elements) has_optional = has_optional || t.node_->has_optional;
+        for (const auto& [_, t] : attributes) has_optional = has_optional || t.node_->has_optional;
+    }
 };
 
 namespace {
 std::shared_ptr<const Type::Node> primitive_node(TypeKind k) {
-    return std::make_shared<const Type::Node>(Type::Node{k, {}, {}, {}});
+    return std::make_shared<const Type::Node>(k, std::vector<Type>{}, Type::AttributeTypes{}, std::set<std::string, std::less<>>{});
 }
 const std::vector<Type> no_types;
 const Type::AttributeTypes no_attributes;
@@ -39,22 +50,26 @@ Type Type::boolean() {
     return Type(n);
 }
 Type Type::list(Type element) {
-    return Type(std::make_shared<const Node>(Node{TypeKind::list, {std::move(element)}, {}, {}}));
+    return Type(std::make_shared<const Node>(TypeKind::list, std::vector<Type>{std::move(element)}, AttributeTypes{},
+                                             std::set<std::string, std::less<>>{}));
 }
 Type Type::set(Type element) {
-    return Type(std::make_shared<const Node>(Node{TypeKind::set, {std::move(element)}, {}, {}}));
+    return Type(std::make_shared<const Node>(TypeKind::set, std::vector<Type>{std::move(element)}, AttributeTypes{},
+                                             std::set<std::string, std::less<>>{}));
 }
 Type Type::map(Type element) {
-    return Type(std::make_shared<const Node>(Node{TypeKind::map, {std::move(element)}, {}, {}}));
+    return Type(std::make_shared<const Node>(TypeKind::map, std::vector<Type>{std::move(element)}, AttributeTypes{},
+                                             std::set<std::string, std::less<>>{}));
 }
 Type Type::tuple(std::vector<Type> elements) {
-    return Type(std::make_shared<const Node>(Node{TypeKind::tuple, std::move(elements), {}, {}}));
+    return Type(std::make_shared<const Node>(TypeKind::tuple, std::move(elements), AttributeTypes{},
+                                             std::set<std::string, std::less<>>{}));
 }
 Type Type::object(AttributeTypes attributes, std::set<std::string, std::less<>> optional) {
     for (const auto& name : optional) {
         if (!attributes.contains(name)) throw std::invalid_argument("optional attribute is not an attribute: " + name);
     }
-    return Type(std::make_shared<const Node>(Node{TypeKind::object, {}, std::move(attributes), std::move(optional)}));
+    return Type(std::make_shared<const Node>(TypeKind::object, std::vector<Type>{}, std::move(attributes), std::move(optional)));
 }
 
 TypeKind Type::kind() const { return node_->kind; }
@@ -95,6 +110,7 @@ bool Type::has_dynamic() const {
 }
 
 Type Type::without_optional_attributes() const {
+    if (!node_->has_optional) return *this;
     switch (kind()) {
     case TypeKind::list: return list(element().without_optional_attributes());
     case TypeKind::set: return set(element().without_optional_attributes());

@@ -2,21 +2,35 @@
 
 #include <utf8proc.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace tfsift::cty {
 
+namespace {
+
+// Eight bytes per step: every string value and key passes through here.
+bool is_ascii(std::string_view s) {
+    constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (; i + sizeof(std::uint64_t) <= s.size(); i += sizeof(std::uint64_t)) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, s.data() + i, sizeof word);
+        if ((word & high_bits) != 0) return false;
+    }
+    for (; i < s.size(); ++i) {
+        if (static_cast<unsigned char>(s[i]) >= 0x80) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string normalize_nfc(std::string_view s) {
     // Pure ASCII is already in NFC: the common case costs one scan.
-    bool ascii = true;
-    for (const char c : s) {
-        if (static_cast<unsigned char>(c) >= 0x80) {
-            ascii = false;
-            break;
-        }
-    }
-    if (ascii) return std::string(s);
+    if (is_ascii(s)) return std::string(s);
     utf8proc_uint8_t* out = nullptr;
     const auto n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
                                 static_cast<utf8proc_ssize_t>(s.size()), &out,
@@ -51,9 +65,25 @@ Value Value::tuple(Elements elements) {
     return {Type::tuple(std::move(types)), State::known, std::make_shared<const Payload>(std::move(elements))};
 }
 
+namespace {
+
+bool all_keys_ascii(const Value::Attributes& attributes) {
+    for (const auto& [name, _] : attributes) {
+        if (!is_ascii(name)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 Value Value::object(Attributes attributes) {
-    Attributes normalized;
     Type::AttributeTypes types;
+    // ASCII names are already NFC: the map stays as it is, in the same order.
+    if (all_keys_ascii(attributes)) {
+        for (const auto& [name, v] : attributes) types.emplace_hint(types.end(), name, v.type());
+        return {Type::object(std::move(types)), State::known, std::make_shared<const Payload>(std::move(attributes))};
+    }
+    Attributes normalized;
     for (auto& [name, v] : attributes) {
         std::string key = normalize_nfc(name);
         types.insert_or_assign(key, v.type());
@@ -95,14 +125,18 @@ Value Value::set(Type element_type, Elements elements) {
 }
 
 Value Value::map(Type element_type, Attributes elements) {
-    Attributes normalized;
-    for (auto& [k, v] : elements) {
+    for (const auto& [k, v] : elements) {
         if (!(v.type() == element_type)) {
             throw std::invalid_argument("map element of type " + v.type().friendly_name() + " where " +
                                         element_type.friendly_name() + " is required");
         }
-        normalized.insert_or_assign(normalize_nfc(k), std::move(v));
     }
+    // ASCII keys are already NFC: the map stays as it is.
+    if (all_keys_ascii(elements)) {
+        return {Type::map(std::move(element_type)), State::known, std::make_shared<const Payload>(std::move(elements))};
+    }
+    Attributes normalized;
+    for (auto& [k, v] : elements) normalized.insert_or_assign(normalize_nfc(k), std::move(v));
     return {Type::map(std::move(element_type)), State::known, std::make_shared<const Payload>(std::move(normalized))};
 }
 

@@ -566,7 +566,10 @@ Value Evaluator::template_expr(const TemplateExpr& e, const EvalContext* ctx, Di
     std::string out;
     bool known = true;
     for (const Expr* part : e.parts) {
-        const Value v = eval(*part, ctx, diags);
+        Value v = eval(*part, ctx, diags);
+        // Most templates are one quoted literal. A known string is already
+        // NFC, so it is the result as it stands: no conversion, no copies.
+        if (e.parts.size() == 1 && v.is_known() && !v.is_null() && v.type().kind() == cty::TypeKind::string) return v;
         if (v.is_null()) {
             error(diags, "Invalid template interpolation value",
                   "The expression result is null. Cannot include a null value in a string template.", part->range, e.range);

@@ -85,12 +85,12 @@ variable "o" {
 }
 )");
     REQUIRE(d.file.variables.size() == 4);
-    CHECK(d.file.variables[0].first.default_value->value == 7);
-    CHECK(d.file.variables[1].first.default_value->value == nlohmann::json::array({"a", "b"}));
-    CHECK(d.file.variables[2].first.default_value->value == "seven");  // unconverted on error
+    CHECK(d.file.variables[0].first.default_value()->value == 7);
+    CHECK(d.file.variables[1].first.default_value()->value == nlohmann::json::array({"a", "b"}));
+    CHECK(d.file.variables[2].first.default_value()->value == "seven");  // unconverted on error
     CHECK(has_summary(d.diags, "Invalid default value for variable", 11));
-    CHECK(d.file.variables[3].first.default_value->value == nlohmann::json{{"a", "x"}, {"b", nullptr}});
-    CHECK(d.file.variables[3].first.type->value == "object({a=optional(string),b=optional(number)})");
+    CHECK(d.file.variables[3].first.default_value()->value == nlohmann::json{{"a", "x"}, {"b", nullptr}});
+    CHECK(d.file.variables[3].first.type()->value == "object({a=optional(string),b=optional(number)})");
 }
 
 TEST_CASE("decode: Terraform's load-time errors", "[config]") {

@@ -167,11 +167,8 @@ struct Provider {
 
 struct Variable {
     std::string name;
-    std::optional<Expression> type_expr;        // as written; decoded into `type`
-    std::optional<DecodedValue> type;           // canonical type text
-    std::optional<nlohmann::json> optional_defaults;
+    std::optional<Expression> type_expr;        // as written; decoded into `constraint_type`
     std::optional<Expression> default_expr;
-    std::optional<DecodedValue> default_value;  // after conversion to the type
     // What the conversion works with: the constraint (dynamic when no type
     // is given), its optional() defaults, and the default as a cty value
     // (converted when the block has a type). A default that is not wholly
@@ -179,12 +176,23 @@ struct Variable {
     cty::Type constraint_type;
     std::shared_ptr<const TypeDefaults> type_defaults;
     std::optional<cty::Value> default_cty;
+    // A primary block always has a type (`any` when none is written); an
+    // override block only when it writes one, or it would replace the base's.
+    bool has_type = true;
     std::optional<DecodedValue> description;
     DecodedValue sensitive{false, std::nullopt};
     DecodedValue nullable{true, std::nullopt};
     std::vector<Check> validations;
     Origin origin;
     std::vector<Origin> overridden_by;
+
+    // The effective document's forms of the type and the default. Loading
+    // and merging never read them, and most variables are never printed, so
+    // they are derived from the values above when asked for rather than
+    // built (and copied at every merge) for every variable.
+    [[nodiscard]] std::optional<DecodedValue> type() const;               // canonical type text
+    [[nodiscard]] std::optional<nlohmann::json> optional_defaults() const;  // from type_defaults
+    [[nodiscard]] std::optional<DecodedValue> default_value() const;      // default_cty in the document's JSON form
 };
 
 struct Local {
