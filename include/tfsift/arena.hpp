@@ -51,7 +51,7 @@ public:
     std::span<T> copy(std::span<const T> items) {
         static_assert(std::is_trivially_destructible_v<T>);
         if (items.empty()) return {};
-        T* p = static_cast<T*>(allocate(sizeof(T) * items.size(), alignof(T)));
+        T* p = static_cast<T*>(allocate(items.size_bytes(), alignof(T)));
         std::uninitialized_copy(items.begin(), items.end(), p);
         return {p, items.size()};
     }
@@ -69,10 +69,12 @@ public:
 
     // `bytes` suitably aligned storage, valid as long as the arena.
     void* allocate(std::size_t bytes, std::size_t align) {
-        auto at = (reinterpret_cast<std::uintptr_t>(next_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
-        if (next_ != nullptr && at + bytes <= reinterpret_cast<std::uintptr_t>(end_)) {
-            next_ = reinterpret_cast<char*>(at + bytes);
-            return reinterpret_cast<void*>(at);
+        if (next_ != nullptr) {
+            char* at = next_ + padding(next_, align);
+            if (at <= end_ && static_cast<std::size_t>(end_ - at) >= bytes) {
+                next_ = at + bytes;
+                return at;
+            }
         }
         return allocate_in_new_chunk(bytes, align);
     }
@@ -82,7 +84,13 @@ private:
         Chunk* prev;
         std::size_t size;  // bytes after the header
     };
-    static constexpr std::size_t default_chunk = 16 * 1024;
+    static constexpr std::size_t default_chunk = std::size_t{16} * 1024;
+
+    // Bytes to skip from `p` to the next multiple of `align` (a power of two).
+    // Arithmetic stays on the pointer, so the compiler keeps its provenance.
+    static std::size_t padding(const char* p, std::size_t align) {
+        return (align - (reinterpret_cast<std::uintptr_t>(p) & (align - 1))) & (align - 1);
+    }
     static constexpr std::size_t min_chunk = 256;
     static constexpr std::size_t header = (sizeof(Chunk) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
                                           alignof(std::max_align_t);
@@ -95,8 +103,8 @@ private:
             Chunk* c = new_chunk(need);
             c->prev = chunks_->prev;
             chunks_->prev = c;
-            auto at = (reinterpret_cast<std::uintptr_t>(c) + header + (align - 1)) & ~(std::uintptr_t{align} - 1);
-            return reinterpret_cast<void*>(at);
+            char* start = reinterpret_cast<char*>(c) + header;
+            return start + padding(start, align);
         }
         const std::size_t size = next_ == nullptr ? first_chunk_ : chunk_size_;
         Chunk* c = new_chunk(need > size ? need : size);
@@ -104,9 +112,9 @@ private:
         chunks_ = c;
         next_ = reinterpret_cast<char*>(c) + header;
         end_ = next_ + c->size;
-        auto at = (reinterpret_cast<std::uintptr_t>(next_) + (align - 1)) & ~(std::uintptr_t{align} - 1);
-        next_ = reinterpret_cast<char*>(at + bytes);
-        return reinterpret_cast<void*>(at);
+        char* at = next_ + padding(next_, align);
+        next_ = at + bytes;
+        return at;
     }
 
     Chunk* new_chunk(std::size_t size) {

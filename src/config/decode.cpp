@@ -20,7 +20,7 @@ using detail::ContentAttr;
 using detail::ContentBlock;
 using detail::DecodeContext;
 
-std::unique_ptr<ParsedFile> parse_config_file(std::shared_ptr<const SourceFile> source, FileSyntax syntax) {
+std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const SourceFile>& source, FileSyntax syntax) {
     auto out = std::make_unique<ParsedFile>();
     out->source = source;
     out->syntax = syntax;
@@ -798,7 +798,7 @@ private:
                                check.condition->range);
                 }
             }
-            v.validations.push_back(std::move(check));
+            v.validations.push_back(check);
         }
         out_.variables.emplace_back(std::move(v), Declared{b.def_range});
     }
@@ -1326,7 +1326,7 @@ private:
         for (const auto& inner : c.blocks) {
             Check check = decode_check_rule(inner);
             validate_self_references(check, inner.type, addr);
-            (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(std::move(check));
+            (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(check);
         }
     }
 

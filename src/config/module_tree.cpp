@@ -158,7 +158,8 @@ public:
             }
             LoadedModule child;
             ancestors.push_back(child_dir);
-            load(child, child_dir, address.empty() ? "module." + name : address + ".module." + name, depth + 1, ancestors);
+            load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
+                 depth + 1, ancestors);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));

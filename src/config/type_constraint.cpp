@@ -241,7 +241,7 @@ void defaults_paths(const TypeDefaults& d, const std::string& prefix, nlohmann::
         if (d.type.is_object()) {
             p = attr_path(key);
         } else if (d.type.is_tuple()) {
-            p = prefix + "[" + key + "]";
+            p = fmt::format("{}[{}]", prefix, key);
         } else {
             p = prefix + "[*]";
         }

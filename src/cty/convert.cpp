@@ -201,6 +201,7 @@ bool all_same_type(const Value::Elements& elems) {
 template <class Each>
 std::string unify_elements(std::vector<Value*> elems, Safety safety, Each&& describe) {
     std::vector<Type> types;
+    types.reserve(elems.size());
     for (const Value* e : elems) types.push_back(e->type());
     const auto u = unify_types(types, safety);
     if (!u) return "cannot find a common base type for all elements";
@@ -457,6 +458,7 @@ std::optional<Unification> unify_collections(TypeKind kind, const std::vector<Ty
                                              bool has_dynamic) {
     if (has_dynamic) return all_as_dynamic();
     std::vector<Type> elements;
+    elements.reserve(types.size());
     for (const Type& t : types) elements.push_back(t.element());
     const auto e = unify_types(elements, safety);
     if (!e) return std::nullopt;
@@ -490,6 +492,7 @@ std::optional<Unification> unify_objects(const std::vector<Type>& types, Safety 
     Type::AttributeTypes result;
     for (const auto& [name, _] : first) {
         std::vector<Type> across;
+        across.reserve(types.size());
         for (const Type& t : types) across.push_back(t.attributes().find(name)->second);
         const auto u = unify_types(across, safety);
         if (!u) return std::nullopt;
@@ -519,6 +522,7 @@ std::optional<Unification> unify_tuples(const std::vector<Type>& types, Safety s
     std::vector<Type> result;
     for (std::size_t i = 0; i < n; ++i) {
         std::vector<Type> across;
+        across.reserve(types.size());
         for (const Type& t : types) across.push_back(t.tuple_elements()[i]);
         const auto u = unify_types(across, safety);
         if (!u) return std::nullopt;

@@ -192,14 +192,14 @@ bool Value::raw_equals(const Value& other) const {
 }
 
 Value Value::equals(const Value& other) const {
-    const Value unknown_bool = unknown(Type::boolean());
-    if (!is_known() && !other.is_known()) return unknown_bool;
+    const auto unknown_bool = [] { return unknown(Type::boolean()); };
+    if (!is_known() && !other.is_known()) return unknown_bool();
     if (is_known() != other.is_known()) {
         const Value& known = is_known() ? *this : other;
         const Value& unknown = is_known() ? other : *this;
-        if (known.is_null() || unknown.type().has_dynamic()) return unknown_bool;
+        if (known.is_null() || unknown.type().has_dynamic()) return unknown_bool();
         if (!(known.type() == unknown.type())) return boolean(false);
-        return unknown_bool;
+        return unknown_bool();
     }
     if (is_null() && other.is_null()) return boolean(true);
     if (is_null() || other.is_null()) return boolean(false);
@@ -219,7 +219,7 @@ Value Value::equals(const Value& other) const {
         if (a.size() != b.size()) return boolean(false);
         for (std::size_t i = 0; i < a.size(); ++i) {
             const Value eq = a[i].equals(b[i]);
-            if (!eq.is_known()) return unknown_bool;
+            if (!eq.is_known()) return unknown_bool();
             if (!eq.as_bool()) return boolean(false);
         }
         return boolean(true);
@@ -233,9 +233,9 @@ Value Value::equals(const Value& other) const {
             return false;
         };
         for (const Value& v : a)
-            if (!v.is_wholly_known()) return unknown_bool;
+            if (!v.is_wholly_known()) return unknown_bool();
         for (const Value& v : b)
-            if (!v.is_wholly_known()) return unknown_bool;
+            if (!v.is_wholly_known()) return unknown_bool();
         bool equal = a.size() == b.size();
         for (const Value& v : a) equal = equal && contains(b, v);
         return boolean(equal);
@@ -249,12 +249,12 @@ Value Value::equals(const Value& other) const {
             const auto it = b.find(k);
             if (it == b.end()) return boolean(false);
             const Value eq = v.equals(it->second);
-            if (!eq.is_known()) return unknown_bool;
+            if (!eq.is_known()) return unknown_bool();
             if (!eq.as_bool()) return boolean(false);
         }
         return boolean(true);
     }
-    case TypeKind::dynamic: return unknown_bool;
+    case TypeKind::dynamic: return unknown_bool();
     }
     return boolean(false);
 }

@@ -4,7 +4,6 @@
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/stack_budget.hpp"
 
-#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -142,8 +141,8 @@ Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags)
     }
     case ExprKind::splat: return splat(as<SplatExpr>(e), ctx, diags);
     case ExprKind::anon_symbol: {
-        for (const auto& [symbol, item] : std::views::reverse(splat_items_))
-            if (symbol == &e) return item;
+        for (auto it = splat_items_.rbegin(); it != splat_items_.rend(); ++it)
+            if (it->first == &e) return it->second;
         return Value::dynamic_unknown();
     }
     case ExprKind::parentheses: return eval(*as<ParenthesesExpr>(e).inner, ctx, diags);

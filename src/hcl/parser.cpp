@@ -1686,7 +1686,7 @@ Pos start_pos(const SourceFile& source) {
 
 }  // namespace
 
-File parse(std::shared_ptr<const SourceFile> source) {
+File parse(const std::shared_ptr<const SourceFile>& source) {
     File file;
     file.source = source;
     // A tree takes about two to four times the bytes of its source, varying
@@ -1697,7 +1697,7 @@ File parse(std::shared_ptr<const SourceFile> source) {
     // heap allocations (the sizes that measured best with
     // bench/parse_bench.cpp).
     const std::size_t size = source->size();
-    file.arena = std::make_unique<Arena>(size * 2 + 256, std::clamp<std::size_t>(size / 8, 512, 32 * 1024));
+    file.arena = std::make_unique<Arena>(size * 2 + 256, std::clamp<std::size_t>(size / 8, 512, std::size_t{32} * 1024));
     Pos start = start_pos(*source);
     std::string_view text = source->text().substr(start.byte);
     if (source->size() > UINT32_MAX - 16) {

@@ -1,6 +1,5 @@
 #include "tfsift/hcl/references.hpp"
 
-#include <ranges>
 #include <algorithm>
 
 #include "tfsift/cty/json.hpp"
@@ -57,7 +56,7 @@ public:
             default:
                 children.clear();
                 for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
-                for (const Expr* c : std::views::reverse(children)) todo_.push_back({c, Step::visit});
+                for (auto it = children.rbegin(); it != children.rend(); ++it) todo_.push_back({*it, Step::visit});
             }
         }
     }
@@ -98,7 +97,7 @@ std::vector<std::string_view> called_functions(const Expr& expr) {
         if (e->kind == ExprKind::function_call) out.push_back(as<FunctionCallExpr>(*e).name);
         children.clear();
         for_each_child(*e, [&children](const Expr& c) { children.push_back(&c); });
-        for (const Expr* c : std::views::reverse(children)) todo.push_back(c);
+        for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back(*it);
     }
     return out;
 }

@@ -1,6 +1,5 @@
 #include "providers/idna.hpp"
 
-#include <ranges>
 #include <fmt/format.h>
 #include <utf8proc.h>
 
@@ -103,8 +102,8 @@ bool satisfies_bidi_rule(std::u32string_view label) {
     if (label.empty()) return true;
     const int first = bidi_class(label.front());
     auto last_non_nsm = [&]() {
-        for (auto c : std::views::reverse(label)) {
-            if (bidi_class(c) != UTF8PROC_BIDI_CLASS_NSM) return bidi_class(c);
+        for (auto it = label.rbegin(); it != label.rend(); ++it) {
+            if (bidi_class(*it) != UTF8PROC_BIDI_CLASS_NSM) return bidi_class(*it);
         }
         return static_cast<int>(UTF8PROC_BIDI_CLASS_NSM);
     };

@@ -1,6 +1,5 @@
 #include "tfsift/providers/selection.hpp"
 
-#include <ranges>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,10 +26,10 @@ SelectionResult select_provider_version(const SelectionRequest& request) {
     std::vector<Version> sorted = request.available;
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const Version& a, const Version& b) { return compare_precedence(a, b) < 0; });
-    for (const Version& v : std::views::reverse(sorted)) {
-        const bool acceptable = use_lock ? v == *request.locked : constraints_allow(request.constraints, v);
+    for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
+        const bool acceptable = use_lock ? *it == *request.locked : constraints_allow(request.constraints, *it);
         if (acceptable) {
-            result.selected = v;
+            result.selected = *it;
             return result;
         }
     }

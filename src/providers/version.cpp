@@ -1,6 +1,5 @@
 #include "tfsift/providers/version.hpp"
 
-#include <ranges>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -454,8 +453,8 @@ std::optional<Version> select_newest(const VersionConstraints& constraints, std:
     std::vector<Version> sorted(available.begin(), available.end());
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const Version& a, const Version& b) { return compare_precedence(a, b) < 0; });
-    for (const Version& v : std::views::reverse(sorted)) {
-        if (constraints_allow(constraints, v)) return v;
+    for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
+        if (constraints_allow(constraints, *it)) return *it;
     }
     return std::nullopt;
 }

@@ -32,7 +32,7 @@ struct ParsedFile {
 
 // Parses the file with the syntax its name implies. Never throws for bad
 // input; problems are in parse_diagnostics.
-std::unique_ptr<ParsedFile> parse_config_file(std::shared_ptr<const SourceFile> source, FileSyntax syntax);
+std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const SourceFile>& source, FileSyntax syntax);
 
 // Decodes the top-level blocks of a parsed file. `is_override` selects
 // Terraform's override-file decoding (nothing required, nothing defaulted).

@@ -298,7 +298,7 @@ inline constexpr int max_nesting_depth = 256;
 
 // Parses a whole file of HCL native syntax. Never throws for bad input: every
 // problem is a diagnostic, and the tree holds what could be recovered.
-File parse(std::shared_ptr<const SourceFile> source);
+File parse(const std::shared_ptr<const SourceFile>& source);
 
 // Parses `text` (a slice of `source` starting at `start`) as a single
 // expression or as a template (string content without quotes), as the JSON

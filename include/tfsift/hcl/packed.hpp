@@ -19,7 +19,7 @@ public:
     PackedString() = default;
     PackedString(std::string_view s) : size_(static_cast<std::uint32_t>(s.size())) {  // NOLINT(google-explicit-constructor)
         const char* p = s.data();
-        std::memcpy(data_, &p, sizeof p);
+        std::memcpy(data_, &p, sizeof data_);
     }
     PackedString(const char* s) : PackedString(std::string_view(s)) {}  // NOLINT(google-explicit-constructor)
 
@@ -28,7 +28,7 @@ public:
 
     [[nodiscard]] const char* data() const {
         const char* p = nullptr;
-        std::memcpy(&p, data_, sizeof p);  // the pointer is only 4-byte aligned
+        std::memcpy(&p, data_, sizeof data_);  // the pointer is only 4-byte aligned
         return p;
     }
     [[nodiscard]] std::size_t size() const { return size_; }
@@ -65,7 +65,7 @@ public:
     PackedSpan() = default;
     PackedSpan(std::span<const T> s) : size_(static_cast<std::uint32_t>(s.size())) {  // NOLINT(google-explicit-constructor)
         const T* p = s.data();
-        std::memcpy(data_, &p, sizeof p);
+        std::memcpy(data_, &p, sizeof data_);
     }
     PackedSpan(std::span<T> s) : PackedSpan(std::span<const T>(s.data(), s.size())) {}  // NOLINT(google-explicit-constructor)
 
@@ -73,7 +73,7 @@ public:
 
     [[nodiscard]] const T* data() const {
         const T* p = nullptr;
-        std::memcpy(&p, data_, sizeof p);  // the pointer is only 4-byte aligned
+        std::memcpy(&p, data_, sizeof data_);  // the pointer is only 4-byte aligned
         return p;
     }
     [[nodiscard]] std::size_t size() const { return size_; }
