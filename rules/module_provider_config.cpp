@@ -26,16 +26,16 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.severity = Severity::warning;
         f.file = ctx.shared_source(base.file->decoded.source);
         f.range = base.def_range;
-        if (module_providers::is_configured(p)) {
+        if (p.configures()) {
             f.message = fmt::format(
                 "{}: a module that other modules call configures a provider; move the configuration to the root "
                 "module and let callers pass it in (or let the module inherit it)",
                 block_name(p));
-            if (!module_providers::is_configured(*base.block)) {
+            if (!base.block->configures()) {
                 // The base block is empty: an override file added the configuration.
                 for (const config::Origin& o : p.overridden_by) {
                     auto over = module_providers::provider_declaration(module, o);
-                    if (over.file == nullptr || !module_providers::is_configured(*over.block)) continue;
+                    if (over.file == nullptr || !over.block->configures()) continue;
                     f.related.push_back({f.file, f.range, "the block this override file changes"});
                     f.file = ctx.shared_source(over.file->decoded.source);
                     f.range = over.def_range;

@@ -4,11 +4,6 @@
 
 namespace tfsift::lint::rules::module_providers {
 
-bool is_configured(const config::Provider& provider) {
-    return !provider.config.arguments.empty() || !provider.config.blocks.empty() ||
-           !provider.config.undecided.empty() || provider.version_constraints.has_value();
-}
-
 std::string_view local_name(std::string_view config_address) {
     return config_address.substr(0, config_address.find('.'));
 }
@@ -47,7 +42,7 @@ std::set<std::string> default_providers_needed(const config::LoadedModule& modul
     add_resource_needs(m.resources, needed);
     add_resource_needs(m.data, needed);
     for (const auto& [key, p] : m.providers) {
-        if (!p.alias && !is_configured(p)) needed.insert(p.name);
+        if (!p.alias && !p.configures()) needed.insert(p.name);
     }
     for (const auto& [name, call] : m.module_calls) {
         if (!call.providers.empty()) {
@@ -62,7 +57,7 @@ std::set<std::string> default_providers_needed(const config::LoadedModule& modul
     }
     std::erase_if(needed, [&](const std::string& name) {
         auto own = m.providers.find(name);
-        return (own != m.providers.end() && is_configured(own->second)) || is_builtin(m, name);
+        return (own != m.providers.end() && own->second.configures()) || is_builtin(m, name);
     });
     return needed;
 }
@@ -108,7 +103,7 @@ namespace {
 void collect_configured(const config::LoadedModule& module,
                         std::vector<std::pair<const config::LoadedModule*, const config::Provider*>>& out) {
     for (const auto& [key, p] : module.module.providers) {
-        if (is_configured(p)) out.emplace_back(&module, &p);
+        if (p.configures()) out.emplace_back(&module, &p);
     }
     for (const auto& [name, child] : module.children) collect_configured(child, out);
 }

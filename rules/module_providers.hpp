@@ -16,11 +16,6 @@
 
 namespace tfsift::lint::rules::module_providers {
 
-// True when a `provider` block sets anything besides `alias`: an argument, a
-// nested block or the legacy `version`. An empty block (with or without an
-// alias) is a proxy that only receives a configuration from the caller.
-bool is_configured(const config::Provider& provider);
-
 // The local name of a provider configuration address: "aws" for "aws.east".
 std::string_view local_name(std::string_view config_address);
 

@@ -970,7 +970,7 @@ private:
                 seen_escape = true;
             } else {
                 ctx_.error("Reserved block type name in ephemeral block",
-                           fmt::format("The block type name \"{}\" is reserved for use by OpenTofu in a future version.",
+                           fmt::format("The block type name \"{}\" is reserved for use by a future version of the language.",
                                        inner.type),
                            inner.type_range);
             }

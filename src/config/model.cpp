@@ -48,6 +48,11 @@ const Argument* Body::find_argument(std::string_view name) const {
     return nullptr;
 }
 
+bool Provider::configures() const {
+    return !config.arguments.empty() || !config.blocks.empty() || !config.undecided.empty() ||
+           version_constraints.has_value();
+}
+
 std::optional<DecodedValue> Variable::type() const {
     if (!has_type) return std::nullopt;
     std::optional<Origin> where;

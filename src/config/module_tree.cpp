@@ -179,15 +179,6 @@ private:
         return fqn.starts_with(registry) ? fqn.substr(registry.size()) : fqn;
     }
 
-    // A provider block of a module that configures something: arguments or
-    // blocks besides the meta-arguments, or a legacy `version`. The other
-    // provider blocks are empty "proxy" blocks, the old way for a module to
-    // say that its caller passes it a configuration.
-    static bool configures_provider(const Provider& p) {
-        return !p.config.arguments.empty() || !p.config.blocks.empty() || !p.config.undecided.empty() ||
-               p.version_constraints.has_value();
-    }
-
     // Terraform's validateProviderConfigs for one call: configurations the
     // child requires, configurations it cannot accept, and type mismatches.
     void check_provider_passing(const LoadedModule& parent, const ModuleCall& call, const LoadedModule& child) {
@@ -210,7 +201,7 @@ private:
             // A configuration the child module writes itself needs nothing
             // from the caller.
             const Provider* own = own_block(alias);
-            if (passed.count(alias) != 0 || (own != nullptr && configures_provider(*own))) continue;
+            if (passed.count(alias) != 0 || (own != nullptr && own->configures())) continue;
             tree_diag(Severity::error, "Missing required provider configuration",
                       fmt::format("The child module requires an additional configuration for provider {}, with "
                                   "the local name \"{}\".",
@@ -221,7 +212,7 @@ private:
             const std::string child_local = p.child_key.substr(0, p.child_key.find('.'));
             const std::string parent_local = p.parent_key.substr(0, p.parent_key.find('.'));
             const Provider* own = own_block(p.child_key);
-            if (own != nullptr && configures_provider(*own)) {
+            if (own != nullptr && own->configures()) {
                 tree_diag(Severity::error, "Cannot override provider configuration",
                           fmt::format("The configuration of {} has its own local configuration for {}, and so it "
                                       "cannot accept an overridden configuration provided by the {}.",

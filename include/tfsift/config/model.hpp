@@ -163,6 +163,11 @@ struct Provider {
     std::vector<Origin> overridden_by;
 
     [[nodiscard]] std::string key() const { return alias ? name + "." + *alias : name; }
+    // True when the block sets anything besides its meta-arguments: an
+    // argument, a nested block or the legacy `version`. An empty block (with
+    // or without an alias) is a proxy that only receives a configuration
+    // from the caller.
+    [[nodiscard]] bool configures() const;
 };
 
 struct Variable {
