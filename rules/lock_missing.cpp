@@ -124,10 +124,10 @@ Rule lock_missing() {
             } catch (const std::exception&) {
                 f.file = std::make_shared<const SourceFile>(ignored->file, std::string());
             }
-            auto start = f.file->pos_at(0);
+            auto start = Pos{0};
             for (std::uint32_t byte = 0, line = 1; byte < f.file->size(); ++byte) {
                 if (line == ignored->line) {
-                    start = f.file->pos_at(byte);
+                    start = Pos{static_cast<std::uint32_t>(byte)};
                     break;
                 }
                 if (f.file->text()[byte] == '\n') ++line;

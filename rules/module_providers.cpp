@@ -78,12 +78,12 @@ Range written_range(const config::Origin& at, std::string_view text) {
     if (begin > src.size()) return empty;
     std::string_view rest = src.substr(begin);
     if (rest.starts_with(text)) {
-        return {at.pos, at.file->pos_at(begin + static_cast<std::uint32_t>(text.size()))};
+        return {at.pos, Pos{begin + static_cast<std::uint32_t>(text.size())}};
     }
     if (rest.starts_with('"') && rest.substr(1).starts_with(text)) {
         auto end = static_cast<std::uint32_t>(begin + 1 + text.size());
         if (end < src.size() && src[end] == '"') ++end;
-        return {at.pos, at.file->pos_at(end)};
+        return {at.pos, Pos{static_cast<std::uint32_t>(end)}};
     }
     return empty;
 }

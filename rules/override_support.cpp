@@ -40,7 +40,7 @@ std::size_t label_count(std::string_view type) {
 void collect_json(const SourceFile& src, const json::Value& value, std::vector<std::string>& labels,
                   std::string_view type, std::size_t remaining, std::vector<WrittenBlock>& out) {
     if (remaining == 0) {
-        const Range open{value.range.start, src.pos_at(value.range.start.byte + 1)};
+        const Range open{value.range.start, Pos{static_cast<std::uint32_t>(value.range.start.byte + 1)}};
         auto add = [&](const json::Value& body) {
             WrittenBlock b;
             b.type = std::string(type);

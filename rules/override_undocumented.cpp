@@ -54,7 +54,8 @@ public:
             std::string_view before = text.substr(line_begin, c.range.start.byte - line_begin);
             if (before.find_first_not_of(" \t") != std::string_view::npos) continue;
             // A line comment's range ends before its newline; a block comment may span lines.
-            for (std::uint32_t l = c.range.start.line; l <= c.range.end.line; ++l) comment_lines_.insert(l);
+            const SourceFile& src = *file.source;
+            for (std::uint32_t l = src.line(c.range.start); l <= src.line(c.range.end); ++l) comment_lines_.insert(l);
         }
     }
 
@@ -63,9 +64,10 @@ public:
     [[nodiscard]] bool documents(std::uint32_t line) const {
         std::uint32_t first = line;
         while (first > 1 && comment_lines_.count(first - 1) != 0) --first;
-        std::string_view text = file_->source->text();
+        const SourceFile& src = *file_->source;
+        std::string_view text = src.text();
         for (const auto& c : file_->comments) {
-            if (c.range.end.line < first || c.range.start.line > line) continue;
+            if (src.line(c.range.end) < first || src.line(c.range.start) > line) continue;
             if (mentions_override(text.substr(c.range.start.byte, c.range.end.byte - c.range.start.byte))) return true;
         }
         return false;
@@ -123,7 +125,7 @@ void report(const LintContext& ctx, const config::ModuleFile& file, const Commen
     while (line_begin > 0 && text[line_begin - 1] != '\n') --line_begin;
     std::string_view indent = text.substr(line_begin, o.def_range.start.byte - line_begin);
     if (indent.find_first_not_of(" \t") == std::string_view::npos) {
-        Pos at = f.file->pos_at(line_begin);
+        Pos at = Pos{static_cast<std::uint32_t>(line_begin)};
         Fix fix;
         fix.description = "Add a comment naming the override file";
         fix.applicability = Applicability::safe;
@@ -200,7 +202,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (!overrides) continue;
             report(ctx, f, comments,
                    Overridden{block_header(b.type, b.labels) + (b.alias ? " (alias \"" + *b.alias + "\")" : ""),
-                              b.def_range, {b.def_range.start.line}, *overrides},
+                              b.def_range, {native->source->line(b.def_range.start)}, *overrides},
                    sink);
         }
 
@@ -209,11 +211,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (it == local_overrides.end()) continue;
             auto merged = m.locals.find(l.name);
             if (merged == m.locals.end()) continue;
-            std::vector<std::uint32_t> lines{decl.def_range.start.line};
+            std::vector<std::uint32_t> lines{native->source->line(decl.def_range.start)};
             for (const auto& blk : native->body->blocks) {
                 if (blk.type == "locals" && blk.body.range.start.byte <= decl.def_range.start.byte &&
                     decl.def_range.end.byte <= blk.body.range.end.byte) {
-                    lines.push_back(blk.type_range().start.line);
+                    lines.push_back(native->source->line(blk.type_range().start));
                 }
             }
             report(ctx, f, comments, Overridden{fmt::format("local value \"{}\"", l.name), decl.def_range, lines, it->second},
@@ -234,7 +236,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (by.empty()) continue;
             const hcl::Block* blk = block_at(*native, tb.origin.pos);
             if (!blk) continue;
-            report(ctx, f, comments, Overridden{"terraform block", blk->def_range(), {blk->type_range().start.line}, by},
+            report(ctx, f, comments, Overridden{"terraform block", blk->def_range(), {native->source->line(blk->type_range().start)}, by},
                    sink);
         }
     }

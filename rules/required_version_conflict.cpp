@@ -80,7 +80,7 @@ Range line_from(const SourceFile& file, Pos pos) {
     std::string_view text = file.text();
     std::uint32_t end = pos.byte;
     while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
-    return {pos, file.pos_at(end)};
+    return {pos, Pos{static_cast<std::uint32_t>(end)}};
 }
 
 // Where an entry shows in the root module: itself, or the call leading to it.

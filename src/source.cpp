@@ -37,10 +37,10 @@ void SourceFile::index_lines() const {
     }
 }
 
-Pos SourceFile::pos_at(std::uint32_t byte) const {
+std::uint32_t SourceFile::line(Pos pos) const {
     index_lines();
-    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte);
-    return Pos{byte, static_cast<std::uint32_t>(it - line_starts_.begin())};
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), pos.byte);
+    return static_cast<std::uint32_t>(it - line_starts_.begin());
 }
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
@@ -53,9 +53,7 @@ std::string_view SourceFile::line_text(std::uint32_t line) const {
 }
 
 std::uint32_t SourceFile::column(Pos pos) const {
-    index_lines();
-    std::uint32_t line = std::clamp<std::uint32_t>(pos.line, 1, static_cast<std::uint32_t>(line_starts_.size()));
-    std::uint32_t begin = line_starts_[line - 1];
+    std::uint32_t begin = line_starts_[line(pos) - 1];
     if (begin == 0 && bytes_.size() >= 3 && bytes_.compare(0, 3, "\xEF\xBB\xBF") == 0) begin = 3;
     std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(bytes_.size()));
     if (end <= begin) return 1;
@@ -63,7 +61,7 @@ std::uint32_t SourceFile::column(Pos pos) const {
 }
 
 ResolvedPos SourceFile::resolve(Pos pos) const {
-    return ResolvedPos{pos.line, column(pos), pos.byte};
+    return ResolvedPos{line(pos), column(pos), pos.byte};
 }
 
 std::uint32_t count_graphemes(std::string_view s) {

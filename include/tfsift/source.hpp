@@ -9,17 +9,19 @@
 
 namespace tfsift {
 
-// A position in a source file. Columns are not stored: they are counted in
-// Unicode extended grapheme clusters, which is costly, so SourceFile computes
-// them on demand for the few positions that are ever printed.
+// A position in a source file: a byte offset and nothing else. Syntax trees
+// hold millions of positions, so lines and columns are not stored: the
+// SourceFile the position points into resolves them (lines through its line
+// table, columns by counting Unicode extended grapheme clusters) for the few
+// positions that are ever printed or compared by line.
 struct Pos {
     std::uint32_t byte = 0;  // 0-based byte offset
-    std::uint32_t line = 1;  // 1-based line number (\n and \r\n end lines)
 
     friend bool operator==(const Pos&, const Pos&) = default;
+    friend auto operator<=>(const Pos&, const Pos&) = default;
 };
 
-// A half-open byte range [start, end).
+// A half-open byte range [start, end), 8 bytes.
 struct Range {
     Pos start;
     Pos end;
@@ -46,14 +48,15 @@ public:
     [[nodiscard]] std::string_view text() const { return bytes_; }
     [[nodiscard]] std::size_t size() const { return bytes_.size(); }
 
+    // 1-based line of `pos` (\n and \r\n end lines; a position right after a
+    // line break is on the next line), found by binary search.
+    [[nodiscard]] std::uint32_t line(Pos pos) const;
+
     // 1-based column of `pos`, counted in extended grapheme clusters from the
     // start of its line. A UTF-8 byte order mark at the start of the file
     // does not count.
     [[nodiscard]] std::uint32_t column(Pos pos) const;
     [[nodiscard]] ResolvedPos resolve(Pos pos) const;
-
-    // Position of an arbitrary byte offset (line found by binary search).
-    [[nodiscard]] Pos pos_at(std::uint32_t byte) const;
 
     // The text of a 1-based line without its line break.
     [[nodiscard]] std::string_view line_text(std::uint32_t line) const;

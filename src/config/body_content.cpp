@@ -93,7 +93,7 @@ void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, cons
             b.body.missing_item = Range{body.range.start, body.range.start};
             out.push_back(b);
         };
-        const Range open_brace{v.range.start, ctx.file->pos_at(v.range.start.byte + 1)};
+        const Range open_brace{v.range.start, Pos{static_cast<std::uint32_t>(v.range.start.byte + 1)}};
         if (v.is_object()) {
             add(v, v.range.start, open_brace);
         } else if (v.is_array()) {
@@ -227,7 +227,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 if (out.attribute(m.name)) {
                     ctx.error("Duplicate argument",
                               fmt::format("The argument \"{}\" was already set at {}:{}. Each argument may be set only once.",
-                                          m.name, ctx.file->path(), out.attribute(m.name)->name_range.start.line),
+                                          m.name, ctx.file->path(), ctx.file->line(out.attribute(m.name)->name_range.start)),
                               m.name_range);
                     continue;
                 }
@@ -265,7 +265,7 @@ const hcl::Expr* json_string_expr(const DecodeContext& ctx, const json::Value& v
     const std::uint32_t inner = v.range.start.byte + 1;
     const std::string_view all = ctx.file->text();
     const SourceFile* src = ctx.file;
-    Pos start = ctx.file->pos_at(inner);
+    Pos start = Pos{static_cast<std::uint32_t>(inner)};
     std::string_view text;
     if (v.range.end.byte >= inner + 1 && all.substr(inner, v.range.end.byte - 1 - inner) == v.text) {
         text = all.substr(inner, v.text.size());

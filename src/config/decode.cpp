@@ -1145,7 +1145,7 @@ private:
                         ctx_.error("Duplicate provider address",
                                    fmt::format("A provider configuration was already passed to {} at {}:{}. Each child "
                                                "provider configuration can be assigned only once.",
-                                               *key, ctx_.file->path(), it->second.start.line),
+                                               *key, ctx_.file->path(), ctx_.file->line(it->second.start)),
                                    pair.key.range);
                         continue;
                     }

@@ -474,7 +474,7 @@ std::string effective_hcl(const LoadedModule& root, const std::vector<LoadDiagno
         out += "# ==== diagnostics ====\n";
         for (const auto& d : diagnostics) {
             std::string where = d.diagnostic.filename.empty() ? std::string("-") : d.diagnostic.filename;
-            if (d.diagnostic.subject) where += fmt::format(":{}", d.diagnostic.subject->start.line);
+            if (d.diagnostic.subject && d.source) where += fmt::format(":{}", d.source->line(d.diagnostic.subject->start));
             std::string summary = d.diagnostic.summary;
             for (char& c : summary) {
                 if (c == '\n' || c == '\r') c = ' ';

@@ -15,7 +15,7 @@ namespace tfsift::config {
 namespace {
 
 std::string at(const Origin& o) {
-    return o.file ? fmt::format("{}:{}", o.file->path(), o.pos.line) : std::string("?");
+    return o.file ? fmt::format("{}:{}", o.file->path(), o.file->line(o.pos)) : std::string("?");
 }
 
 }  // namespace

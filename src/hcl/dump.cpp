@@ -35,7 +35,7 @@ public:
         out_ += std::to_string(errors);
         key("first_error_line");
         if (first != nullptr && first->subject) {
-            out_ += std::to_string(first->subject->start.line);
+            out_ += std::to_string(src_.line(first->subject->start));
         } else {
             out_ += "null";
         }
@@ -108,7 +108,7 @@ private:
     void range(Range r) {
         fmt::format_to(std::back_inserter(out_), R"({{"start": {{"line": {}, "column": {}, "byte": {}}}, )"
                                                  R"("end": {{"line": {}, "column": {}, "byte": {}}}}})",
-                       r.start.line, src_.column(r.start), r.start.byte, r.end.line, src_.column(r.end), r.end.byte);
+                       src_.line(r.start), src_.column(r.start), r.start.byte, src_.line(r.end), src_.column(r.end), r.end.byte);
     }
 
     void string_list(std::vector<std::string> items) {

@@ -132,7 +132,7 @@ bool is_id_continue(std::int32_t cp) {
 
 Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename,
              std::vector<Comment>* comments, Diagnostics* diags)
-    : text_(text), base_(start.byte), line_(start.line), filename_(filename), comments_(comments),
+    : text_(text), base_(start.byte), filename_(filename), comments_(comments),
       diags_(diags) {
     frames_.push_back(Frame{mode == LexMode::normal ? Mode::main : Mode::bare});
 }
@@ -140,10 +140,8 @@ Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view fi
 Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
     Token t;
     t.type = type;
-    t.range.start = Pos{base_ + static_cast<std::uint32_t>(from), line_};
-    for (std::size_t i = from; i < to; ++i)
-        if (text_[i] == '\n') ++line_;
-    t.range.end = Pos{base_ + static_cast<std::uint32_t>(to), line_};
+    t.range.start = Pos{base_ + static_cast<std::uint32_t>(from)};
+    t.range.end = Pos{base_ + static_cast<std::uint32_t>(to)};
     p_ = to;
     report(t);
     return t;
@@ -247,7 +245,7 @@ Token Lexer::lex_main() {
                 if (end > s && text_[end - 1] == '\n') {
                     --end;
                     if (end > s && text_[end - 1] == '\r') --end;
-                    r.end = Pos{base_ + static_cast<std::uint32_t>(end), t.range.start.line};
+                    r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
                 }
                 comments_->push_back(Comment{r, CommentStyle::hash});
             }
@@ -265,7 +263,7 @@ Token Lexer::lex_main() {
                         if (line && text_[s + len - 1] == '\n') {
                             std::size_t end = s + len - 1;
                             if (end > s && text_[end - 1] == '\r') --end;
-                            r.end = Pos{base_ + static_cast<std::uint32_t>(end), t.range.start.line};
+                            r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
                         }
                         comments_->push_back(Comment{r, line ? CommentStyle::slashes : CommentStyle::block});
                     }

@@ -70,7 +70,6 @@ private:
     std::string_view text_;
     std::uint32_t base_;
     std::size_t p_ = 0;
-    std::uint32_t line_;
     std::vector<Frame> frames_;
     int braces_ = 0;
     std::vector<int> ret_braces_;

@@ -1680,8 +1680,8 @@ private:
 
 Pos start_pos(const SourceFile& source) {
     std::string_view t = source.text();
-    if (t.size() >= 3 && t.substr(0, 3) == "\xEF\xBB\xBF") return Pos{3, 1};
-    return Pos{0, 1};
+    if (t.size() >= 3 && t.substr(0, 3) == "\xEF\xBB\xBF") return Pos{3};
+    return Pos{0};
 }
 
 }  // namespace

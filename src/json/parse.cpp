@@ -96,13 +96,13 @@ struct Builder {
     template <class Input>
     Pos start_of(const Input& in) const {
         const auto it = in.iterator();
-        return Pos{static_cast<std::uint32_t>(it.byte), static_cast<std::uint32_t>(it.line)};
+        return Pos{static_cast<std::uint32_t>(it.byte)};
     }
     // End of a token that cannot span lines.
     template <class Input>
     Range range_of(const Input& in) const {
         Pos s = start_of(in);
-        return {s, Pos{s.byte + static_cast<std::uint32_t>(in.size()), s.line}};
+        return {s, Pos{s.byte + static_cast<std::uint32_t>(in.size())}};
     }
 
     void attach(Value v) {
@@ -337,7 +337,7 @@ Document parse(const std::shared_ptr<const SourceFile>& source) {
         doc.root = std::move(builder.root);
     } catch (const pegtl::parse_error& e) {
         const auto& p = e.positions().front();
-        Pos at{static_cast<std::uint32_t>(p.byte), static_cast<std::uint32_t>(p.line)};
+        Pos at{static_cast<std::uint32_t>(p.byte)};
         Pos after = at;
         if (at.byte < source->size()) ++after.byte;
         Diagnostic d;

@@ -15,7 +15,7 @@ bool is_id_char(char c) {
 }
 
 Range sub_range(const SourceFile& src, std::uint32_t begin, std::uint32_t end) {
-    return {src.pos_at(begin), src.pos_at(end)};
+    return {Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}};
 }
 
 // Parses one comment; returns false when it is not an ignore comment.
@@ -67,7 +67,7 @@ bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& o
         }
     }
     out.comment = c.range;
-    out.line = c.range.start.line;
+    out.line = src.line(c.range.start);
     return true;
 }
 
@@ -86,7 +86,7 @@ std::vector<IgnoreComment> find_ignore_comments(const hcl::File& file) {
 void apply_ignore_comments(const SourceFile& file, std::vector<IgnoreComment>& ignores, Findings& findings) {
     auto covers = [](const IgnoreComment& ic, const Finding& f) {
         if (ic.whole_file) return true;
-        std::uint32_t line = f.range.start.line;
+        std::uint32_t line = f.file->line(f.range.start);
         return line == ic.line || line == ic.line + 1;
     };
     auto suppressed = [&](const Finding& f) {

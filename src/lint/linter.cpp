@@ -71,7 +71,7 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
     Fix fix;
     fix.description = "Remove the unused ignore comment";
     fix.applicability = Applicability::safe;
-    fix.edits.push_back({src, Range{src->pos_at(begin), src->pos_at(end)}, ""});
+    fix.edits.push_back({src, Range{Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}}, ""});
     return fix;
 }
 

@@ -15,7 +15,7 @@ Range line_range(const SourceFile& file, Pos pos) {
     std::string_view text = file.text();
     std::uint32_t end = pos.byte;
     while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
-    return {pos, file.pos_at(end)};
+    return {pos, Pos{static_cast<std::uint32_t>(end)}};
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ std::string xml_escape(std::string_view raw) {
 }
 
 std::uint32_t utf16_column(const SourceFile& file, Pos pos) {
-    std::string_view line = file.line_text(pos.line);
+    std::string_view line = file.line_text(file.line(pos));
     std::string_view text = file.text();
     if (line.data() == nullptr) return 1;
     auto line_start = static_cast<std::uint32_t>(line.data() - text.data());

@@ -64,10 +64,12 @@ json artifact_location(const ReportInput& in, const SourceFile& file) {
 json region(const SourceFile& file, Range range) {
     std::uint32_t start_col = detail::utf16_column(file, range.start);
     std::uint32_t end_col = detail::utf16_column(file, range.end);
-    if (range.end.line == range.start.line && end_col < start_col) end_col = start_col;
-    return {{"startLine", range.start.line},
+    std::uint32_t start_line = file.line(range.start);
+    std::uint32_t end_line = file.line(range.end);
+    if (end_line == start_line && end_col < start_col) end_col = start_col;
+    return {{"startLine", start_line},
             {"startColumn", start_col},
-            {"endLine", std::max(range.end.line, range.start.line)},
+            {"endLine", std::max(end_line, start_line)},
             {"endColumn", end_col}};
 }
 
@@ -80,14 +82,15 @@ json physical_location(const ReportInput& in, const SourceFile& file, Range rang
     std::uint32_t begin = clamp(range.start.byte);
     std::uint32_t end = std::max(begin, clamp(range.end.byte));
     r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
-    std::uint32_t last_line = std::max(range.end.line, range.start.line);
+    std::uint32_t first_line = file.line(range.start);
+    std::uint32_t last_line = std::max(file.line(range.end), first_line);
     std::string_view last = file.line_text(last_line);
-    std::string_view first = file.line_text(range.start.line);
-    json context = {{"startLine", range.start.line}, {"startColumn", 1}, {"endLine", last_line}};
+    std::string_view first = file.line_text(first_line);
+    json context = {{"startLine", first_line}, {"startColumn", 1}, {"endLine", last_line}};
     if (first.data() != nullptr && last.data() != nullptr) {
         auto ctx_begin = static_cast<std::size_t>(first.data() - text.data());
         auto ctx_end = static_cast<std::size_t>(last.data() - text.data()) + last.size();
-        context["endColumn"] = detail::utf16_column(file, file.pos_at(static_cast<std::uint32_t>(ctx_end)));
+        context["endColumn"] = detail::utf16_column(file, Pos{static_cast<std::uint32_t>(ctx_end)});
         context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
     } else {
         context["endColumn"] = 1;
@@ -105,7 +108,7 @@ json physical_location(const ReportInput& in, const SourceFile& file, Range rang
 // identity when lines above it move. FNV-1a over the rule id and the line
 // without surrounding whitespace; ":N" numbers repeats of the same hash.
 std::string line_hash(const lint::Finding& f) {
-    std::string_view line = f.file->line_text(f.range.start.line);
+    std::string_view line = f.file->line_text(f.file->line(f.range.start));
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
     std::uint64_t h = 1469598103934665603ULL;

@@ -29,11 +29,12 @@ std::string_view severity_colour(Severity s) {
 // The underline below `line`: spaces (tabs kept, so it lines up) up to the
 // start column, then '^' and '~' to the end of the range on this line.
 std::string underline(const SourceFile& file, Range range) {
-    std::string_view line = file.line_text(range.start.line);
+    const std::uint32_t start_line = file.line(range.start);
+    std::string_view line = file.line_text(start_line);
     if (line.data() == nullptr) return "^";
     auto line_start = static_cast<std::uint32_t>(line.data() - file.text().data());
     std::uint32_t start = range.start.byte - line_start;
-    std::uint32_t end = range.end.line == range.start.line ? range.end.byte - line_start
+    std::uint32_t end = file.line(range.end) == start_line ? range.end.byte - line_start
                                                            : static_cast<std::uint32_t>(line.size());
     start = std::min<std::uint32_t>(start, static_cast<std::uint32_t>(line.size()));
     end = std::clamp<std::uint32_t>(end, start, static_cast<std::uint32_t>(line.size()));
@@ -55,8 +56,9 @@ std::string underline(const SourceFile& file, Range range) {
 }
 
 void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
-    std::string_view line = file.line_text(range.start.line);
-    std::string number = std::to_string(range.start.line);
+    const std::uint32_t start_line = file.line(range.start);
+    std::string_view line = file.line_text(start_line);
+    std::string number = std::to_string(start_line);
     out << fmt::format(" {} | {}\n", number, line);
     out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range)));
 }

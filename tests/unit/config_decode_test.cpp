@@ -28,9 +28,9 @@ Decoded decode(std::string name, std::string text, bool is_override = false) {
     return d;
 }
 
-bool has_summary(const Diagnostics& diags, std::string_view summary, std::uint32_t line) {
-    for (const auto& d : diags) {
-        if (d.summary == summary && d.subject && d.subject->start.line == line) return true;
+bool has_summary(const Decoded& decoded, std::string_view summary, std::uint32_t line) {
+    for (const auto& d : decoded.diags) {
+        if (d.summary == summary && d.subject && decoded.parsed->source->line(d.subject->start) == line) return true;
     }
     return false;
 }
@@ -88,7 +88,7 @@ variable "o" {
     CHECK(d.file.variables[0].first.default_value()->value == 7);
     CHECK(d.file.variables[1].first.default_value()->value == nlohmann::json::array({"a", "b"}));
     CHECK(d.file.variables[2].first.default_value()->value == "seven");  // unconverted on error
-    CHECK(has_summary(d.diags, "Invalid default value for variable", 11));
+    CHECK(has_summary(d, "Invalid default value for variable", 11));
     CHECK(d.file.variables[3].first.default_value()->value == nlohmann::json{{"a", "x"}, {"b", nullptr}});
     CHECK(d.file.variables[3].first.type()->value == "object({a=optional(string),b=optional(number)})");
 }
@@ -111,11 +111,11 @@ module "m" {
   source = "modules/m"
 }
 )");
-    CHECK(has_summary(d.diags, "Invalid combination of \"count\" and \"for_each\"", 3));
-    CHECK(has_summary(d.diags, "Invalid ignore_changes wildcard", 5));
-    CHECK(has_summary(d.diags, "Reserved argument name in provider block", 9));
-    CHECK(has_summary(d.diags, "Invalid quoted type constraints", 12));
-    CHECK(has_summary(d.diags, "Invalid module source address", 15));
+    CHECK(has_summary(d, "Invalid combination of \"count\" and \"for_each\"", 3));
+    CHECK(has_summary(d, "Invalid ignore_changes wildcard", 5));
+    CHECK(has_summary(d, "Reserved argument name in provider block", 9));
+    CHECK(has_summary(d, "Invalid quoted type constraints", 12));
+    CHECK(has_summary(d, "Invalid module source address", 15));
 }
 
 TEST_CASE("decode: traversals, quoted references and JSON", "[config]") {
@@ -130,7 +130,7 @@ TEST_CASE("decode: traversals, quoted references and JSON", "[config]") {
     REQUIRE(d.file.resources.size() == 1);
     const Resource& r = d.file.resources[0].first;
     CHECK(r.provider_ref == "null.foo");
-    CHECK(has_summary(d.diags, "Quoted references are deprecated", 2));
+    CHECK(has_summary(d, "Quoted references are deprecated", 2));
     REQUIRE(r.depends_on.size() == 2);
     CHECK(r.depends_on[1].text == "module.m[\"k\"]");
     CHECK(r.lifecycle.ignore_changes->at(0).text == "tags[\"Name\"]");
@@ -145,7 +145,7 @@ TEST_CASE("decode: traversals, quoted references and JSON", "[config]") {
     const Resource& jr = j.file.resources[0].first;
     CHECK(jr.depends_on.at(0).text == "null_resource.a");
     CHECK(jr.lifecycle.ignore_changes->at(0).text == "tags");
-    CHECK(jr.origin.pos.line == 1);
+    CHECK(jr.origin.file->line(jr.origin.pos) == 1);
 }
 
 TEST_CASE("sources: provider and module addresses", "[config]") {
@@ -178,7 +178,7 @@ TEST_CASE("module tree: local children, unreadable directories", "[config]") {
     bool unreadable = false;
     for (const auto& d : tree.diagnostics) {
         if (d.phase == LoadPhase::tree && d.diagnostic.summary == "Failed to read module directory" &&
-            d.diagnostic.subject->start.line == 4) {
+            d.source && d.source->line(d.diagnostic.subject->start) == 4) {
             unreadable = true;
         }
     }

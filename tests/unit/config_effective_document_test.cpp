@@ -34,17 +34,17 @@ TEST_CASE("effective document: a merged resource with origins", "[config][docume
     Resource r;
     r.type = "aws_instance";
     r.name = "web";
-    r.origin = Origin{src.get(), Pos{0, 1}};
-    r.config.arguments.push_back(Argument{"ami", {}, Expression{src.get(), Range{Pos{42, 2}, Pos{45, 2}}}});
+    r.origin = Origin{src.get(), Pos{0}};
+    r.config.arguments.push_back(Argument{"ami", {}, Expression{src.get(), Range{Pos{42}, Pos{45}}}});
     r.lifecycle.create_before_destroy = DecodedValue{true, std::nullopt};
     base.resources.push_back({r, {}});
     ConfigFile o;
     o.source = over.get();
     o.is_override = true;
     Resource ro = r;
-    ro.origin = Origin{over.get(), Pos{0, 1}};
+    ro.origin = Origin{over.get(), Pos{0}};
     ro.lifecycle = {};
-    ro.config.arguments = {Argument{"ami", {}, Expression{over.get(), Range{Pos{40, 2}, Pos{45, 2}}}}};
+    ro.config.arguments = {Argument{"ami", {}, Expression{over.get(), Range{Pos{40}, Pos{45}}}}};
     o.resources.push_back({ro, {}});
 
     OverrideMerger m;
@@ -56,8 +56,8 @@ TEST_CASE("effective document: a merged resource with origins", "[config][docume
     root.override_files = {"override.tf"};
     root.module = m.finish();
 
-    Diagnostic warn{Severity::warning, "W", "", "example.tf", Range{Pos{9, 1}, Pos{23, 1}}, std::nullopt};
-    Diagnostic err{Severity::error, "E", "d", "example.tf", Range{Pos{9, 1}, Pos{23, 1}}, std::nullopt};
+    Diagnostic warn{Severity::warning, "W", "", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};
+    Diagnostic err{Severity::error, "E", "d", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};
     Diagnostic nowhere{Severity::error, "N", "", "", std::nullopt, std::nullopt};
     auto doc = effective_document(&root, {{warn, LoadPhase::tree, src}, {err, LoadPhase::load, src},
                                           {nowhere, LoadPhase::load, nullptr}});

@@ -26,10 +26,11 @@ Decoded decode(std::string name, std::string text, Engine engine) {
     return d;
 }
 
-std::vector<std::string> summaries(const Diagnostics& diags, Severity severity) {
+std::vector<std::string> summaries(const Decoded& decoded, Severity severity) {
     std::vector<std::string> out;
-    for (const auto& d : diags) {
-        if (d.severity == severity) out.push_back(d.summary + "@" + std::to_string(d.subject ? d.subject->start.line : 0));
+    for (const auto& d : decoded.diags) {
+        std::uint32_t line = d.subject ? decoded.parsed->source->line(d.subject->start) : 0;
+        if (d.severity == severity) out.push_back(d.summary + "@" + std::to_string(line));
     }
     return out;
 }
@@ -46,33 +47,33 @@ TEST_CASE("opentofu: the language block", "[config][opentofu]") {
     auto bad = decode("a.tf",
                       "language {\n  edition = \"tofu2024\"\n  experiments = [nope]\n  compatible_with {\n    opentofu = \"999.9\"\n  }\n}\n",
                       Engine::opentofu);
-    CHECK(summaries(bad.diags, Severity::error) ==
+    CHECK(summaries(bad, Severity::error) ==
           Strings{"Invalid language edition@2", "Unknown experiment keyword@3", "Incompatible module@5"});
 
     auto future = decode("a.tf", "language {\n  edition = tofu2038\n}\n", Engine::opentofu);
-    CHECK(summaries(future.diags, Severity::error) == Strings{"Unsupported language edition@2"});
+    CHECK(summaries(future, Severity::error) == Strings{"Unsupported language edition@2"});
 
     auto old = decode("a.tf", "language {\n  compatible_with {\n    opentofu = \">= 1.11\"\n  }\n}\n", Engine::opentofu);
-    CHECK(summaries(old.diags, Severity::warning) == Strings{"Ineffective version constraint@3"});
-    CHECK(summaries(old.diags, Severity::error).empty());
+    CHECK(summaries(old, Severity::warning) == Strings{"Ineffective version constraint@3"});
+    CHECK(summaries(old, Severity::error).empty());
 
     // Terraform does not know the block; it has had ephemeral resources since v1.10.
     auto tf = decode("a.tf", "language {}\nephemeral \"a\" \"b\" {}\n", Engine::terraform);
-    CHECK(summaries(tf.diags, Severity::error) == Strings{"Unsupported block type@1"});
+    CHECK(summaries(tf, Severity::error) == Strings{"Unsupported block type@1"});
 }
 
 TEST_CASE("opentofu: required_version is OpenTofu's constraint only in .tofu files", "[config][opentofu]") {
     const std::string text = "terraform {\n  required_version = \"999.9\"\n}\n";
-    CHECK(summaries(decode("a.tofu", text, Engine::opentofu).diags, Severity::error) == Strings{"Incompatible module@2"});
+    CHECK(summaries(decode("a.tofu", text, Engine::opentofu), Severity::error) == Strings{"Incompatible module@2"});
     CHECK(decode("a.tf", text, Engine::opentofu).diags.empty());
 }
 
 TEST_CASE("opentofu: ephemeral resources, deprecated outputs, provider instance keys", "[config][opentofu]") {
     auto eph = decode("a.tf", "ephemeral \"a\" \"b\" {\n  count = 1\n  for_each = []\n}\n", Engine::opentofu);
-    CHECK(summaries(eph.diags, Severity::error) == Strings{"Invalid combination of \"count\" and \"for_each\"@3"});
+    CHECK(summaries(eph, Severity::error) == Strings{"Invalid combination of \"count\" and \"for_each\"@3"});
 
     auto dep = decode("a.tf", "output \"o\" {\n  value = 1\n  deprecated = \"\"\n}\n", Engine::opentofu);
-    CHECK(summaries(dep.diags, Severity::error) == Strings{"Invalid deprecated value@3"});
+    CHECK(summaries(dep, Severity::error) == Strings{"Invalid deprecated value@3"});
 
     auto keyed = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.blah[each.key]\n}\n", Engine::opentofu);
     CHECK(keyed.diags.empty());
@@ -83,13 +84,13 @@ TEST_CASE("opentofu: module version from a variable, ignored default attributes"
     auto mod = decode("a.tf", "module \"m\" {\n  source = \"./m\"\n  version = var.v\n}\n", Engine::opentofu);
     CHECK(mod.diags.empty());
     auto tf = decode("a.tf", "module \"m\" {\n  source = \"./m\"\n  version = var.v\n}\n", Engine::terraform);
-    CHECK_FALSE(summaries(tf.diags, Severity::error).empty());
+    CHECK_FALSE(summaries(tf, Severity::error).empty());
 
     auto var = decode("a.tf",
                       "variable \"v\" {\n  type = object({ a = string, b = map(object({})) })\n  default = {\n    a = \"x\"\n"
                       "    b = { k = { extra = 1 } }\n    c = 2\n  }\n}\n",
                       Engine::opentofu);
-    CHECK(summaries(var.diags, Severity::warning) == Strings{"Object attribute is ignored@5", "Object attribute is ignored@6"});
+    CHECK(summaries(var, Severity::warning) == Strings{"Object attribute is ignored@5", "Object attribute is ignored@6"});
 }
 
 TEST_CASE("opentofu: restrictions of ephemeral resources", "[config][opentofu]") {
@@ -108,7 +109,7 @@ TEST_CASE("opentofu: restrictions of ephemeral resources", "[config][opentofu]")
                       "  locals {}\n"
                       "}\n",
                       Engine::opentofu);
-    CHECK(summaries(eph.diags, Severity::error) ==
+    CHECK(summaries(eph, Severity::error) ==
           Strings{"Invalid connection block in ephemeral resource@3", "Invalid provisioner block in ephemeral resource@4",
                   "Invalid ephemeral resource lifecycle argument@6", "Reserved block type name in ephemeral block@12"});
 }
@@ -116,7 +117,7 @@ TEST_CASE("opentofu: restrictions of ephemeral resources", "[config][opentofu]")
 TEST_CASE("opentofu: a blank deprecated message on a variable", "[config][opentofu]") {
     auto blank = decode("a.tf", "variable \"a\" {\n  deprecated = \" \\t\"\n}\nvariable \"b\" {\n  deprecated = \"Use c.\"\n}\n",
                         Engine::opentofu);
-    CHECK(summaries(blank.diags, Severity::error) == Strings{"Invalid `deprecated` value@1"});
+    CHECK(summaries(blank, Severity::error) == Strings{"Invalid `deprecated` value@1"});
     // Terraform has no such argument to check.
     CHECK(decode("a.tf", "variable \"a\" {\n  deprecated = \"\"\n}\n", Engine::terraform).diags.empty());
 }
@@ -136,7 +137,7 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
     CHECK(constant.file.resources[0].first.provider_keyed);
 
     auto tf = decode("a.tf", keyed, Engine::terraform);
-    CHECK(summaries(tf.diags, Severity::error) == Strings{"Invalid provider configuration reference@2"});
+    CHECK(summaries(tf, Severity::error) == Strings{"Invalid provider configuration reference@2"});
 
     // `null`, `true` and `false` are literals in expressions, names in a reference.
     auto plain = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = null.plain\n}\n", Engine::terraform);
@@ -147,7 +148,7 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
 
     auto passed = decode("a.tf", "module \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws.by_region[each.key]\n  }\n}\n",
                          Engine::opentofu);
-    CHECK(summaries(passed.diags, Severity::error).empty());
+    CHECK(summaries(passed, Severity::error).empty());
     REQUIRE(passed.file.module_calls.size() == 1);
     REQUIRE(passed.file.module_calls[0].first.providers.size() == 1);
     CHECK(passed.file.module_calls[0].first.providers[0].parent_key == "aws.by_region");
@@ -161,7 +162,7 @@ TEST_CASE("import blocks: target and provider", "[config]") {
                         "import {\n  provider = aws.west\n  id = \"i\"\n  to = module.m[\"a\"].aws_instance.web\n}\n"
                         "import {\n  id = \"i\"\n  to = upper(\"x\")\n}\n",
                         engine);
-        CHECK(summaries(d.diags, Severity::error) ==
+        CHECK(summaries(d, Severity::error) ==
               Strings{"Invalid import provider argument@8", "Invalid import address expression@14"});
         REQUIRE(d.file.imports.size() == 2);
         const Import& first = d.file.imports[0].first;
@@ -169,7 +170,7 @@ TEST_CASE("import blocks: target and provider", "[config]") {
         CHECK_FALSE(first.to_module);
         CHECK(first.provider_ref == "aws.west");
         REQUIRE(first.provider_origin);
-        CHECK(first.provider_origin->pos.line == 2);
+        CHECK(first.provider_origin->file->line(first.provider_origin->pos) == 2);
         CHECK(d.file.imports[1].first.to_module);
         CHECK(d.file.imports[1].first.to_resource.empty());
     }

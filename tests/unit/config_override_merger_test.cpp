@@ -30,12 +30,22 @@ struct Fixture {
         }
         auto start = static_cast<std::uint32_t>(at + needle.size());
         auto end = static_cast<std::uint32_t>(t.find('\n', start));
-        return Expression{file.get(), Range{file->pos_at(start), file->pos_at(end)}};
+        return Expression{file.get(), Range{Pos{static_cast<std::uint32_t>(start)}, Pos{static_cast<std::uint32_t>(end)}}};
     }
     Argument arg(std::string_view name, int occurrence = 0) const {
         return Argument{std::string(name), {}, expr(name, occurrence)};
     }
-    Origin line(std::uint32_t n) const { return Origin{file.get(), Pos{0, n}}; }
+    // The start of 1-based line `n`.
+    Origin line(std::uint32_t n) const {
+        std::string_view t = file->text();
+        std::size_t at = 0;
+        for (std::uint32_t l = 1; l < n; ++l) {
+            at = t.find('\n', at);
+            REQUIRE(at != std::string_view::npos);
+            ++at;
+        }
+        return Origin{file.get(), Pos{static_cast<std::uint32_t>(at)}};
+    }
     ConfigFile config(bool is_override) const {
         ConfigFile f;
         f.source = file.get();
@@ -172,8 +182,11 @@ TEST_CASE("merge: duplicates across primary files keep the first resource, the l
 }
 
 TEST_CASE("merge: terraform settings", "[config][merge]") {
-    Fixture main("main.tf", "x = 1\n");
-    Fixture over("override.tf", "x = 1\n");
+    // Origins below point at lines up to 10.
+    std::string ten_lines;
+    for (int i = 0; i < 10; ++i) ten_lines += "x = 1\n";
+    Fixture main("main.tf", ten_lines);
+    Fixture over("override.tf", ten_lines);
     auto base = main.config(false);
     TerraformBlock tb;
     tb.required_version = RequiredVersion{{">= 1.2"}, main.line(2)};
@@ -266,7 +279,7 @@ TEST_CASE("merge: outputs, module calls, providers and missing bases", "[config]
     CHECK(summaries(m.diagnostics()) ==
           std::vector<std::string>{"Missing base provider configuration for override",
                                    "Missing base variable declaration to override", "Unsupported override"});
-    CHECK(m.diagnostics()[2].subject->start.line == 2);
+    CHECK(over.file->line(m.diagnostics()[2].subject->start) == 2);
     CHECK(mod.outputs.at("o").value->text() == "2");
     CHECK(mod.outputs.at("o").description->value == "base text");
     REQUIRE(mod.module_calls.at("net").providers.size() == 1);  // replaced as a whole map

@@ -85,14 +85,11 @@ private:
     void pos(const Pos& p, const char* what) {
         if (p.byte > source_.size()) {
             problem(what, "lies beyond the end of the file", p);
-        } else if (p.line != source_.pos_at(p.byte).line) {
-            problem(what, "has a line that does not match its byte", p);
         }
     }
     void problem(const char* what, const char* msg, const Pos& p) {
         if (problems_.size() < 20) {
-            problems_.push_back(std::string(what) + " " + msg + " (byte " + std::to_string(p.byte) + ", line " +
-                                std::to_string(p.line) + ")");
+            problems_.push_back(std::string(what) + " " + msg + " (byte " + std::to_string(p.byte) + ")");
         }
     }
 

@@ -18,8 +18,8 @@ TEST_CASE("json: values keep their ranges and lines", "[json]") {
     REQUIRE(doc.diagnostics.empty());
     const auto& root = doc.root;
     REQUIRE(root.kind == json::Kind::object);
-    CHECK(root.range.start.line == 1);
-    CHECK(root.range.end.line == 4);
+    CHECK(doc.source->line(root.range.start) == 1);
+    CHECK(doc.source->line(root.range.end) == 4);
     CHECK(slice(doc, root.range).front() == '{');
     CHECK(slice(doc, root.range).back() == '}');
     REQUIRE(root.members.size() == 2);
@@ -27,7 +27,7 @@ TEST_CASE("json: values keep their ranges and lines", "[json]") {
     const auto& a = root.members[0];
     CHECK(a.name == "a");
     CHECK(slice(doc, a.name_range) == "\"a\"");
-    CHECK(a.name_range.start.line == 2);
+    CHECK(doc.source->line(a.name_range.start) == 2);
     CHECK(slice(doc, a.value.range) == "[1, -2.5e3, true]");
     REQUIRE(a.value.items.size() == 3);
     CHECK(a.value.items[1].kind == json::Kind::number);
@@ -35,7 +35,7 @@ TEST_CASE("json: values keep their ranges and lines", "[json]") {
     CHECK(a.value.items[2].boolean);
 
     const auto& b = root.members[1].value;
-    CHECK(b.range.start.line == 3);
+    CHECK(doc.source->line(b.range.start) == 3);
     REQUIRE(b.find("d") != nullptr);
     CHECK(b.find("d")->text == "x\xC3\xA9\n");
     CHECK(slice(doc, b.find("d")->range) == "\"x\\u00e9\\n\"");

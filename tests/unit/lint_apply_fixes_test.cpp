@@ -20,11 +20,11 @@ Finding with_fix(const std::shared_ptr<const SourceFile>& src, std::uint32_t beg
     Finding f;
     f.rule_id = "some-rule";
     f.file = src;
-    f.range = Range{src->pos_at(begin), src->pos_at(end)};
+    f.range = Range{Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}};
     Fix fix;
     fix.description = "Repair it";
     fix.applicability = applicability;
-    fix.edits.push_back({src, Range{src->pos_at(begin), src->pos_at(end)}, std::move(text)});
+    fix.edits.push_back({src, Range{Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}}, std::move(text)});
     f.fix = std::move(fix);
     return f;
 }
@@ -48,7 +48,7 @@ TEST_CASE("fixes: edits of one file are applied from the end, whatever the findi
 TEST_CASE("fixes: an overlapping later fix is skipped whole, the earlier one kept", "[lint][fix]") {
     auto src = source("main.tf", "0123456789");
     Finding two_edits = with_fix(src, 6, 8, "xx");
-    two_edits.fix->edits.push_back({src, Range{src->pos_at(0), src->pos_at(1)}, "Z"});  // first edit at byte 0
+    two_edits.fix->edits.push_back({src, Range{Pos{0}, Pos{1}}, "Z"});  // first edit at byte 0
     Findings findings{with_fix(src, 2, 5, "abc"), with_fix(src, 4, 7, "LATER"), two_edits};
     auto plan = plan_fixes(findings, FixMode::safe_only);
     // Order by first edit: two_edits (0) is taken, then [2,5); [4,7) overlaps both.
@@ -84,7 +84,7 @@ TEST_CASE("fixes: edits in several files, and edits outside their file are refus
     auto a = source("a.tf", "aaaa");
     auto b = source("b.tf", "bbbb");
     Finding across = with_fix(a, 0, 1, "A");
-    across.fix->edits.push_back({b, Range{b->pos_at(3), b->pos_at(4)}, "B"});
+    across.fix->edits.push_back({b, Range{Pos{3}, Pos{4}}, "B"});
     Finding broken = with_fix(b, 0, 1, "x");
     broken.fix->edits.front().range.end.byte = 99;
     Findings findings{across, broken};

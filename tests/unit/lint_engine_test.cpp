@@ -84,7 +84,7 @@ TEST_CASE("policy findings, severity overrides and per-path ignores", "[lint][en
     REQUIRE(plain.findings.size() == 1);
     CHECK(plain.findings[0].rule_id == "snake-names");
     CHECK(plain.findings[0].severity == Severity::warning);
-    CHECK(plain.findings[0].range.start.line == 1);
+    CHECK(plain.findings[0].file->line(plain.findings[0].range.start) == 1);
 
     auto raised = lint_text(std::string(naming_policy) + "[rules]\nsnake-names = \"error\"\n", code);
     REQUIRE(raised.findings.size() == 1);
@@ -109,7 +109,7 @@ TEST_CASE("inline ignores suppress, unused ones become notices with a fix", "[li
     const Finding& stale = run.findings[0];
     CHECK(stale.rule_id == "unused-ignore");
     CHECK(stale.severity == Severity::notice);
-    CHECK(stale.range.start.line == 4);
+    CHECK(stale.file->line(stale.range.start) == 4);
     REQUIRE(stale.fix);
     CHECK(stale.fix->applicability == Applicability::safe);
     REQUIRE(stale.fix->edits.size() == 1);
@@ -118,8 +118,8 @@ TEST_CASE("inline ignores suppress, unused ones become notices with a fix", "[li
     CHECK(std::string(code.substr(edit.range.start.byte, edit.range.end.byte - edit.range.start.byte)) ==
           "  # tfsift-ignore: snake-names -- stale\n");
     // Line 6: both ids unused; the fix removes only the trailing comment.
-    CHECK(run.findings[1].range.start.line == 6);
-    CHECK(run.findings[2].range.start.line == 6);
+    CHECK(run.findings[1].file->line(run.findings[1].range.start) == 6);
+    CHECK(run.findings[2].file->line(run.findings[2].range.start) == 6);
     REQUIRE(run.findings[1].fix);
     auto trailing = run.findings[1].fix->edits[0];
     CHECK(std::string(code.substr(trailing.range.start.byte, trailing.range.end.byte - trailing.range.start.byte)) ==
@@ -136,7 +136,7 @@ TEST_CASE("parse errors are syntax-error findings, other loader errors invalid-c
     auto run = lint_text("", "a = 1 b = 2\nvariable \"v\" {\n  type = \"string\"\n}\n");
     auto has = [&](const std::string& id, std::uint32_t line) {
         return std::any_of(run.findings.begin(), run.findings.end(), [&](const Finding& f) {
-            return f.rule_id == id && f.range.start.line == line && f.severity == Severity::error;
+            return f.rule_id == id && f.file->line(f.range.start) == line && f.severity == Severity::error;
         });
     };
     CHECK(has("syntax-error", 1));

@@ -142,7 +142,7 @@ FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
     }
     lint::sort_findings(all);  // a called module's loader findings also come with its caller
     for (const auto& f : all) {
-        outcome.actual.insert(f.file->path() + ":" + std::to_string(f.range.start.line) + " " + f.rule_id);
+        outcome.actual.insert(f.file->path() + ":" + std::to_string(f.file->line(f.range.start)) + " " + f.rule_id);
     }
     return outcome;
 }

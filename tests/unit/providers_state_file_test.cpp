@@ -54,7 +54,7 @@ TEST_CASE("a state file's resources", "[providers][state]") {
     CHECK(state.resources[0].address() == "module.net[\"eu\"].aws_vpc.main");
     CHECK(state.resources[0].module_path == std::vector<std::string>{"net"});
     CHECK(state.resources[0].managed);
-    CHECK(state.resources[0].provider_range.start.line == 5);
+    CHECK(state.source->line(state.resources[0].provider_range.start) == 5);
     CHECK(state.resources[1].address() == "data.aws_ami.ubuntu");
     CHECK(!state.resources[1].managed);
 }
@@ -65,7 +65,7 @@ TEST_CASE("bad state files give a diagnostic with a position", "[providers][stat
         REQUIRE(state.diagnostics.size() == 1);
         CHECK(state.diagnostics[0].summary.rfind("Invalid state file", 0) == 0);
         REQUIRE(state.diagnostics[0].subject);
-        CHECK(state.diagnostics[0].subject->start.line == 3);
+        CHECK(state.source->line(state.diagnostics[0].subject->start) == 3);
     }
     SECTION("an older format") {
         auto state = parse("{\"version\": 3, \"modules\": []}");

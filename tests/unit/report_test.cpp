@@ -24,17 +24,17 @@ Findings sample() {
     err.severity = Severity::error;
     err.message = "Bad <thing> & \"more\"";
     err.file = src;
-    err.range = {src->pos_at(20), src->pos_at(23)};  // "ami" after the tab
-    err.related.push_back({src, {src->pos_at(0), src->pos_at(16)}, "in this block"});
+    err.range = {Pos{20}, Pos{23}};  // "ami" after the tab
+    err.related.push_back({src, {Pos{0}, Pos{16}}, "in this block"});
     Finding note;
     note.rule_id = "unused-ignore";
     note.severity = Severity::notice;
     note.message = "unused";
     note.file = src;
-    note.range = {src->pos_at(55), src->pos_at(56)};
+    note.range = {Pos{55}, Pos{56}};
     Fix fix;
     fix.description = "Remove the comment";
-    fix.edits.push_back({src, {src->pos_at(38), src->pos_at(57)}, ""});
+    fix.edits.push_back({src, {Pos{38}, Pos{57}}, ""});
     note.fix = fix;
     return {err, note};
 }
@@ -149,7 +149,7 @@ TEST_CASE("SARIF fingerprints survive moved lines and count repeats", "[report][
             Finding f;
             f.rule_id = "syntax-error";
             f.file = src;
-            f.range = {src->pos_at(byte), src->pos_at(byte)};
+            f.range = {Pos{static_cast<std::uint32_t>(byte)}, Pos{static_cast<std::uint32_t>(byte)}};
             fs.push_back(f);
         }
         std::vector<Rule> none;

@@ -80,7 +80,7 @@ struct ScopeTraversalExpr : Expr {
 
     // The root name's range: from the start of the expression to root_end,
     // on one line (an identifier or a JSON string never spans lines).
-    [[nodiscard]] Range root_range() const { return {range.start, Pos{root_end, range.start.line}}; }
+    [[nodiscard]] Range root_range() const { return {range.start, Pos{root_end}}; }
 };
 
 struct RelativeTraversalExpr : Expr {
@@ -89,7 +89,7 @@ struct RelativeTraversalExpr : Expr {
 };
 
 // A node's small fields come first: they fill the padding after Expr's
-// header (20 bytes), which keeps the node 8 bytes shorter.
+// header (12 bytes), which keeps the node 8 bytes shorter.
 struct FunctionCallExpr : Expr {
     bool expand_final = false;      // last argument followed by `...`
     PackedString name;              // full name, e.g. "upper" or "provider::aws::arn_parse"
@@ -130,7 +130,7 @@ struct UnaryOpExpr : Expr {
 };
 
 // A tuple or object constructor starts with its one-byte opening bracket.
-inline Range opening_bracket(const Expr& e) { return {e.range.start, Pos{e.range.start.byte + 1, e.range.start.line}}; }
+inline Range opening_bracket(const Expr& e) { return {e.range.start, Pos{e.range.start.byte + 1}}; }
 
 struct TupleExpr : Expr {
     PackedSpan<const Expr*> items;
@@ -210,11 +210,11 @@ struct TemplateJoinExpr : Expr {
 // The most numerous nodes (in that order over real configurations); a field
 // added to one of them costs every kept tree, so it should be a conscious
 // choice. Sizes for 64-bit targets.
-static_assert(sizeof(void*) != 8 || sizeof(ScopeTraversalExpr) == 48);
-static_assert(sizeof(void*) != 8 || sizeof(TraversalStep) == 40);
-static_assert(sizeof(void*) != 8 || sizeof(LiteralExpr) == 36);
-static_assert(sizeof(void*) != 8 || sizeof(TemplateExpr) == 36);
-static_assert(sizeof(void*) != 8 || sizeof(FunctionCallExpr) == 88);
+static_assert(sizeof(void*) != 8 || sizeof(ScopeTraversalExpr) == 40);
+static_assert(sizeof(void*) != 8 || sizeof(TraversalStep) == 32);
+static_assert(sizeof(void*) != 8 || sizeof(LiteralExpr) == 28);
+static_assert(sizeof(void*) != 8 || sizeof(TemplateExpr) == 28);
+static_assert(sizeof(void*) != 8 || sizeof(FunctionCallExpr) == 60);
 
 // Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
 // debug builds.
@@ -233,7 +233,7 @@ struct Attribute {
     const Expr* expr;
 
     [[nodiscard]] Range name_range() const {
-        return {range.start, Pos{range.start.byte + static_cast<std::uint32_t>(name.size()), range.start.line}};
+        return {range.start, Pos{range.start.byte + static_cast<std::uint32_t>(name.size())}};
     }
 };
 
@@ -260,7 +260,7 @@ struct Block {
     Body body;
 
     [[nodiscard]] Range type_range() const {
-        return {type_start, Pos{type_start.byte + static_cast<std::uint32_t>(type.size()), type_start.line}};
+        return {type_start, Pos{type_start.byte + static_cast<std::uint32_t>(type.size())}};
     }
 
     // hcl's DefRange: type through the last label.
@@ -271,8 +271,8 @@ struct Block {
     [[nodiscard]] Range range() const { return {type_start, close_brace.end}; }
 };
 
-static_assert(sizeof(void*) != 8 || sizeof(Attribute) == 40);
-static_assert(sizeof(void*) != 8 || sizeof(Block) == 104);
+static_assert(sizeof(void*) != 8 || sizeof(Attribute) == 32);
+static_assert(sizeof(void*) != 8 || sizeof(Block) == 76);
 
 enum class CommentStyle : std::uint8_t { hash, slashes, block };
 
