@@ -14,10 +14,6 @@ bool is_id_char(char c) {
            c == '.';
 }
 
-Range sub_range(const SourceFile& src, std::uint32_t begin, std::uint32_t end) {
-    return {Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}};
-}
-
 // Parses one comment; returns false when it is not an ignore comment.
 bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& out) {
     std::string_view text = src.text().substr(c.range.start.byte, c.range.end.byte - c.range.start.byte);
@@ -61,8 +57,8 @@ bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& o
             while (!id.empty() && !is_id_char(id.back())) id.remove_suffix(1);
             if (id.empty()) continue;
             out.rules.push_back({std::string(id),
-                                 sub_range(src, base + static_cast<std::uint32_t>(start),
-                                           base + static_cast<std::uint32_t>(start + id.size())),
+                                 Range{Pos{base + static_cast<std::uint32_t>(start)},
+                                       Pos{base + static_cast<std::uint32_t>(start + id.size())}},
                                  false});
         }
     }
