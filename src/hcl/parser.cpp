@@ -1689,15 +1689,15 @@ Pos start_pos(const SourceFile& source) {
 File parse(const std::shared_ptr<const SourceFile>& source) {
     File file;
     file.source = source;
-    // A tree takes about two to four times the bytes of its source, varying
-    // from file to file. The first block holds twice the source, the rest
-    // come in blocks of an eighth of it (within bounds): the unused tail of
-    // the last block stays small next to the tree (and the untouched pages
-    // of a large first block are never resident), at the price of a few more
-    // heap allocations (the sizes that measured best with
-    // bench/parse_bench.cpp).
+    // A tree takes about two to three times the bytes of its source, varying
+    // from file to file. The first block holds five quarters of the source,
+    // the rest come in blocks of a sixteenth of it (within bounds): the
+    // unused tail of the last block stays small next to the tree (and the
+    // untouched pages of a large first block are never resident), at the
+    // price of a few more heap allocations (the sizes that measured best
+    // with bench/parse_bench.cpp).
     const std::size_t size = source->size();
-    file.arena = std::make_unique<Arena>(size * 2 + 256, std::clamp<std::size_t>(size / 8, 512, std::size_t{32} * 1024));
+    file.arena = std::make_unique<Arena>(size * 5 / 4 + 64, std::clamp<std::size_t>(size / 16, 256, std::size_t{32} * 1024));
     Pos start = start_pos(*source);
     std::string_view text = source->text().substr(start.byte);
     if (source->size() > UINT32_MAX - 16) {
