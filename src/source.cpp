@@ -1,6 +1,7 @@
 #include "tfsift/source.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
@@ -8,10 +9,21 @@
 
 #include <utf8proc.h>
 
+#include "tfsift/tree_space.hpp"
+
 namespace tfsift {
 
-SourceFile::SourceFile(std::string path, std::string bytes)
-    : path_(std::move(path)), bytes_(std::move(bytes)) {}
+SourceFile::SourceFile(std::string path, std::string_view bytes) : path_(std::move(path)), size_(bytes.size()) {
+    if (size_ > 0) {
+        data_ = static_cast<char*>(tree_space::allocate(size_));
+        std::memcpy(data_, bytes.data(), size_);
+    }
+}
+
+SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size_t size)
+    : path_(std::move(path)), data_(data), size_(size) {}
+
+SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
     // Read straight into a string of the file's size: a stream buffer would
@@ -22,17 +34,20 @@ std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
     if (!in) throw std::system_error(errno, std::generic_category(), path);
     std::streamoff size = in.tellg();
     if (size < 0) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
-    std::string bytes(static_cast<std::size_t>(size), '\0');
+    const auto n = static_cast<std::size_t>(size);
+    char* data = n > 0 ? static_cast<char*>(tree_space::allocate(n)) : nullptr;
+    // Owned from here on, so that a failed read gives the bytes back.
+    auto file = std::shared_ptr<const SourceFile>(new SourceFile(Adopt{}, path, data, n));
     in.seekg(0);
-    if (size > 0 && !in.read(bytes.data(), size)) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
-    return std::make_shared<const SourceFile>(path, std::move(bytes));
+    if (n > 0 && !in.read(data, size)) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
+    return file;
 }
 
 void SourceFile::index_lines() const {
     if (!line_starts_.empty()) return;
     line_starts_.push_back(0);
-    const char* data = bytes_.data();
-    for (std::size_t i = 0; i < bytes_.size(); ++i) {
+    const char* data = data_;
+    for (std::size_t i = 0; i < size_; ++i) {
         if (data[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
     }
 }
@@ -47,17 +62,17 @@ std::string_view SourceFile::line_text(std::uint32_t line) const {
     index_lines();
     if (line == 0 || line > line_starts_.size()) return {};
     std::size_t begin = line_starts_[line - 1];
-    std::size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : bytes_.size();
-    if (end > begin && bytes_[end - 1] == '\r' && line < line_starts_.size()) --end;
-    return std::string_view(bytes_).substr(begin, end - begin);
+    std::size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : size_;
+    if (end > begin && data_[end - 1] == '\r' && line < line_starts_.size()) --end;
+    return text().substr(begin, end - begin);
 }
 
 std::uint32_t SourceFile::column(Pos pos) const {
     std::uint32_t begin = line_starts_[line(pos) - 1];
-    if (begin == 0 && bytes_.size() >= 3 && bytes_.compare(0, 3, "\xEF\xBB\xBF") == 0) begin = 3;
-    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(bytes_.size()));
+    if (begin == 0 && text().starts_with("\xEF\xBB\xBF")) begin = 3;
+    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(size_));
     if (end <= begin) return 1;
-    return 1 + count_graphemes(std::string_view(bytes_).substr(begin, end - begin));
+    return 1 + count_graphemes(text().substr(begin, end - begin));
 }
 
 ResolvedPos SourceFile::resolve(Pos pos) const {

@@ -1,6 +1,8 @@
 // A bump allocator for syntax trees. Every node placed in it must be
 // trivially destructible (it holds string_views and spans into the arena or
-// into the source text), so the arena frees everything at once.
+// into the source text), so the arena frees everything at once. Its blocks
+// come from the tree space (tfsift/tree_space.hpp), so that nodes can refer
+// to each other by 32-bit offsets.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "tfsift/tree_space.hpp"
 
 namespace tfsift {
 
@@ -34,7 +38,7 @@ public:
     ~Arena() {
         while (chunks_ != nullptr) {
             Chunk* prev = chunks_->prev;
-            ::operator delete(chunks_);
+            tree_space::release(chunks_, header + chunks_->size);
             chunks_ = prev;
         }
     }
@@ -118,7 +122,7 @@ private:
     }
 
     Chunk* new_chunk(std::size_t size) {
-        void* p = ::operator new(header + size);
+        void* p = tree_space::allocate(header + size);
         return ::new (p) Chunk{nullptr, size};
     }
 

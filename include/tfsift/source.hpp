@@ -42,11 +42,14 @@ struct ResolvedPos {
 // diagnostic that points into it.
 class SourceFile {
 public:
-    SourceFile(std::string path, std::string bytes);
+    SourceFile(std::string path, std::string_view bytes);
+    SourceFile(const SourceFile&) = delete;
+    SourceFile& operator=(const SourceFile&) = delete;
+    ~SourceFile();
 
     [[nodiscard]] const std::string& path() const { return path_; }
-    [[nodiscard]] std::string_view text() const { return bytes_; }
-    [[nodiscard]] std::size_t size() const { return bytes_.size(); }
+    [[nodiscard]] std::string_view text() const { return {data_, size_}; }
+    [[nodiscard]] std::size_t size() const { return size_; }
 
     // 1-based line of `pos` (\n and \r\n end lines; a position right after a
     // line break is on the next line), found by binary search.
@@ -65,10 +68,15 @@ public:
     static std::shared_ptr<const SourceFile> read(const std::string& path);
 
 private:
+    struct Adopt {};
+    SourceFile(Adopt, std::string path, char* data, std::size_t size);
     void index_lines() const;
 
+    // The bytes live in the tree space (tfsift/tree_space.hpp): syntax trees
+    // point into them by 32-bit offsets.
     std::string path_;
-    std::string bytes_;
+    char* data_ = nullptr;
+    std::size_t size_ = 0;
     mutable std::vector<std::uint32_t> line_starts_;  // built on first use
 };
 

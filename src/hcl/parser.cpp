@@ -297,12 +297,21 @@ private:
     const LiteralExpr* literal(LiteralKind k, std::string_view text, Range r) {
         return arena_.make<LiteralExpr>(Expr{ExprKind::literal, r}, k, text);
     }
-    const Expr* placeholder(Range r) { return literal(LiteralKind::null, "null", r); }
+    // Stands in for an expression that could not be parsed. Its text is
+    // copied: a node's strings must live in the tree space.
+    const Expr* placeholder(Range r) { return literal(LiteralKind::null, arena_.copy(std::string_view("null")), r); }
 
     template <class T>
     std::span<const T> to_arena(const std::vector<T>& v) {
         auto s = arena_.copy(std::span<const T>(v.data(), v.size()));
         return {s.data(), s.size()};
+    }
+    // Child lists are kept as 4-byte references.
+    std::span<const Ref<Expr>> to_arena(const std::vector<const Expr*>& v) {
+        if (v.empty()) return {};
+        auto* out = static_cast<Ref<Expr>*>(arena_.allocate(v.size() * sizeof(Ref<Expr>), alignof(Ref<Expr>)));
+        for (std::size_t i = 0; i < v.size(); ++i) ::new (out + i) Ref<Expr>(v[i]);
+        return {out, v.size()};
     }
 
     // ---- structure -------------------------------------------------------

@@ -309,7 +309,7 @@ std::optional<ProviderLock> decode_provider_block(const SourceFile& source, cons
                                      "value.",
                                      attr->expr->range));
         } else {
-            for (const auto* item : list->items) {
+            for (const hcl::Expr* item : list->items) {
                 auto decoded = decode_string(source, *item, /*nullable=*/false, diags);
                 if (decoded.failed || !decoded.value) continue;
                 const auto& text = *decoded.value;

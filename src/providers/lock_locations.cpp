@@ -37,7 +37,7 @@ LockLocations locate_lock_entries(const std::shared_ptr<const SourceFile>& sourc
             if (a.name == "hashes") {
                 loc.hashes = a.range;
                 if (a.expr->kind == hcl::ExprKind::tuple) {
-                    for (const hcl::Expr* item : static_cast<const hcl::TupleExpr*>(a.expr)->items) {
+                    for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*a.expr).items) {
                         if (auto text = literal_string(item)) loc.hash_items.emplace_back(*text, item->range);
                     }
                 }

@@ -1,5 +1,6 @@
 // The bump allocator behind syntax trees: alignment, blocks of the sizes it
-// was given, requests larger than a block, and copies.
+// was given, requests larger than a block, and copies; and the tree space its
+// blocks come from.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -7,6 +8,9 @@
 #include <vector>
 
 #include "tfsift/arena.hpp"
+#include "tfsift/hcl/packed.hpp"
+#include "tfsift/source.hpp"
+#include "tfsift/tree_space.hpp"
 
 using tfsift::Arena;
 
@@ -70,4 +74,38 @@ TEST_CASE("arena objects and copies", "[arena]") {
     text = "xxxxxxxx";
     CHECK(s == "resource");
     CHECK(arena.copy(std::string_view{}).empty());
+}
+
+TEST_CASE("arena blocks and source texts live in the tree space", "[arena]") {
+    const std::size_t before = tfsift::tree_space::in_use();
+    {
+        Arena arena;
+        auto* v = arena.make<std::uint64_t>(std::uint64_t{42});
+        CHECK(tfsift::tree_space::contains(v));
+        tfsift::SourceFile f("x.tf", "a = 1\n");
+        CHECK(tfsift::tree_space::contains(f.text().data()));
+        CHECK(tfsift::tree_space::in_use() > before);
+        // A reference is an offset: it reads back the same node.
+        const tfsift::hcl::Ref<std::uint64_t> ref(v);
+        CHECK(ref.get() == v);
+        CHECK(*ref == 42);
+        CHECK(tfsift::hcl::Ref<std::uint64_t>(nullptr).get() == nullptr);
+        int on_stack = 0;
+        CHECK_FALSE(tfsift::tree_space::contains(&on_stack));
+    }
+    CHECK(tfsift::tree_space::in_use() == before);  // everything was given back
+}
+
+TEST_CASE("the tree space reuses what it is given back", "[arena]") {
+    void* a = tfsift::tree_space::allocate(100);
+    tfsift::tree_space::release(a, 100);
+    void* b = tfsift::tree_space::allocate(112);  // the same 16-byte size class
+    CHECK(b == a);
+    tfsift::tree_space::release(b, 112);
+    void* big = tfsift::tree_space::allocate(std::size_t{1} << 20);
+    CHECK(reinterpret_cast<std::uintptr_t>(big) % 4096 == 0);
+    tfsift::tree_space::release(big, std::size_t{1} << 20);
+    void* again = tfsift::tree_space::allocate((std::size_t{1} << 20) - 4096);
+    CHECK(again == big);
+    tfsift::tree_space::release(again, (std::size_t{1} << 20) - 4096);
 }

@@ -150,8 +150,10 @@ TEST_CASE("variables and functions from a context", "[eval]") {
 TEST_CASE("a hand-built tree evaluates without the parser", "[eval]") {
     Arena arena;
     const Range r{};
-    auto* one = arena.make<LiteralExpr>(LiteralExpr{{ExprKind::literal, r}, LiteralKind::number, "1"});
-    auto* text = arena.make<LiteralExpr>(LiteralExpr{{ExprKind::literal, r}, LiteralKind::string, "1"});
+    // A node's text lives in the tree space, like the nodes themselves.
+    const std::string_view digit = arena.copy(std::string_view("1"));
+    auto* one = arena.make<LiteralExpr>(LiteralExpr{{ExprKind::literal, r}, LiteralKind::number, digit});
+    auto* text = arena.make<LiteralExpr>(LiteralExpr{{ExprKind::literal, r}, LiteralKind::string, digit});
     auto* sum = arena.make<BinaryOpExpr>(BinaryOpExpr{{ExprKind::binary_op, r}, BinaryOp::add, one, text});
     const EvalResult res = evaluate(*sum, nullptr);
     CHECK(res.diagnostics.empty());

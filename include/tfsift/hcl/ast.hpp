@@ -4,11 +4,13 @@
 //
 // All nodes live in the Arena of the File that owns them and are trivially
 // destructible: strings are views into the source text or into the arena,
-// sequences are spans into the arena. A kept tree is several times the size
-// of its source, so nodes are laid out tightly: strings and sequences are
-// 12-byte PackedString / PackedSpan, and a range that follows from other
-// fields (a name's, an opening bracket's) is computed by an accessor of the
-// same name instead of being stored.
+// sequences are spans into the arena, child links are references into the
+// arena. A kept tree is a few times the size of its source, so nodes are laid
+// out tightly: strings and sequences are 8-byte PackedString / PackedSpan,
+// child links 4-byte Ref (all three are offsets into the tree space), ranges
+// are byte offsets only, and a range that follows from other fields (a
+// name's, an opening bracket's) is computed by an accessor of the same name
+// instead of being stored.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +72,7 @@ struct TraversalStep {
     bool legacy_index = false;      // written `.0` instead of `[0]`
     Range range;
     PackedString name;              // attr: the attribute name
-    const LiteralExpr* key = nullptr;  // index: the literal key (number, string, bool, null)
+    Ref<LiteralExpr> key = nullptr;  // index: the literal key (number, string, bool, null)
 };
 
 struct ScopeTraversalExpr : Expr {
@@ -84,17 +86,15 @@ struct ScopeTraversalExpr : Expr {
 };
 
 struct RelativeTraversalExpr : Expr {
-    const Expr* source;
+    Ref<Expr> source;
     PackedSpan<TraversalStep> steps;
 };
 
-// A node's small fields come first: they fill the padding after Expr's
-// header (12 bytes), which keeps the node 8 bytes shorter.
 struct FunctionCallExpr : Expr {
     bool expand_final = false;      // last argument followed by `...`
     PackedString name;              // full name, e.g. "upper" or "provider::aws::arn_parse"
     Pos name_end;                   // the name starts where the expression does
-    PackedSpan<const Expr*> args;
+    PackedSpan<Ref<Expr>> args;
     Range open_paren;
     Range close_paren;
 
@@ -102,9 +102,9 @@ struct FunctionCallExpr : Expr {
 };
 
 struct ConditionalExpr : Expr {
-    const Expr* condition;
-    const Expr* true_result;
-    const Expr* false_result;
+    Ref<Expr> condition;
+    Ref<Expr> true_result;
+    Ref<Expr> false_result;
 };
 
 enum class BinaryOp : std::uint8_t {
@@ -117,15 +117,15 @@ enum class BinaryOp : std::uint8_t {
 
 struct BinaryOpExpr : Expr {
     BinaryOp op;
-    const Expr* lhs;
-    const Expr* rhs;
+    Ref<Expr> lhs;
+    Ref<Expr> rhs;
 };
 
 enum class UnaryOp : std::uint8_t { logical_not, negate };
 
 struct UnaryOpExpr : Expr {
     UnaryOp op;
-    const Expr* operand;
+    Ref<Expr> operand;
     Range symbol_range;
 };
 
@@ -133,15 +133,15 @@ struct UnaryOpExpr : Expr {
 inline Range opening_bracket(const Expr& e) { return {e.range.start, Pos{e.range.start.byte + 1}}; }
 
 struct TupleExpr : Expr {
-    PackedSpan<const Expr*> items;
+    PackedSpan<Ref<Expr>> items;
     Range close;
 
     [[nodiscard]] Range open() const { return opening_bracket(*this); }
 };
 
 struct ObjectItem {
-    const Expr* key;    // always an ObjectKeyExpr
-    const Expr* value;
+    Ref<Expr> key;    // always an ObjectKeyExpr
+    Ref<Expr> value;
 };
 
 struct ObjectExpr : Expr {
@@ -155,24 +155,24 @@ struct ObjectExpr : Expr {
 // literal string unless force_non_literal is set (the key was parenthesised).
 struct ObjectKeyExpr : Expr {
     bool force_non_literal = false;
-    const Expr* wrapped;
+    Ref<Expr> wrapped;
 };
 
 struct ForExpr : Expr {
     bool group = false;             // `...` after the value in the object form
     PackedString key_var;           // empty when only one iterator is given
     PackedString value_var;
-    const Expr* collection;
-    const Expr* key_expr = nullptr; // non-null for the object form {for ...: k => v}
-    const Expr* value_expr;
-    const Expr* condition = nullptr;
+    Ref<Expr> collection;
+    Ref<Expr> key_expr = nullptr; // non-null for the object form {for ...: k => v}
+    Ref<Expr> value_expr;
+    Ref<Expr> condition = nullptr;
     Range open;
     Range close;
 };
 
 struct IndexExpr : Expr {
-    const Expr* collection;
-    const Expr* key;
+    Ref<Expr> collection;
+    Ref<Expr> key;
     Range bracket_range;
 };
 
@@ -181,14 +181,14 @@ struct AnonSymbolExpr : Expr {};
 // `source[*].each` / `source.*.each`: `each` is evaluated for every element,
 // with `item` standing for the element.
 struct SplatExpr : Expr {
-    const Expr* source;
-    const Expr* each;
-    const AnonSymbolExpr* item;
+    Ref<Expr> source;
+    Ref<Expr> each;
+    Ref<AnonSymbolExpr> item;
     Range marker_range;
 };
 
 struct ParenthesesExpr : Expr {
-    const Expr* inner;
+    Ref<Expr> inner;
 };
 
 // A quoted string or heredoc. Parts are LiteralExpr strings, interpolated
@@ -196,25 +196,25 @@ struct ParenthesesExpr : Expr {
 // ConditionalExpr of two TemplateExprs, %{for} a TemplateJoinExpr).
 struct TemplateExpr : Expr {
     bool heredoc = false;
-    PackedSpan<const Expr*> parts;
+    PackedSpan<Ref<Expr>> parts;
 };
 
 struct TemplateWrapExpr : Expr {
-    const Expr* wrapped;
+    Ref<Expr> wrapped;
 };
 
 struct TemplateJoinExpr : Expr {
-    const Expr* tuple;  // a ForExpr in tuple form producing strings
+    Ref<Expr> tuple;  // a ForExpr in tuple form producing strings
 };
 
 // The most numerous nodes (in that order over real configurations); a field
 // added to one of them costs every kept tree, so it should be a conscious
-// choice. Sizes for 64-bit targets.
-static_assert(sizeof(void*) != 8 || sizeof(ScopeTraversalExpr) == 40);
-static_assert(sizeof(void*) != 8 || sizeof(TraversalStep) == 32);
-static_assert(sizeof(void*) != 8 || sizeof(LiteralExpr) == 28);
-static_assert(sizeof(void*) != 8 || sizeof(TemplateExpr) == 28);
-static_assert(sizeof(void*) != 8 || sizeof(FunctionCallExpr) == 60);
+// choice.
+static_assert(sizeof(ScopeTraversalExpr) == 32);
+static_assert(sizeof(TraversalStep) == 24);
+static_assert(sizeof(LiteralExpr) == 24);
+static_assert(sizeof(TemplateExpr) == 24);
+static_assert(sizeof(FunctionCallExpr) == 52);
 
 // Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
 // debug builds.
@@ -230,7 +230,7 @@ void for_each_child(const Expr& e, F&& f);
 struct Attribute {
     PackedString name;  // as written: the range starts with it
     Range range;        // name start .. end of the expression's last token
-    const Expr* expr;
+    Ref<Expr> expr;
 
     [[nodiscard]] Range name_range() const {
         return {range.start, Pos{range.start.byte + static_cast<std::uint32_t>(name.size())}};
@@ -271,8 +271,8 @@ struct Block {
     [[nodiscard]] Range range() const { return {type_start, close_brace.end}; }
 };
 
-static_assert(sizeof(void*) != 8 || sizeof(Attribute) == 32);
-static_assert(sizeof(void*) != 8 || sizeof(Block) == 76);
+static_assert(sizeof(Attribute) == 20);
+static_assert(sizeof(Block) == 60);
 
 enum class CommentStyle : std::uint8_t { hash, slashes, block };
 

@@ -1,36 +1,34 @@
-// Twelve-byte string and sequence views for syntax-tree nodes. A kept tree
-// holds hundreds of thousands of names and child lists; std::string_view and
-// std::span take 16 bytes and 8-byte alignment each, these take 12 bytes and
-// 4-byte alignment, so they pack against the 4-byte fields of Range.
+// Eight-byte string and sequence views and four-byte node references for
+// syntax-tree nodes. A kept tree holds hundreds of thousands of names, child
+// lists and child links; as std::string_view, std::span and pointers they
+// would take 16, 16 and 8 bytes with 8-byte alignment. Here each is a 32-bit
+// offset into the tree space (tfsift/tree_space.hpp), where every node and
+// every source text lives, plus a 32-bit length where one is needed, so nodes
+// pack on 4-byte boundaries.
 #pragma once
 
 #include <compare>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string_view>
 
+#include "tfsift/tree_space.hpp"
+
 namespace tfsift::hcl {
 
-// A read-only view of at most 4 GiB of characters, read like a string_view
-// (it converts to one implicitly).
+// A read-only view of characters in the tree space, read like a string_view
+// (it converts to one implicitly). Only an empty view may point elsewhere.
 class PackedString {
 public:
     PackedString() = default;
-    PackedString(std::string_view s) : size_(static_cast<std::uint32_t>(s.size())) {  // NOLINT(google-explicit-constructor)
-        const char* p = s.data();
-        std::memcpy(data_, &p, sizeof data_);
-    }
+    PackedString(std::string_view s)  // NOLINT(google-explicit-constructor)
+        : offset_(s.empty() ? 0 : tree_space::offset_of(s.data())), size_(static_cast<std::uint32_t>(s.size())) {}
     PackedString(const char* s) : PackedString(std::string_view(s)) {}  // NOLINT(google-explicit-constructor)
 
     operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
     [[nodiscard]] std::string_view view() const { return {data(), size_}; }
 
-    [[nodiscard]] const char* data() const {
-        const char* p = nullptr;
-        std::memcpy(&p, data_, sizeof data_);  // the pointer is only 4-byte aligned
-        return p;
-    }
+    [[nodiscard]] const char* data() const { return tree_space::at(offset_); }
     [[nodiscard]] std::size_t size() const { return size_; }
     [[nodiscard]] std::size_t length() const { return size_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
@@ -53,29 +51,24 @@ public:
     friend std::strong_ordering operator<=>(const PackedString& a, std::string_view b) { return a.view() <=> b; }
 
 private:
-    unsigned char data_[sizeof(const char*)] = {};
+    std::uint32_t offset_ = 0;
     std::uint32_t size_ = 0;
 };
 
-// A read-only view of at most 2^32 - 1 elements, read like a std::span of
-// const T (it converts to one implicitly).
+// A read-only view of elements in the tree space, read like a std::span of
+// const T (it converts to one implicitly). Only an empty view may point
+// elsewhere.
 template <class T>
 class PackedSpan {
 public:
     PackedSpan() = default;
-    PackedSpan(std::span<const T> s) : size_(static_cast<std::uint32_t>(s.size())) {  // NOLINT(google-explicit-constructor)
-        const T* p = s.data();
-        std::memcpy(data_, &p, sizeof data_);
-    }
+    PackedSpan(std::span<const T> s)  // NOLINT(google-explicit-constructor)
+        : offset_(s.empty() ? 0 : tree_space::offset_of(s.data())), size_(static_cast<std::uint32_t>(s.size())) {}
     PackedSpan(std::span<T> s) : PackedSpan(std::span<const T>(s.data(), s.size())) {}  // NOLINT(google-explicit-constructor)
 
     operator std::span<const T>() const { return {data(), size_}; }  // NOLINT(google-explicit-constructor)
 
-    [[nodiscard]] const T* data() const {
-        const T* p = nullptr;
-        std::memcpy(&p, data_, sizeof data_);  // the pointer is only 4-byte aligned
-        return p;
-    }
+    [[nodiscard]] const T* data() const { return reinterpret_cast<const T*>(tree_space::at(offset_)); }
     [[nodiscard]] std::size_t size() const { return size_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
     [[nodiscard]] const T* begin() const { return data(); }
@@ -90,8 +83,28 @@ public:
     }
 
 private:
-    unsigned char data_[sizeof(const T*)] = {};
+    std::uint32_t offset_ = 0;
     std::uint32_t size_ = 0;
+};
+
+// A reference to a node in the tree space, or to none: used like a
+// `const T*` (it converts to one implicitly).
+template <class T>
+class Ref {
+public:
+    Ref() = default;
+    Ref(std::nullptr_t) {}  // NOLINT(google-explicit-constructor)
+    Ref(const T* p) : offset_(p == nullptr ? 0 : tree_space::offset_of(p)) {}  // NOLINT(google-explicit-constructor)
+
+    [[nodiscard]] const T* get() const {
+        return offset_ == 0 ? nullptr : reinterpret_cast<const T*>(tree_space::at(offset_));
+    }
+    operator const T*() const { return get(); }  // NOLINT(google-explicit-constructor)
+    const T* operator->() const { return reinterpret_cast<const T*>(tree_space::at(offset_)); }
+    const T& operator*() const { return *operator->(); }
+
+private:
+    std::uint32_t offset_ = 0;
 };
 
 }  // namespace tfsift::hcl
