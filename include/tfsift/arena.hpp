@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -83,6 +84,18 @@ public:
         return allocate_in_new_chunk(bytes, align);
     }
 
+    // Gives the unused end of the current block back to the tree space, if
+    // nothing was allocated there after it. A kept tree calls this once it
+    // is complete: its last block then ends where the tree does.
+    void trim() {
+        if (next_ == nullptr) return;
+        const auto used = static_cast<std::size_t>(next_ - (reinterpret_cast<char*>(chunks_) + header));
+        if (tree_space::resize_in_place(chunks_, header + chunks_->size, header + used)) {
+            chunks_->size = used;
+            end_ = next_;
+        }
+    }
+
 private:
     struct Chunk {
         Chunk* prev;
@@ -101,6 +114,16 @@ private:
 
     void* allocate_in_new_chunk(std::size_t bytes, std::size_t align) {
         const std::size_t need = bytes + (align > alignof(std::max_align_t) ? align : 0);
+        if (next_ != nullptr) {
+            // The current block grows in place when nothing was allocated
+            // after it, so its free tail stays in use.
+            const std::size_t grow = std::max(chunk_size_, need + align);
+            if (tree_space::resize_in_place(chunks_, header + chunks_->size, header + chunks_->size + grow)) {
+                chunks_->size += grow;
+                end_ += grow;
+                return allocate(bytes, align);
+            }
+        }
         if (need > chunk_size_ / 2 && next_ != nullptr) {
             // A large request gets a block of its own behind the current
             // one, so the current block's free tail stays in use.

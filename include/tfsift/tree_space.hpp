@@ -40,8 +40,13 @@ inline char* at(std::uint32_t offset) { return detail::base + offset; }
 // std::bad_alloc when the space is full.
 void* allocate(std::size_t bytes);
 
-// Gives back storage from allocate() with the same size.
+// Gives back storage from allocate() (or last resized to) `bytes`.
 void release(void* p, std::size_t bytes);
+
+// Makes the block at `p` of `old_bytes` `new_bytes` long without moving it,
+// which works when no block was handed out after it (and a larger one fits).
+// Returns false, changing nothing, otherwise.
+bool resize_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes);
 
 // Bytes handed out and not given back (for tests and benchmarks).
 std::size_t in_use();

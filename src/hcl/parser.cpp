@@ -1698,13 +1698,13 @@ Pos start_pos(const SourceFile& source) {
 File parse(const std::shared_ptr<const SourceFile>& source) {
     File file;
     file.source = source;
-    // A tree takes about two to three times the bytes of its source, varying
-    // from file to file. The first block holds five quarters of the source,
-    // the rest come in blocks of a sixteenth of it (within bounds): the
-    // unused tail of the last block stays small next to the tree (and the
-    // untouched pages of a large first block are never resident), at the
-    // price of a few more heap allocations (the sizes that measured best
-    // with bench/parse_bench.cpp).
+    // A tree takes about one and a half to three times the bytes of its
+    // source, varying from file to file. The first block holds five quarters
+    // of the source; when it is full it grows in place if it can (nothing
+    // else was allocated after it), otherwise the rest come in blocks of a
+    // sixteenth of the source (within bounds). Once the tree is complete the
+    // unused end of the last block is given back if it can be. (The sizes
+    // measured best with bench/parse_bench.cpp.)
     const std::size_t size = source->size();
     file.arena = std::make_unique<Arena>(size * 5 / 4 + 64, std::clamp<std::size_t>(size / 16, 256, std::size_t{32} * 1024));
     Pos start = start_pos(*source);
@@ -1719,6 +1719,7 @@ File parse(const std::shared_ptr<const SourceFile>& source) {
     file.body = file.arena->make<Body>(body);
     file.diagnostics = parser.take_diagnostics();
     file.comments.shrink_to_fit();  // kept as long as the tree
+    file.arena->trim();
     return file;
 }
 
