@@ -491,8 +491,8 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
         }
     }
     auto span = ctx.arena->copy(steps);
-    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, whole}, ctx.arena->copy(root),
-                                                    whole.end.byte, std::span<const hcl::TraversalStep>(span.data(), span.size()));
+    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, whole}, hcl::RootEnd::at_end,
+                                                    ctx.arena->copy(root), std::span<const hcl::TraversalStep>(span.data(), span.size()));
 }
 
 }  // namespace
@@ -516,8 +516,9 @@ const hcl::ScopeTraversalExpr* keyword_rooted_traversal(const DecodeContext& ctx
     if (source->kind != hcl::ExprKind::literal) return nullptr;
     const auto& lit = hcl::as<hcl::LiteralExpr>(*source);
     if (lit.literal != hcl::LiteralKind::null && lit.literal != hcl::LiteralKind::boolean) return nullptr;
-    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, e->range}, lit.text,
-                                                    lit.range.end.byte, steps);
+    // The keyword's range starts the expression's, and its text is its spelling.
+    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, e->range},
+                                                    hcl::RootEnd::after_name, lit.text, steps);
 }
 
 }  // namespace

@@ -1504,7 +1504,7 @@ private:
             if (key_dropped(t.steps)) {
                 keyed = true;
                 const auto* ref = ctx_.arena->make<hcl::ScopeTraversalExpr>(
-                    hcl::Expr{hcl::ExprKind::scope_traversal, e.range}, t.root, t.root_end, t.steps.first(t.steps.size() - 1));
+                    hcl::Expr{hcl::ExprKind::scope_traversal, e.range}, t.root_end, t.root, t.steps.first(t.steps.size() - 1));
                 return Expression{ctx_.file, e.range, ref, nullptr};
             }
         }

@@ -1004,7 +1004,7 @@ private:
             std::string_view name = text(t);
             if (name == "true" || name == "false") return literal(LiteralKind::boolean, name, t.range);
             if (name == "null") return literal(LiteralKind::null, name, t.range);
-            return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, name, t.range.end.byte, std::span<const TraversalStep>{});
+            return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, RootEnd::after_name, name, std::span<const TraversalStep>{});
         }
         case Tok::oquote:
         case Tok::oheredoc: {
