@@ -455,12 +455,12 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
                 while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
                 auto* key = ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole}, hcl::LiteralKind::number,
                                                               ctx.arena->copy(text.substr(b, i - b)));
-                steps.push_back(hcl::TraversalStep{hcl::StepKind::index, true, whole, {}, key});
+                steps.push_back(hcl::TraversalStep::index(whole, key, /*legacy=*/true));
                 continue;
             }
             std::string_view name = ident();
             if (name.empty()) return fail();
-            steps.push_back(hcl::TraversalStep{hcl::StepKind::attr, false, whole, ctx.arena->copy(name), nullptr});
+            steps.push_back(hcl::TraversalStep::attr(whole, ctx.arena->copy(name)));
         } else if (text[i] == '[') {
             ++i;
             const hcl::LiteralExpr* key = nullptr;
@@ -485,7 +485,7 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
             }
             if (i >= text.size() || text[i] != ']') return fail();
             ++i;
-            steps.push_back(hcl::TraversalStep{hcl::StepKind::index, false, whole, {}, key});
+            steps.push_back(hcl::TraversalStep::index(whole, key));
         } else {
             return fail();
         }

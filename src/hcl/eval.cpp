@@ -190,7 +190,8 @@ Value Evaluator::traverse(Value v, std::span<const TraversalStep> steps, Diagnos
             r = get_attribute(v, step.name);
         } else {
             Diagnostics key_diags;
-            const Value key = step.key ? literal(*step.key, key_diags) : Value::dynamic_null();
+            const LiteralExpr* literal_key = step.key();
+            const Value key = literal_key ? literal(*literal_key, key_diags) : Value::dynamic_null();
             diags.insert(diags.end(), key_diags.begin(), key_diags.end());
             r = index_value(v, key);
         }

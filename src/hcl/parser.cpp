@@ -829,10 +829,10 @@ private:
                   fmt::format("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [{}][{}].",
                               spelling.substr(0, d), spelling.substr(d + 1)),
                   num.range);
-            s.key = literal(LiteralKind::number, spelling, num.range);
+            s.set_key(literal(LiteralKind::number, spelling, num.range));
             return s;
         }
-        s.key = number_literal(num);
+        s.set_key(number_literal(num));
         return s;
     }
 
@@ -960,7 +960,7 @@ private:
                     TraversalStep s{};
                     s.kind = StepKind::index;
                     s.range = r;
-                    s.key = lit_key;
+                    s.set_key(lit_key);
                     steps.push_back(s);
                 } else {
                     ret = attach_steps(ret, steps);

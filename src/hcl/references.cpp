@@ -169,12 +169,12 @@ std::string render_traversal(const ScopeTraversalExpr& t) {
             continue;
         }
         out += '[';
-        if (s.key) {
-            switch (s.key->literal) {
-            case LiteralKind::number: out += render_number(s.key->text); break;
-            case LiteralKind::string: out += render_json_string(s.key->text); break;
+        if (const LiteralExpr* key = s.key()) {
+            switch (key->literal) {
+            case LiteralKind::number: out += render_number(key->text); break;
+            case LiteralKind::string: out += render_json_string(key->text); break;
             case LiteralKind::boolean:
-            case LiteralKind::null: out += s.key->text; break;
+            case LiteralKind::null: out += key->text; break;
             }
         }
         out += ']';

@@ -75,11 +75,26 @@ struct LiteralExpr : Expr {
 // One step after the root of a traversal.
 enum class StepKind : std::uint8_t { attr, index };
 struct TraversalStep {
-    StepKind kind;
+    StepKind kind = StepKind::attr;
     bool legacy_index = false;      // written `.0` instead of `[0]`
     Range range;
-    PackedString name;              // attr: the attribute name
-    Ref<LiteralExpr> key = nullptr;  // index: the literal key (number, string, bool, null)
+    PackedString name;              // attr: the attribute name; index: empty, holding the key
+
+    static TraversalStep attr(Range r, PackedString name) { return {StepKind::attr, false, r, name}; }
+    static TraversalStep index(Range r, const LiteralExpr* key, bool legacy = false) {
+        TraversalStep s{StepKind::index, legacy, r, {}};
+        s.set_key(key);
+        return s;
+    }
+
+    // index: the literal key (number, string, bool, null), or null for an
+    // index step whose key is not a literal; always null for an attr step.
+    // An index step has no name, so the key's reference is kept in the
+    // name's spare offset, which keeps the step at 20 bytes.
+    [[nodiscard]] const LiteralExpr* key() const {
+        return kind == StepKind::index ? Ref<LiteralExpr>::from_offset(name.held_bits()).get() : nullptr;
+    }
+    void set_key(const LiteralExpr* k) { name = PackedString::empty_holding(Ref<LiteralExpr>(k).offset()); }
 };
 
 // Where the root name of a traversal ends.
@@ -227,7 +242,7 @@ struct TemplateJoinExpr : Expr {
 // added to one of them costs every kept tree, so it should be a conscious
 // choice.
 static_assert(sizeof(ScopeTraversalExpr) == 28);
-static_assert(sizeof(TraversalStep) == 24);
+static_assert(sizeof(TraversalStep) == 20);
 static_assert(sizeof(LiteralExpr) == 20);
 static_assert(sizeof(TemplateExpr) == 20);
 static_assert(sizeof(FunctionCallExpr) == 48);

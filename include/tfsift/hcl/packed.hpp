@@ -47,6 +47,15 @@ public:
     [[nodiscard]] std::size_t find(std::string_view s, std::size_t pos = 0) const { return view().find(s, pos); }
     [[nodiscard]] std::size_t find(char c, std::size_t pos = 0) const { return view().find(c, pos); }
 
+    // An empty view does not need its offset: a node may keep 32 bits of its
+    // own there (see TraversalStep).
+    static PackedString empty_holding(std::uint32_t bits) {
+        PackedString s;
+        s.offset_ = bits;
+        return s;
+    }
+    [[nodiscard]] std::uint32_t held_bits() const { return offset_; }
+
     friend bool operator==(const PackedString& a, std::string_view b) { return a.view() == b; }
     friend std::strong_ordering operator<=>(const PackedString& a, std::string_view b) { return a.view() <=> b; }
 
@@ -95,6 +104,13 @@ public:
     Ref() = default;
     Ref(std::nullptr_t) {}  // NOLINT(google-explicit-constructor)
     Ref(const T* p) : offset_(p == nullptr ? 0 : tree_space::offset_of(p)) {}  // NOLINT(google-explicit-constructor)
+
+    [[nodiscard]] std::uint32_t offset() const { return offset_; }
+    static Ref from_offset(std::uint32_t offset) {
+        Ref r;
+        r.offset_ = offset;
+        return r;
+    }
 
     [[nodiscard]] const T* get() const {
         return offset_ == 0 ? nullptr : reinterpret_cast<const T*>(tree_space::at(offset_));
