@@ -94,7 +94,7 @@ struct Parser {
             return cty::Type::dynamic();
         }
         const auto& call = hcl::as<hcl::FunctionCallExpr>(*e);
-        const Range args_range{call.open_paren.start, call.close_paren.end};
+        const Range args_range{call.open_paren_start, call.close_paren.end};
         if (call.name == "bool" || call.name == "string" || call.name == "number") {
             error(invalid_type, fmt::format("Primitive type keyword \"{}\" does not expect arguments.", call.name), args_range);
             return cty::Type::dynamic();

@@ -1119,7 +1119,7 @@ private:
             }
         }
         return arena_.make<FunctionCallExpr>(Expr{ExprKind::function_call, between(name_range, close.range)}, expand_final, name_text,
-                                             name_end, to_arena(args), open.range, close.range);
+                                             name_end, to_arena(args), open.range.start, close.range);
     }
 
     bool peek_is_for() {

@@ -37,7 +37,7 @@ Range start_range(const hcl::Expr& e) {
         case ExprKind::template_join: return start_range(*hcl::as<hcl::TemplateJoinExpr>(e).tuple);
         case ExprKind::function_call: {
             const auto& f = hcl::as<hcl::FunctionCallExpr>(e);
-            return {f.name_range().start, f.open_paren.end};
+            return {f.name_range().start, f.open_paren().end};
         }
         case ExprKind::conditional: return start_range(*hcl::as<hcl::ConditionalExpr>(e).condition);
         case ExprKind::binary_op: return start_range(*hcl::as<hcl::BinaryOpExpr>(e).lhs);

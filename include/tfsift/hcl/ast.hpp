@@ -126,10 +126,11 @@ struct FunctionCallExpr : Expr {
     PackedString name;              // full name, e.g. "upper" or "provider::aws::arn_parse"
     Pos name_end;                   // the name starts where the expression does
     PackedSpan<Ref<Expr>> args;
-    Range open_paren;
-    Range close_paren;
+    Pos open_paren_start;           // the one-byte `(`
+    Range close_paren;              // the `)`, or what stood in its place
 
     [[nodiscard]] Range name_range() const { return {range.start, name_end}; }
+    [[nodiscard]] Range open_paren() const { return {open_paren_start, Pos{open_paren_start.byte + 1}}; }
 };
 
 struct ConditionalExpr : Expr {
@@ -245,7 +246,7 @@ static_assert(sizeof(ScopeTraversalExpr) == 28);
 static_assert(sizeof(TraversalStep) == 20);
 static_assert(sizeof(LiteralExpr) == 20);
 static_assert(sizeof(TemplateExpr) == 20);
-static_assert(sizeof(FunctionCallExpr) == 48);
+static_assert(sizeof(FunctionCallExpr) == 44);
 
 // Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
 // debug builds.
