@@ -250,3 +250,34 @@ TEST_CASE("expressions and templates parse on their own", "[parser]") {
     parse_expression(src2, "var.x +", Pos{0}, arena, diags);
     CHECK_FALSE(diags.empty());
 }
+
+TEST_CASE("a 100 MB file parses", "[parser][limits]") {
+    // Real-looking blocks, repeated until the file passes 100 MB.
+    const std::string block =
+        "resource \"aws_instance\" \"web\" {\n"
+        "  ami           = var.ami_id\n"
+        "  instance_type = \"t3.micro\"\n"
+        "  tags = {\n"
+        "    Name = \"web-${count.index}\" # a comment\n"
+        "  }\n"
+        "  count = length(var.zones) > 2 ? 3 : 1\n"
+        "}\n";
+    std::string text;
+    text.reserve(std::size_t{101} * 1000 * 1000);
+    std::size_t blocks = 0;
+    while (text.size() < std::size_t{100} * 1000 * 1000) {
+        text += block;
+        ++blocks;
+    }
+    const std::size_t size = text.size();
+    File f = parse_text(std::move(text));
+    REQUIRE_FALSE(f.has_errors());
+    REQUIRE(f.body->blocks.size() == blocks);
+    CHECK(f.comments.size() == blocks);
+    const Block& last = f.body->blocks.back();
+    CHECK(last.range().end.byte == size - 1);
+    CHECK(f.source->line(last.type_range().start) == 8 * (blocks - 1) + 1);
+    const Attribute* count = find_attr(last.body, "count");
+    REQUIRE(count != nullptr);
+    CHECK(count->expr->kind == ExprKind::conditional);
+}
