@@ -3,14 +3,15 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <array>
+#include <map>
 #include <cstring>
 #include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <vector>
+#include <set>
+#include <utility>
 
 namespace tfsift::tree_space {
 
@@ -27,78 +28,83 @@ char* reserve() {
 }
 
 constexpr std::size_t granule = 16;
-constexpr std::size_t small_limit = std::size_t{64} * 1024;  // larger blocks start on a page
 constexpr std::size_t page = 4096;
+constexpr std::size_t give_pages_back = std::size_t{1} << 20;  // from blocks this large
 
 std::size_t rounded(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1) + granule - 1) / granule * granule; }
 
-// Blocks are handed out from the top of the space (a bump pointer) in
-// multiples of 16 bytes. A block given back at the top lowers the top again,
-// and the block at the top can grow or shrink in place: an arena that is the
-// only one allocating (a file parsed on one thread) ends up exactly as large
-// as its tree. Other small blocks are recycled through one free list per
-// size (up to 64 KiB), linked through their first four bytes; other large
-// blocks give their whole pages back to the system and are reused by the
-// next request they fit, latest first.
+// Blocks are handed out in multiples of 16 bytes, best fit from the free
+// blocks, else from the top of the space (a bump pointer). A block given
+// back merges with free neighbours, and a free block that reaches the top
+// lowers the top instead. The block at the top can grow or shrink in place:
+// an arena that is the only one allocating (a file parsed on one thread)
+// ends up exactly as large as its tree. Pages stay with the process for
+// reuse, except those of blocks of 1 MiB and more, which go back to the
+// system when the block is given back.
 struct Allocator {
     std::mutex mutex;
     std::uint64_t top = granule;  // offset 0 stays unused
-    std::array<std::uint32_t, small_limit / granule + 1> free_small{};
-    struct Span {
-        std::uint64_t offset;
-        std::uint64_t size;
-    };
-    std::vector<Span> free_large;
+    std::map<std::uint64_t, std::uint64_t> free_at;          // offset -> size
+    std::set<std::pair<std::uint64_t, std::uint64_t>> free_by_size;  // (size, offset)
     std::size_t used = 0;
+
+    void add_free(std::uint64_t offset, std::uint64_t size) {
+        free_at.emplace(offset, size);
+        free_by_size.emplace(size, offset);
+    }
+    void remove_free(std::map<std::uint64_t, std::uint64_t>::iterator it) {
+        free_by_size.erase({it->second, it->first});
+        free_at.erase(it);
+    }
 
     void* take(std::size_t bytes) {
         const std::size_t size = rounded(bytes);
         std::lock_guard lock(mutex);
-        if (size <= small_limit) {
-            std::uint32_t& head = free_small[size / granule];
-            if (head != 0) {
-                char* p = detail::base + head;
-                std::uint32_t next = 0;
-                std::memcpy(&next, p, sizeof next);
-                head = next;
-                used += size;
-                return p;
-            }
-        } else {
-            for (auto it = free_large.rbegin(); it != free_large.rend(); ++it) {
-                if (it->size < size) continue;
-                char* p = detail::base + it->offset;
-                it->offset += size;
-                it->size -= size;
-                if (it->size == 0) free_large.erase(std::next(it).base());
-                used += size;
-                return p;
-            }
+        if (auto fit = free_by_size.lower_bound({size, 0}); fit != free_by_size.end()) {
+            const auto [block_size, offset] = *fit;
+            remove_free(free_at.find(offset));
+            if (block_size > size) add_free(offset + size, block_size - size);
+            used += size;
+            return detail::base + offset;
         }
-        std::uint64_t at = size > small_limit ? (top + page - 1) / page * page : top;
-        if (at + size > capacity) throw std::bad_alloc();
-        top = at + size;
+        if (top + size > capacity) throw std::bad_alloc();
+        const std::uint64_t at = top;
+        top += size;
         used += size;
         return detail::base + at;
     }
 
     void give_back(void* p, std::size_t bytes) {
         const std::size_t size = rounded(bytes);
-        const auto offset = static_cast<std::uint64_t>(static_cast<char*>(p) - detail::base);
-        std::lock_guard lock(mutex);
-        used -= size;
-        if (offset + size == top) {
-            top = offset;
-        } else if (size <= small_limit) {
-            std::uint32_t& head = free_small[size / granule];
-            std::memcpy(p, &head, sizeof head);
-            head = static_cast<std::uint32_t>(offset);
-        } else {
+        std::uint64_t offset = static_cast<std::uint64_t>(static_cast<char*>(p) - detail::base);
+        if (size >= give_pages_back) {
             // The whole pages inside the block go back to the system.
             const std::uint64_t first = (offset + page - 1) / page * page;
             const std::uint64_t last = (offset + size) / page * page;
             if (last > first) ::madvise(detail::base + first, last - first, MADV_DONTNEED);
-            free_large.push_back({offset, size});
+        }
+        std::lock_guard lock(mutex);
+        used -= size;
+        std::uint64_t end = offset + size;
+        // Merge with the free blocks on either side.
+        auto next = free_at.lower_bound(offset);
+        if (next != free_at.end() && next->first == end) {
+            end += next->second;
+            auto after = std::next(next);
+            remove_free(next);
+            next = after;
+        }
+        if (next != free_at.begin()) {
+            auto prev = std::prev(next);
+            if (prev->first + prev->second == offset) {
+                offset = prev->first;
+                remove_free(prev);
+            }
+        }
+        if (end == top) {
+            top = offset;
+        } else {
+            add_free(offset, end - offset);
         }
     }
 
@@ -140,6 +146,12 @@ void release(void* p, std::size_t bytes) {
 
 bool resize_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes) {
     return allocator().resize(p, old_bytes, new_bytes);
+}
+
+std::size_t largest_free() {
+    Allocator& a = allocator();
+    std::lock_guard lock(a.mutex);
+    return a.free_by_size.empty() ? 0 : static_cast<std::size_t>(a.free_by_size.rbegin()->first);
 }
 
 std::size_t in_use() {

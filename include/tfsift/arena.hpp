@@ -5,9 +5,9 @@
 // to each other by 32-bit offsets.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>

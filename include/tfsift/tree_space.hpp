@@ -51,4 +51,8 @@ bool resize_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes);
 // Bytes handed out and not given back (for tests and benchmarks).
 std::size_t in_use();
 
+// The largest block given back and free for reuse (for tests: a larger
+// request is served from the top of the space).
+std::size_t largest_free();
+
 }  // namespace tfsift::tree_space

@@ -847,7 +847,13 @@ private:
             native = detail::json_string_expr(ctx_, *e.json, false, *ctx_.diags);
         }
         std::optional<TypeConstraint> tc;
-        if (native) tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
+        if (native == e.native && native != nullptr) {
+            const std::string_view text =
+                ctx_.file->text().substr(native->range.start.byte, native->range.end.byte - native->range.start.byte);
+            tc = parse_type_constraint(*native, text, ctx_.file->path(), *ctx_.diags);
+        } else if (native) {
+            tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
+        }
         if (!tc) {
             v.constraint_type = cty::Type::dynamic();
             return;

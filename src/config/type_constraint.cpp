@@ -1,6 +1,7 @@
 #include "tfsift/config/type_constraint.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/core.h>
 
@@ -257,6 +258,21 @@ std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, const
     out.type = p.get(expr, out.defaults);
     if (p.failed) return std::nullopt;
     return out;
+}
+
+std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, std::string_view text,
+                                                    const std::string& filename, Diagnostics& diags) {
+    // Bounded, so that a long run over many configurations does not grow
+    // without end: the memo starts over when full.
+    constexpr std::size_t memo_limit = 4096;
+    thread_local std::unordered_map<std::string, TypeConstraint> memo;
+    if (auto it = memo.find(std::string(text)); it != memo.end()) return it->second;
+    auto tc = parse_type_constraint(expr, filename, diags);
+    if (tc) {
+        if (memo.size() >= memo_limit) memo.clear();
+        memo.emplace(std::string(text), *tc);
+    }
+    return tc;
 }
 
 std::string type_constraint_text(const cty::Type& t) {

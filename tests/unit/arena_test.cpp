@@ -45,15 +45,16 @@ TEST_CASE("arena allocations are aligned, distinct and keep their contents", "[a
 }
 
 TEST_CASE("a block grows in place while nothing follows it", "[arena]") {
-    // A block size nothing else in these tests gives back, so the block is
-    // taken from the top of the tree space rather than from a free list.
-    Arena arena(3000 + 16 * 7);
+    // A first block larger than any free one comes from the top of the space.
+    const std::size_t first = tfsift::tree_space::largest_free() + 4096;
+    Arena arena(first);
     auto* small1 = arena.make<std::uint64_t>(std::uint64_t{1});
-    auto* big = static_cast<char*>(arena.allocate(10000, 8));
+    // More than the block holds: it grows.
+    auto* big = static_cast<char*>(arena.allocate(first + 1000, 8));
     auto* small2 = arena.make<std::uint64_t>(std::uint64_t{2});
-    // One block, grown twice: each allocation follows the one before.
+    // One block, grown in place: each allocation follows the one before.
     CHECK(big == reinterpret_cast<char*>(small1 + 1));
-    CHECK(reinterpret_cast<char*>(small2) == big + 10000);
+    CHECK(reinterpret_cast<char*>(small2) == big + first + 1000);
     const std::size_t before = tfsift::tree_space::in_use();
     arena.trim();  // the block now ends where its last allocation does
     CHECK(tfsift::tree_space::in_use() < before);
@@ -64,12 +65,11 @@ TEST_CASE("a block grows in place while nothing follows it", "[arena]") {
 TEST_CASE("a request larger than a block leaves the current block in use", "[arena]") {
     Arena arena(256);
     auto* small1 = arena.make<std::uint64_t>(std::uint64_t{1});
-    // Something else is allocated after the arena's block, so it cannot grow
-    // (a block from a free list may lie below it: take until one does not).
-    std::vector<void*> others;
-    do {
-        others.push_back(tfsift::tree_space::allocate(64));
-    } while (others.back() < static_cast<void*>(small1));
+    // Something else is taken from the top of the space, after the arena's
+    // block, so the block cannot grow.
+    const std::size_t other_size = tfsift::tree_space::largest_free() + 64;
+    void* other = tfsift::tree_space::allocate(other_size);
+    CHECK(other > static_cast<void*>(small1));
     auto* big = static_cast<char*>(arena.allocate(10000, 8));
     auto* small2 = arena.make<std::uint64_t>(std::uint64_t{2});
     // The big request got a block of its own; the second small value follows
@@ -78,7 +78,7 @@ TEST_CASE("a request larger than a block leaves the current block in use", "[are
     CHECK((big + 10000 <= reinterpret_cast<char*>(small1) || big >= reinterpret_cast<char*>(small2 + 1)));
     CHECK(*small1 == 1);
     CHECK(*small2 == 2);
-    for (void* o : others) tfsift::tree_space::release(o, 64);
+    tfsift::tree_space::release(other, other_size);
 }
 
 TEST_CASE("arena objects and copies", "[arena]") {
@@ -122,15 +122,26 @@ TEST_CASE("arena blocks and source texts live in the tree space", "[arena]") {
 }
 
 TEST_CASE("the tree space reuses what it is given back", "[arena]") {
-    void* a = tfsift::tree_space::allocate(100);
-    tfsift::tree_space::release(a, 100);
-    void* b = tfsift::tree_space::allocate(112);  // the same 16-byte size class
+    namespace space = tfsift::tree_space;
+    // Blocks larger than any free one come from the top, one after the other.
+    const std::size_t size = space::largest_free() + 4096;
+    auto* x = static_cast<char*>(space::allocate(size));
+    auto* y = static_cast<char*>(space::allocate(size));
+    CHECK(y == x + size);
+    // Given back, they merge into one block (and lower the top, as the later
+    // one was at the top), which serves a request for both.
+    space::release(x, size);
+    space::release(y, size);
+    auto* both = static_cast<char*>(space::allocate(2 * size));
+    CHECK(both <= x);
+    space::release(both, 2 * size);
+
+    // The same small size again gets a block that was given back.
+    const std::size_t before = space::in_use();
+    void* a = space::allocate(100);
+    space::release(a, 100);
+    void* b = space::allocate(112);  // the same 16-byte multiple
     CHECK(b == a);
-    tfsift::tree_space::release(b, 112);
-    void* big = tfsift::tree_space::allocate(std::size_t{1} << 20);
-    CHECK(reinterpret_cast<std::uintptr_t>(big) % 4096 == 0);
-    tfsift::tree_space::release(big, std::size_t{1} << 20);
-    void* again = tfsift::tree_space::allocate((std::size_t{1} << 20) - 4096);
-    CHECK(again == big);
-    tfsift::tree_space::release(again, (std::size_t{1} << 20) - 4096);
+    space::release(b, 112);
+    CHECK(space::in_use() == before);
 }

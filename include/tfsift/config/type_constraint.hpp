@@ -38,6 +38,14 @@ struct TypeConstraint {
 std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, const std::string& filename,
                                                     Diagnostics& diags);
 
+// The same, remembering what parses without errors by `text`, the
+// expression's source text, on the calling thread. A configuration repeats
+// its type constraints across variables, files and modules (`map(string)`, an
+// object type shared by modules), and building cty types takes many
+// allocations; types are immutable, so equal texts share one.
+std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, std::string_view text,
+                                                    const std::string& filename, Diagnostics& diags);
+
 // The canonical text of a type constraint: `list(string)`,
 // `object({a=string,b=optional(number)})`, `any` for the dynamic type.
 std::string type_constraint_text(const cty::Type& type);

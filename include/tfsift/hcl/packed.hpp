@@ -23,7 +23,6 @@ public:
     PackedString() = default;
     PackedString(std::string_view s)  // NOLINT(google-explicit-constructor)
         : offset_(s.empty() ? 0 : tree_space::offset_of(s.data())), size_(static_cast<std::uint32_t>(s.size())) {}
-    PackedString(const char* s) : PackedString(std::string_view(s)) {}  // NOLINT(google-explicit-constructor)
 
     operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
     [[nodiscard]] std::string_view view() const { return {data(), size_}; }
