@@ -31,6 +31,14 @@ constexpr std::size_t granule = 16;
 constexpr std::size_t page = 4096;
 constexpr std::size_t give_pages_back = std::size_t{1} << 20;  // from blocks this large
 
+// What allocate() throws when the space is full.
+class SpaceFull : public std::bad_alloc {
+public:
+    [[nodiscard]] const char* what() const noexcept override {
+        return "the source texts and syntax trees held at once exceed tfsift's 4 GiB tree space";
+    }
+};
+
 std::size_t rounded(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1) + granule - 1) / granule * granule; }
 
 // Blocks are handed out in multiples of 16 bytes, best fit from the free
@@ -67,7 +75,7 @@ struct Allocator {
             used += size;
             return detail::base + offset;
         }
-        if (top + size > capacity) throw std::bad_alloc();
+        if (top + size > capacity) throw SpaceFull();
         const std::uint64_t at = top;
         top += size;
         used += size;

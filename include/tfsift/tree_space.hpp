@@ -36,8 +36,8 @@ inline std::uint32_t offset_of(const void* p) {
 
 inline char* at(std::uint32_t offset) { return detail::base + offset; }
 
-// `bytes` of storage aligned to 16 bytes, from any thread. Throws
-// std::bad_alloc when the space is full.
+// `bytes` of storage aligned to 16 bytes, from any thread. Throws a
+// std::bad_alloc that says so when the space is full.
 void* allocate(std::size_t bytes);
 
 // Gives back storage from allocate() (or last resized to) `bytes`.

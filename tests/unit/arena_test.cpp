@@ -145,3 +145,15 @@ TEST_CASE("the tree space reuses what it is given back", "[arena]") {
     space::release(b, 112);
     CHECK(space::in_use() == before);
 }
+
+TEST_CASE("a full tree space is an exception that says so, not a crash", "[arena]") {
+    namespace space = tfsift::tree_space;
+    const std::size_t before = space::in_use();
+    try {
+        (void)space::allocate(space::capacity);
+        FAIL("the whole space cannot be handed out: offset 0 is never used");
+    } catch (const std::bad_alloc& e) {
+        CHECK(std::string(e.what()).find("4 GiB tree space") != std::string::npos);
+    }
+    CHECK(space::in_use() == before);
+}
