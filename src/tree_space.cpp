@@ -3,11 +3,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <map>
-#include <cstring>
-#include <iterator>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <new>
 #include <set>
@@ -50,6 +49,16 @@ std::size_t rounded(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1)
 // reuse, except those of blocks of 1 MiB and more, which go back to the
 // system when the block is given back.
 struct Allocator {
+    Allocator() {
+        // The reservation is made while static objects are initialized; a
+        // static object of another file that allocated before it would get
+        // storage outside the space.
+        if (detail::base == nullptr) {
+            std::fputs("tfsift: internal error: the tree space was used before it was reserved\n", stderr);
+            std::abort();
+        }
+    }
+
     std::mutex mutex;
     std::uint64_t top = granule;  // offset 0 stays unused
     std::map<std::uint64_t, std::uint64_t> free_at;          // offset -> size
