@@ -1,8 +1,8 @@
 #include "tfsift/source.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -26,7 +26,7 @@ SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size
 SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
-    // Read straight into a string of the file's size: a stream buffer would
+    // Read straight into storage of the file's size: a stream buffer would
     // hold a second copy of every byte while reading.
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw std::system_error(EISDIR, std::generic_category(), path);
@@ -44,12 +44,13 @@ std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
 }
 
 void SourceFile::index_lines() const {
-    if (!line_starts_.empty()) return;
-    line_starts_.push_back(0);
-    const char* data = data_;
-    for (std::size_t i = 0; i < size_; ++i) {
-        if (data[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
-    }
+    // Rules on several threads may ask for lines of the same file.
+    std::call_once(lines_indexed_, [this] {
+        line_starts_.push_back(0);
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (data_[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
+        }
+    });
 }
 
 std::uint32_t SourceFile::line(Pos pos) const {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,7 @@ private:
     char* data_ = nullptr;
     std::size_t size_ = 0;
     mutable std::vector<std::uint32_t> line_starts_;  // built on first use
+    mutable std::once_flag lines_indexed_;
 };
 
 // Counts the extended grapheme clusters in a UTF-8 string (invalid bytes
