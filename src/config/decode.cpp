@@ -847,10 +847,12 @@ private:
             native = detail::json_string_expr(ctx_, *e.json, false, *ctx_.diags);
         }
         std::optional<TypeConstraint> tc;
-        if (native == e.native && native != nullptr) {
-            const std::string_view text =
-                ctx_.file->text().substr(native->range.start.byte, native->range.end.byte - native->range.start.byte);
-            tc = parse_type_constraint(*native, text, ctx_.file->path(), *ctx_.diags);
+        if (e.native) {
+            // Native syntax is remembered by its text (a type read from a
+            // JSON string is not: its text is not the file's).
+            const Range r = e.native->range;
+            const std::string_view text = ctx_.file->text().substr(r.start.byte, r.end.byte - r.start.byte);
+            tc = parse_type_constraint(*e.native, text, ctx_.file->path(), *ctx_.diags);
         } else if (native) {
             tc = parse_type_constraint(*native, ctx_.file->path(), *ctx_.diags);
         }

@@ -1,6 +1,8 @@
 #include "tfsift/config/type_constraint.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string_view>
 #include <unordered_map>
 
 #include <fmt/core.h>
@@ -265,12 +267,17 @@ std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, std::
     // Bounded, so that a long run over many configurations does not grow
     // without end: the memo starts over when full.
     constexpr std::size_t memo_limit = 4096;
-    thread_local std::unordered_map<std::string, TypeConstraint> memo;
-    if (auto it = memo.find(std::string(text)); it != memo.end()) return it->second;
+    // Looked up by the text as it is, without a copy.
+    struct TextHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    thread_local std::unordered_map<std::string, TypeConstraint, TextHash, std::equal_to<>> memo;
+    if (auto it = memo.find(text); it != memo.end()) return it->second;
     auto tc = parse_type_constraint(expr, filename, diags);
     if (tc) {
         if (memo.size() >= memo_limit) memo.clear();
-        memo.emplace(std::string(text), *tc);
+        memo.emplace(text, *tc);
     }
     return tc;
 }
