@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include <utf8proc.h>
 
+#include "tfsift/file_read.hpp"
 #include "tfsift/tree_space.hpp"
 
 namespace tfsift {
@@ -26,21 +25,22 @@ SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size
 SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
-    // Read straight into storage of the file's size: a stream buffer would
-    // hold a second copy of every byte while reading.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw std::system_error(EISDIR, std::generic_category(), path);
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw std::system_error(errno, std::generic_category(), path);
-    std::streamoff size = in.tellg();
-    if (size < 0) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
-    const auto n = static_cast<std::size_t>(size);
-    char* data = n > 0 ? static_cast<char*>(tree_space::allocate(n)) : nullptr;
-    // Owned from here on, so that a failed read gives the bytes back.
-    auto file = std::shared_ptr<const SourceFile>(new SourceFile(Adopt{}, path, data, n));
-    in.seekg(0);
-    if (n > 0 && !in.read(data, size)) throw std::system_error(errno ? errno : EIO, std::generic_category(), path);
-    return file;
+    // Only a regular file, bounded in size (tfsift/file_read.hpp).
+    FileContent failure;
+    auto file = read_source_file(path, ReadPolicy{}, failure);
+    if (file) return file;
+    int code = EIO;
+    switch (failure.failure) {
+    case ReadFailure::missing:
+    case ReadFailure::dangling_symlink: code = ENOENT; break;
+    case ReadFailure::directory: code = EISDIR; break;
+    case ReadFailure::not_regular: code = ENODEV; break;
+    case ReadFailure::outside_root: code = EPERM; break;
+    case ReadFailure::too_large: code = EFBIG; break;
+    case ReadFailure::none:
+    case ReadFailure::io_error: break;
+    }
+    throw std::system_error(code, std::generic_category(), failure.message);
 }
 
 void SourceFile::index_lines() const {

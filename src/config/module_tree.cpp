@@ -1,10 +1,8 @@
 #include "tfsift/config/module_tree.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -69,17 +67,14 @@ public:
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
             if (options_.exclude_file && options_.exclude_file(rel)) continue;
-            std::shared_ptr<const SourceFile> src;
-            try {
-                std::ifstream in(fs::path(root_dir_) / rel, std::ios::binary);
-                if (!in) throw std::runtime_error("cannot open");
-                std::ostringstream ss;
-                ss << in.rdbuf();
-                src = std::make_shared<SourceFile>(options_.source_name_prefix + rel, ss.str());
-            } catch (const std::exception&) {
+            FileContent failure;
+            std::shared_ptr<const SourceFile> src = read_source_file(
+                (fs::path(root_dir_) / rel).string(), options_.read_policy, failure, options_.source_name_prefix + rel);
+            if (!src) {
                 Diagnostic d;
                 d.summary = "Failed to read file";
-                d.detail = fmt::format("The configuration file \"{}\" could not be read.", rel);
+                d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
+                out_.read_failures.push_back(failure.message);
                 d.filename = options_.source_name_prefix + rel;
                 out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
                 continue;
@@ -145,6 +140,17 @@ public:
                           call.origin);
                 continue;
             }
+            if (leaves_root(child_dir)) {
+                out_.read_failures.push_back(fmt::format("the module directory {}: resolves outside the repository root {}",
+                                                         (fs::path(root_dir_) / child_dir).lexically_normal().string(),
+                                                         options_.read_policy.root));
+                tree_diag(Severity::error, "Module directory outside the repository",
+                          fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
+                                      "not read (the setting follow_external_symlinks = true allows it).",
+                                      fs::path(child_dir).string(), options_.read_policy.root),
+                          call.origin);
+                continue;
+            }
             bool cycle = false;
             for (const auto& a : ancestors) cycle = cycle || a == child_dir;
             if (cycle && !warned_cycle_) {
@@ -167,6 +173,12 @@ public:
     }
 
 private:
+    // Whether the module directory `rel` resolves outside the trusted root.
+    [[nodiscard]] bool leaves_root(const std::string& rel) const {
+        if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
+        return !resolves_inside((fs::path(root_dir_) / rel).string(), options_.read_policy.root);
+    }
+
     // The provider address a local name stands for in a module.
     static std::string provider_fqn(const Module& m, std::string_view local) {
         auto it = m.terraform.required_providers.find(std::string(local));
@@ -272,9 +284,20 @@ private:
     }
 
     void read_installed_modules() {
-        std::ifstream in(fs::path(root_dir_) / ".terraform" / "modules" / "modules.json");
-        if (!in) return;
-        auto doc = nlohmann::json::parse(in, nullptr, false);
+        const fs::path manifest = fs::path(root_dir_) / ".terraform" / "modules" / "modules.json";
+        FileContent content = read_regular_file(manifest.string(), options_.read_policy);
+        if (!content.ok()) {
+            if (content.failure != ReadFailure::missing) {
+                Diagnostic d;
+                d.summary = "Failed to read file";
+                d.detail = fmt::format("The module manifest could not be read: {}", content.message);
+                out_.read_failures.push_back(content.message);
+                d.filename = options_.source_name_prefix + ".terraform/modules/modules.json";
+                out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, nullptr});
+            }
+            return;
+        }
+        auto doc = nlohmann::json::parse(content.bytes, nullptr, false);
         if (doc.is_discarded() || !doc.contains("Modules") || !doc["Modules"].is_array()) return;
         for (const auto& mod : doc["Modules"]) {
             if (!mod.is_object() || !mod.contains("Key") || !mod.contains("Dir")) continue;
@@ -325,6 +348,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
         fs::directory_iterator it(root_dir, ec);
         if (ec) return out;
     }
+    out.read_policy = options.read_policy;
     TreeLoader loader(root_dir, options, out);
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{"."};

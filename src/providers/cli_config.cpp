@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 #include <utility>
 
 #include "tfsift/cty/convert.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/providers/package_sources.hpp"
@@ -175,14 +174,6 @@ struct FileReader {
     }
 };
 
-std::string read_bytes(const fs::path& path, bool& ok) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buffer;
-    if (in) buffer << in.rdbuf();
-    ok = static_cast<bool>(in);
-    return std::move(buffer).str();
-}
-
 }  // namespace
 
 Environment process_environment() {
@@ -236,16 +227,22 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
     CliConfig config;
     config.files = files;
     for (const auto& path : files) {
-        bool ok = false;
-        std::string bytes = read_bytes(path, ok);
-        if (!ok) {
+        // Named by the environment, so it may lie anywhere; still only a
+        // regular file, and bounded.
+        FileContent content = read_regular_file(path.string(), ReadPolicy{});
+        if (content.failure == ReadFailure::missing) {
             config.diagnostics.push_back(Diagnostic{Severity::warning, "Unable to open CLI configuration file",
                                                     fmt::format("The CLI configuration file at \"{}\" does not exist.",
                                                                 path.string()),
                                                     path.string(), std::nullopt, std::nullopt});
             continue;
         }
-        auto source = std::make_shared<const SourceFile>(path.string(), std::move(bytes));
+        if (!content.ok()) {
+            config.diagnostics.push_back(Diagnostic{Severity::warning, "Unable to read CLI configuration file",
+                                                    content.message, path.string(), std::nullopt, std::nullopt});
+            continue;
+        }
+        auto source = std::make_shared<const SourceFile>(path.string(), content.bytes);
         hcl::File file = hcl::parse(source);
         config.diagnostics.insert(config.diagnostics.end(), file.diagnostics.begin(), file.diagnostics.end());
         const FileReader reader{*source, config.diagnostics};

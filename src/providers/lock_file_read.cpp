@@ -7,11 +7,10 @@
 #include <utf8proc.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "providers/go_quote.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/eval.hpp"
@@ -377,34 +376,17 @@ LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source, con
 }
 
 LockFileRead load_lock_file(const std::filesystem::path& path, const LockReadOptions& options) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (status.type() == std::filesystem::file_type::not_found) return {};
-    std::string bytes;
-    std::string problem;
-    if (ec) {
-        problem = ec.message();
-    } else if (std::filesystem::is_directory(status)) {
-        problem = "is a directory";
-    } else {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream buffer;
-        if (in) buffer << in.rdbuf();
-        if (!in || in.bad()) {
-            problem = "cannot be read";
-        } else {
-            bytes = std::move(buffer).str();
-        }
-    }
-    if (!problem.empty()) {
+    FileContent content = read_regular_file(path.string(), options.read_policy);
+    if (content.failure == ReadFailure::missing) return {};
+    if (!content.ok()) {
         LockFileRead result;
         result.diagnostics.push_back(Diagnostic{Severity::error, "Failed to read file",
                                                 fmt::format("The file {} could not be read: {}.",
-                                                            go_quote(path.string()), problem),
+                                                            go_quote(path.string()), content.message),
                                                 path.string(), std::nullopt, std::nullopt});
         return result;
     }
-    return read_lock_file(std::make_shared<const SourceFile>(path.string(), std::move(bytes)), options);
+    return read_lock_file(std::make_shared<const SourceFile>(path.string(), std::move(content.bytes)), options);
 }
 
 }  // namespace tfsift::providers

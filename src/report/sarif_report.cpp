@@ -75,8 +75,12 @@ json region(const SourceFile& file, Range range) {
 
 // The region with the text it covers, and the whole lines around it as the
 // context region, so that viewers can show the code without the file.
-json physical_location(const ReportInput& in, const SourceFile& file, Range range) {
+json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const SourceFile& file, Range range) {
     json r = region(file, range);
+    if (!guard.may_quote(file)) {
+        // Positions only: the file lies outside the repository.
+        return {{"artifactLocation", artifact_location(in, file)}, {"region", r}};
+    }
     std::string_view text = file.text();
     auto clamp = [&](std::uint32_t b) { return std::min<std::uint32_t>(b, static_cast<std::uint32_t>(text.size())); };
     std::uint32_t begin = clamp(range.start.byte);
@@ -107,8 +111,10 @@ json physical_location(const ReportInput& in, const SourceFile& file, Range rang
 // A stable hash of the finding's line content, so that a finding keeps its
 // identity when lines above it move. FNV-1a over the rule id and the line
 // without surrounding whitespace; ":N" numbers repeats of the same hash.
-std::string line_hash(const lint::Finding& f) {
-    std::string_view line = f.file->line_text(f.file->line(f.range.start));
+std::string line_hash(const lint::Finding& f, detail::SnippetGuard& guard) {
+    // A file outside the repository is hashed as an empty line: a hash of a
+    // short secret gives the secret away.
+    std::string_view line = guard.may_quote(*f.file) ? f.file->line_text(f.file->line(f.range.start)) : std::string_view();
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
     std::uint64_t h = 1469598103934665603ULL;
@@ -148,14 +154,15 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
     }
 
     json results = json::array();
+    detail::SnippetGuard guard(in.trusted_roots);
     std::map<std::string, int> hash_repeats;  // file + hash -> occurrences so far
     for (const lint::Finding& f : in.findings) {
         json result = {{"ruleId", f.rule_id},
                        {"level", sarif_level(f.severity)},
                        {"message", {{"text", detail::valid_utf8(f.message)}}},
-                       {"locations", json::array({{{"physicalLocation", physical_location(in, *f.file, f.range)}}})}};
+                       {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
         if (auto it = rule_index.find(f.rule_id); it != rule_index.end()) result["ruleIndex"] = it->second;
-        std::string hash = line_hash(f);
+        std::string hash = line_hash(f, guard);
         int n = ++hash_repeats[f.file->path() + '\0' + hash];
         result["partialFingerprints"] = {{"primaryLocationLineHash", fmt::format("{}:{}", hash, n)}};
         if (!f.related.empty()) {
@@ -163,7 +170,7 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
             int id = 1;
             for (const auto& r : f.related) {
                 related.push_back({{"id", id++},
-                                   {"physicalLocation", physical_location(in, *r.file, r.range)},
+                                   {"physicalLocation", physical_location(in, guard, *r.file, r.range)},
                                    {"message", {{"text", detail::valid_utf8(r.message)}}}});
             }
             result["relatedLocations"] = std::move(related);

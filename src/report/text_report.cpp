@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -44,27 +45,30 @@ std::string underline(const SourceFile& file, Range range) {
     std::size_t seg = 0;
     for (std::size_t i = 0; i <= before.size(); ++i) {
         if (i == before.size() || before[i] == '\t') {
-            out.append(count_graphemes(before.substr(seg, i - seg)), ' ');
+            out.append(count_graphemes(escape_control_characters(before.substr(seg, i - seg))), ' ');
             if (i < before.size()) out += '\t';
             seg = i + 1;
         }
     }
-    std::uint32_t width = count_graphemes(line.substr(start, end - start));
+    std::uint32_t width = count_graphemes(escape_control_characters(line.substr(start, end - start)));
     out += '^';
     if (width > 1) out.append(width - 1, '~');
     return out;
 }
 
+// The line of `range` with an underline; control characters escaped (and
+// the underline measured on the escaped text), so that a file cannot drive
+// the terminal.
 void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
     const std::uint32_t start_line = file.line(range.start);
     std::string_view line = file.line_text(start_line);
     std::string number = std::to_string(start_line);
-    out << fmt::format(" {} | {}\n", number, line);
+    out << fmt::format(" {} | {}\n", number, escape_control_characters(line));
     out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range)));
 }
 
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location
-// line stays one line.
+// line stays one line, and control characters are escaped.
 std::string one_line(std::string_view message) {
     std::string out;
     bool space = false;
@@ -77,35 +81,40 @@ std::string one_line(std::string_view message) {
         space = false;
         out += c;
     }
-    return out;
+    return escape_control_characters(out);
+}
+
+// A file's name as the report shows it.
+std::string shown_path(const SourceFile& file, const std::string& working_dir) {
+    return escape_control_characters(relative_path(file.path(), working_dir));
 }
 
 }  // namespace
 
 void write_text(const ReportInput& input, std::ostream& out) {
     Style style{input.color};
+    detail::SnippetGuard guard(input.trusted_roots);
     std::size_t counts[3] = {0, 0, 0};
     std::set<std::string> files;
     for (const lint::Finding& f : input.findings) {
         ++counts[static_cast<int>(f.severity)];
         files.insert(f.file->path());
         auto pos = f.file->resolve(f.range.start);
-        std::string where = fmt::format("{}:{}:{}:", relative_path(f.file->path(), input.working_dir), pos.line,
-                                        pos.column);
+        std::string where = fmt::format("{}:{}:{}:", shown_path(*f.file, input.working_dir), pos.line, pos.column);
         out << fmt::format("{} {} {}\n", style.wrap("1", where),
                            style.wrap(severity_colour(f.severity),
                                       fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
                            one_line(f.message));
-        write_snippet(*f.file, f.range, style, out);
+        if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, out);
         for (const auto& rel : f.related) {
             auto rpos = rel.file->resolve(rel.range.start);
-            std::string rwhere = fmt::format("{}:{}:{}:", relative_path(rel.file->path(), input.working_dir),
-                                             rpos.line, rpos.column);
+            std::string rwhere = fmt::format("{}:{}:{}:", shown_path(*rel.file, input.working_dir), rpos.line,
+                                             rpos.column);
             out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"), one_line(rel.message));
-            write_snippet(*rel.file, rel.range, style, out);
+            if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, out);
         }
         if (f.fix) {
-            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), f.fix->description,
+            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), one_line(f.fix->description),
                                lint::to_string(f.fix->applicability));
         }
     }
@@ -124,8 +133,8 @@ void write_text(const ReportInput& input, std::ostream& out) {
 void write_compact(const ReportInput& input, std::ostream& out) {
     for (const lint::Finding& f : input.findings) {
         auto pos = f.file->resolve(f.range.start);
-        out << fmt::format("{}:{}:{}: {}[{}] {}\n", relative_path(f.file->path(), input.working_dir), pos.line,
-                           pos.column, to_string(f.severity), f.rule_id, one_line(f.message));
+        out << fmt::format("{}:{}:{}: {}[{}] {}\n", shown_path(*f.file, input.working_dir), pos.line, pos.column,
+                           to_string(f.severity), f.rule_id, one_line(f.message));
     }
 }
 

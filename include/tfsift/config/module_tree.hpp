@@ -13,6 +13,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/file_read.hpp"
 
 namespace tfsift::config {
 
@@ -31,12 +32,18 @@ struct TreeOptions {
     // Files (by path relative to the root directory) that are not loaded at
     // all, e.g. the excludes of a settings file.
     std::function<bool(std::string_view relative_path)> exclude_file;
+    // How files are read (tfsift/file_read.hpp). With a root, local module
+    // sources and .terraform/modules/modules.json entries that lead outside
+    // it are not followed either (unless read_policy.follow_external).
+    ReadPolicy read_policy;
 };
 
 struct LoadedTree {
     std::vector<std::unique_ptr<ParsedFile>> files;   // what every module points into
     std::unique_ptr<LoadedModule> root;               // null when the root directory cannot be read
     std::vector<LoadDiagnostic> diagnostics;          // in the order they arose
+    ReadPolicy read_policy;                           // how the files were read; for lock and state files
+    std::vector<std::string> read_failures;           // files that exist but could not be read, and why
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins
