@@ -25,6 +25,10 @@ bool LoadedTree::has_errors() const {
 }
 
 std::shared_ptr<const SourceFile> LoadedTree::shared_source(const SourceFile* file) const {
+    if (auto it = source_index.find(file); it != source_index.end() && it->second < files.size() &&
+                                           files[it->second]->source.get() == file) {
+        return files[it->second]->source;
+    }
     for (const auto& f : files) {
         if (f->source.get() == file) return f->source;
     }
@@ -85,13 +89,14 @@ public:
                 continue;
             }
             auto pf = parse_config_file(src, f.syntax);
-            for (auto& d : pf->parse_diagnostics) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::parse, src});
+            for (auto& d : pf->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
             Diagnostics diags;
             ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
-            for (auto& d : diags) out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::load, src});
+            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, src});
             (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
             m.files.push_back(ModuleFile{pf.get(), std::move(cf), f.role == FileRole::override});
             sources_[src.get()] = src;
+            sources_by_path_.emplace(src->path(), src);
             out_.files.push_back(std::move(pf));
         }
         for (const ModuleFile& mf : m.files) {
@@ -101,7 +106,7 @@ public:
             if (mf.is_override) merger.apply_override(mf.decoded);
         }
         m.module = merger.finish();
-        for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
+        for (const auto& d : merger.diagnostics()) keep(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
         for (auto& p : check_module(m.module, options_.engine)) {
             tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
         }
@@ -166,7 +171,37 @@ public:
         }
     }
 
+    // After loading: one diagnostic for each file and kind that went over
+    // the limit, saying how many were left out.
+    void report_left_out() {
+        for (auto& [key, over] : left_out_) {
+            if (over.count == 0) continue;
+            LoadDiagnostic d = std::move(over.first);
+            d.diagnostic.detail = fmt::format(
+                "{} more \"{}\" diagnostic{} in this file {} not shown: tfsift reports at most {} of one kind per file.",
+                over.count, key.second, over.count == 1 ? "" : "s", over.count == 1 ? "is" : "are",
+                max_diagnostics_per_kind);
+            d.diagnostic.summary = "Too many diagnostics";
+            d.diagnostic.context.reset();
+            out_.diagnostics.push_back(std::move(d));
+        }
+    }
+
 private:
+    // Keeps a diagnostic unless its file already has the most diagnostics of
+    // its kind (summary) that are reported; those are counted instead, so
+    // that a hostile or broken file costs bounded time in every later stage.
+    void keep(LoadDiagnostic d) {
+        auto key = std::make_pair(d.diagnostic.filename, d.diagnostic.summary);
+        auto& over = left_out_[std::move(key)];
+        if (over.kept < max_diagnostics_per_kind) {
+            ++over.kept;
+            out_.diagnostics.push_back(std::move(d));
+            return;
+        }
+        if (over.count++ == 0) over.first = std::move(d);
+    }
+
     // The provider address a local name stands for in a module.
     static std::string provider_fqn(const Module& m, std::string_view local) {
         auto it = m.terraform.required_providers.find(std::string(local));
@@ -286,10 +321,8 @@ private:
     }
 
     std::shared_ptr<const SourceFile> source_of(const std::string& path) const {
-        for (const auto& [p, s] : sources_) {
-            if (s->path() == path) return s;
-        }
-        return nullptr;
+        auto it = sources_by_path_.find(path);
+        return it == sources_by_path_.end() ? nullptr : it->second;
     }
 
     void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
@@ -304,7 +337,7 @@ private:
             auto it = sources_.find(at.file);
             if (it != sources_.end()) src = it->second;
         }
-        out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
+        keep(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
     }
 
     std::string root_dir_;
@@ -312,7 +345,14 @@ private:
     LoadedTree& out_;
     std::map<std::string, std::string> installed_;
     std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
+    std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path_;
     bool warned_cycle_ = false;
+    struct LeftOut {
+        std::size_t kept = 0;     // reported so far
+        std::size_t count = 0;    // left out
+        LoadDiagnostic first;     // the first one left out: where the summary points
+    };
+    std::map<std::pair<std::string, std::string>, LeftOut> left_out_;  // by (file, summary)
 };
 
 }  // namespace
@@ -329,6 +369,9 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{"."};
     loader.load(*out.root, ".", "", 0, ancestors);
+    loader.report_left_out();
+    out.source_index.reserve(out.files.size());
+    for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);
     return out;
 }
 
