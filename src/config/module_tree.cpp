@@ -152,15 +152,29 @@ public:
             }
             bool cycle = false;
             for (const auto& a : ancestors) cycle = cycle || a == child_dir;
-            if (cycle && !warned_cycle_) {
-                // Terraform's loader follows the cycle until its depth limit; say so once.
-                warned_cycle_ = true;
+            if (cycle) {
+                // Terraform's loader follows a cycle until its depth limit,
+                // which a module calling itself three times turns into 3^16
+                // modules; the call that closes the cycle is not followed.
                 tree_diag(Severity::warning, "Module call cycle",
-                          fmt::format("The module directory {} calls itself, directly or through other modules; the "
-                                      "tree is cut off at {} levels.",
-                                      child_dir, options_.max_depth),
+                          fmt::format("The module directory {} is already being loaded as a caller of this module, "
+                                      "directly or through other modules; this call is not followed.",
+                                      child_dir),
                           call.origin);
+                continue;
             }
+            if (modules_loaded_ >= options_.max_modules) {
+                if (!warned_too_many_) {
+                    warned_too_many_ = true;
+                    tree_diag(Severity::error, "Too many modules",
+                              fmt::format("The module tree has more than {} modules; this call and every later one "
+                                          "are not loaded.",
+                                          options_.max_modules),
+                              call.origin);
+                }
+                continue;
+            }
+            ++modules_loaded_;
             LoadedModule child;
             ancestors.push_back(child_dir);
             load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
@@ -346,7 +360,8 @@ private:
     std::map<std::string, std::string> installed_;
     std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
     std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path_;
-    bool warned_cycle_ = false;
+    std::size_t modules_loaded_ = 1;  // the root
+    bool warned_too_many_ = false;
     struct LeftOut {
         std::size_t kept = 0;     // reported so far
         std::size_t count = 0;    // left out

@@ -30,6 +30,11 @@ struct TreeOptions {
     bool installed_modules = false;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
+    // The most modules (the root included) one tree may hold; later calls
+    // are not loaded, with one "Too many modules" error. A module called from
+    // several places counts once per call. Module call cycles are cut where
+    // they close, so this bounds trees that fan out without a cycle.
+    std::size_t max_modules = 10000;
     // Prepended to the name of every source file (e.g. "env/prod/"), so
     // that diagnostics and findings name files as the user named the root
     // directory. Module directories and file lists stay relative to the root.
