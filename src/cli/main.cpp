@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "tfsift/run_on_stack.hpp"
 
 namespace {
 
@@ -74,16 +75,20 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Building the command line itself may throw (allocation, CLI11's own
-    // errors); nothing may escape main, so the last resort is a plain message.
-    try {
-        return run_command_line(argc, argv);
-    } catch (const std::exception& e) {
-        std::fputs("tfsift: internal error: ", stderr);
-        std::fputs(e.what(), stderr);
-        std::fputs("\n", stderr);
-    } catch (...) {
-        std::fputs("tfsift: internal error\n", stderr);
-    }
-    return 2;
+    // The command runs on a thread with a stack of known size, whatever
+    // `ulimit -s` gave the main thread (see run_on_stack.hpp).
+    return tfsift::run_on_stack(tfsift::command_stack_bytes, [argc, argv]() -> int {
+        // Building the command line itself may throw (allocation, CLI11's own
+        // errors); nothing may escape, so the last resort is a plain message.
+        try {
+            return run_command_line(argc, argv);
+        } catch (const std::exception& e) {
+            std::fputs("tfsift: internal error: ", stderr);
+            std::fputs(e.what(), stderr);
+            std::fputs("\n", stderr);
+        } catch (...) {
+            std::fputs("tfsift: internal error\n", stderr);
+        }
+        return 2;
+    });
 }
