@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
+#include "tfsift/run_on_stack.hpp"
 
 namespace {
 
@@ -86,19 +87,23 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Building the command line itself may throw (allocation, CLI11's own
-    // errors); nothing may escape main, so the last resort is a plain message.
-    try {
-        tfsift::cli::install_out_of_memory_reserve();
-        return tfsift::cli::finish_standard_output(run_command_line(argc, argv));
-    } catch (const std::bad_alloc&) {
-        std::fputs("tfsift: out of memory\n", stderr);
-    } catch (const std::exception& e) {
-        std::fputs("tfsift: internal error: ", stderr);
-        std::fputs(e.what(), stderr);
-        std::fputs("\n", stderr);
-    } catch (...) {
-        std::fputs("tfsift: internal error\n", stderr);
-    }
-    return tfsift::cli::exit_failure;
+    // The command runs on a thread with a stack of known size, whatever
+    // `ulimit -s` gave the main thread (see run_on_stack.hpp).
+    return tfsift::run_on_stack(tfsift::command_stack_bytes, [argc, argv]() -> int {
+        // Building the command line itself may throw (allocation, CLI11's own
+        // errors); nothing may escape, so the last resort is a plain message.
+        try {
+            tfsift::cli::install_out_of_memory_reserve();
+            return tfsift::cli::finish_standard_output(run_command_line(argc, argv));
+        } catch (const std::bad_alloc&) {
+            std::fputs("tfsift: out of memory\n", stderr);
+        } catch (const std::exception& e) {
+            std::fputs("tfsift: internal error: ", stderr);
+            std::fputs(e.what(), stderr);
+            std::fputs("\n", stderr);
+        } catch (...) {
+            std::fputs("tfsift: internal error\n", stderr);
+        }
+        return tfsift::cli::exit_failure;
+    });
 }

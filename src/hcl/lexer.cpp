@@ -191,6 +191,14 @@ void Lexer::report(const Token& t) {
         add("Invalid multi-line string", "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.");
         break;
     case Tok::invalid:
+        // A run of invalid characters (a zero-filled file, a binary named
+        // .tf) is one diagnostic covering the run, not one per byte.
+        if (invalid_run_ < diags_->size() && (*diags_)[invalid_run_].subject &&
+            (*diags_)[invalid_run_].subject->end == t.range.start) {
+            (*diags_)[invalid_run_].subject->end = t.range.end;
+            break;
+        }
+        invalid_run_ = diags_->size();
         add("Invalid character", "This character is not used within the language.");
         break;
     default:

@@ -79,6 +79,7 @@ private:
     Diagnostics* diags_;
     int told_bitwise_ = 0, told_backtick_ = 0, told_apostrophe_ = 0, told_semicolon_ = 0,
         told_bad_utf8_ = 0;
+    std::size_t invalid_run_ = SIZE_MAX;  // index in *diags_ of the last "Invalid character", to extend
 };
 
 // Length of the UTF-8 sequence at s[i] as hclsyntax's scanner accepts it

@@ -192,20 +192,7 @@ std::string xml_escape(std::string_view raw) {
     return out;
 }
 
-std::uint32_t utf16_column(const SourceFile& file, Pos pos) {
-    std::string_view line = file.line_text(file.line(pos));
-    std::string_view text = file.text();
-    if (line.data() == nullptr) return 1;
-    auto line_start = static_cast<std::uint32_t>(line.data() - text.data());
-    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(text.size()));
-    std::uint32_t units = 0;
-    for (std::uint32_t i = line_start; i < end; ++i) {
-        auto c = static_cast<unsigned char>(text[i]);
-        if ((c & 0xC0) == 0x80) continue;  // continuation byte
-        units += (c >= 0xF0) ? 2 : 1;      // four-byte sequences are surrogate pairs in UTF-16
-    }
-    return units + 1;
-}
+std::uint32_t utf16_column(const SourceFile& file, Pos pos) { return file.utf16_column(pos); }
 
 }  // namespace detail
 }  // namespace tfsift::report

@@ -2,6 +2,7 @@
 // caret underline, and a summary.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "report/report_common.hpp"
@@ -27,20 +28,58 @@ std::string_view severity_colour(Severity s) {
     return "1";
 }
 
-// The underline below `line`: spaces (tabs kept, so it lines up) up to the
-// start column, then '^' and '~' to the end of the range on this line.
-std::string underline(const SourceFile& file, Range range) {
-    const std::uint32_t start_line = file.line(range.start);
-    std::string_view line = file.line_text(start_line);
-    if (line.data() == nullptr) return "^";
+// The part of a line a snippet shows: the whole line, or for a long line
+// (a minified file is one line) a window around the start of the range, so
+// that each finding prints a bounded amount whatever the line's length.
+struct LineWindow {
+    std::string_view text;     // the bytes shown
+    std::uint32_t offset = 0;  // file offset of text[0]
+    bool cut_before = false;   // "..." stands for what precedes
+    bool cut_after = false;    // "..." stands for what follows
+};
+
+constexpr std::uint32_t max_snippet_line_bytes = 240;
+constexpr std::uint32_t window_before_bytes = 80;
+
+// Moves an offset into a UTF-8 text back to the start of its code point.
+std::uint32_t code_point_start(std::string_view text, std::uint32_t i) {
+    while (i > 0 && i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+    return i;
+}
+
+LineWindow line_window(const SourceFile& file, Range range) {
+    std::string_view line = file.line_text(file.line(range.start));
+    if (line.data() == nullptr) return {};
     auto line_start = static_cast<std::uint32_t>(line.data() - file.text().data());
-    std::uint32_t start = range.start.byte - line_start;
-    std::uint32_t end = file.line(range.end) == start_line ? range.end.byte - line_start
-                                                           : static_cast<std::uint32_t>(line.size());
-    start = std::min<std::uint32_t>(start, static_cast<std::uint32_t>(line.size()));
-    end = std::clamp<std::uint32_t>(end, start, static_cast<std::uint32_t>(line.size()));
+    LineWindow w{line, line_start, false, false};
+    if (line.size() <= max_snippet_line_bytes) return w;
+    const std::uint32_t at = std::min<std::uint32_t>(range.start.byte - line_start, static_cast<std::uint32_t>(line.size()));
+    std::uint32_t begin = code_point_start(line, at > window_before_bytes ? at - window_before_bytes : 0);
+    std::uint32_t end = code_point_start(line, std::min<std::uint32_t>(begin + max_snippet_line_bytes,
+                                                                      static_cast<std::uint32_t>(line.size())));
+    if (begin + max_snippet_line_bytes >= line.size()) end = static_cast<std::uint32_t>(line.size());
+    w.text = line.substr(begin, end - begin);
+    w.offset = line_start + begin;
+    w.cut_before = begin > 0;
+    w.cut_after = end < line.size();
+    return w;
+}
+
+constexpr std::string_view cut_mark = "...";
+
+// The underline below the window: spaces (tabs kept, so it lines up) up to
+// the start column, then '^' and '~' to the end of the range on this line.
+std::string underline(const SourceFile& file, Range range, const LineWindow& w) {
+    if (w.text.data() == nullptr) return "^";
+    const std::uint32_t start_line = file.line(range.start);
+    const auto size = static_cast<std::uint32_t>(w.text.size());
+    std::uint32_t start = range.start.byte > w.offset ? range.start.byte - w.offset : 0;
+    std::uint32_t end = file.line(range.end) == start_line && range.end.byte > w.offset ? range.end.byte - w.offset : size;
+    start = std::min<std::uint32_t>(start, size);
+    end = std::clamp<std::uint32_t>(end, start, size);
     std::string out;
-    std::string_view before = line.substr(0, start);
+    if (w.cut_before) out.append(cut_mark.size(), ' ');
+    std::string_view before = w.text.substr(0, start);
     // One space per grapheme, but tabs stay tabs.
     std::size_t seg = 0;
     for (std::size_t i = 0; i <= before.size(); ++i) {
@@ -50,7 +89,7 @@ std::string underline(const SourceFile& file, Range range) {
             seg = i + 1;
         }
     }
-    std::uint32_t width = count_graphemes(escape_control_characters(line.substr(start, end - start)));
+    std::uint32_t width = count_graphemes(escape_control_characters(w.text.substr(start, end - start)));
     out += '^';
     if (width > 1) out.append(width - 1, '~');
     return out;
@@ -61,10 +100,11 @@ std::string underline(const SourceFile& file, Range range) {
 // the terminal.
 void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
     const std::uint32_t start_line = file.line(range.start);
-    std::string_view line = file.line_text(start_line);
+    LineWindow w = line_window(file, range);
     std::string number = std::to_string(start_line);
-    out << fmt::format(" {} | {}\n", number, escape_control_characters(line));
-    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range)));
+    out << fmt::format(" {} | {}{}{}\n", number, w.cut_before ? cut_mark : "", escape_control_characters(w.text),
+                       w.cut_after ? cut_mark : "");
+    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range, w)));
 }
 
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location

@@ -134,3 +134,20 @@ foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo de
             --tfsift $<TARGET_FILE:tfsift> --case ${case})
   set_tests_properties(hostile-${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# ---- bounded work on hostile or huge input (issue 16, part B) ----------------
+# bounded_work_check.py builds each reproduction in a temporary directory and
+# checks that tfsift ends normally, within a generous time bound, with the
+# promised diagnostics (invalid-byte runs collapsed, at most 100 of a kind per
+# file, module cycles cut, one error per too-deep expression, ...).
+if(TFSIFT_SANITIZE)
+  set(_tfsift_bounded_flags --sanitized)
+else()
+  set(_tfsift_bounded_flags)
+endif()
+foreach(case IN ITEMS nul-flood module-cycle eval-stack cascade many-files many-diagnostics long-line sarif-snippet glob)
+  add_test(NAME bounded-work-${case}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/bounded_work_check.py
+            --tfsift $<TARGET_FILE:tfsift> --build-dir ${CMAKE_BINARY_DIR} ${_tfsift_bounded_flags} --only ${case})
+  set_tests_properties(bounded-work-${case} PROPERTIES TIMEOUT 900)
+endforeach()
