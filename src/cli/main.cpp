@@ -4,8 +4,12 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/out_of_memory.hpp"
 
 namespace {
 
@@ -52,7 +56,7 @@ int run_command_line(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        return code == 0 ? tfsift::cli::exit_clean : tfsift::cli::exit_failure;
     }
 
     try {
@@ -64,11 +68,19 @@ int run_command_line(int argc, char** argv) {
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);
+    } catch (const std::bad_alloc&) {
+        std::fputs("tfsift: out of memory\n", stderr);
+        return tfsift::cli::exit_failure;
+    } catch (const std::system_error& e) {
+        // fmt reports a failed write to standard output by throwing.
+        if (std::ferror(stdout) != 0) return tfsift::cli::finish_standard_output(tfsift::cli::exit_failure, e.code().value());
+        fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
+        return tfsift::cli::exit_failure;
     } catch (const std::exception& e) {
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
-        return 2;
+        return tfsift::cli::exit_failure;
     }
-    return 2;
+    return tfsift::cli::exit_failure;
 }
 
 }  // namespace
@@ -77,7 +89,10 @@ int main(int argc, char** argv) {
     // Building the command line itself may throw (allocation, CLI11's own
     // errors); nothing may escape main, so the last resort is a plain message.
     try {
-        return run_command_line(argc, argv);
+        tfsift::cli::install_out_of_memory_reserve();
+        return tfsift::cli::finish_standard_output(run_command_line(argc, argv));
+    } catch (const std::bad_alloc&) {
+        std::fputs("tfsift: out of memory\n", stderr);
     } catch (const std::exception& e) {
         std::fputs("tfsift: internal error: ", stderr);
         std::fputs(e.what(), stderr);
@@ -85,5 +100,5 @@ int main(int argc, char** argv) {
     } catch (...) {
         std::fputs("tfsift: internal error\n", stderr);
     }
-    return 2;
+    return tfsift::cli::exit_failure;
 }

@@ -117,3 +117,20 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 # ---- `tfsift lint --fix` end to end ------------------------------------------
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
+
+# ---- hostile repositories and broken output (issue 16, reading part) ---------
+# hostile_repository_check.py builds each reproduction in a scratch directory
+# and runs the binary under a time and memory bound: links to /proc/self/environ
+# and /etc/passwd, module sources outside the repository, FIFOs, /dev/stdin and
+# /dev/zero as every kind of input, unreadable and too-deep directories, a
+# 5,000-file `extend` chain, `> /dev/full`, `debug parse` statuses, control
+# characters. The permission case drops root with setpriv (util-linux).
+foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo dev-stdin dev-zero
+                      file-too-large unreadable-directory path-too-deep extend-chain settings-directory
+                      dangling-lock state-errors dev-full debug-parse-status control-characters
+                      report-out-of-memory)
+  add_test(NAME hostile-${case}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
+            --tfsift $<TARGET_FILE:tfsift> --case ${case})
+  set_tests_properties(hostile-${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
