@@ -478,6 +478,48 @@ def case_report_out_of_memory(c):
     c.expect(1 in seen, f"no data limit let the report through: {seen}")
 
 
+def drop_root_prefix(c):
+    """The command prefix that runs as `nobody` when we are root (root
+    writes anywhere, which would mask a permission case)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise Skip("setpriv (util-linux) is needed to drop root for the permission case")
+    binary = os.path.realpath(c.tfsift)
+    for d in (os.path.dirname(binary), os.path.dirname(os.path.dirname(binary))):
+        if not os.access(d, os.X_OK):
+            raise Skip(f"{d} is not reachable for other users")
+    return [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+def case_lock_write_failure(c):
+    """A lock file that cannot be written (a read-only directory): exit 2
+    with the reason, for `tfsift lock` and for `lint --fix`."""
+    prefix = drop_root_prefix(c)
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "lock-e2e", "input")
+    os.chmod(c.scratch, 0o755)
+    root = os.path.join(c.scratch, "repo")
+    shutil.copytree(fixture, root, symlinks=True)
+    os.remove(os.path.join(root, ".terraform.lock.hcl"))
+    for dirpath, _, filenames in os.walk(root):
+        os.chmod(dirpath, 0o555)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o444)
+    env = {"HOME": os.path.join(c.scratch, "home"), "XDG_DATA_DIRS": os.path.join(c.scratch, "none")}
+    try:
+        r = run(prefix + [c.tfsift, "lock", "--platform", "linux_amd64", "--fs-mirror", "terraform.d/plugins", "."],
+                root, env=env)
+        c.exits(r, 2, "tfsift lock into a read-only directory")
+        c.says(r, "Permission denied", "tfsift lock into a read-only directory")
+        r = run(prefix + [c.tfsift, "lint", "--fix", "--only", "lock-missing", "."], root, env=env)
+        c.exits(r, 2, "lint --fix of the lock file in a read-only directory")
+        c.says(r, "Permission denied", "lint --fix of the lock file in a read-only directory")
+    finally:
+        for dirpath, _, _ in os.walk(root):
+            os.chmod(dirpath, 0o755)
+
+
 CASES = {
     "environ-symlink": case_environ_symlink,
     "passwd-symlink": case_passwd_symlink,
@@ -496,6 +538,7 @@ CASES = {
     "debug-parse-status": case_debug_parse_status,
     "control-characters": case_control_characters,
     "report-out-of-memory": case_report_out_of_memory,
+    "lock-write-failure": case_lock_write_failure,
 }
 
 

@@ -128,7 +128,7 @@ add_test(NAME lint-fix
 foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo dev-stdin dev-zero
                       file-too-large unreadable-directory path-too-deep extend-chain settings-directory
                       dangling-lock state-errors dev-full debug-parse-status control-characters
-                      report-out-of-memory)
+                      report-out-of-memory lock-write-failure)
   add_test(NAME hostile-${case}
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
             --tfsift $<TARGET_FILE:tfsift> --case ${case})
