@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`tfsift` against hostile repositories and broken output, end to end.
 
-Each case builds a small repository in a scratch directory from one of the
-reproductions of issue 16 (a committed link to /proc/self/environ, a FIFO as
+Each case builds a small repository in a scratch directory from the
+reproduction of a defect (a committed link to /proc/self/environ, a FIFO as
 a configuration file, an unreadable directory, a 5,000-file `extend` chain,
 `> /dev/full`, ...), runs the binary the way a CI job would, and checks the
 exit status, the message a user sees, that nothing leaked into any report,

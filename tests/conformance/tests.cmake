@@ -118,7 +118,7 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
 
-# ---- hostile repositories and broken output (issue 16, reading part) ---------
+# ---- hostile repositories and broken output ----------------------------------
 # hostile_repository_check.py builds each reproduction in a scratch directory
 # and runs the binary under a time and memory bound: links to /proc/self/environ
 # and /etc/passwd, module sources outside the repository, FIFOs, /dev/stdin and
