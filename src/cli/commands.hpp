@@ -1,5 +1,6 @@
 // The subcommands of the tfsift CLI. Each returns the process exit code:
-// 0 success / no findings, 1 findings or input errors, 2 usage or I/O errors.
+// 0 success / no findings, 1 findings or input errors, 2 usage or I/O errors
+// (cli/exit_status.hpp).
 #pragma once
 
 #include <string>

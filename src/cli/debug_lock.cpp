@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/providers/lock_file.hpp"
 
@@ -14,7 +15,7 @@ int run_debug_lock(const std::string& file, const std::string& engine_name) {
     FileContent content = read_regular_file(file, ReadPolicy{});
     if (!content.ok()) {
         fmt::print(stderr, "tfsift: cannot read {}\n", content.message);
-        return 2;
+        return exit_failure;
     }
     // The engine: as asked, else as the header says (spec 1.7), else Terraform.
     providers::Engine engine = providers::Engine::terraform;
@@ -37,7 +38,7 @@ int run_debug_lock(const std::string& file, const std::string& engine_name) {
         fmt::print(stderr, "{}: {}: {}: {}\n", where, to_string(d.severity), d.summary, d.detail);
     }
     fmt::print("{}", providers::write_lock_file(read.locks, engine));
-    return read.has_errors() ? 1 : 0;
+    return read.has_errors() ? exit_findings : exit_clean;
 }
 
 }  // namespace tfsift::cli

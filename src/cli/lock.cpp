@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/providers/lock_repair.hpp"
@@ -84,33 +85,33 @@ int run_lock(const LockOptions& o) {
     std::error_code ec;
     if (!fs::is_directory(o.dir, ec)) {
         fmt::print(stderr, "tfsift: {}: no such directory\n", o.dir);
-        return 2;
+        return exit_failure;
     }
     if (!o.fs_mirror.empty() && !fs::is_directory(o.fs_mirror, ec)) {
         fmt::print(stderr, "tfsift: --fs-mirror {}: no such directory\n", o.fs_mirror);
-        return 2;
+        return exit_failure;
     }
     std::string settings_file = lint::find_settings_file(o.dir);
     lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
     for (const auto& e : settings.errors) fmt::print(stderr, "{}\n", e.to_string());
-    if (!settings.ok()) return 2;
+    if (!settings.ok()) return exit_failure;
     Engine engine = !o.engine.empty()            ? (o.engine == "opentofu" ? Engine::opentofu : Engine::terraform)
                     : settings.settings.engine ? *settings.settings.engine
                                                : lint::detect_engine(o.dir);
     auto tree = lint::load_for_lint(o.dir, engine, settings.settings);
     if (!tree.root) {
         fmt::print(stderr, "tfsift: cannot read {}\n", o.dir);
-        return 2;
+        return exit_failure;
     }
     if (tree.has_errors()) {
         fmt::print(stderr, "tfsift: the configuration in {} has errors; run `tfsift lint` first\n", o.dir);
-        return 1;
+        return exit_findings;
     }
     bool ok = true;
     providers::RepairOptions options;
     options.engine = engine;
     options.platforms = platforms_of(o.platforms, ok);
-    if (!ok) return 2;
+    if (!ok) return exit_failure;
     options.keep_unrequired = true;  // like `providers lock`: other entries stay
     options.all_or_nothing = true;   // and any failure leaves the file alone
     options.installed_dir = fs::path(o.dir) / ".terraform" / "providers";
@@ -124,8 +125,9 @@ int run_lock(const LockOptions& o) {
     auto requirements = providers::collect_tree_requirements(*tree.root, engine);
     auto update = providers::update_lock_file(o.dir, requirements, packages, options, /*always_write=*/true);
     print_update(update);
-    if (!update.error.empty()) return 1;
-    return update.problems.empty() ? 0 : 1;
+    // The lock file could not be read or written: an I/O failure.
+    if (!update.error.empty()) return exit_failure;
+    return update.problems.empty() ? exit_clean : exit_findings;
 }
 
 }  // namespace tfsift::cli

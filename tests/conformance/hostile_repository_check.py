@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`tfsift` against hostile repositories and broken output, end to end.
 
-Each case builds a small repository in a scratch directory from one of the
-reproductions of issue 16 (a committed link to /proc/self/environ, a FIFO as
+Each case builds a small repository in a scratch directory from the
+reproduction of a defect (a committed link to /proc/self/environ, a FIFO as
 a configuration file, an unreadable directory, a 5,000-file `extend` chain,
 `> /dev/full`, ...), runs the binary the way a CI job would, and checks the
 exit status, the message a user sees, that nothing leaked into any report,
@@ -129,6 +129,19 @@ class Case:
     def absent(self, r, needle, what):
         blob = r.out + r.err
         self.expect(needle.encode() not in blob, f"{what}: {needle!r} appears in the output")
+
+
+def reachable_for_others(binary):
+    """Skips when a user other than root cannot reach the build (os.access
+    answers for root, who passes everywhere, so the mode bits are read)."""
+    d = os.path.dirname(os.path.realpath(binary))
+    while True:
+        if not os.stat(d).st_mode & 0o001:
+            raise Skip(f"{d} is not reachable for other users")
+        parent = os.path.dirname(d)
+        if parent == d:
+            return
+        d = parent
 
 
 # ---- 1. secrets behind symlinks --------------------------------------------
@@ -289,11 +302,7 @@ def case_unreadable_directory(c):
         setpriv = shutil.which("setpriv")
         if setpriv is None:
             raise Skip("setpriv (util-linux) is needed to drop root for the permission case")
-        # Everything the unprivileged run needs must be reachable for it.
-        binary = os.path.realpath(c.tfsift)
-        for d in [os.path.dirname(binary)] + [os.path.dirname(os.path.dirname(binary))]:
-            if not os.access(d, os.X_OK):
-                raise Skip(f"{d} is not reachable for other users")
+        reachable_for_others(c.tfsift)
         argv_prefix = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
     else:
         argv_prefix = []
@@ -478,6 +487,45 @@ def case_report_out_of_memory(c):
     c.expect(1 in seen, f"no data limit let the report through: {seen}")
 
 
+def drop_root_prefix(c):
+    """The command prefix that runs as `nobody` when we are root (root
+    writes anywhere, which would mask a permission case)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        raise Skip("setpriv (util-linux) is needed to drop root for the permission case")
+    reachable_for_others(c.tfsift)
+    return [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+def case_lock_write_failure(c):
+    """A lock file that cannot be written (a read-only directory): exit 2
+    with the reason, for `tfsift lock` and for `lint --fix`."""
+    prefix = drop_root_prefix(c)
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "lock-e2e", "input")
+    os.chmod(c.scratch, 0o755)
+    root = os.path.join(c.scratch, "repo")
+    shutil.copytree(fixture, root, symlinks=True)
+    os.remove(os.path.join(root, ".terraform.lock.hcl"))
+    for dirpath, _, filenames in os.walk(root):
+        os.chmod(dirpath, 0o555)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o444)
+    env = {"HOME": os.path.join(c.scratch, "home"), "XDG_DATA_DIRS": os.path.join(c.scratch, "none")}
+    try:
+        r = run(prefix + [c.tfsift, "lock", "--platform", "linux_amd64", "--fs-mirror", "terraform.d/plugins", "."],
+                root, env=env)
+        c.exits(r, 2, "tfsift lock into a read-only directory")
+        c.says(r, "Permission denied", "tfsift lock into a read-only directory")
+        r = run(prefix + [c.tfsift, "lint", "--fix", "--only", "lock-missing", "."], root, env=env)
+        c.exits(r, 2, "lint --fix of the lock file in a read-only directory")
+        c.says(r, "Permission denied", "lint --fix of the lock file in a read-only directory")
+    finally:
+        for dirpath, _, _ in os.walk(root):
+            os.chmod(dirpath, 0o755)
+
+
 CASES = {
     "environ-symlink": case_environ_symlink,
     "passwd-symlink": case_passwd_symlink,
@@ -496,6 +544,7 @@ CASES = {
     "debug-parse-status": case_debug_parse_status,
     "control-characters": case_control_characters,
     "report-out-of-memory": case_report_out_of_memory,
+    "lock-write-failure": case_lock_write_failure,
 }
 
 

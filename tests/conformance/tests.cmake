@@ -118,7 +118,7 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
 
-# ---- hostile repositories and broken output (issue 16, reading part) ---------
+# ---- hostile repositories and broken output ----------------------------------
 # hostile_repository_check.py builds each reproduction in a scratch directory
 # and runs the binary under a time and memory bound: links to /proc/self/environ
 # and /etc/passwd, module sources outside the repository, FIFOs, /dev/stdin and
@@ -128,14 +128,14 @@ add_test(NAME lint-fix
 foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo dev-stdin dev-zero
                       file-too-large unreadable-directory path-too-deep extend-chain settings-directory
                       dangling-lock state-errors dev-full debug-parse-status control-characters
-                      report-out-of-memory)
+                      report-out-of-memory lock-write-failure)
   add_test(NAME hostile-${case}
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
             --tfsift $<TARGET_FILE:tfsift> --case ${case})
   set_tests_properties(hostile-${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
-# ---- bounded work on hostile or huge input (issue 16, part B) ----------------
+# ---- bounded work on hostile or huge input ----------------------------------
 # bounded_work_check.py builds each reproduction in a temporary directory and
 # checks that tfsift ends normally, within a generous time bound, with the
 # promised diagnostics (invalid-byte runs collapsed, at most 100 of a kind per
