@@ -151,8 +151,11 @@ Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
 // the parser puts them ahead of its own diagnostics to keep that order.
 void Lexer::report(const Token& t) {
     if (!diags_) return;
+    // Returns whether the diagnostic was kept (see KindLimit).
     auto add = [&](const char* summary, std::string detail) {
+        if (!limit_.admit(summary, t.range)) return false;
         diags_->push_back(Diagnostic{Severity::error, summary, std::move(detail), std::string(filename_), t.range, {}});
+        return true;
     };
     switch (t.type) {
     case Tok::bitwise_and: case Tok::bitwise_or: case Tok::bitwise_xor: case Tok::bitwise_not:
@@ -193,13 +196,14 @@ void Lexer::report(const Token& t) {
     case Tok::invalid:
         // A run of invalid characters (a zero-filled file, a binary named
         // .tf) is one diagnostic covering the run, not one per byte.
-        if (invalid_run_ < diags_->size() && (*diags_)[invalid_run_].subject &&
-            (*diags_)[invalid_run_].subject->end == t.range.start) {
-            (*diags_)[invalid_run_].subject->end = t.range.end;
+        if (invalid_end_ && *invalid_end_ == t.range.start) {
+            invalid_end_ = t.range.end;
+            if (invalid_run_ < diags_->size()) (*diags_)[invalid_run_].subject->end = t.range.end;
             break;
         }
+        invalid_end_ = t.range.end;
         invalid_run_ = diags_->size();
-        add("Invalid character", "This character is not used within the language.");
+        if (!add("Invalid character", "This character is not used within the language.")) invalid_run_ = SIZE_MAX;
         break;
     default:
         break;

@@ -143,6 +143,24 @@ def case_nul_flood(tmp):
           f"spaced NULs: the 'N more' finding is {[m['message'] for m in more]}")
     print(f"  {count} separate NULs: {r.seconds:.2f} s CPU, 100 'Invalid character' + 1 '{count - 100} more'")
 
+    # Invalid characters between identifiers: no run to collapse, so the
+    # parser itself must stop keeping them (5 million took 2.3 GB and 11 s).
+    d = os.path.join(tmp, "interleaved")
+    count = 5 << 20
+    write(os.path.join(d, "bin.tf"), b"\x01x" * count, "wb")
+    r = lint_json(d)
+    ended_normally(r, "interleaved invalid characters")
+    within(r, 10, "interleaved invalid characters")
+    check(r.max_rss_mb < 200, f"interleaved invalid characters: peak RSS {r.max_rss_mb:.0f} MB")
+    doc = r.json()
+    invalid = findings(doc, "bin.tf", message="Invalid character")
+    more = findings(doc, "bin.tf", message="Too many diagnostics")
+    check(len(invalid) == 100, f"interleaved: {len(invalid)} 'Invalid character' findings, want 100")
+    check(len(more) == 1 and f"{count - 100} more \"Invalid character\"" in more[0]["message"],
+          f"interleaved: the 'N more' finding is {[m['message'] for m in more]}")
+    print(f"  {count} invalid characters between identifiers (10 MB): {r.seconds:.2f} s CPU, peak RSS "
+          f"{r.max_rss_mb:.0f} MB, 100 reported + 1 '{count - 100} more'")
+
     d = os.path.join(tmp, "nul-json")
     write(os.path.join(d, "zero.tf.json"), b"\0" * (1 << 20), "wb")
     r = lint_json(d)
