@@ -190,6 +190,7 @@ def case_module_cycle(tmp):
 
     # No cycle, but 3^16 modules: sixteen directories each calling the next three times.
     d = os.path.join(tmp, "fanout")
+    os.makedirs(os.path.join(d, ".git"))  # one repository, so ../dN stays inside it
     for i in range(16):
         calls = "".join(f'module "m{k}" {{\n  source = "../d{i + 1}"\n}}\n' for k in range(3))
         write(os.path.join(d, f"d{i}", "main.tf"), calls)

@@ -459,9 +459,9 @@ def case_report_out_of_memory(c):
     an abort. The tree space takes 4 GiB of address space up front, so the
     data limit is swept just above it until the report no longer fits."""
     root = c.repo("oom", {})
-    variables = ",".join('"v%d":{"bogus":1}' % i for i in range(900))
+    variables = ",".join('"v%d":{"bogus":1}' % i for i in range(20000))
     with open(os.path.join(root, "main.tf.json"), "w") as f:
-        f.write('{"variable":{%s}}' % variables)  # one line: every SARIF context region is the whole file
+        f.write('{"variable":{%s}}' % variables)  # one line, and enough findings that the SARIF document is large
     mib = 1 << 20
     seen = {}
     for extra in range(8, 400, 8):
