@@ -346,7 +346,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
             } else {
                 response.error = TransportError::timeout;
                 response.error_message =
-                    fmt::format("the request to {} timed out after {} seconds", where,
+                    fmt::format("the request to {} timed out after {} seconds (timeout)", where,
                                 request.purpose == Purpose::discovery ? 11 : settings_.api_timeout.count());
             }
             return response;
