@@ -1,5 +1,6 @@
 #include "tfsift/providers/unpack.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,7 +78,7 @@ mode_t entry_mode(zip_t* archive, zip_uint64_t index) {
 
 }  // namespace
 
-UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) {
+UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, std::uint64_t max_package_bytes) {
     int zip_error = 0;
     std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(zip.c_str(), ZIP_RDONLY, &zip_error), zip_discard);
     if (!archive) {
@@ -149,7 +150,7 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) {
             if (n == 0) break;
             entry_bytes += static_cast<std::uint64_t>(n);
             total += static_cast<std::uint64_t>(n);
-            if (entry_bytes > kMaxEntryBytes || total > kMaxPackageBytes) {
+            if (entry_bytes > kMaxEntryBytes || total > std::min(max_package_bytes, kMaxPackageBytes)) {
                 failure = "zip: entry " + std::string(name) + " decompresses beyond the size limit";
                 break;
             }

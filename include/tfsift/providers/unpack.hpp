@@ -5,7 +5,10 @@
 #pragma once
 
 #include <filesystem>
+#include <cstdint>
 #include <string>
+
+#include "tfsift/providers/hash.hpp"
 
 namespace tfsift::providers {
 
@@ -20,7 +23,9 @@ struct UnpackResult {
 // the link text, a repeated name overwrites the earlier one, and a leading
 // "/" is dropped. Errors: no entries ("empty archive: ZIP"), a ".." path
 // component ("entry contains '..': NAME"), a path through a symlink or
-// non-directory, or more than kMaxEntryBytes / kMaxPackageBytes of content.
-[[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target);
+// non-directory, or more than kMaxEntryBytes / kMaxPackageBytes (or the
+// smaller `max_package_bytes`) of content, counted as it is written.
+[[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target,
+                                      std::uint64_t max_package_bytes = kMaxPackageBytes);
 
 }  // namespace tfsift::providers
