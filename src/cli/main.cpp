@@ -6,13 +6,16 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
 
 namespace {
 
 int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
-    app.set_version_flag("--version", std::string("tfsift ") + TFSIFT_VERSION);
+    app.set_version_flag("--version", fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})",
+                                                 TFSIFT_VERSION, tfsift::default_engine_version(tfsift::Engine::terraform),
+                                                 tfsift::default_engine_version(tfsift::Engine::opentofu)));
     app.require_subcommand(1);
 
     tfsift::cli::LintOptions lint;
@@ -31,7 +34,7 @@ int run_command_line(int argc, char** argv) {
 
     tfsift::cli::LockOptions lock;
     auto* providers_lock_cmd = app.add_subcommand(
-        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl from offline packages");
+        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");

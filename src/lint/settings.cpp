@@ -143,6 +143,12 @@ public:
                 read_engine_version(node);
             } else if (k == "platforms") {
                 if (auto list = strings(node, "platforms")) s_.platforms = *list;
+            } else if (k == "online") {
+                if (const auto* flag = node.as_boolean()) {
+                    s_.online = flag->get();
+                } else {
+                    error(node, "`online` must be true or false");
+                }
             } else if (k == "exclude") {
                 if (auto list = strings(node, "exclude")) {
                     for (auto& g : *list) s_.excludes.push_back({base_dir_, PathGlob(g)});
@@ -154,7 +160,7 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, exclude, "
+                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, online, exclude, "
                                         "rules, ignore or policy)",
                                         k),
                       &key);
