@@ -102,7 +102,6 @@ CASES = {
     "redirect": "the download document redirects to localhost and uses root-relative URLs",
     "loop": "download_url redirects forever",
     "tohttp": "download_url redirects from https to http",
-    "retry429": "the zip answers 429 with Retry-After: 1 once, then the file",
     "untrusted": "download_url is on the server whose certificate nobody trusts",
 }
 
@@ -570,9 +569,8 @@ class TreeBuilder:
             opts["doc_hook"] = lambda doc, _p: doc.update(shasums_url=f"{self.base}/dl/nowhere/SHA256SUMS")
         elif case == "sig404":
             opts["doc_hook"] = lambda doc, _p: doc.update(shasums_signature_url=f"{self.base}/dl/nowhere/SHA256SUMS.sig")
-        elif case in ("stall", "truncated", "loop", "tohttp", "retry429"):
-            kind = {"stall": "stall", "truncated": "truncate", "loop": "loop/0", "tohttp": "tohttp",
-                    "retry429": f"retry429/{case}"}[case]
+        elif case in ("stall", "truncated", "loop", "tohttp"):
+            kind = {"stall": "stall", "truncated": "truncate", "loop": "loop/0", "tohttp": "tohttp"}[case]
             opts["doc_hook"] = on_target(lambda doc: doc.update(
                 download_url=f"{fault}/{kind}/{self.dl_rel(rel, rel.filename(target))}"))
         elif case == "redirect":
