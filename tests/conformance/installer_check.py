@@ -158,6 +158,9 @@ class Suite:
         for r in run.requests:
             if is_download(r["path"]) and r["authorization"] and not r["authorization"].startswith("Basic "):
                 raise Failure(f"credentials sent to a download URL: {r}\n{run}")
+        strays = set(os.listdir(self.home)) - {".netrc"}
+        if strays:
+            raise Failure(f"tfsift wrote into HOME: {sorted(strays)}\n{run}")
         return run
 
     def lock(self, d, *extra, env_extra=None, platforms=("linux_amd64",)):
@@ -329,7 +332,49 @@ def proof_lock(s):
         raise Failure(f"--jobs 1 printed other progress lines than the default jobs\n{one}\n{run}")
     if not os.path.isdir(os.path.join(s.root, "cache-serial")):
         raise Failure("--cache-dir was not used")
-    s.proof_dir = d
+    if os.listdir(s.plugin_cache):
+        raise Failure(f"the plugin cache was written without --enable-plugin-cache: {os.listdir(s.plugin_cache)}")
+
+
+@case("plugin-cache")
+def plugin_cache(s):
+    """--enable-plugin-cache unpacks into TF_PLUGIN_CACHE_DIR/<host>/<ns>/<type>/<v>/<os_arch>/."""
+    d = s.module([("other", f"{HOST}/example/other", "1.0.0")])
+    run = s.lock(d, "--enable-plugin-cache")
+    if run.rc != 0:
+        raise Failure(f"lock failed\n{run}")
+    target = os.path.join(s.plugin_cache, HOST, "example", "other", "1.0.0", "linux_amd64")
+    want = s.reg.expect["providers"]["example/other"]["1.0.0"]["platforms"]["linux_amd64"]["h1"]
+    if not os.path.isdir(target) or fr.h1_of_directory(target) != want:
+        raise Failure(f"no package with {want} at {target}\n{run}")
+    shutil.rmtree(os.path.join(s.plugin_cache, HOST))
+
+
+@case("lint-fix-online")
+def lint_fix_online(s):
+    """lint --fix adds a missing lock entry from the registry (h1: for the
+    declared platforms, every signed zh:); with --offline or TFSIFT_OFFLINE=1
+    it sends nothing and cannot."""
+    entries = proof_lock_entries(s)
+    partial = lock_text(entries[:1])
+    for how, extra, env in (("--offline", ["--offline"], None), ("TFSIFT_OFFLINE=1", [], {"TFSIFT_OFFLINE": "1"})):
+        d = proof_module(s, lock=partial)
+        with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+            f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+        env = dict(env or {}, XDG_CACHE_HOME=os.path.join(s.root, f"cache-offline-{len(extra)}"))
+        run = s.run(["lint", "--fix", *extra, "--format", "compact", "--color", "never", d], env)
+        if run.requests or read_bytes(os.path.join(d, ".terraform.lock.hcl")) != partial.encode():
+            raise Failure(f"lint --fix with {how} went online or changed the lock\n{run}")
+    d = proof_module(s, lock=partial)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    run = s.run(["lint", "--fix", "--format", "compact", "--color", "never", d],
+                {"XDG_CACHE_HOME": os.path.join(s.root, "cache-fix")})
+    want = lock_text(entries)
+    got = read_bytes(os.path.join(d, ".terraform.lock.hcl"))
+    if run.rc == 2 or got != want.encode():
+        raise Failure(f"lint --fix did not write the expected lock\n--- expected\n{want}--- got\n"
+                      f"{(got or b'').decode()}\n{run}")
 
 
 @case("proof-lint-online")
