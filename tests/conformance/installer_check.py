@@ -414,14 +414,21 @@ def proof_lint_online(s):
 @case("offline-opens-no-socket")
 def offline_cases(s):
     """Plain lint, lock --offline and TFSIFT_OFFLINE=1 send nothing."""
-    d = proof_module(s, lock=lock_text(proof_lock_entries(s)))
-    for args, env in ((["lint", d], None), (["lint", "--online", d], {"TFSIFT_OFFLINE": "1"}),
-                      (["lock", d, "--offline", "--platform", "linux_amd64"], None),
-                      (["lock", d, "--platform", "linux_amd64"], {"TFSIFT_OFFLINE": "1"}),
-                      (["lint", "--fix", d], {"TFSIFT_OFFLINE": "1"})):
-        run = s.run(args, env)
+    lock = lock_text(proof_lock_entries(s))
+    d = proof_module(s, lock=lock)
+    # (arguments, environment, accepted exit statuses): lint reports, lock
+    # finds no package offline (a failed fetch, 2) and leaves the file alone
+    for args, env, statuses in ((["lint", d], None, (0, 1)),
+                                (["lint", "--online", d], {"TFSIFT_OFFLINE": "1"}, (0, 1)),
+                                (["lock", d, "--offline", "--platform", "linux_amd64"], None, (2,)),
+                                (["lock", d, "--platform", "linux_amd64"], {"TFSIFT_OFFLINE": "1"}, (2,)),
+                                (["lint", "--fix", d], {"TFSIFT_OFFLINE": "1"}, (0, 1))):
+        # an empty download cache of its own: nothing to take offline
+        run = s.run(args, dict(env or {}, XDG_CACHE_HOME=os.path.join(s.root, "cache-offline")))
         if run.requests:
             raise Failure(f"requests were sent: {[r['path'] for r in run.requests]}\n{run}")
+        if run.rc not in statuses or read_bytes(os.path.join(d, ".terraform.lock.hcl")) != lock.encode():
+            raise Failure(f"expected exit status {statuses} and the lock file unchanged\n{run}")
 
 
 @case("discovery-localhost")
@@ -776,9 +783,14 @@ def sigint(s):
     proc = subprocess.Popen([s.tfsift, "lock", d, "--platform", "linux_amd64"], env=s.env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not any("/_fault/stall/" in r["path"] for r in s.reg.requests(mark)):
+    while time.monotonic() < deadline and proc.poll() is None and \
+            not any("/_fault/stall/" in r["path"] for r in s.reg.requests(mark)):
         time.sleep(0.05)
     time.sleep(0.3)  # let it write the first bytes
+    if proc.poll() is not None or not any("/_fault/stall/" in r["path"] for r in s.reg.requests(mark)):
+        out, err = proc.communicate()
+        raise Failure(f"tfsift never got to the stalled download (exit {proc.returncode})\n"
+                      f"{err.decode(errors='replace')}")
     proc.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=10)
