@@ -411,6 +411,25 @@ def proof_lint_online(s):
     s.lint_dir = d
 
 
+@case("lint-online-missing")
+def lint_online_missing(s):
+    """lint --online: a locked version the registry no longer lists, and a
+    declared platform the registry does not publish, are both reported."""
+    entries = proof_lock_entries(s)
+    addr, _, constraints, hashes = entries[0]
+    gone = [(addr, "1.1.0", constraints, hashes[:1])] + entries[1:]
+    d = proof_module(s, lock=lock_text(gone))
+    run = s.run(["lint", "--online", "--format", "compact", "--color", "never", d])
+    if run.rc == 2 or not any(addr in f and "1.1.0" in f for f in run.out.splitlines()):
+        raise Failure(f"no finding names the locked version 1.1.0 the registry does not have\n{run}")
+    d = proof_module(s, lock=lock_text(entries))
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "freebsd_arm"]\n')
+    run = s.run(["lint", "--online", "--format", "compact", "--color", "never", d])
+    if run.rc == 2 or not any("[lock-platforms-incomplete]" in f and "freebsd_arm" in f for f in run.out.splitlines()):
+        raise Failure(f"no lock-platforms-incomplete finding names freebsd_arm, which the registry lacks\n{run}")
+
+
 @case("offline-opens-no-socket")
 def offline_cases(s):
     """Plain lint, lock --offline and TFSIFT_OFFLINE=1 send nothing."""
