@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "tfsift/online/openpgp_helper.hpp"
 
 namespace {
 
@@ -74,6 +75,16 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `tfsift debug openpgp-verify` is internal: tfsift starts itself this way
+    // to check a provider signature in a separate process (stdin JSON ->
+    // stdout JSON; see include/tfsift/online/openpgp_helper.hpp).
+    if (tfsift::online::is_openpgp_helper_invocation(argc, argv)) {
+        try {
+            return tfsift::online::run_openpgp_helper(stdin, stdout);
+        } catch (...) {
+            return 2;
+        }
+    }
     // Building the command line itself may throw (allocation, CLI11's own
     // errors); nothing may escape main, so the last resort is a plain message.
     try {
