@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <vector>
 
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/providers/hash.hpp"
@@ -217,16 +218,56 @@ CachedPackage DownloadCache::find_package(const providers::Provider& provider, s
     return found;
 }
 
+fs::path DownloadCache::temporary_dir(const providers::Provider& provider) const {
+    const auto base = type_dir(provider);
+    if (base.empty()) return {};
+    auto dir = base / kSidecar / "tmp";
+    if (!make_private_directories(dir).empty()) return {};
+    return dir;
+}
+
+std::size_t DownloadCache::remove_stale_temporaries(std::chrono::seconds age) const {
+    std::size_t removed = 0;
+    const auto now = fs::file_time_type::clock::now();
+    std::error_code ec;
+    // <root>/<host>/<namespace>/<type>/.tfsift/tmp/<entry>, nothing followed
+    // through a symlink.
+    const auto subdirectories = [](const fs::path& dir) {
+        std::vector<fs::path> out;
+        std::error_code list_ec;
+        for (fs::directory_iterator it(dir, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
+            std::error_code type_ec;
+            if (it->symlink_status(type_ec).type() == fs::file_type::directory) out.push_back(it->path());
+        }
+        return out;
+    };
+    for (const auto& host : subdirectories(root_)) {
+        for (const auto& ns : subdirectories(host)) {
+            for (const auto& type : subdirectories(ns)) {
+                const auto tmp = type / kSidecar / "tmp";
+                if (fs::symlink_status(tmp, ec).type() != fs::file_type::directory) continue;
+                for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+                    std::error_code time_ec;
+                    const auto modified = fs::symlink_status(it->path(), time_ec).type() == fs::file_type::symlink
+                                              ? fs::file_time_type::min()
+                                              : fs::last_write_time(it->path(), time_ec);
+                    if (time_ec || now - modified < age) continue;
+                    std::error_code remove_ec;
+                    if (fs::remove_all(it->path(), remove_ec) > 0 && !remove_ec) ++removed;
+                }
+                ec.clear();
+            }
+        }
+    }
+    return removed;
+}
+
 DownloadCache::DownloadFile DownloadCache::new_download_file(const providers::Provider& provider) const {
     DownloadFile file;
-    const auto base = type_dir(provider);
-    if (base.empty()) {
-        file.error = "provider address " + provider.to_string() + " cannot name a cache directory";
-        return file;
-    }
-    const auto dir = base / kSidecar / "tmp";
-    if (auto error = make_private_directories(dir); !error.empty()) {
-        file.error = error;
+    const auto dir = temporary_dir(provider);
+    if (dir.empty()) {
+        file.error = "cannot create a temporary directory for " + provider.to_string() + " in the cache " +
+                     root_.string();
         return file;
     }
     std::string name = (dir / "download-XXXXXX").string();

@@ -5,6 +5,7 @@
 #include <zip.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -265,4 +266,31 @@ TEST_CASE("download cache: the h1 of a verified zip", "[online][cache]") {
         CHECK_THAT(result.error, Catch::StartsWith("empty archive"));
         CHECK(entries_in(scratch) == 0);
     }
+}
+
+TEST_CASE("download cache: what interrupted runs left is removed once it is stale", "[online][cache]") {
+    const TempDir dir;
+    const DownloadCache cache(dir.path());
+    const auto old_download = cache.new_download_file(demo());
+    REQUIRE(old_download.error.empty());
+    const auto tmp = cache.temporary_dir(demo());
+    REQUIRE(tmp == old_download.path.parent_path());
+    const auto old_unpack = tmp / "tfsift-unpack-abc123";
+    fs::create_directories(old_unpack / "sub");
+    write(old_unpack / "sub" / "file", "x");
+    const auto an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    fs::last_write_time(old_download.path, an_hour_ago);
+    fs::last_write_time(old_unpack, an_hour_ago);
+    const auto fresh = cache.new_download_file(demo());
+    REQUIRE(fresh.error.empty());
+    // A zip in the cache proper is never touched.
+    REQUIRE(cache.store_package(demo(), "1.0.0", kLinux, write(cache.new_download_file(demo()).path, kZipBytes)).ok());
+    fs::last_write_time(cache.package_path(demo(), "1.0.0", kLinux), an_hour_ago);
+
+    CHECK(cache.remove_stale_temporaries(std::chrono::minutes(10)) == 2);
+    CHECK_FALSE(fs::exists(old_download.path));
+    CHECK_FALSE(fs::exists(old_unpack));
+    CHECK(fs::exists(fresh.path));
+    CHECK(fs::exists(cache.package_path(demo(), "1.0.0", kLinux)));
+    CHECK(cache.remove_stale_temporaries(std::chrono::minutes(10)) == 0);
 }

@@ -20,6 +20,7 @@
 // new_download_file() and hands the verified file to store_package().
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -81,6 +82,16 @@ public:
         std::string error;
     };
     [[nodiscard]] DownloadFile new_download_file(const providers::Provider& provider) const;
+
+    // The directory for a provider's temporary files (created 0700), e.g. the
+    // `scratch` of h1_of_verified_zip, so that what an interrupted run leaves
+    // there is found by remove_stale_temporaries. Empty on failure.
+    [[nodiscard]] std::filesystem::path temporary_dir(const providers::Provider& provider) const;
+
+    // Removes what interrupted runs left in the temporary directories of all
+    // providers: entries last modified more than `age` ago (a run still
+    // downloading keeps writing to its file). Returns how many were removed.
+    std::size_t remove_stale_temporaries(std::chrono::seconds age) const;
 
     // Moves `downloaded` (already authenticated) to package_path() in one
     // rename, replacing what was there. A file on another file system is
