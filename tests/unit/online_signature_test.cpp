@@ -214,16 +214,20 @@ TEST_CASE("signature: OpenTofu's keyless rule and GPG variables", "[online][sign
         CHECK(verdict.tier == TrustTier::unsigned_);
         CHECK(tfsift::online::trust_label(verdict.tier, Engine::opentofu) == "signing skipped");
     }
+    // OpenTofu wraps the reason in a sentence of its own.
+    const std::string unknown_issuer =
+        "the provider is not signed with a valid signing key; please contact the provider author "
+        "(authentication signature from unknown issuer)";
     SECTION("no keys, OPENTOFU_ENFORCE_GPG_VALIDATION=true: unknown issuer") {
         const ScopedEnv enforce("OPENTOFU_ENFORCE_GPG_VALIDATION", "true");
         const auto verdict = verify(placeholder, good, {}, Engine::opentofu, "registry.opentofu.org");
         CHECK_FALSE(verdict.ok);
-        CHECK(verdict.error == "authentication signature from unknown issuer");
+        CHECK(verdict.error == unknown_issuer);
     }
     SECTION("no keys on another host: unknown issuer") {
         const auto verdict = verify(placeholder, good, {}, Engine::opentofu, "registry.example.test");
         CHECK_FALSE(verdict.ok);
-        CHECK(verdict.error == "authentication signature from unknown issuer");
+        CHECK(verdict.error == unknown_issuer);
     }
     SECTION("no keys on registry.opentofu.org under Terraform's rules: unknown issuer") {
         const auto verdict = verify(placeholder, good, {}, Engine::terraform, "registry.opentofu.org");
@@ -255,7 +259,10 @@ TEST_CASE("signature: OpenTofu's keyless rule and GPG variables", "[online][sign
         const ScopedEnv enforce("OPENTOFU_ENFORCE_GPG_EXPIRATION", "true");
         const auto refused = verify(sums, sig, keys, Engine::opentofu, "registry.opentofu.org");
         CHECK_FALSE(refused.ok);
-        CHECK_THAT(refused.error, Catch::Contains("expired") && Catch::Contains("OPENTOFU_ENFORCE_GPG_EXPIRATION"));
+        CHECK_THAT(refused.error,
+                   Catch::StartsWith("the provider is not signed with a valid signing key; please contact the "
+                                     "provider author (") &&
+                       Catch::Contains("expired") && Catch::Contains("OPENTOFU_ENFORCE_GPG_EXPIRATION"));
 
         // Terraform ignores key expiry.
         const auto terraform = verify(sums, sig, keys);
