@@ -230,7 +230,26 @@ std::string expiry_warning(const std::string& key_id) {
 
 }  // namespace
 
+namespace {
+
+SignatureVerdict check_signature(const OpenPgpRequest& request);
+
+}  // namespace
+
 SignatureVerdict check_signature_in_this_process(const OpenPgpRequest& request) {
+    auto verdict = check_signature(request);
+    // OpenTofu reports every failure to find a valid signing key inside one
+    // sentence of its own.
+    if (!verdict.ok && request.engine == Engine::opentofu) {
+        verdict.error = "the provider is not signed with a valid signing key; please contact the provider author (" +
+                        verdict.error + ")";
+    }
+    return verdict;
+}
+
+namespace {
+
+SignatureVerdict check_signature(const OpenPgpRequest& request) {
     SignatureVerdict verdict;
 
     // OpenTofu's keyless rule: its own registry may publish a provider
@@ -340,5 +359,7 @@ SignatureVerdict check_signature_in_this_process(const OpenPgpRequest& request) 
     verdict.tier = TrustTier::community;
     return verdict;
 }
+
+}  // namespace
 
 }  // namespace tfsift::online

@@ -341,7 +341,10 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         }
         // 4. Unpack into a private directory and hash what came out.
         const fs::path unpacked = *work_dir / fmt::format("{}-{}", job.provider, job.platform);
-        auto unpack = providers::unpack_zip(zip, unpacked, options.max_package_bytes);
+        providers::UnpackLimits limits;
+        limits.max_total_bytes = std::min(limits.max_total_bytes, options.max_package_bytes);
+        limits.max_entry_bytes = std::min(limits.max_entry_bytes, options.max_package_bytes);
+        auto unpack = providers::unpack_zip(zip, unpacked, limits);
         if (!unpack.ok()) return fail(unpack.error);
         auto h1 = providers::h1_of_directory(unpacked);
         if (!h1.ok()) return fail(h1.error);

@@ -12,10 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "tfsift/online/openpgp_helper.hpp"
@@ -109,30 +114,50 @@ std::string exchange(int fd, std::string_view bytes, std::chrono::steady_clock::
     }
 }
 
-}  // namespace
-
-std::string_view trust_label(TrustTier tier) {
-    switch (tier) {
-        case TrustTier::official: return "signed by HashiCorp";
-        case TrustTier::partner: return "signed by a HashiCorp partner";
-        case TrustTier::community: return "self-signed";
-        case TrustTier::unsigned_: return "signing skipped";
+// Verdicts already reached in this process, by the SHA-256 of the request
+// (document, signature, keys, engine, host and the GPG variables): one
+// SHA256SUMS covers every platform of a version, so callers asking once per
+// platform start one helper, not one each.
+class VerdictMemo {
+public:
+    std::optional<SignatureVerdict> find(const std::string& key) {
+        const std::lock_guard lock(mutex_);
+        const auto it = verdicts_.find(key);
+        if (it == verdicts_.end()) return std::nullopt;
+        return it->second;
     }
-    return "self-signed";
+    void remember(std::string key, const SignatureVerdict& verdict) {
+        const std::lock_guard lock(mutex_);
+        verdicts_.insert_or_assign(std::move(key), verdict);
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::string, SignatureVerdict> verdicts_;
+};
+
+VerdictMemo& memo() {
+    static VerdictMemo instance;
+    return instance;
 }
 
-std::string_view trust_label(TrustTier tier, Engine engine) {
-    if (engine == Engine::opentofu && tier != TrustTier::unsigned_) return "signed";
-    return trust_label(tier);
+std::string request_digest(std::string_view request) {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (EVP_Digest(request.data(), request.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) return {};
+    return {reinterpret_cast<const char*>(digest.data()), length};
 }
 
-SignatureVerdict verify_sums_signature(std::string_view document, std::string_view signature,
-                                       std::span<const SigningKey> keys, const SignatureContext& context) {
-    const auto request = encode_openpgp_request(make_openpgp_request(document, signature, keys, context));
+struct HelperAnswer {
+    SignatureVerdict verdict;
+    bool from_helper = false;  // a verdict the helper reached, not a failure to run it
+};
 
+// Starts the helper, hands it the request and reads its verdict.
+HelperAnswer run_helper(const std::string& request) {
     std::array<int, 2> pair{-1, -1};
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair.data()) != 0) {
-        return failure(std::string("cannot start the signature check: socketpair: ") + std::strerror(errno));
+        return {failure(std::string("cannot start the signature check: socketpair: ") + std::strerror(errno)), false};
     }
     Fd ours(pair[0]);
     Fd theirs(pair[1]);
@@ -165,7 +190,7 @@ SignatureVerdict verify_sums_signature(std::string_view document, std::string_vi
     posix_spawnattr_destroy(&attributes);
     theirs.reset();
     if (spawned != 0) {
-        return failure("cannot start the signature check (" + program + "): " + std::strerror(spawned));
+        return {failure("cannot start the signature check (" + program + "): " + std::strerror(spawned)), false};
     }
 
     std::string error;
@@ -175,17 +200,50 @@ SignatureVerdict verify_sums_signature(std::string_view document, std::string_vi
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    if (!error.empty()) return failure(error);
+    if (!error.empty()) return {failure(error), false};
     if (WIFSIGNALED(status)) {
-        return failure("the signature check stopped on signal " + std::to_string(WTERMSIG(status)) +
-                       " (the signature or a key may be malformed)");
+        return {failure("the signature check stopped on signal " + std::to_string(WTERMSIG(status)) +
+                        " (the signature or a key may be malformed)"),
+                false};
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        return failure("the signature check failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+        return {failure("the signature check failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")"),
+                false};
     }
     auto verdict = decode_signature_verdict(reply);
-    if (!verdict) return failure("the signature check gave no readable answer");
-    return std::move(*verdict);
+    if (!verdict) return {failure("the signature check gave no readable answer"), false};
+    return {std::move(*verdict), true};
+}
+
+}  // namespace
+
+std::string_view trust_label(TrustTier tier) {
+    switch (tier) {
+        case TrustTier::official: return "signed by HashiCorp";
+        case TrustTier::partner: return "signed by a HashiCorp partner";
+        case TrustTier::community: return "self-signed";
+        case TrustTier::unsigned_: return "signing skipped";
+    }
+    return "self-signed";
+}
+
+std::string_view trust_label(TrustTier tier, Engine engine) {
+    if (engine == Engine::opentofu && tier != TrustTier::unsigned_) return "signed";
+    return trust_label(tier);
+}
+
+SignatureVerdict verify_sums_signature(std::string_view document, std::string_view signature,
+                                       std::span<const SigningKey> keys, const SignatureContext& context) {
+    const auto request = encode_openpgp_request(make_openpgp_request(document, signature, keys, context));
+    const auto key = request_digest(request);
+    if (!key.empty()) {
+        if (auto known = memo().find(key)) return std::move(*known);
+    }
+    auto verdict = run_helper(request);
+    // A helper that could not run (no process, a timeout) says nothing
+    // about the signature; only real verdicts are remembered.
+    if (!key.empty() && verdict.from_helper) memo().remember(key, verdict.verdict);
+    return std::move(verdict.verdict);
 }
 
 }  // namespace tfsift::online

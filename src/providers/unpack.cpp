@@ -1,6 +1,5 @@
 #include "tfsift/providers/unpack.hpp"
 
-#include <algorithm>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -78,7 +77,9 @@ mode_t entry_mode(zip_t* archive, zip_uint64_t index) {
 
 }  // namespace
 
-UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, std::uint64_t max_package_bytes) {
+UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) { return unpack_zip(zip, target, UnpackLimits{}); }
+
+UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const UnpackLimits& limits) {
     int zip_error = 0;
     std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(zip.c_str(), ZIP_RDONLY, &zip_error), zip_discard);
     if (!archive) {
@@ -150,7 +151,7 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, std::uint64
             if (n == 0) break;
             entry_bytes += static_cast<std::uint64_t>(n);
             total += static_cast<std::uint64_t>(n);
-            if (entry_bytes > kMaxEntryBytes || total > std::min(max_package_bytes, kMaxPackageBytes)) {
+            if (entry_bytes > limits.max_entry_bytes || total > limits.max_total_bytes) {
                 failure = "zip: entry " + std::string(name) + " decompresses beyond the size limit";
                 break;
             }

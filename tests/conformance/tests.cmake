@@ -117,3 +117,14 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 # ---- `tfsift lint --fix` end to end ------------------------------------------
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
+
+# ---- the online installer's fixture registry, checked on its own -------------
+# fixture_registry_check.py builds the signed registry and mirror of
+# tests/support/fixture_registry.py and checks it with curl, gpg and unzip;
+# skipped (77) only when one of those tools is missing. When the Go oracle
+# h1hash has been built (../shared/tools/oracle/README.md) one package's h1:
+# is checked against it too.
+add_test(NAME fixture-registry
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixture_registry_check.py
+          ${PROJECT_SOURCE_DIR}/../shared/tools/oracle/bin/h1hash)
+set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

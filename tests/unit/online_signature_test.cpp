@@ -2,9 +2,11 @@
 // v1.5.7's own test vectors (fixtures/online/terraform-v1.5.7-signatures,
 // MPL-2.0) and the rules of spec online-installer 1.3.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -212,16 +214,20 @@ TEST_CASE("signature: OpenTofu's keyless rule and GPG variables", "[online][sign
         CHECK(verdict.tier == TrustTier::unsigned_);
         CHECK(tfsift::online::trust_label(verdict.tier, Engine::opentofu) == "signing skipped");
     }
+    // OpenTofu wraps the reason in a sentence of its own.
+    const std::string unknown_issuer =
+        "the provider is not signed with a valid signing key; please contact the provider author "
+        "(authentication signature from unknown issuer)";
     SECTION("no keys, OPENTOFU_ENFORCE_GPG_VALIDATION=true: unknown issuer") {
         const ScopedEnv enforce("OPENTOFU_ENFORCE_GPG_VALIDATION", "true");
         const auto verdict = verify(placeholder, good, {}, Engine::opentofu, "registry.opentofu.org");
         CHECK_FALSE(verdict.ok);
-        CHECK(verdict.error == "authentication signature from unknown issuer");
+        CHECK(verdict.error == unknown_issuer);
     }
     SECTION("no keys on another host: unknown issuer") {
         const auto verdict = verify(placeholder, good, {}, Engine::opentofu, "registry.example.test");
         CHECK_FALSE(verdict.ok);
-        CHECK(verdict.error == "authentication signature from unknown issuer");
+        CHECK(verdict.error == unknown_issuer);
     }
     SECTION("no keys on registry.opentofu.org under Terraform's rules: unknown issuer") {
         const auto verdict = verify(placeholder, good, {}, Engine::terraform, "registry.opentofu.org");
@@ -253,7 +259,10 @@ TEST_CASE("signature: OpenTofu's keyless rule and GPG variables", "[online][sign
         const ScopedEnv enforce("OPENTOFU_ENFORCE_GPG_EXPIRATION", "true");
         const auto refused = verify(sums, sig, keys, Engine::opentofu, "registry.opentofu.org");
         CHECK_FALSE(refused.ok);
-        CHECK_THAT(refused.error, Catch::Contains("expired") && Catch::Contains("OPENTOFU_ENFORCE_GPG_EXPIRATION"));
+        CHECK_THAT(refused.error,
+                   Catch::StartsWith("the provider is not signed with a valid signing key; please contact the "
+                                     "provider author (") &&
+                       Catch::Contains("expired") && Catch::Contains("OPENTOFU_ENFORCE_GPG_EXPIRATION"));
 
         // Terraform ignores key expiry.
         const auto terraform = verify(sums, sig, keys);
@@ -261,6 +270,13 @@ TEST_CASE("signature: OpenTofu's keyless rule and GPG variables", "[online][sign
         CHECK(terraform.warnings.empty());
     }
 }
+
+namespace {
+
+// Counts SIGCHLD: one per helper process that ended.
+volatile std::sig_atomic_t g_children_exited = 0;
+extern "C" void count_child_exit(int /*signal*/) { g_children_exited = g_children_exited + 1; }
+}  // namespace
 
 TEST_CASE("signature: RNP's log output never reaches tfsift's stderr", "[online][signature]") {
     // Importing HashiCorp's key makes Debian's librnp print warnings to
@@ -289,11 +305,22 @@ TEST_CASE("signature: RNP's log output never reaches tfsift's stderr", "[online]
         return text;
     };
 
+    struct sigaction counting {};
+    counting.sa_handler = count_child_exit;
+    sigemptyset(&counting.sa_mask);
+    struct sigaction previous {};
+    REQUIRE(::sigaction(SIGCHLD, &counting, &previous) == 0);
+    g_children_exited = 0;
     SignatureVerdict through_helper;
     const auto helper_stderr = captured([&] {
         SignatureContext context;
+        // A host no other test uses, so no remembered verdict stands in for
+        // the helper.
+        context.hostname = "stderr-check.example.test";
         through_helper = verify_sums_signature(sums, sig, keys, context);
     });
+    ::sigaction(SIGCHLD, &previous, nullptr);
+    CHECK(g_children_exited == 1);
     CHECK(through_helper.ok);
     CHECK(helper_stderr.empty());
 
@@ -343,4 +370,35 @@ TEST_CASE("signature: the helper's wire format keeps every byte", "[online][sign
     CHECK(back->tier == TrustTier::partner);
     CHECK(back->key_id == kAuthorKeyId);
     CHECK(back->warnings == verdict.warnings);
+}
+
+TEST_CASE("signature: one helper per distinct check", "[online][signature]") {
+    // SHA256SUMS covers every platform of a version; asking again for the
+    // same document, signature and keys reuses the verdict instead of
+    // starting another helper. Each helper's exit raises SIGCHLD.
+    struct sigaction counting {};
+    counting.sa_handler = count_child_exit;
+    sigemptyset(&counting.sa_mask);
+    struct sigaction previous {};
+    REQUIRE(::sigaction(SIGCHLD, &counting, &previous) == 0);
+
+    const std::string document = "a document only this test signs: " + std::to_string(::getpid()) + "\n";
+    const std::vector<SigningKey> keys{key_from_armor(vector_file("author_key.asc"))};
+    g_children_exited = 0;
+    const auto first = verify(document, vector_file("example_shasums_data.txt.sig"), keys);
+    const auto after_first = static_cast<int>(g_children_exited);
+    const auto second = verify(document, vector_file("example_shasums_data.txt.sig"), keys);
+    const auto after_second = static_cast<int>(g_children_exited);
+    const auto other_host = verify(document, vector_file("example_shasums_data.txt.sig"), keys, Engine::terraform,
+                                   "registry.example.test");
+    const auto after_other = static_cast<int>(g_children_exited);
+    ::sigaction(SIGCHLD, &previous, nullptr);
+
+    CHECK_FALSE(first.ok);
+    CHECK_THAT(first.error, Catch::StartsWith("error checking signature: invalid signature"));
+    CHECK(second.error == first.error);
+    CHECK(other_host.error == first.error);
+    CHECK(after_first == 1);
+    CHECK(after_second == 1);
+    CHECK(after_other == 2);
 }

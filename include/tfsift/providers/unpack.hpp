@@ -4,8 +4,8 @@
 // lands outside the target and the decompressed size is bounded.
 #pragma once
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include "tfsift/providers/hash.hpp"
@@ -23,9 +23,18 @@ struct UnpackResult {
 // the link text, a repeated name overwrites the earlier one, and a leading
 // "/" is dropped. Errors: no entries ("empty archive: ZIP"), a ".." path
 // component ("entry contains '..': NAME"), a path through a symlink or
-// non-directory, or more than kMaxEntryBytes / kMaxPackageBytes (or the
-// smaller `max_package_bytes`) of content, counted as it is written.
+// non-directory, or more than kMaxEntryBytes / kMaxPackageBytes of content.
+[[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target);
+
+// Bounds on the bytes actually decompressed (never the sizes an archive
+// claims), for packages from the network: `--max-package-size`.
+struct UnpackLimits {
+    std::uint64_t max_entry_bytes = kMaxEntryBytes;
+    std::uint64_t max_total_bytes = kMaxPackageBytes;
+};
+
+// As above, with the given limits instead of kMaxEntryBytes / kMaxPackageBytes.
 [[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target,
-                                      std::uint64_t max_package_bytes = kMaxPackageBytes);
+                                      const UnpackLimits& limits);
 
 }  // namespace tfsift::providers
