@@ -3,6 +3,7 @@
 // from the packages on disk (offline).
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -99,6 +100,7 @@ int run_lock_online(const LockOptions& o, Engine engine, const config::LoadedTre
     request.fetch.net_mirror = o.net_mirror;
     request.fetch.cache_dir = o.cache_dir.empty() ? online::default_cache_dir(env) : fs::path(o.cache_dir);
     request.fetch.jobs = o.jobs;
+    request.fetch.progress_bar = !o.quiet && isatty(STDERR_FILENO) != 0;
     if (!o.max_package_size.empty()) {
         auto bytes = parse_size(o.max_package_size);
         if (!bytes) {

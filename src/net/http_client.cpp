@@ -104,8 +104,11 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     return n;
 }
 
-int on_progress(void* /*user*/, curl_off_t /*dltotal*/, curl_off_t /*dlnow*/, curl_off_t /*ultotal*/,
-                curl_off_t /*ulnow*/) {
+int on_progress(void* user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t /*ultotal*/, curl_off_t /*ulnow*/) {
+    const auto* request = static_cast<const HttpRequest*>(user);
+    if (request->progress && dlnow >= 0) {
+        request->progress(static_cast<std::uint64_t>(dlnow), dltotal > 0 ? static_cast<std::uint64_t>(dltotal) : 0);
+    }
     return g_cancel.load() ? 1 : 0;
 }
 
@@ -259,6 +262,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
     curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &request);
     curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(request.max_bytes));
     if (!settings_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, settings_.ca_file.c_str());
     if (!settings_.ca_path.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, settings_.ca_path.c_str());

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <iterator>
 #include <mutex>
 #include <random>
@@ -88,6 +90,53 @@ std::string describe(const SignatureVerdict& verdict, Engine engine) {
 struct Job {
     std::size_t provider = 0;
     std::size_t platform = 0;
+};
+
+// One line on a terminal: packages done of all, bytes received so far.
+class ProgressBar {
+public:
+    ProgressBar(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
+    ~ProgressBar() {
+        if (enabled_ && drawn_) std::fputs("\r\033[K", stderr);
+    }
+    ProgressBar(const ProgressBar&) = delete;
+    ProgressBar& operator=(const ProgressBar&) = delete;
+
+    void add_bytes(std::size_t job, std::uint64_t now) {
+        if (!enabled_) return;
+        std::unique_lock lock(mutex_);
+        bytes_[job] = now;
+        draw(lock);
+    }
+    void finished() {
+        if (!enabled_) return;
+        std::unique_lock lock(mutex_);
+        ++done_;
+        draw(lock, true);
+    }
+
+private:
+    void draw(std::unique_lock<std::mutex>& /*held*/, bool force = false) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!force && now - last_ < std::chrono::milliseconds(200)) return;
+        last_ = now;
+        std::uint64_t sum = 0;
+        for (const auto& [job, bytes] : bytes_) sum += bytes;
+        const std::size_t width = 30;
+        const std::size_t filled = total_ == 0 ? width : done_ * width / total_;
+        std::fprintf(stderr, "\r\033[K[%s%s] %zu/%zu packages, %.1f MiB", std::string(filled, '#').c_str(),
+                     std::string(width - filled, '.').c_str(), done_, total_, static_cast<double>(sum) / (1 << 20));
+        std::fflush(stderr);
+        drawn_ = true;
+    }
+
+    bool enabled_;
+    std::size_t total_;
+    std::size_t done_ = 0;
+    bool drawn_ = false;
+    std::map<std::size_t, std::uint64_t> bytes_;
+    std::chrono::steady_clock::time_point last_{};
+    std::mutex mutex_;
 };
 
 }  // namespace
@@ -217,7 +266,12 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     std::mutex count_mutex;
     const unsigned threads =
         options.jobs != 0 ? options.jobs : std::max(1U, std::min(8U, tfsift::available_processors()));
+    ProgressBar bar(options.progress_bar, jobs.size());
     parallel_for(jobs.size(), threads, [&](std::size_t index) {
+        struct Done {
+            ProgressBar& bar;
+            ~Done() { bar.finished(); }
+        } done{bar};
         const Job job = jobs[index];
         FetchedProvider& provider = result.providers[job.provider];
         FetchedPlatform& out = provider.platforms[job.platform];
@@ -323,6 +377,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             request.purpose = net::Purpose::download;
             request.max_bytes = options.max_package_bytes;
             request.sink = zip;
+            request.progress = [&bar, index](std::uint64_t now, std::uint64_t /*total*/) { bar.add_bytes(index, now); };
             auto response = client.fetch(request);
             if (!response.transport_ok()) return fail(response.error_message);
             if (response.status != 200) {

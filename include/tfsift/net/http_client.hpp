@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +57,9 @@ struct HttpRequest {
     std::string bearer_token;          // empty: no Authorization header
     std::uint64_t max_bytes = 1U << 20;
     std::filesystem::path sink;        // write the body here (truncated first); empty: keep it in memory
+    // Called now and then while the body arrives with (bytes so far, bytes
+    // announced or 0); for progress displays. May be empty.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 struct HttpResponse {

@@ -33,6 +33,9 @@ struct FetchOptions {
     unsigned jobs = 0;                   // 0: one per processor, at most 8
     std::string engine_version;          // sent as X-Terraform-Version
     std::uint64_t max_package_bytes = 2ULL << 30;
+    // Draw a one-line download progress display on stderr (the CLI sets it
+    // when stderr is a terminal); it is erased again when the fetch ends.
+    bool progress_bar = false;
 };
 
 struct FetchedPlatform {
