@@ -77,6 +77,9 @@ struct SumsCache {
         std::string error;
     };
     std::map<std::string, Entry> by_url;  // shasums_url
+    // One lock per document, so the platforms of a version wait for one
+    // fetch and one signature check instead of each making their own.
+    std::map<std::string, std::shared_ptr<std::mutex>> in_flight;
 };
 
 std::string describe(const SignatureVerdict& verdict, Engine engine) {
@@ -264,8 +267,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     }
     SumsCache sums_cache;
     std::mutex count_mutex;
-    const unsigned threads =
-        options.jobs != 0 ? options.jobs : std::max(1U, std::min(8U, tfsift::available_processors()));
+    // Fetching waits on the network far more than on a processor, so the
+    // default does not follow the processor count.
+    const unsigned threads = options.jobs != 0 ? options.jobs : kDefaultFetchJobs;
     ProgressBar bar(options.progress_bar, jobs.size());
     parallel_for(jobs.size(), threads, [&](std::size_t index) {
         struct Done {
@@ -301,6 +305,14 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             expected_zh = "zh:" + doc.shasum;
             // SHA256SUMS and signature: fetched and checked once per document.
             SumsCache::Entry sums;
+            std::shared_ptr<std::mutex> document_mutex;
+            {
+                std::unique_lock lock(sums_cache.mutex);
+                auto& slot = sums_cache.in_flight[doc.shasums_url];
+                if (!slot) slot = std::make_shared<std::mutex>();
+                document_mutex = slot;
+            }
+            std::unique_lock document_lock(*document_mutex);
             {
                 std::unique_lock lock(sums_cache.mutex);
                 auto it = sums_cache.by_url.find(doc.shasums_url);
@@ -322,6 +334,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                 std::unique_lock lock(sums_cache.mutex);
                 sums_cache.by_url.try_emplace(doc.shasums_url, sums);
             }
+            document_lock.unlock();
             if (!sums.error.empty()) return fail(sums.error);
             // 1. The SUMS line for this file must be the shasum the registry gave.
             auto line = sums_line_for(sums.document, filename);

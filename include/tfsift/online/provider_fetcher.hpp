@@ -25,12 +25,15 @@
 
 namespace tfsift::online {
 
+// Packages fetched at once unless --jobs says otherwise.
+inline constexpr unsigned kDefaultFetchJobs = 8;
+
 struct FetchOptions {
     Engine engine = Engine::terraform;
     std::vector<providers::Platform> platforms;
     std::string net_mirror;              // https base URL; empty: the origin registries
     std::filesystem::path cache_dir;     // packed filesystem-mirror layout; empty: no cache
-    unsigned jobs = 0;                   // 0: one per processor, at most 8
+    unsigned jobs = 0;                   // 0: kDefaultFetchJobs
     std::string engine_version;          // sent as X-Terraform-Version
     std::uint64_t max_package_bytes = 2ULL << 30;
     // Draw a one-line download progress display on stderr (the CLI sets it
