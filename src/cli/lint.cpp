@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
@@ -62,6 +64,10 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
     cmd.add_flag("--fix", o.fix, "Apply the safe fixes of the findings, then report what remains");
+    auto* online = cmd.add_flag("--online", o.online,
+                                "Check lock file hashes against what the registries signed (needs the network)");
+    cmd.add_flag("--offline", o.offline, "Open no network connection, not even to repair the lock file with --fix")
+        ->excludes(online);
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
         ->check(CLI::Range(1U, 4096U));
@@ -82,7 +88,8 @@ struct Target {
 // Settings files are read once, whichever targets share them.
 class SettingsCache {
 public:
-    explicit SettingsCache(std::string explicit_file) : explicit_file_(std::move(explicit_file)) {}
+    SettingsCache(std::string explicit_file, std::optional<bool> online)
+        : explicit_file_(std::move(explicit_file)), online_(online) {}
 
     // Null after printing the errors of a broken settings file.
     const lint::Settings* for_dir(const std::string& dir) {
@@ -92,6 +99,7 @@ public:
             auto result = std::make_unique<lint::SettingsResult>(
                 file.empty() ? lint::SettingsResult{} : lint::load_settings(file, !explicit_file_.empty()));
             for (const auto& e : result->errors) fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
+            if (online_) result->settings.online = *online_;
             it = loaded_.emplace(file, std::move(result)).first;
         }
         return it->second->ok() ? &it->second->settings : nullptr;
@@ -99,6 +107,7 @@ public:
 
 private:
     std::string explicit_file_;
+    std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
     std::map<std::string, std::unique_ptr<lint::SettingsResult>> loaded_;
 };
 
@@ -252,7 +261,8 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
             if (called.count(lint::absolute_normal_path(run.dir))) continue;
             if (!lock_repair_selected(*run.settings, options.selection)) continue;
             std::string state = state_file_for(options, run.dir);
-            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) scan.lock_repair_failed = true;
+            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
+                                      options.offline || offline_forced())) scan.lock_repair_failed = true;
         }
     }
 
@@ -367,7 +377,10 @@ int run_lint(const LintOptions& options) {
 
     // Targets: directories are modules (or roots of modules with --recursive);
     // files lint their module and report only themselves.
-    SettingsCache settings_cache(options.config);
+    const bool offline = options.offline || offline_forced();
+    SettingsCache settings_cache(options.config, offline ? std::optional<bool>(false)
+                                                 : options.online ? std::optional<bool>(true)
+                                                                  : std::nullopt);
     std::vector<std::string> paths = options.paths;
     if (paths.empty()) paths.emplace_back(".");
     std::map<std::string, Target> targets;  // by absolute directory
@@ -500,7 +513,10 @@ int run_lint(const LintOptions& options) {
         bool machine = to_stdout && format != report::Format::text && format != report::Format::compact;
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
     }
-    return finish_standard_output(exit_code);
+    // --online checks that could not be made are failures, not passes.
+    const auto unchecked = online::failed_online_checks();
+    for (const auto& e : unchecked) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+    return finish_standard_output(unchecked.empty() ? exit_code : exit_failure);
 }
 
 }  // namespace tfsift::cli

@@ -11,12 +11,16 @@
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
 #include "tfsift/run_on_stack.hpp"
+#include "tfsift/net/engine_version.hpp"
+#include "tfsift/online/openpgp_helper.hpp"
 
 namespace {
 
 int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
-    app.set_version_flag("--version", std::string("tfsift ") + TFSIFT_VERSION);
+    app.set_version_flag("--version", fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})",
+                                                 TFSIFT_VERSION, tfsift::default_engine_version(tfsift::Engine::terraform),
+                                                 tfsift::default_engine_version(tfsift::Engine::opentofu)));
     app.require_subcommand(1);
 
     tfsift::cli::LintOptions lint;
@@ -35,7 +39,7 @@ int run_command_line(int argc, char** argv) {
 
     tfsift::cli::LockOptions lock;
     auto* providers_lock_cmd = app.add_subcommand(
-        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl from offline packages");
+        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
@@ -87,6 +91,16 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `tfsift debug openpgp-verify` is internal: tfsift starts itself this way
+    // to check a provider signature in a separate process (stdin JSON ->
+    // stdout JSON; see include/tfsift/online/openpgp_helper.hpp).
+    if (tfsift::online::is_openpgp_helper_invocation(argc, argv)) {
+        try {
+            return tfsift::online::run_openpgp_helper(stdin, stdout);
+        } catch (...) {
+            return tfsift::cli::exit_failure;
+        }
+    }
     // The command runs on a thread with a stack of known size, whatever
     // `ulimit -s` gave the main thread (see run_on_stack.hpp).
     return tfsift::run_on_stack(tfsift::command_stack_bytes, [argc, argv]() -> int {

@@ -197,6 +197,12 @@ public:
                 }
             } else if (k == "platforms") {
                 if (auto list = strings(node, "platforms")) s_.platforms = *list;
+            } else if (k == "online") {
+                if (const auto* flag = node.as_boolean()) {
+                    s_.online = flag->get();
+                } else {
+                    error(node, "`online` must be true or false");
+                }
             } else if (k == "exclude") {
                 if (auto list = strings(node, "exclude")) {
                     for (auto& g : *list) s_.excludes.push_back({base_dir_, PathGlob(g)});
@@ -208,8 +214,8 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, exclude, "
-                                        "rules, ignore, policy, follow_external_symlinks or max_file_size)",
+                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, online, "
+                                        "exclude, rules, ignore, policy, follow_external_symlinks or max_file_size)",
                                         k),
                       &key);
             }

@@ -205,7 +205,8 @@ std::vector<fs::path> cli_config_files(const Environment& env, Engine engine) {
             files.push_back(terraformrc);
         }
     }
-    // Every *.tfrc of the configuration directory, in name order.
+    // Every *.tfrc and *.tfrc.json (credentials.tfrc.json) of the configuration
+    // directory, in name order.
     std::optional<fs::path> config_dir;
     if (home) config_dir = fs::path(*home) / ".terraform.d";
     if (engine == Engine::opentofu && xdg_config && (!config_dir || !directory_exists(*config_dir))) {
@@ -215,7 +216,10 @@ std::vector<fs::path> cli_config_files(const Environment& env, Engine engine) {
         std::vector<fs::path> extra;
         std::error_code ec;
         for (fs::directory_iterator it(*config_dir, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->path().extension() == ".tfrc" && file_exists(it->path())) extra.push_back(it->path());
+            const std::string name = it->path().filename().string();
+            const bool tfrc = it->path().extension() == ".tfrc" ||
+                              (name.size() > 10 && name.compare(name.size() - 10, 10, ".tfrc.json") == 0);
+            if (tfrc && file_exists(it->path())) extra.push_back(it->path());
         }
         std::sort(extra.begin(), extra.end());
         files.insert(files.end(), extra.begin(), extra.end());
@@ -227,6 +231,8 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
     CliConfig config;
     config.files = files;
     for (const auto& path : files) {
+        // JSON files (credentials.tfrc.json) hold credentials and hosts, read by net::read_network_config.
+        if (path.extension() == ".json") continue;
         // Named by the environment, so it may lie anywhere; still only a
         // regular file, and bounded.
         FileContent content = read_regular_file(path.string(), ReadPolicy{});

@@ -85,6 +85,10 @@ RepairResult repair_lock(const LockFile& old, const TreeRequirements& requiremen
             hashes.push_back(it->h1);
             added_platforms.push_back(platform.to_string());
         }
+        if (auto vouched = options.vouched_hashes.find({provider, version->to_string()});
+            vouched != options.vouched_hashes.end()) {
+            hashes.insert(hashes.end(), vouched->second.begin(), vouched->second.end());
+        }
         const VersionConstraints& constraints =
             kept && options.requirements_partial ? prior->constraints : req.constraints;
         ProviderLock entry = make_provider_lock(provider, *version, constraints, hashes);

@@ -151,3 +151,24 @@ foreach(case IN ITEMS nul-flood module-cycle eval-stack cascade many-files many-
             --tfsift $<TARGET_FILE:tfsift> --build-dir ${CMAKE_BINARY_DIR} ${_tfsift_bounded_flags} --only ${case})
   set_tests_properties(bounded-work-${case} PROPERTIES TIMEOUT 900)
 endforeach()
+
+# ---- the online installer's fixture registry, checked on its own -------------
+# fixture_registry_check.py builds the signed registry and mirror of
+# tests/support/fixture_registry.py and checks it with curl, gpg and unzip;
+# skipped (77) only when one of those tools is missing. When the Go oracle
+# h1hash has been built (../shared/tools/oracle/README.md) one package's h1:
+# is checked against it too.
+add_test(NAME fixture-registry
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixture_registry_check.py
+          ${PROJECT_SOURCE_DIR}/../shared/tools/oracle/bin/h1hash)
+set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ---- the online installer end to end ----------------------------------------
+# installer_check.py serves the fixture registry and network mirror of
+# tests/support/fixture_registry.py over HTTPS on 127.0.0.1 and runs
+# `tfsift lock` and `tfsift lint --online` against it as a user would (every
+# adversarial case of the online installer spec); skipped (77) without gpg or
+# openssl.
+add_test(NAME installer-check
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/installer_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -59,6 +59,9 @@ struct Settings {
     std::optional<Engine> engine;
     std::optional<std::string> engine_version;  // the Terraform/OpenTofu version in use, e.g. "1.9.5"
     std::vector<std::string> platforms;      // e.g. linux_amd64
+    // `online = true`: lock rules ask the registries what they signed
+    // (`tfsift lint --online`); lint opens no socket otherwise.
+    std::optional<bool> online;
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;
     std::vector<AnchoredGlob> excludes;      // files and directories not linted at all
