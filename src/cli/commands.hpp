@@ -76,8 +76,9 @@ int run_lock(const LockOptions& options);
 
 // `tfsift lint --fix`, lock file part: repairs the lock file of one root
 // module (see providers/lock_repair.hpp) and prints what changed to stderr.
-// False when the lock file could not be repaired (unreadable, write failed).
-bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                          const lint::Settings& settings, const std::string& state_file);
+// 0 when done, 1 when the lock file could not be repaired (it has errors, a
+// settings value is wrong), 2 when writing it failed (see LockUpdateFailure).
+int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
+                         const lint::Settings& settings, const std::string& state_file);
 
 }  // namespace tfsift::cli

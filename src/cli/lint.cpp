@@ -134,7 +134,8 @@ struct Scan {
     std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
     std::vector<std::string> catalogue_order;
     std::size_t files_scanned = 0;
-    bool lock_repair_failed = false;
+    bool lock_repair_failed = false;  // a lock file could not be repaired (exit 1)
+    bool lock_write_failed = false;   // writing a repaired lock file failed (exit 2)
 };
 
 // Loads and lints every target, `--jobs` modules at once. Loading and linting
@@ -143,7 +144,7 @@ struct Scan {
 // same whatever the number of jobs. Returns 0, or 2 after printing why not.
 // With `repair_locks`, the lock files of root modules are repaired after
 // loading and before linting, so the report shows what is left; a repair that
-// fails sets `scan.lock_repair_failed`.
+// fails sets `scan.lock_repair_failed`, a failed write `scan.lock_write_failed`.
 int scan_targets(const std::map<std::string, Target>& targets, const std::map<std::string, std::string>& display_dir,
                  SettingsCache& settings_cache, const LintOptions& options, bool repair_locks, Scan& scan) {
     unsigned jobs = options.jobs > 0 ? options.jobs : available_processors();
@@ -198,7 +199,9 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
             if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
                 state = (fs::path(run.dir) / "terraform.tfstate").string();
             }
-            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state)) scan.lock_repair_failed = true;
+            const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state);
+            if (status == 1) scan.lock_repair_failed = true;
+            if (status == 2) scan.lock_write_failed = true;
         }
     }
 
@@ -330,6 +333,7 @@ int run_lint(const LintOptions& options) {
     const bool fixing = options.fix || options.unsafe_fixes;
     if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
     const bool lock_repair_failed = scan.lock_repair_failed;
+    const bool lock_write_failed = scan.lock_write_failed;
     if (fixing) {
         auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
         auto plan = lint::plan_fixes(scan.findings, mode);
@@ -398,7 +402,7 @@ int run_lint(const LintOptions& options) {
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
     }
     std::fflush(stdout);
-    return fix_failed ? 2 : exit_code;
+    return fix_failed || lock_write_failed ? 2 : exit_code;
 }
 
 }  // namespace tfsift::cli

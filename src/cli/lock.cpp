@@ -46,9 +46,9 @@ std::vector<providers::Platform> platforms_of(const std::vector<std::string>& na
 
 }  // namespace
 
-bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                          const lint::Settings& settings, const std::string& state_file) {
-    if (!tree.root) return true;
+int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
+                         const lint::Settings& settings, const std::string& state_file) {
+    if (!tree.root) return 0;
     auto requirements = providers::collect_tree_requirements(*tree.root, engine);
     providers::RepairOptions options;
     options.engine = engine;
@@ -56,7 +56,7 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
     bool ok = true;
     options.platforms = platforms_of(settings.platforms, ok);
-    if (!ok) return false;
+    if (!ok) return 1;
     if (!state_file.empty()) {
         auto state = providers::read_state_file(state_file, state_file, engine);
         if (state.has_errors()) {
@@ -68,7 +68,8 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     auto local = providers::find_local_packages(dir, providers::process_environment(), engine);
     auto update = providers::update_lock_file(dir, requirements, providers::all_packages(local), options);
     print_update(update);
-    return update.error.empty();
+    if (update.write_failed()) return 2;
+    return update.error.empty() ? 0 : 1;
 }
 
 void add_lock_options(CLI::App& cmd, LockOptions& o) {
@@ -124,8 +125,10 @@ int run_lock(const LockOptions& o) {
     auto requirements = providers::collect_tree_requirements(*tree.root, engine);
     auto update = providers::update_lock_file(o.dir, requirements, packages, options, /*always_write=*/true);
     print_update(update);
-    if (!update.error.empty()) return 1;
-    return update.problems.empty() ? 0 : 1;
+    if (update.write_failed()) return 2;
+    if (!update.error.empty()) return 1;  // a lock file with errors: see lock-syntax
+    // Nothing was written (all or nothing), so the write asked for failed.
+    return update.problems.empty() ? 0 : 2;
 }
 
 }  // namespace tfsift::cli
