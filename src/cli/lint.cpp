@@ -111,7 +111,7 @@ bool use_color(const std::string& mode) {
 bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelection& selection) {
     static const std::set<std::string> fixed_by_repair = {
         "lock-missing", "lock-missing-provider", "lock-stale-provider", "lock-version-mismatch",
-        "lock-constraints-drift", "lock-platforms-incomplete"};
+        "lock-constraints-drift", "lock-platforms-incomplete", "lock-missing-hashes"};
     auto rules = lint::rules_for(settings);
     std::vector<std::string> unknown;
     for (const auto& a : lint::activate_rules(rules, settings, selection, unknown)) {
