@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "cli/commands.hpp"
+#include "tfsift/providers/hash.hpp"
 
 namespace {
 
@@ -54,6 +55,11 @@ int run_command_line(int argc, char** argv) {
         int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
+
+    // How much provider package hashing one run may do (zip bombs).
+    std::string limits_error;
+    tfsift::providers::set_hash_limits(tfsift::providers::hash_limits_from_environment(limits_error));
+    if (!limits_error.empty()) fmt::print(stderr, "tfsift: {}\n", limits_error);
 
     try {
         if (*lint_cmd) return tfsift::cli::run_lint(lint);
