@@ -188,11 +188,13 @@ FixWriteResult write_fixes(const FixPlan& plan) {
         }
         AtomicWriteOptions options;
         const std::string& expected = plan.old_text.at(path);
-        // Checked again once the new text is on disk, just before it replaces the file.
-        options.before_replace = [&path, &expected]() -> std::string {
-            auto now = read_file(path);
+        // Checked again once the new text is on disk, just before it replaces
+        // the file. (A named reference: clang 14 cannot capture a structured binding.)
+        const std::string& file = path;
+        options.before_replace = [&file, &expected]() -> std::string {
+            auto now = read_file(file);
             if (now && *now == expected) return {};
-            return fmt::format("{}: the file changed while it was linted; not fixed", path);
+            return fmt::format("{}: the file changed while it was linted; not fixed", file);
         };
         auto written = atomic_write_file(path, text, options);
         if (!written.ok()) {
