@@ -84,7 +84,7 @@ regressions=()
 if [ "${FUZZ_REGRESSION_SEEDS:-1}" != 0 ] && [ -d "fixtures/fuzz-regressions/$format_dir" ]; then
   regressions=("fixtures/fuzz-regressions/$format_dir")
 fi
-echo "fuzzing $target for $minutes minute(s) with $jobs job(s); seeds: $(ls "$seeds" | wc -l) files"
+echo "fuzzing $target for $minutes minute(s) with $jobs job(s); seeds: $(ls -A "$seeds" | wc -l) files"
 
 extra=()
 [ -f "fuzz/$target.dict" ] && extra+=(-dict="fuzz/$target.dict")
