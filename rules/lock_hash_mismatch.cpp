@@ -1,10 +1,88 @@
 // lock-hash-mismatch: a package of a locked provider version matches none of
-// the recorded hashes.
+// the recorded hashes; online, a recorded zh: hash the registry never signed.
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/net/engine_version.hpp"
 #include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/settings.hpp"
+#include "tfsift/online/lock_verification.hpp"
 #include "tfsift/providers/package_audit.hpp"
 
 namespace tfsift::lint::rules {
+
+namespace {
+
+// The platform a SHA256SUMS file name is for ("..._1.0.0_linux_amd64.zip").
+std::string platform_of_file(const std::string& name, const std::string& version) {
+    const std::string marker = "_" + version + "_";
+    const auto at = name.rfind(marker);
+    if (at == std::string::npos || name.size() < 4 || name.compare(name.size() - 4, 4, ".zip") != 0) return {};
+    return name.substr(at + marker.size(), name.size() - 4 - at - marker.size());
+}
+
+void check_online(const LintContext& ctx, const LockInputs& in, FindingSink& sink) {
+    const auto env = providers::process_environment();
+    const std::string engine_version =
+        ctx.settings->engine_version.value_or(std::string(default_engine_version(ctx.engine)));
+    for (const auto& [provider, lock] : in.read.locks.providers) {
+        if (!provider.is_lockable(ctx.engine)) continue;
+        const std::string what = provider.to_string() + " " + lock.version.to_string();
+        auto report = [&](std::string message, Range range) {
+            Finding f;
+            f.rule_id = "lock-hash-mismatch";
+            f.severity = Severity::error;
+            f.message = std::move(message);
+            f.file = in.source();
+            f.range = range;
+            sink.report(std::move(f));
+        };
+        const auto signed_sums = online::signed_checksums(provider, lock.version, ctx.engine, engine_version, env);
+        const Range version_range = in.entry_range(provider, &providers::LockEntryLocation::version);
+        if (!signed_sums.ok()) {
+            report(signed_sums.error, version_range);
+            continue;
+        }
+        if (!signed_sums.version_listed) {
+            report(what + " is not published by the registry " + provider.hostname +
+                       " any more; its hashes cannot be checked",
+                   version_range);
+            continue;
+        }
+        // The platforms whose signed hash the entry lacks: a tampered hash
+        // usually took the place of one of them.
+        std::string suspects;
+        for (const auto& [zh, file] : signed_sums.file_names) {
+            if (std::find(lock.hashes.begin(), lock.hashes.end(), zh) != lock.hashes.end()) continue;
+            const std::string platform = platform_of_file(file, lock.version.to_string());
+            if (platform.empty()) continue;
+            suspects += (suspects.empty() ? "" : ", ") + platform;
+        }
+        const auto location = in.locations.find(provider.to_string());
+        for (const auto& hash : lock.hashes) {
+            if (hash.rfind("zh:", 0) != 0) continue;
+            if (std::binary_search(signed_sums.zh.begin(), signed_sums.zh.end(), hash)) continue;
+            Range range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+            if (location != in.locations.end()) {
+                for (const auto& [text, item] : location->second.hash_items) {
+                    if (text == hash) range = item;
+                }
+            }
+            std::string message = fmt::format(
+                "{} of {} is not in the SHA256SUMS the registry {} signed ({}); the lock file records a package the "
+                "provider's author never published",
+                hash, what, provider.hostname, signed_sums.authentication);
+            if (!suspects.empty()) {
+                message += fmt::format(" (platform {}: its signed hash is missing from the entry)", suspects);
+            }
+            report(std::move(message), range);
+        }
+    }
+}
+
+}  // namespace
 
 Rule lock_hash_mismatch() {
     Rule r;
@@ -18,7 +96,13 @@ Rule lock_hash_mismatch() {
         "`hashes`. A package contradicts the entry when it is installed in the working directory, when it is a zip "
         "and the entry holds the registry's `zh:` checksums (they cover every platform), or when a recorded `h1:` "
         "fits none of the available packages (the hash recorded for it changed). A package for a platform the "
-        "entry simply has no hash for yet is `lock-platforms-incomplete`'s concern.";
+        "entry simply has no hash for yet is `lock-platforms-incomplete`'s concern.\n\n"
+        "With `tfsift lint --online` (or `online = true` in `.tfsift.toml`) it also asks each provider's registry "
+        "for the locked version's signed `SHA256SUMS` (no package is downloaded): a recorded `zh:` hash that is "
+        "not one of its lines was never signed by the provider's author and is reported at its own line, naming "
+        "the provider, the version and the platform when the file name tells it. A version the registry no longer "
+        "lists, a registry that cannot be reached or a signature that does not verify is reported too, at the "
+        "entry's `version`.";
     r.doc.why =
         "`terraform init` refuses such a package (\"doesn't match any of the checksums previously recorded in the "
         "dependency lock file\"): either the mirror holds a different build than the one that was locked, or "
@@ -41,6 +125,7 @@ Rule lock_hash_mismatch() {
         if (ctx.role != ModuleRole::root) return;
         LockInputs in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors() || in.read.locks.providers.empty()) return;
+        if (ctx.settings->online.value_or(false)) check_online(ctx, in, sink);
         auto local = visible_packages(ctx);
         auto packages = providers::all_packages(local);
         std::filesystem::path installed = std::filesystem::path(ctx.module_dir) / ".terraform" / "providers";

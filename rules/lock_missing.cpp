@@ -3,9 +3,10 @@
 #include <fnmatch.h>
 
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <system_error>
 
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -33,15 +34,16 @@ struct IgnoreLine {
 
 // The .gitignore line that ignores `lock` (last match wins in a file; nearer
 // files win over farther ones), looking up to the repository root.
-std::optional<IgnoreLine> ignored_by_git(const fs::path& lock) {
+std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy& policy) {
     std::error_code ec;
     fs::path abs = fs::absolute(lock, ec).lexically_normal();
     if (ec) return std::nullopt;
     fs::path display_dir = lock.parent_path();
     for (fs::path dir = abs.parent_path();; dir = dir.parent_path()) {
         fs::path gi = dir / ".gitignore";
-        std::ifstream in(gi);
-        if (in) {
+        FileContent content = read_regular_file(gi.string(), policy);
+        if (content.ok()) {
+            std::istringstream in(content.bytes);
             std::string rel = abs.lexically_relative(dir).generic_string();
             std::string base = abs.filename().string();
             std::optional<IgnoreLine> verdict;
@@ -112,7 +114,7 @@ Rule lock_missing() {
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;
         if (in.exists) {
-            auto ignored = ignored_by_git(in.path);
+            auto ignored = ignored_by_git(in.path, ctx.tree->read_policy);
             if (!ignored) return;
             Finding f;
             f.rule_id = "lock-missing";

@@ -5,9 +5,43 @@
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/net/engine_version.hpp"
+#include "tfsift/online/lock_verification.hpp"
 #include "tfsift/providers/package_audit.hpp"
 
 namespace tfsift::lint::rules {
+
+namespace {
+
+// Online: a declared platform the registry publishes no package of the
+// locked version for can never be recorded.
+void check_published_platforms(const LintContext& ctx, const LockInputs& in, FindingSink& sink) {
+    const auto env = providers::process_environment();
+    const std::string engine_version =
+        ctx.settings->engine_version.value_or(std::string(default_engine_version(ctx.engine)));
+    for (const auto& [provider, lock] : in.read.locks.providers) {
+        if (!provider.is_lockable(ctx.engine)) continue;
+        const auto published = online::signed_checksums(provider, lock.version, ctx.engine, engine_version, env);
+        if (!published.ok() || !published.version_listed) continue;  // lock-hash-mismatch reports those
+        std::string missing;
+        for (const auto& name : ctx.settings->platforms) {
+            const bool listed = std::any_of(published.platforms.begin(), published.platforms.end(),
+                                            [&](const providers::Platform& p) { return p.to_string() == name; });
+            if (!listed) missing += (missing.empty() ? "" : ", ") + name;
+        }
+        if (missing.empty()) continue;
+        Finding f;
+        f.rule_id = "lock-platforms-incomplete";
+        f.severity = Severity::warning;
+        f.message = "provider " + provider.to_string() + " " + lock.version.to_string() + ": the registry " +
+                    provider.hostname + " publishes no package for declared platform(s) " + missing;
+        f.file = in.source();
+        f.range = in.entry_range(provider, &providers::LockEntryLocation::version);
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
 
 Rule lock_platforms_incomplete() {
     Rule r;
@@ -20,7 +54,8 @@ Rule lock_platforms_incomplete() {
         "holding the registry's `zh:` checksums covers every platform. Otherwise each declared platform needs an "
         "`h1:` hash: when a package of the locked version for that platform is available offline, its hash must "
         "be recorded; when none is, the entry must at least hold as many `h1:` hashes as there are declared "
-        "platforms. Does nothing without `platforms`.";
+        "platforms. Does nothing without `platforms`. With `tfsift lint --online` it also asks the registry which "
+        "platforms it publishes the locked version for, and reports declared platforms it does not publish.";
     r.doc.why =
         "A lock file made by `init` from a mirror holds only the hash of the platform it ran on; on every other "
         "platform `init` then fails to verify the package. `terraform providers lock -platform=...` exists for "
@@ -47,6 +82,7 @@ Rule lock_platforms_incomplete() {
         auto packages = providers::all_packages(local);
         std::filesystem::path installed = std::filesystem::path(ctx.module_dir) / ".terraform" / "providers";
         const auto& declared = ctx.settings->platforms;
+        if (ctx.settings->online.value_or(false)) check_published_platforms(ctx, in, sink);
         for (const auto& [provider, lock] : in.read.locks.providers) {
             bool has_zh = std::any_of(lock.hashes.begin(), lock.hashes.end(),
                                       [](const std::string& h) { return h.rfind("zh:", 0) == 0; });

@@ -20,8 +20,8 @@ constexpr std::string_view rule_id = "module-required-providers";
 
 // The uses this rule judges: all of them, except resource type prefixes in a
 // module that declares requirements (resource-provider-unresolved's).
-bool judged_here(const config::LoadedModule& module, const ProviderUse& use) {
-    return use.kind != ProviderUseKind::resource_type || !declares_requirements(module);
+bool judged_here(bool module_declares_requirements, const ProviderUse& use) {
+    return use.kind != ProviderUseKind::resource_type || !module_declares_requirements;
 }
 
 // The address a module's own requirement gives a local name, if it declares it.
@@ -46,8 +46,11 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
     const auto& required = module.module.terraform.required_providers;
     // Names resource-provider-unresolved already reports are not reported again.
     std::set<std::string> done;
+    // Looked at once: it reads every file of the module, and a module may
+    // have tens of thousands of files and uses.
+    const bool declares = declares_requirements(module);
     for (const ProviderUse& use : provider_uses(module)) {
-        if (!judged_here(module, use)) done.insert(use.local_name);
+        if (!judged_here(declares, use)) done.insert(use.local_name);
     }
     for (const ProviderUse& use : provider_uses(module)) {
         if (required.contains(use.local_name) || done.contains(use.local_name)) continue;

@@ -2,6 +2,8 @@
 #include "provider_local_name_uses.hpp"
 
 #include <algorithm>
+#include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -86,17 +88,23 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
         }
     }
     std::erase_if(uses, [](const ProviderUse& u) { return u.local_name.empty() || u.local_name == "terraform"; });
-    auto file_index = [&](const SourceFile* f) {
-        for (std::size_t i = 0; i < module.files.size(); ++i) {
-            if (module.files[i].parsed->source.get() == f) return i;
-        }
-        return module.files.size();
-    };
-    std::stable_sort(uses.begin(), uses.end(), [&](const ProviderUse& a, const ProviderUse& b) {
-        auto ka = std::make_pair(file_index(a.origin.file), a.origin.pos.byte);
-        auto kb = std::make_pair(file_index(b.origin.file), b.origin.pos.byte);
-        return ka < kb;
-    });
+    // Sort by (file order, position), each file's index looked up once: a
+    // module may have tens of thousands of files.
+    std::unordered_map<const SourceFile*, std::size_t> file_order;
+    file_order.reserve(module.files.size());
+    for (std::size_t i = 0; i < module.files.size(); ++i) file_order.emplace(module.files[i].parsed->source.get(), i);
+    std::vector<std::pair<std::pair<std::size_t, std::uint32_t>, std::size_t>> keys;
+    keys.reserve(uses.size());
+    for (std::size_t i = 0; i < uses.size(); ++i) {
+        auto it = file_order.find(uses[i].origin.file);
+        std::size_t index = it == file_order.end() ? module.files.size() : it->second;
+        keys.push_back({{index, uses[i].origin.pos.byte}, i});
+    }
+    std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<ProviderUse> sorted;
+    sorted.reserve(uses.size());
+    for (const auto& k : keys) sorted.push_back(std::move(uses[k.second]));
+    uses = std::move(sorted);
     return uses;
 }
 

@@ -4,7 +4,10 @@
 # build-release/, never into ../shared), then runs them on the same corpus:
 # parse_bench (the parser alone against Go's), load_bench (loading and merging
 # against parsing) and lint_bench (the wall time of `tfsift lint --recursive`
-# on one thread and on every core against Go's parse).
+# on one thread and on every core against Go's parse), then scaling_bench (the
+# time per unit of input as each dimension grows: files per module,
+# diagnostics per file, findings per line, modules per tree, lock-file size,
+# `**` per glob).
 #
 # Usage: scripts/bench.sh [CORPUS_DIR] [parse_bench options...]
 #   CORPUS_DIR defaults to ../shared/corpus
@@ -17,7 +20,7 @@ corpus=${1:-../shared/corpus}
 shift $(( $# > 0 ? 1 : 0 ))
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j "$(nproc)" --target parse_bench load_bench lint_bench tfsift
+cmake --build "$build" -j "$(nproc)" --target parse_bench load_bench lint_bench scaling_bench tfsift
 
 hclbench_args=()
 if command -v go >/dev/null; then
@@ -38,3 +41,5 @@ fi
 echo
 "$build/load_bench" "$corpus"
 "$build/lint_bench" "${hclbench_args[@]}" "$corpus"
+echo
+"$build/scaling_bench"

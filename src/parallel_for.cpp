@@ -1,4 +1,5 @@
 #include "tfsift/parallel_for.hpp"
+#include "tfsift/run_on_stack.hpp"
 
 #include <pthread.h>
 #include <sched.h>
@@ -13,9 +14,8 @@ namespace tfsift {
 
 namespace {
 
-// Stack of each extra thread: the common 8 MiB main-thread stack, doubled
-// for headroom in sanitizer builds.
-constexpr std::size_t worker_stack_bytes = std::size_t{16} << 20;
+// Stack of each extra thread: the one the command itself runs on.
+constexpr std::size_t worker_stack_bytes = command_stack_bytes;
 
 struct Shared {
     std::size_t count = 0;

@@ -58,9 +58,16 @@ public:
 
     // 1-based column of `pos`, counted in extended grapheme clusters from the
     // start of its line. A UTF-8 byte order mark at the start of the file
-    // does not count.
+    // does not count. Lines longer than `column_stride` bytes get an index of
+    // saved counts on first use, so that no column costs more than counting
+    // `column_stride` bytes (a 10 MB one-line file has many positions).
     [[nodiscard]] std::uint32_t column(Pos pos) const;
     [[nodiscard]] ResolvedPos resolve(Pos pos) const;
+    // 1-based column of `pos` in UTF-16 code units from the start of its
+    // line (SARIF's column kind; a byte order mark counts), from the same
+    // index as column().
+    [[nodiscard]] std::uint32_t utf16_column(Pos pos) const;
+    static constexpr std::uint32_t column_stride = 256;
 
     // The text of a 1-based line without its line break.
     [[nodiscard]] std::string_view line_text(std::uint32_t line) const;
@@ -72,6 +79,8 @@ private:
     struct Adopt {};
     SourceFile(Adopt, std::string path, char* data, std::size_t size);
     void index_lines() const;
+    void index_columns() const;
+    [[nodiscard]] std::uint32_t line_begin(std::uint32_t line) const;  // after a BOM on line 1
 
     // The bytes live in the tree space (tfsift/tree_space.hpp): syntax trees
     // point into them by 32-bit offsets.
@@ -80,6 +89,17 @@ private:
     std::size_t size_ = 0;
     mutable std::vector<std::uint32_t> line_starts_;  // built on first use
     mutable std::once_flag lines_indexed_;
+    // A grapheme count saved within a long line: the counter's state at
+    // `byte`, having counted from the start of the line.
+    struct ColumnCheckpoint {
+        std::uint32_t byte = 0;
+        std::uint32_t count = 0;
+        std::int32_t prev = -1;
+        std::int32_t state = 0;
+        std::uint32_t utf16 = 0;  // UTF-16 code units from the line's first byte
+    };
+    mutable std::vector<ColumnCheckpoint> column_checkpoints_;  // sorted by byte, built on first use
+    mutable std::once_flag columns_indexed_;
 };
 
 // Counts the extended grapheme clusters in a UTF-8 string (invalid bytes

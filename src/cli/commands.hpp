@@ -1,5 +1,6 @@
 // The subcommands of the tfsift CLI. Each returns the process exit code:
-// 0 success / no findings, 1 findings or input errors, 2 usage or I/O errors.
+// 0 success / no findings, 1 findings or input errors, 2 usage or I/O errors
+// (cli/exit_status.hpp).
 #pragma once
 
 #include <string>
@@ -30,6 +31,8 @@ struct LintOptions {
     bool statistics = false;
     bool fix = false;                         // --fix: apply safe fixes, then lint again
     bool unsafe_fixes = false;                // --unsafe-fixes: with --fix, unsafe ones too
+    bool online = false;                      // --online: lock rules ask the registries
+    bool offline = false;                     // --offline: no network, not even for --fix
     unsigned jobs = 0;                        // modules linted at once; 0: one per processor
     std::vector<std::string> command_line;    // for the SARIF invocation
 };
@@ -63,12 +66,22 @@ struct EffectiveOptions {
 void add_effective_options(CLI::App& cmd, EffectiveOptions& options);
 int run_effective(const EffectiveOptions& options);
 
-// `tfsift lock [--platform OS_ARCH ...] [--fs-mirror DIR] [DIR]`: records the
-// providers the configuration requires, like `terraform providers lock`.
+// `tfsift lock [DIR] [--platform OS_ARCH ...] [--fs-mirror DIR | --net-mirror URL]
+// [--provider ADDR ...] [--offline] [--cache-dir DIR] [--jobs N]`: records the
+// providers the configuration requires, like `terraform providers lock`;
+// online (origin registries) unless --fs-mirror, --offline or TFSIFT_OFFLINE=1.
 struct LockOptions {
     std::string dir = ".";
     std::vector<std::string> platforms;
     std::string fs_mirror;
+    std::string net_mirror;
+    std::vector<std::string> providers;
+    bool offline = false;
+    bool enable_plugin_cache = false;
+    std::string cache_dir;
+    unsigned jobs = 0;
+    std::string max_package_size;  // e.g. "2GiB"; caps the download and the unpacked size
+    bool quiet = false;
     std::string engine;  // empty: settings, else detected
 };
 void add_lock_options(CLI::App& cmd, LockOptions& options);
@@ -76,9 +89,13 @@ int run_lock(const LockOptions& options);
 
 // `tfsift lint --fix`, lock file part: repairs the lock file of one root
 // module (see providers/lock_repair.hpp) and prints what changed to stderr.
+// TFSIFT_OFFLINE=1 (any value but "" and "0") forces `offline` everywhere.
+[[nodiscard]] bool offline_forced();
 // 0 when done, 1 when the lock file could not be repaired (it has errors, a
-// settings value is wrong), 2 when writing it failed (see LockUpdateFailure).
+// settings value is wrong), 2 when writing it failed (see LockUpdateFailure)
+// or a provider could not be fetched. Offline sources are tried first; what
+// they cannot repair is fetched from the registries unless `offline`.
 int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                         const lint::Settings& settings, const std::string& state_file);
+                         const lint::Settings& settings, const std::string& state_file, bool offline);
 
 }  // namespace tfsift::cli

@@ -5,25 +5,26 @@
 #include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
 #include "tfsift/providers/hash.hpp"
 
 namespace tfsift::cli {
 
 int run_debug_hash(const std::vector<std::string>& paths) {
     namespace fs = std::filesystem;
-    int exit_code = 0;
+    int exit_code = exit_clean;
     for (const auto& path : paths) {
         std::error_code ec;
         if (!fs::exists(path, ec)) {
             fmt::print(stderr, "{}: no such file or directory\n", path);
-            exit_code = 1;
+            exit_code = exit_failure;
             continue;
         }
         const bool is_directory = fs::is_directory(path, ec);
         const auto h1 = providers::h1_of_package(path);
         if (!h1.ok()) {
             fmt::print(stderr, "{}: {}\n", path, h1.error);
-            exit_code = 1;
+            if (exit_code == exit_clean) exit_code = exit_findings;
             continue;
         }
         fmt::print("{}  {}\n", h1.value, path);
@@ -31,7 +32,7 @@ int run_debug_hash(const std::vector<std::string>& paths) {
             const auto zh = providers::zh_of_zip(path);
             if (!zh.ok()) {
                 fmt::print(stderr, "{}: {}\n", path, zh.error);
-                exit_code = 1;
+                if (exit_code == exit_clean) exit_code = exit_findings;
                 continue;
             }
             fmt::print("{}  {}\n", zh.value, path);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/effective_hcl.hpp"
 #include "tfsift/config/module_tree.hpp"
@@ -26,7 +27,7 @@ int run_effective(const EffectiveOptions& options) {
     std::error_code ec;
     if (!std::filesystem::is_directory(options.dir, ec)) {
         fmt::print(stderr, "tfsift: {}: not a readable directory\n", options.dir);
-        return 2;
+        return exit_failure;
     }
     config::TreeOptions tree_options;
     tree_options.engine = options.engine == "opentofu" ? config::Engine::opentofu : config::Engine::terraform;
@@ -34,7 +35,7 @@ int run_effective(const EffectiveOptions& options) {
     config::LoadedTree tree = config::load_module_tree(options.dir, tree_options);
     if (!tree.root) {
         fmt::print(stderr, "tfsift: {}: cannot read the directory\n", options.dir);
-        return 2;
+        return exit_failure;
     }
     std::string text;
     if (options.format == "hcl") {
@@ -43,7 +44,7 @@ int run_effective(const EffectiveOptions& options) {
         text = config::dump_document(config::effective_document(tree.root.get(), tree.diagnostics));
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
-    if (std::fflush(stdout) != 0) return 2;
+    if (std::fflush(stdout) != 0) return exit_failure;
     return tree.has_errors() ? 1 : 0;
 }
 

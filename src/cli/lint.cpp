@@ -5,21 +5,31 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <memory>
+#include <new>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
+#include "tfsift/atomic_write.hpp"
+#include "tfsift/file_read.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
@@ -54,6 +64,10 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
     cmd.add_flag("--fix", o.fix, "Apply the safe fixes of the findings, then report what remains");
+    auto* online = cmd.add_flag("--online", o.online,
+                                "Check lock file hashes against what the registries signed (needs the network)");
+    cmd.add_flag("--offline", o.offline, "Open no network connection, not even to repair the lock file with --fix")
+        ->excludes(online);
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
         ->check(CLI::Range(1U, 4096U));
@@ -66,21 +80,26 @@ namespace {
 struct Target {
     std::string dir;
     std::set<std::string> only_files;  // absolute
+    // Files must resolve inside it: the repository root of the path named
+    // on the command line, else that path itself.
+    std::string trusted_root;
 };
 
 // Settings files are read once, whichever targets share them.
 class SettingsCache {
 public:
-    explicit SettingsCache(std::string explicit_file) : explicit_file_(std::move(explicit_file)) {}
+    SettingsCache(std::string explicit_file, std::optional<bool> online)
+        : explicit_file_(std::move(explicit_file)), online_(online) {}
 
     // Null after printing the errors of a broken settings file.
     const lint::Settings* for_dir(const std::string& dir) {
         std::string file = explicit_file_.empty() ? lint::find_settings_file(dir) : explicit_file_;
         auto it = loaded_.find(file);
         if (it == loaded_.end()) {
-            auto result = std::make_unique<lint::SettingsResult>(file.empty() ? lint::SettingsResult{}
-                                                                              : lint::load_settings(file));
-            for (const auto& e : result->errors) fmt::print(stderr, "{}\n", e.to_string());
+            auto result = std::make_unique<lint::SettingsResult>(
+                file.empty() ? lint::SettingsResult{} : lint::load_settings(file, !explicit_file_.empty()));
+            for (const auto& e : result->errors) fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
+            if (online_) result->settings.online = *online_;
             it = loaded_.emplace(file, std::move(result)).first;
         }
         return it->second->ok() ? &it->second->settings : nullptr;
@@ -88,6 +107,7 @@ public:
 
 private:
     std::string explicit_file_;
+    std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
     std::map<std::string, std::unique_ptr<lint::SettingsResult>> loaded_;
 };
 
@@ -122,6 +142,7 @@ bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelect
 
 struct ModuleRun {
     std::string dir;
+    std::string trusted_root;
     const lint::Settings* settings = nullptr;
     Engine engine = Engine::terraform;
     config::LoadedTree tree;
@@ -136,7 +157,50 @@ struct Scan {
     std::size_t files_scanned = 0;
     bool lock_repair_failed = false;  // a lock file could not be repaired (exit 1)
     bool lock_write_failed = false;   // writing a repaired lock file failed (exit 2)
+    // Files and directories that exist but could not be read (each already
+    // printed on stderr): the run ends with exit_failure.
+    std::size_t read_failures = 0;
 };
+
+void print_read_failure(const std::string& message) {
+    fmt::print(stderr, "tfsift: cannot read {}\n", report::escape_control_characters(message));
+}
+
+// The state file a module is compared with: --state, else terraform.tfstate
+// in the module directory when there is anything by that name (a FIFO or a
+// dangling link included, so that it is reported rather than skipped).
+std::string state_file_for(const LintOptions& options, const std::string& dir) {
+    if (!options.state.empty()) return options.state;
+    fs::path candidate = fs::path(dir) / "terraform.tfstate";
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(candidate, ec))) return candidate.string();
+    return {};
+}
+
+// Reads what the rules will read besides the configuration (the lock file
+// and the state file) once up front, so that one that cannot be read stops
+// the run with exit_failure instead of becoming a finding or nothing.
+void check_module_inputs(const ModuleRun& run, const LintOptions& options, Scan& scan) {
+    for (const auto& message : run.tree.read_failures) {
+        print_read_failure(message);
+        ++scan.read_failures;
+    }
+    const FileContent lock = read_regular_file(lint::lock_file_display_path(run.dir), run.tree.read_policy);
+    if (!lock.ok() && lock.failure != ReadFailure::missing) {
+        print_read_failure("the lock file " + lock.message);
+        ++scan.read_failures;
+    }
+    const std::string state = state_file_for(options, run.dir);
+    if (!state.empty()) {
+        ReadPolicy policy = run.tree.read_policy;
+        if (!options.state.empty()) policy.root.clear();  // named by the user: it may lie anywhere
+        const FileContent content = read_regular_file(state, policy);
+        if (!content.ok()) {
+            print_read_failure("the state file " + content.message);
+            ++scan.read_failures;
+        }
+    }
+}
 
 // Loads and lints every target, `--jobs` modules at once. Loading and linting
 // one module does not depend on another, so each runs on its own; results are
@@ -153,8 +217,9 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
     for (const auto& [abs, target] : targets) {
         ModuleRun run;
         run.dir = display_dir.at(abs);
+        run.trusted_root = target.trusted_root;
         run.settings = settings_cache.for_dir(run.dir);
-        if (run.settings == nullptr) return 2;
+        if (run.settings == nullptr) return exit_failure;
         if (!options.engine.empty()) {
             run.engine = options.engine == "opentofu" ? Engine::opentofu : Engine::terraform;
         } else if (run.settings->engine) {
@@ -166,14 +231,15 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         runs.push_back(std::move(run));
     }
     parallel_for(runs.size(), jobs, [&runs](std::size_t i) {
-        runs[i].tree = lint::load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings);
+        runs[i].tree = lint::load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings, runs[i].trusted_root);
     });
     for (const auto& run : runs) {
         if (!run.tree.root) {
-            fmt::print(stderr, "tfsift: cannot read {}\n", run.dir);
-            return 2;
+            print_read_failure(run.dir);
+            return exit_failure;
         }
         scan.files_scanned += run.tree.root->files.size();
+        check_module_inputs(run, options, scan);
     }
 
     // Modules that another module of the scan calls by a local path.
@@ -195,11 +261,9 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         for (const auto& run : runs) {
             if (called.count(lint::absolute_normal_path(run.dir))) continue;
             if (!lock_repair_selected(*run.settings, options.selection)) continue;
-            std::string state = options.state;
-            if (std::error_code ec; state.empty() && fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
-                state = (fs::path(run.dir) / "terraform.tfstate").string();
-            }
-            const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state);
+            std::string state = state_file_for(options, run.dir);
+            const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
+                                                    options.offline || offline_forced());
             if (status == 1) scan.lock_repair_failed = true;
             if (status == 2) scan.lock_write_failed = true;
         }
@@ -222,19 +286,16 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         std::vector<std::string> unknown;
         active[i] = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
         if (!unknown.empty()) {
-            fmt::print(stderr, "tfsift: unknown rule {}\n", unknown.front());
-            return 2;
+            fmt::print(stderr, "tfsift: unknown rule {}\n", report::escape_control_characters(unknown.front()));
+            return exit_failure;
         }
         lint::LintContext& ctx = contexts[i];
         ctx.module_dir = run.dir;
         ctx.tree = &run.tree;
         ctx.engine = run.engine;
         ctx.settings = run.settings;
-        if (!options.state.empty()) {
-            ctx.state_file = options.state;
-        } else if (std::error_code ec; fs::is_regular_file(fs::path(run.dir) / "terraform.tfstate", ec)) {
-            ctx.state_file = (fs::path(run.dir) / "terraform.tfstate").string();
-        }
+        ctx.state_file = state_file_for(options, run.dir);
+        ctx.state_file_given = !options.state.empty();
         ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
     }
     std::vector<lint::Findings> per_module(runs.size());
@@ -255,19 +316,42 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
 
 }  // namespace
 
+namespace {
+
+// The report as text; nullopt after saying why when it could not be made
+// (out of memory for a huge report, say).
+std::optional<std::string> render_report(report::Format format, const report::ReportInput& input) {
+    try {
+        std::ostringstream buf;
+        // A stream that cannot grow sets badbit and stops writing; without
+        // this the report would come out cut short, and the run succeed.
+        buf.exceptions(std::ios::badbit);
+        report::write_report(format, input, buf);
+        if (!buf) throw std::bad_alloc();
+        return std::move(buf).str();
+    } catch (const std::bad_alloc&) {
+        std::fputs("tfsift: out of memory while writing the report\n", stderr);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "tfsift: cannot write the {} report: {}\n", report::to_string(format), e.what());
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 int run_lint(const LintOptions& options) {
     if (!options.chdir.empty()) {
         std::error_code ec;
         fs::current_path(options.chdir, ec);
         if (ec) {
             fmt::print(stderr, "tfsift: cannot change to {}: {}\n", options.chdir, ec.message());
-            return 2;
+            return exit_failure;
         }
     }
     auto min_severity = parse_severity(options.minimum_failure_severity);
     if (!min_severity) {
         fmt::print(stderr, "tfsift: unknown severity {}\n", options.minimum_failure_severity);
-        return 2;
+        return exit_failure;
     }
     struct OutputRequest {
         report::Format format;
@@ -280,22 +364,31 @@ int run_lint(const LintOptions& options) {
         if (!format || colon + 1 >= o.size()) {
             fmt::print(stderr, "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
                                "junit, compact (got \"{}\")\n", o);
-            return 2;
+            return exit_failure;
         }
         outputs.push_back({*format, o.substr(colon + 1)});
     }
-    if (!options.config.empty() && !fs::is_regular_file(options.config)) {
-        fmt::print(stderr, "tfsift: settings file {} not found\n", options.config);
-        return 2;
+    if (!options.state.empty()) {
+        // Named by the user, so read wherever it lies, but only a regular
+        // file: a state that cannot be read is an error, not a finding.
+        const FileContent state = read_regular_file(options.state, ReadPolicy{});
+        if (!state.ok()) {
+            print_read_failure("the state file " + state.message);
+            return exit_failure;
+        }
     }
 
     // Targets: directories are modules (or roots of modules with --recursive);
     // files lint their module and report only themselves.
-    SettingsCache settings_cache(options.config);
+    const bool offline = options.offline || offline_forced();
+    SettingsCache settings_cache(options.config, offline ? std::optional<bool>(false)
+                                                 : options.online ? std::optional<bool>(true)
+                                                                  : std::nullopt);
     std::vector<std::string> paths = options.paths;
     if (paths.empty()) paths.emplace_back(".");
     std::map<std::string, Target> targets;  // by absolute directory
     std::map<std::string, std::string> display_dir;  // absolute -> as the user named it
+    std::size_t unreadable_dirs = 0;
     for (const auto& path : paths) {
         std::error_code ec;
         if (fs::is_regular_file(path, ec)) {
@@ -305,15 +398,20 @@ int run_lint(const LintOptions& options) {
             display_dir.emplace(abs, dir);
             targets[abs].dir = abs;
             targets[abs].only_files.insert(lint::absolute_normal_path(path));
+            if (targets[abs].trusted_root.empty()) targets[abs].trusted_root = trusted_root_of(dir);
         } else if (fs::is_directory(path, ec)) {
             const lint::Settings* settings = settings_cache.for_dir(path);
-            if (settings == nullptr) return 2;
+            if (settings == nullptr) return exit_failure;
             std::vector<std::string> dirs;
             if (options.recursive) {
-                dirs = lint::find_module_dirs(path, *settings);
+                std::vector<std::string> problems;
+                dirs = lint::find_module_dirs(path, *settings, problems);
+                for (const auto& p : problems) print_read_failure(p);
+                unreadable_dirs += problems.size();
             } else {
                 dirs.push_back(path);
             }
+            const std::string root = trusted_root_of(path);
             for (const auto& d : dirs) {
                 std::string abs = lint::absolute_normal_path(d);
                 display_dir.emplace(abs, d);
@@ -321,10 +419,11 @@ int run_lint(const LintOptions& options) {
                 t.dir = abs;
                 t.only_files.clear();  // the whole module was asked for
                 t.only_files.insert("");  // marker: report everything
+                if (t.trusted_root.empty()) t.trusted_root = root;
             }
         } else {
-            fmt::print(stderr, "tfsift: {}: no such file or directory\n", path);
-            return 2;
+            fmt::print(stderr, "tfsift: {}: no such file or directory\n", report::escape_control_characters(path));
+            return exit_failure;
         }
     }
 
@@ -334,11 +433,12 @@ int run_lint(const LintOptions& options) {
     if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
     const bool lock_repair_failed = scan.lock_repair_failed;
     const bool lock_write_failed = scan.lock_write_failed;
+    const std::size_t read_failures = scan.read_failures;
     if (fixing) {
         auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
         auto plan = lint::plan_fixes(scan.findings, mode);
         auto written = lint::write_fixes(plan);
-        for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", e);
+        for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
         if (!options.quiet) {
             fmt::print(stderr, "Fixed {} finding{} in {} file{}\n", plan.findings_fixed,
                        plan.findings_fixed == 1 ? "" : "s", written.written.size(),
@@ -356,10 +456,15 @@ int run_lint(const LintOptions& options) {
     auto& catalogue_order = scan.catalogue_order;
     std::size_t files_scanned = scan.files_scanned;
 
-    int exit_code = lock_repair_failed ? 1 : 0;
+    // Findings decide between 0 and 1, and so does a lock file --fix could
+    // not repair (its findings say why); anything that could not be read or
+    // written makes it 2 (cli/exit_status.hpp).
+    int exit_code = lock_repair_failed ? exit_findings : exit_clean;
     for (const auto& f : findings) {
-        if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = 1;
+        if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
+    const bool io_failed = fix_failed || lock_write_failed || read_failures > 0 || unreadable_dirs > 0;
+    if (io_failed) exit_code = exit_failure;
 
     std::vector<lint::Rule> rules;
     if (catalogue.empty()) rules = lint::rules_for(lint::Settings{});
@@ -369,6 +474,13 @@ int run_lint(const LintOptions& options) {
     // SARIF paths are relative to the repository of what was linted (the first
     // target's), which need not be the working directory's.
     input.repository_root = report::find_repository_root(targets.empty() ? cwd : targets.begin()->first);
+    // Snippets only from files inside the roots the targets were read under.
+    for (const auto& [abs, target] : targets) {
+        if (std::find(input.trusted_roots.begin(), input.trusted_roots.end(), target.trusted_root) ==
+            input.trusted_roots.end()) {
+            input.trusted_roots.push_back(target.trusted_root);
+        }
+    }
     input.working_dir = cwd;
     input.files_scanned = files_scanned;
     input.exit_code = exit_code;
@@ -376,23 +488,28 @@ int run_lint(const LintOptions& options) {
     input.command_line = options.command_line;
 
     for (const auto& o : outputs) {
-        std::ofstream out(o.path, std::ios::binary);
         report::ReportInput file_input = input;
         file_input.color = false;
-        report::write_report(o.format, file_input, out);
-        out.flush();
-        if (!out) {
-            fmt::print(stderr, "tfsift: cannot write {}\n", o.path);
-            return 2;
+        auto text = render_report(o.format, file_input);
+        if (!text) return exit_failure;
+        // Atomic: a report a CI step uploads is either the old one or the whole new one.
+        auto written = atomic_write_file(o.path, *text);
+        if (!written.ok()) {
+            fmt::print(stderr, "tfsift: cannot write {}: {}\n", report::escape_control_characters(o.path),
+                       written.error);
+            return exit_failure;
         }
     }
     auto format = report::parse_format(options.format).value_or(report::Format::text);
     bool to_stdout = outputs.empty() || options.format_given;
     if (to_stdout) {
         input.color = format == report::Format::text && use_color(options.color);
-        std::ostringstream buf;
-        report::write_report(format, input, buf);
-        fmt::print("{}", buf.str());
+        auto text = render_report(format, input);
+        if (!text) return exit_failure;
+        // Written as is, without a formatting copy.
+        if (std::fwrite(text->data(), 1, text->size(), stdout) != text->size()) {
+            return finish_standard_output(exit_failure, errno);
+        }
     }
     if (options.statistics) {
         std::ostringstream buf;
@@ -401,8 +518,10 @@ int run_lint(const LintOptions& options) {
         bool machine = to_stdout && format != report::Format::text && format != report::Format::compact;
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
     }
-    std::fflush(stdout);
-    return fix_failed || lock_write_failed ? 2 : exit_code;
+    // --online checks that could not be made are failures, not passes.
+    const auto unchecked = online::failed_online_checks();
+    for (const auto& e : unchecked) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+    return finish_standard_output(unchecked.empty() ? exit_code : exit_failure);
 }
 
 }  // namespace tfsift::cli

@@ -4,15 +4,24 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
+#include "cli/out_of_memory.hpp"
+#include "tfsift/run_on_stack.hpp"
+#include "tfsift/net/engine_version.hpp"
+#include "tfsift/online/openpgp_helper.hpp"
 #include "tfsift/providers/hash.hpp"
 
 namespace {
 
 int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
-    app.set_version_flag("--version", std::string("tfsift ") + TFSIFT_VERSION);
+    app.set_version_flag("--version", fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})",
+                                                 TFSIFT_VERSION, tfsift::default_engine_version(tfsift::Engine::terraform),
+                                                 tfsift::default_engine_version(tfsift::Engine::opentofu)));
     app.require_subcommand(1);
 
     tfsift::cli::LintOptions lint;
@@ -31,7 +40,7 @@ int run_command_line(int argc, char** argv) {
 
     tfsift::cli::LockOptions lock;
     auto* providers_lock_cmd = app.add_subcommand(
-        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl from offline packages");
+        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
@@ -53,7 +62,7 @@ int run_command_line(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        return code == 0 ? tfsift::cli::exit_clean : tfsift::cli::exit_failure;
     }
 
     // How much provider package hashing one run may do (zip bombs).
@@ -70,26 +79,51 @@ int run_command_line(int argc, char** argv) {
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);
+    } catch (const std::bad_alloc&) {
+        std::fputs("tfsift: out of memory\n", stderr);
+        return tfsift::cli::exit_failure;
+    } catch (const std::system_error& e) {
+        // fmt reports a failed write to standard output by throwing.
+        if (std::ferror(stdout) != 0) return tfsift::cli::finish_standard_output(tfsift::cli::exit_failure, e.code().value());
+        fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
+        return tfsift::cli::exit_failure;
     } catch (const std::exception& e) {
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
-        return 2;
+        return tfsift::cli::exit_failure;
     }
-    return 2;
+    return tfsift::cli::exit_failure;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    // Building the command line itself may throw (allocation, CLI11's own
-    // errors); nothing may escape main, so the last resort is a plain message.
-    try {
-        return run_command_line(argc, argv);
-    } catch (const std::exception& e) {
-        std::fputs("tfsift: internal error: ", stderr);
-        std::fputs(e.what(), stderr);
-        std::fputs("\n", stderr);
-    } catch (...) {
-        std::fputs("tfsift: internal error\n", stderr);
+    // `tfsift debug openpgp-verify` is internal: tfsift starts itself this way
+    // to check a provider signature in a separate process (stdin JSON ->
+    // stdout JSON; see include/tfsift/online/openpgp_helper.hpp).
+    if (tfsift::online::is_openpgp_helper_invocation(argc, argv)) {
+        try {
+            return tfsift::online::run_openpgp_helper(stdin, stdout);
+        } catch (...) {
+            return tfsift::cli::exit_failure;
+        }
     }
-    return 2;
+    // The command runs on a thread with a stack of known size, whatever
+    // `ulimit -s` gave the main thread (see run_on_stack.hpp).
+    return tfsift::run_on_stack(tfsift::command_stack_bytes, [argc, argv]() -> int {
+        // Building the command line itself may throw (allocation, CLI11's own
+        // errors); nothing may escape, so the last resort is a plain message.
+        try {
+            tfsift::cli::install_out_of_memory_reserve();
+            return tfsift::cli::finish_standard_output(run_command_line(argc, argv));
+        } catch (const std::bad_alloc&) {
+            std::fputs("tfsift: out of memory\n", stderr);
+        } catch (const std::exception& e) {
+            std::fputs("tfsift: internal error: ", stderr);
+            std::fputs(e.what(), stderr);
+            std::fputs("\n", stderr);
+        } catch (...) {
+            std::fputs("tfsift: internal error\n", stderr);
+        }
+        return tfsift::cli::exit_failure;
+    });
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cli/commands.hpp"
+#include "cli/exit_status.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -38,19 +39,19 @@ int run_rule(const RuleDocOptions& o) {
             out << lint::rule_markdown(r);
             if (!out) {
                 fmt::print(stderr, "tfsift: cannot write {}\n", path.string());
-                return 2;
+                return exit_failure;
             }
         }
         return 0;
     }
     if (o.id.empty()) {
         fmt::print(stderr, "tfsift: rule: give a rule id (see `tfsift rules`) or --all-markdown DIR\n");
-        return 2;
+        return exit_failure;
     }
     const lint::Rule* r = lint::find_builtin_rule(o.id);
     if (r == nullptr) {
         fmt::print(stderr, "tfsift: unknown rule {} (see `tfsift rules`)\n", o.id);
-        return 2;
+        return exit_failure;
     }
     fmt::print("{}", lint::rule_markdown(*r));
     return 0;

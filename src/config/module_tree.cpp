@@ -1,10 +1,8 @@
 #include "tfsift/config/module_tree.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -25,6 +23,10 @@ bool LoadedTree::has_errors() const {
 }
 
 std::shared_ptr<const SourceFile> LoadedTree::shared_source(const SourceFile* file) const {
+    if (auto it = source_index.find(file); it != source_index.end() && it->second < files.size() &&
+                                           files[it->second]->source.get() == file) {
+        return files[it->second]->source;
+    }
     for (const auto& f : files) {
         if (f->source.get() == file) return f->source;
     }
@@ -69,29 +71,27 @@ public:
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
             if (options_.exclude_file && options_.exclude_file(rel)) continue;
-            std::shared_ptr<const SourceFile> src;
-            try {
-                std::ifstream in(fs::path(root_dir_) / rel, std::ios::binary);
-                if (!in) throw std::runtime_error("cannot open");
-                std::ostringstream ss;
-                ss << in.rdbuf();
-                src = std::make_shared<SourceFile>(options_.source_name_prefix + rel, ss.str());
-            } catch (const std::exception&) {
+            FileContent failure;
+            std::shared_ptr<const SourceFile> src = read_source_file(
+                (fs::path(root_dir_) / rel).string(), options_.read_policy, failure, options_.source_name_prefix + rel);
+            if (!src) {
                 Diagnostic d;
                 d.summary = "Failed to read file";
-                d.detail = fmt::format("The configuration file \"{}\" could not be read.", rel);
+                d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
+                out_.read_failures.push_back(failure.message);
                 d.filename = options_.source_name_prefix + rel;
                 out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
                 continue;
             }
             auto pf = parse_config_file(src, f.syntax);
-            for (auto& d : pf->parse_diagnostics) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::parse, src});
+            for (auto& d : pf->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
             Diagnostics diags;
             ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
-            for (auto& d : diags) out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::load, src});
+            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, src});
             (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
             m.files.push_back(ModuleFile{pf.get(), std::move(cf), f.role == FileRole::override});
             sources_[src.get()] = src;
+            sources_by_path_.emplace(src->path(), src);
             out_.files.push_back(std::move(pf));
         }
         for (const ModuleFile& mf : m.files) {
@@ -101,7 +101,7 @@ public:
             if (mf.is_override) merger.apply_override(mf.decoded);
         }
         m.module = merger.finish();
-        for (const auto& d : merger.diagnostics()) out_.diagnostics.push_back(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
+        for (const auto& d : merger.diagnostics()) keep(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
         for (auto& p : check_module(m.module, options_.engine)) {
             tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
         }
@@ -145,17 +145,42 @@ public:
                           call.origin);
                 continue;
             }
+            if (leaves_root(child_dir)) {
+                out_.read_failures.push_back(fmt::format("the module directory {}: resolves outside the repository root {}",
+                                                         (fs::path(root_dir_) / child_dir).lexically_normal().string(),
+                                                         options_.read_policy.root));
+                tree_diag(Severity::error, "Module directory outside the repository",
+                          fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
+                                      "not read (the setting follow_external_symlinks = true allows it).",
+                                      fs::path(child_dir).string(), options_.read_policy.root),
+                          call.origin);
+                continue;
+            }
             bool cycle = false;
             for (const auto& a : ancestors) cycle = cycle || a == child_dir;
-            if (cycle && !warned_cycle_) {
-                // Terraform's loader follows the cycle until its depth limit; say so once.
-                warned_cycle_ = true;
+            if (cycle) {
+                // Terraform's loader follows a cycle until its depth limit,
+                // which a module calling itself three times turns into 3^16
+                // modules; the call that closes the cycle is not followed.
                 tree_diag(Severity::warning, "Module call cycle",
-                          fmt::format("The module directory {} calls itself, directly or through other modules; the "
-                                      "tree is cut off at {} levels.",
-                                      child_dir, options_.max_depth),
+                          fmt::format("The module directory {} is already being loaded as a caller of this module, "
+                                      "directly or through other modules; this call is not followed.",
+                                      child_dir),
                           call.origin);
+                continue;
             }
+            if (modules_loaded_ >= options_.max_modules) {
+                if (!warned_too_many_) {
+                    warned_too_many_ = true;
+                    tree_diag(Severity::error, "Too many modules",
+                              fmt::format("The module tree has more than {} modules; this call and every later one "
+                                          "are not loaded.",
+                                          options_.max_modules),
+                              call.origin);
+                }
+                continue;
+            }
+            ++modules_loaded_;
             LoadedModule child;
             ancestors.push_back(child_dir);
             load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
@@ -166,7 +191,43 @@ public:
         }
     }
 
+    // After loading: one diagnostic for each file and kind that went over
+    // the limit, saying how many were left out.
+    void report_left_out() {
+        for (auto& [key, over] : left_out_) {
+            if (over.count == 0) continue;
+            LoadDiagnostic d = std::move(over.first);
+            d.diagnostic.detail = fmt::format(
+                "{} more \"{}\" diagnostic{} in this file {} not shown: tfsift reports at most {} of one kind per file.",
+                over.count, key.second, over.count == 1 ? "" : "s", over.count == 1 ? "is" : "are",
+                max_diagnostics_per_kind);
+            d.diagnostic.summary = "Too many diagnostics";
+            d.diagnostic.context.reset();
+            out_.diagnostics.push_back(std::move(d));
+        }
+    }
+
 private:
+    // Whether the module directory `rel` resolves outside the trusted root.
+    [[nodiscard]] bool leaves_root(const std::string& rel) const {
+        if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
+        return !resolves_inside((fs::path(root_dir_) / rel).string(), options_.read_policy.root);
+    }
+
+    // Keeps a diagnostic unless its file already has the most diagnostics of
+    // its kind (summary) that are reported; those are counted instead, so
+    // that a hostile or broken file costs bounded time in every later stage.
+    void keep(LoadDiagnostic d) {
+        auto key = std::make_pair(d.diagnostic.filename, d.diagnostic.summary);
+        auto& over = left_out_[std::move(key)];
+        if (over.kept < max_diagnostics_per_kind) {
+            ++over.kept;
+            out_.diagnostics.push_back(std::move(d));
+            return;
+        }
+        if (over.count++ == 0) over.first = std::move(d);
+    }
+
     // The provider address a local name stands for in a module.
     static std::string provider_fqn(const Module& m, std::string_view local) {
         auto it = m.terraform.required_providers.find(std::string(local));
@@ -272,9 +333,20 @@ private:
     }
 
     void read_installed_modules() {
-        std::ifstream in(fs::path(root_dir_) / ".terraform" / "modules" / "modules.json");
-        if (!in) return;
-        auto doc = nlohmann::json::parse(in, nullptr, false);
+        const fs::path manifest = fs::path(root_dir_) / ".terraform" / "modules" / "modules.json";
+        FileContent content = read_regular_file(manifest.string(), options_.read_policy);
+        if (!content.ok()) {
+            if (content.failure != ReadFailure::missing) {
+                Diagnostic d;
+                d.summary = "Failed to read file";
+                d.detail = fmt::format("The module manifest could not be read: {}", content.message);
+                out_.read_failures.push_back(content.message);
+                d.filename = options_.source_name_prefix + ".terraform/modules/modules.json";
+                out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, nullptr});
+            }
+            return;
+        }
+        auto doc = nlohmann::json::parse(content.bytes, nullptr, false);
         if (doc.is_discarded() || !doc.contains("Modules") || !doc["Modules"].is_array()) return;
         for (const auto& mod : doc["Modules"]) {
             if (!mod.is_object() || !mod.contains("Key") || !mod.contains("Dir")) continue;
@@ -286,10 +358,8 @@ private:
     }
 
     std::shared_ptr<const SourceFile> source_of(const std::string& path) const {
-        for (const auto& [p, s] : sources_) {
-            if (s->path() == path) return s;
-        }
-        return nullptr;
+        auto it = sources_by_path_.find(path);
+        return it == sources_by_path_.end() ? nullptr : it->second;
     }
 
     void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
@@ -304,7 +374,7 @@ private:
             auto it = sources_.find(at.file);
             if (it != sources_.end()) src = it->second;
         }
-        out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
+        keep(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
     }
 
     std::string root_dir_;
@@ -312,7 +382,15 @@ private:
     LoadedTree& out_;
     std::map<std::string, std::string> installed_;
     std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
-    bool warned_cycle_ = false;
+    std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path_;
+    std::size_t modules_loaded_ = 1;  // the root
+    bool warned_too_many_ = false;
+    struct LeftOut {
+        std::size_t kept = 0;     // reported so far
+        std::size_t count = 0;    // left out
+        LoadDiagnostic first;     // the first one left out: where the summary points
+    };
+    std::map<std::pair<std::string, std::string>, LeftOut> left_out_;  // by (file, summary)
 };
 
 }  // namespace
@@ -325,10 +403,14 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
         fs::directory_iterator it(root_dir, ec);
         if (ec) return out;
     }
+    out.read_policy = options.read_policy;
     TreeLoader loader(root_dir, options, out);
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{"."};
     loader.load(*out.root, ".", "", 0, ancestors);
+    loader.report_left_out();
+    out.source_index.reserve(out.files.size());
+    for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);
     return out;
 }
 

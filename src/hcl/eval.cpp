@@ -49,6 +49,7 @@ private:
     // Sanitizer builds have much larger frames; this keeps them off the
     // guard page where the level count alone would not.
     StackBudget stack_{4U << 20};
+    bool told_too_deep_ = false;  // "Expression too complex" given for the expression being evaluated
     // The values splat items currently stand for, innermost last.
     std::vector<std::pair<const AnonSymbolExpr*, Value>> splat_items_;
 };
@@ -97,8 +98,14 @@ EvalContext iterator_scope(const EvalContext* parent, const ForExpr& e, const Va
 constexpr int max_evaluation_depth = 1000;
 
 Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags) {
+    if (depth_ == 0) told_too_deep_ = false;
     if (depth_ >= max_evaluation_depth || stack_.exceeded()) {
-        error(diags, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
+        // Said once per expression: every operand still waiting above the
+        // cut would otherwise add its own copy (a long chain gave hundreds).
+        if (!told_too_deep_) {
+            told_too_deep_ = true;
+            error(diags, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
+        }
         return Value::dynamic_unknown();
     }
     struct DepthGuard {

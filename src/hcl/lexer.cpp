@@ -151,8 +151,11 @@ Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
 // the parser puts them ahead of its own diagnostics to keep that order.
 void Lexer::report(const Token& t) {
     if (!diags_) return;
+    // Returns whether the diagnostic was kept (see KindLimit).
     auto add = [&](const char* summary, std::string detail) {
+        if (!limit_.admit(summary, t.range)) return false;
         diags_->push_back(Diagnostic{Severity::error, summary, std::move(detail), std::string(filename_), t.range, {}});
+        return true;
     };
     switch (t.type) {
     case Tok::bitwise_and: case Tok::bitwise_or: case Tok::bitwise_xor: case Tok::bitwise_not:
@@ -191,7 +194,16 @@ void Lexer::report(const Token& t) {
         add("Invalid multi-line string", "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.");
         break;
     case Tok::invalid:
-        add("Invalid character", "This character is not used within the language.");
+        // A run of invalid characters (a zero-filled file, a binary named
+        // .tf) is one diagnostic covering the run, not one per byte.
+        if (invalid_end_ && *invalid_end_ == t.range.start) {
+            invalid_end_ = t.range.end;
+            if (invalid_run_ < diags_->size()) (*diags_)[invalid_run_].subject->end = t.range.end;
+            break;
+        }
+        invalid_end_ = t.range.end;
+        invalid_run_ = diags_->size();
+        if (!add("Invalid character", "This character is not used within the language.")) invalid_run_ = SIZE_MAX;
         break;
     default:
         break;

@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "hcl/kind_limit.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/source.hpp"
@@ -79,6 +81,13 @@ private:
     Diagnostics* diags_;
     int told_bitwise_ = 0, told_backtick_ = 0, told_apostrophe_ = 0, told_semicolon_ = 0,
         told_bad_utf8_ = 0;
+    std::size_t invalid_run_ = SIZE_MAX;  // index in *diags_ of the last "Invalid character", to extend
+    std::optional<Pos> invalid_end_;      // where the last run of invalid characters ends
+    KindLimit limit_;
+
+public:
+    // Diagnostics of each kind beyond the limit were counted, not kept.
+    [[nodiscard]] const KindLimit& limit() const { return limit_; }
 };
 
 // Length of the UTF-8 sequence at s[i] as hclsyntax's scanner accepts it

@@ -136,7 +136,9 @@ public:
     // Lexer diagnostics first, as hclsyntax reports them before parsing.
     Diagnostics take_diagnostics() {
         Diagnostics all = std::move(lex_diags_);
+        lexer_.limit().append_left_out(all, source_.path());
         for (auto& d : diags_) all.push_back(std::move(d));
+        limit_.append_left_out(all, source_.path());
         return all;
     }
 
@@ -270,10 +272,13 @@ private:
 
     // ---- diagnostics -----------------------------------------------------
     void error(const char* summary, std::string detail, Range subject) {
+        ++errors_;
+        if (!limit_.admit(summary, subject)) return;
         diags_.push_back(Diagnostic{Severity::error, summary, std::move(detail), source_.path(), subject, {}});
     }
-    std::size_t mark() const { return diags_.size(); }
-    bool failed_since(std::size_t m) const { return diags_.size() > m; }
+    // By errors seen, not kept: recovery must not depend on the limit.
+    std::size_t mark() const { return errors_; }
+    bool failed_since(std::size_t m) const { return errors_ > m; }
 
     // Bounds recursion so hostile nesting gives a diagnostic, not a crash.
     struct DepthGuard {
@@ -1673,6 +1678,8 @@ private:
     Arena& arena_;
     Diagnostics lex_diags_;
     Diagnostics diags_;
+    std::size_t errors_ = 0;  // parser errors seen, kept or not
+    detail::KindLimit limit_;
     Lexer lexer_;
     std::vector<Token> buf_;
     std::size_t head_ = 0;

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 #include "tfsift/atomic_write.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint {
@@ -45,15 +44,6 @@ std::string apply_sorted(std::string_view text, const std::vector<ByteEdit>& edi
     }
     out.append(text.substr(at));
     return out;
-}
-
-std::optional<std::string> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return std::move(buf).str();
 }
 
 // The directory a symlinked file may lead into: the repository holding the
@@ -172,28 +162,30 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
 FixWriteResult write_fixes(const FixPlan& plan) {
     FixWriteResult result;
     for (const auto& [path, text] : plan.new_text) {
-        auto on_disk = read_file(path);
-        if (!on_disk) {
-            result.errors.push_back(fmt::format("{}: cannot read the file to fix it", path));
-            continue;
-        }
-        if (*on_disk != plan.old_text.at(path)) {
+        // Read only up to the size the file had when it was linted: a larger
+        // file has changed.
+        const std::string& linted = plan.old_text.at(path);
+        FileContent on_disk = read_regular_file(path, ReadPolicy{std::string(), true, linted.size()});
+        if (on_disk.failure == ReadFailure::too_large || (on_disk.ok() && on_disk.bytes != linted)) {
             result.errors.push_back(fmt::format("{}: the file changed while it was linted; not fixed", path));
             continue;
         }
-        if (text == *on_disk) continue;
+        if (!on_disk.ok()) {
+            result.errors.push_back(fmt::format("cannot read the file to fix it: {}", on_disk.message));
+            continue;
+        }
+        if (text == on_disk.bytes) continue;
         if (auto refusal = link_refusal(path); !refusal.empty()) {
             result.errors.push_back(refusal);
             continue;
         }
         AtomicWriteOptions options;
-        const std::string& expected = plan.old_text.at(path);
         // Checked again once the new text is on disk, just before it replaces
         // the file. (A named reference: clang 14 cannot capture a structured binding.)
         const std::string& file = path;
-        options.before_replace = [&file, &expected]() -> std::string {
-            auto now = read_file(file);
-            if (now && *now == expected) return {};
+        options.before_replace = [&file, &linted]() -> std::string {
+            FileContent now = read_regular_file(file, ReadPolicy{std::string(), true, linted.size()});
+            if (now.ok() && now.bytes == linted) return {};
             return fmt::format("{}: the file changed while it was linted; not fixed", file);
         };
         auto written = atomic_write_file(path, text, options);

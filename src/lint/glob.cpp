@@ -1,5 +1,6 @@
 #include "tfsift/lint/glob.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace tfsift::lint {
@@ -97,23 +98,39 @@ std::vector<std::string_view> split(std::string_view s) {
     return parts;
 }
 
-bool match_segments(const std::vector<std::string_view>& pat, std::size_t pi, const std::vector<std::string_view>& txt,
-                    std::size_t ti) {
-    if (pi == pat.size()) return ti == txt.size();
-    if (pat[pi] == "**") {
-        for (std::size_t k = ti; k <= txt.size(); ++k) {
-            if (match_segments(pat, pi + 1, txt, k)) return true;
+// The text positions (indexes into `txt`) at which the pattern can stand
+// after matching all of `pat` from position 0: reach[k] is true when
+// pat matches txt[0, k). A set of positions is carried from one pattern
+// segment to the next, so `**` costs one pass instead of a backtracking
+// search: O(pattern segments x text segments), whatever the number of `**`.
+std::vector<bool> reachable(const std::vector<std::string_view>& pat, const std::vector<std::string_view>& txt) {
+    std::vector<bool> reach(txt.size() + 1, false);
+    reach[0] = true;
+    std::vector<bool> next(txt.size() + 1, false);
+    for (std::string_view segment : pat) {
+        std::fill(next.begin(), next.end(), false);
+        if (segment == "**") {
+            // Any number of whole segments, none included.
+            bool any = false;
+            for (std::size_t k = 0; k <= txt.size(); ++k) {
+                any = any || reach[k];
+                next[k] = any;
+            }
+        } else {
+            for (std::size_t k = 0; k < txt.size(); ++k) {
+                if (reach[k] && match_segment(segment, txt[k])) next[k + 1] = true;
+            }
         }
-        return false;
+        reach.swap(next);
     }
-    if (ti == txt.size()) return false;
-    return match_segment(pat[pi], txt[ti]) && match_segments(pat, pi + 1, txt, ti + 1);
+    return reach;
 }
 
 }  // namespace
 
 bool glob_match(std::string_view pattern, std::string_view text) {
-    return match_segments(split(pattern), 0, split(text), 0);
+    auto txt = split(text);
+    return reachable(split(pattern), txt)[txt.size()];
 }
 
 PathGlob::PathGlob(std::string pattern) : pattern_(std::move(pattern)) {
@@ -123,16 +140,18 @@ PathGlob::PathGlob(std::string pattern) : pattern_(std::move(pattern)) {
 
 bool PathGlob::matches(std::string_view relative_path) const {
     bool anchored = pattern_.find('/') != std::string::npos;
-    // A directory pattern covers everything below it: try every prefix.
+    // A directory pattern covers everything below it: any non-empty prefix
+    // of the path may match.
     auto parts = split(relative_path);
-    auto pat = split(pattern_);
-    for (std::size_t len = 1; len <= parts.size(); ++len) {
-        std::vector<std::string_view> prefix(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(len));
-        if (anchored) {
-            if (match_segments(pat, 0, prefix, 0)) return true;
-        } else if (match_segment(pattern_, prefix.back())) {
-            return true;
+    if (anchored) {
+        auto reach = reachable(split(pattern_), parts);
+        for (std::size_t len = 1; len <= parts.size(); ++len) {
+            if (reach[len]) return true;
         }
+        return false;
+    }
+    for (std::string_view part : parts) {
+        if (match_segment(pattern_, part)) return true;
     }
     return false;
 }

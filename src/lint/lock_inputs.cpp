@@ -59,6 +59,7 @@ LockInputs load_lock_inputs(const LintContext& ctx) {
     if (in.exists) {
         providers::LockReadOptions options;
         options.engine = ctx.engine;
+        options.read_policy = ctx.tree->read_policy;
         in.read = providers::load_lock_file(in.path, options);
         in.locations = providers::locate_lock_entries(in.read.source);
     }
@@ -68,7 +69,9 @@ LockInputs load_lock_inputs(const LintContext& ctx) {
 
 std::optional<providers::StateFile> load_state(const LintContext& ctx) {
     if (ctx.state_file.empty()) return std::nullopt;
-    return providers::read_state_file(ctx.state_file, ctx.state_file, ctx.engine);
+    ReadPolicy policy = ctx.tree->read_policy;
+    if (ctx.state_file_given) policy.root.clear();
+    return providers::read_state_file(ctx.state_file, ctx.state_file, ctx.engine, policy);
 }
 
 void report_state_diagnostics(const providers::StateFile& state, const std::string& rule_id, Severity severity,

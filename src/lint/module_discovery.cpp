@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/file_read.hpp"
 
 namespace fs = std::filesystem;
 
@@ -36,23 +38,53 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
     return out;
 }
 
-std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings) {
+std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
+                                          std::vector<std::string>& problems) {
+    // An explicit stack rather than recursion or recursive_directory_iterator:
+    // the depth is the repository's to choose, and a directory that cannot
+    // be listed must be reported, not skipped.
     std::vector<std::string> out;
-    std::error_code ec;
-    if (!module_config_files(root, Engine::opentofu, settings).empty()) out.push_back(root);
-    fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
-        if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
-        std::string name = it->path().filename().string();
-        std::string path = it->path().string();
-        if (name.empty() || name[0] == '.' || settings.excluded(absolute_normal_path(path))) {
-            it.disable_recursion_pending();
+    std::vector<fs::path> todo{fs::path(root)};
+    while (!todo.empty()) {
+        fs::path dir = std::move(todo.back());
+        todo.pop_back();
+        std::error_code ec;
+        fs::directory_iterator it(dir, ec);
+        if (ec) {
+            problems.push_back(fmt::format("{}: cannot read the directory: {}", dir.string(), ec.message()));
             continue;
         }
-        if (!module_config_files(path, Engine::opentofu, settings).empty()) out.push_back(path);
+        std::vector<std::string> names;
+        for (fs::directory_iterator end; it != end; it.increment(ec)) {
+            std::error_code entry_ec;
+            const fs::directory_entry& entry = *it;
+            std::string name = entry.path().filename().string();
+            if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
+                if (!name.empty() && name[0] != '.' && !settings.excluded(absolute_normal_path(entry.path().string()))) {
+                    todo.push_back(entry.path());
+                }
+            } else if (entry.is_regular_file(entry_ec)) {
+                names.push_back(std::move(name));
+            }
+        }
+        if (ec) {
+            problems.push_back(fmt::format("{}: cannot read the directory: {}", dir.string(), ec.message()));
+            continue;
+        }
+        for (const auto& f : config::select_config_files(std::move(names), Engine::opentofu)) {
+            if (!settings.excluded(absolute_normal_path((dir / f.name).string()))) {
+                out.push_back(dir.string());
+                break;
+            }
+        }
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings) {
+    std::vector<std::string> problems;
+    return find_module_dirs(root, settings, problems);
 }
 
 Engine detect_engine(const std::string& dir) {
@@ -63,9 +95,12 @@ Engine detect_engine(const std::string& dir) {
             return Engine::opentofu;
         }
     }
-    std::ifstream lock(fs::path(dir) / ".terraform.lock.hcl");
-    std::string first;
-    if (lock && std::getline(lock, first) && first.find("tofu init") != std::string::npos) return Engine::opentofu;
+    // Only the first line counts; a lock file that cannot be read is
+    // reported by the lock rules, not here.
+    FileContent lock = read_regular_file((fs::path(dir) / ".terraform.lock.hcl").string(), ReadPolicy{});
+    std::string_view first(lock.bytes);
+    first = first.substr(0, first.find('\n'));
+    if (lock.ok() && first.find("tofu init") != std::string_view::npos) return Engine::opentofu;
     return Engine::terraform;
 }
 

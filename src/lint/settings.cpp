@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <toml++/toml.h>
 
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -61,7 +61,9 @@ std::string find_settings_file(const std::string& start) {
     if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
     while (true) {
         fs::path candidate = dir / std::string(settings_file_name);
-        if (fs::is_regular_file(candidate, ec)) return candidate.generic_string();
+        // Anything by that name is the settings file, so that a FIFO, a
+        // device or a dangling link there is reported, not skipped.
+        if (fs::exists(fs::symlink_status(candidate, ec))) return candidate.generic_string();
         if (fs::exists(dir / ".git", ec)) return {};  // the repository root: look no further
         fs::path parent = dir.parent_path();
         if (parent == dir || parent.empty()) return {};
@@ -90,48 +92,87 @@ class SettingsReader {
 public:
     SettingsReader(Settings& settings, std::vector<SettingsError>& errors) : s_(settings), errors_(errors) {}
 
-    void read_file(const std::string& path) {
-        std::string abs = absolute_normal_path(path);
-        if (!visiting_.insert(abs).second) {
-            error_at(path, 0, 0, "`extend` forms a cycle through this file");
-            return;
+    // Reads the file at `path` and the chain of files it extends, without
+    // recursion: the chain is collected first (bounded in length, cycles
+    // refused), then applied from the last file extended to `path`, so that
+    // an extending file's values win. `text`, when given, is the first
+    // file's content; `named_by_user` says the first file came from the
+    // command line, so it may lie anywhere.
+    void read_chain(const std::string& path, std::optional<std::string_view> text, bool named_by_user) {
+        std::vector<Link> chain;
+        std::vector<std::string> visited;  // absolute paths, in chain order
+        const std::string root = trusted_root_of(fs::path(absolute_normal_path(path)).parent_path().string());
+        ReadPolicy policy;
+        policy.root = named_by_user ? std::string() : root;
+        std::string next = path;
+        const toml::node* extend_node = nullptr;  // in chain.back(), naming `next`
+        while (true) {
+            std::string abs = absolute_normal_path(next);
+            if (std::find(visited.begin(), visited.end(), abs) != visited.end()) {
+                std::string cycle;
+                for (auto it = std::find(visited.begin(), visited.end(), abs); it != visited.end(); ++it) {
+                    cycle += *it + " -> ";
+                }
+                extend_error(chain, extend_node, fmt::format("`extend` forms a cycle: {}{}", cycle, abs));
+                return;
+            }
+            if (chain.size() >= max_extend_chain) {
+                extend_error(chain, extend_node,
+                             fmt::format("`extend` chain longer than {} files (at {})", max_extend_chain, next));
+                return;
+            }
+            visited.push_back(abs);
+            std::string bytes;
+            std::string_view content;
+            if (text && chain.empty()) {
+                content = *text;
+            } else {
+                FileContent file = read_regular_file(next, policy);
+                if (!file.ok()) {
+                    if (chain.empty()) {
+                        error_at(next, 0, 0, "cannot read the settings file: " + file.message);
+                    } else {
+                        extend_error(chain, extend_node, "cannot read the settings file it names: " + file.message);
+                    }
+                    return;
+                }
+                bytes = std::move(file.bytes);
+                content = bytes;
+            }
+            toml::table table;
+            try {
+                table = toml::parse(content, next);
+            } catch (const toml::parse_error& e) {
+                error_at(next, e.source().begin.line, e.source().begin.column, std::string(e.description()));
+                return;
+            }
+            chain.push_back(Link{next, std::move(table)});
+            const toml::table& current = chain.back().table;
+            extend_node = current.get("extend");
+            if (extend_node == nullptr) break;
+            const auto* target_text = extend_node->as_string();
+            if (target_text == nullptr) break;  // reported when the file is applied
+            // The extending file says how its target may be read.
+            policy.root = root;
+            policy.follow_external = false;
+            policy.max_size = default_max_file_size;
+            if (const auto* follow = current.get_as<bool>("follow_external_symlinks")) policy.follow_external = follow->get();
+            if (const auto* limit = current.get_as<std::int64_t>("max_file_size"); limit != nullptr && limit->get() > 0) {
+                policy.max_size = static_cast<std::uint64_t>(limit->get());
+            }
+            fs::path target = fs::path(target_text->get());
+            if (target.is_relative()) target = fs::path(abs).parent_path() / target;
+            next = target.lexically_normal().string();
         }
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            error_at(path, 0, 0, "cannot read the settings file");
-            return;
-        }
-        std::ostringstream buf;
-        buf << in.rdbuf();
-        read_text(path, buf.str());
-        visiting_.erase(abs);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) apply(it->path, it->table);
     }
 
-    void read_text(const std::string& path, std::string_view text) {
-        toml::table root;
-        try {
-            root = toml::parse(text, path);
-        } catch (const toml::parse_error& e) {
-            error_at(path, e.source().begin.line, e.source().begin.column, std::string(e.description()));
-            return;
-        }
+    void apply(const std::string& path, const toml::table& root) {
         file_ = path;
         base_dir_ = absolute_normal_path(fs::path(absolute_normal_path(path)).parent_path().string());
-        s_.files.push_back(path);
-
-        // The file extended comes first, so this file's values win.
-        if (const toml::node* ext = root.get("extend")) {
-            if (const auto* str = ext->as_string()) {
-                fs::path target = fs::path(str->get());
-                if (target.is_relative()) target = fs::path(base_dir_) / target;
-                std::string saved_file = file_;
-                std::string saved_base = base_dir_;
-                read_file(target.lexically_normal().string());
-                file_ = saved_file;
-                base_dir_ = saved_base;
-            } else {
-                error(*ext, "`extend` must be a string: the path of the settings file to inherit");
-            }
+        s_.files.insert(s_.files.begin(), path);  // nearest first
+        if (const toml::node* ext = root.get("extend"); ext != nullptr && !ext->is_string()) {
+            error(*ext, "`extend` must be a string: the path of the settings file to inherit");
         }
 
         for (const auto& [key, node] : root) {
@@ -141,8 +182,27 @@ public:
                 read_engine(node);
             } else if (k == "engine_version") {
                 read_engine_version(node);
+            } else if (k == "follow_external_symlinks") {
+                if (const auto* b = node.as_boolean()) {
+                    s_.follow_external_symlinks = b->get();
+                } else {
+                    error(node, "`follow_external_symlinks` must be true or false");
+                }
+            } else if (k == "max_file_size") {
+                const auto* n = node.as_integer();
+                if (n != nullptr && n->get() > 0) {
+                    s_.max_file_size = static_cast<std::uint64_t>(n->get());
+                } else {
+                    error(node, "`max_file_size` must be a positive number of bytes");
+                }
             } else if (k == "platforms") {
                 if (auto list = strings(node, "platforms")) s_.platforms = *list;
+            } else if (k == "online") {
+                if (const auto* flag = node.as_boolean()) {
+                    s_.online = flag->get();
+                } else {
+                    error(node, "`online` must be true or false");
+                }
             } else if (k == "exclude") {
                 if (auto list = strings(node, "exclude")) {
                     for (auto& g : *list) s_.excludes.push_back({base_dir_, PathGlob(g)});
@@ -154,8 +214,8 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, exclude, "
-                                        "rules, ignore or policy)",
+                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, online, "
+                                        "exclude, rules, ignore, policy, follow_external_symlinks or max_file_size)",
                                         k),
                       &key);
             }
@@ -174,6 +234,22 @@ public:
     }
 
 private:
+    // A file of an `extend` chain, parsed.
+    struct Link {
+        std::string path;
+        toml::table table;
+    };
+
+    // An error about the `extend` of the last file of `chain`.
+    void extend_error(const std::vector<Link>& chain, const toml::node* extend_node, std::string message) {
+        if (chain.empty() || extend_node == nullptr) {
+            error_at(chain.empty() ? std::string() : chain.back().path, 0, 0, std::move(message));
+            return;
+        }
+        const auto& where = extend_node->source().begin;
+        error_at(chain.back().path, where.line, where.column, std::move(message));
+    }
+
     void error_at(const std::string& file, std::uint32_t line, std::uint32_t column, std::string message) {
         errors_.push_back({file, line, column, std::move(message)});
     }
@@ -486,16 +562,15 @@ private:
     std::vector<SettingsError>& errors_;
     std::string file_;
     std::string base_dir_;
-    std::set<std::string> visiting_;
     std::vector<RuleReference> references_;
 };
 
 }  // namespace
 
-SettingsResult load_settings(const std::string& path) {
+SettingsResult load_settings(const std::string& path, bool named_by_user) {
     SettingsResult result;
     SettingsReader reader(result.settings, result.errors);
-    reader.read_file(path);
+    reader.read_chain(path, std::nullopt, named_by_user);
     reader.check_references();
     return result;
 }
@@ -503,7 +578,7 @@ SettingsResult load_settings(const std::string& path) {
 SettingsResult parse_settings(const std::string& path, std::string_view text) {
     SettingsResult result;
     SettingsReader reader(result.settings, result.errors);
-    reader.read_text(path, text);
+    reader.read_chain(path, text, true);
     reader.check_references();
     return result;
 }

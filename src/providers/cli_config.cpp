@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 #include <utility>
 
 #include "tfsift/cty/convert.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/providers/package_sources.hpp"
@@ -175,14 +174,6 @@ struct FileReader {
     }
 };
 
-std::string read_bytes(const fs::path& path, bool& ok) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buffer;
-    if (in) buffer << in.rdbuf();
-    ok = static_cast<bool>(in);
-    return std::move(buffer).str();
-}
-
 }  // namespace
 
 Environment process_environment() {
@@ -214,7 +205,8 @@ std::vector<fs::path> cli_config_files(const Environment& env, Engine engine) {
             files.push_back(terraformrc);
         }
     }
-    // Every *.tfrc of the configuration directory, in name order.
+    // Every *.tfrc and *.tfrc.json (credentials.tfrc.json) of the configuration
+    // directory, in name order.
     std::optional<fs::path> config_dir;
     if (home) config_dir = fs::path(*home) / ".terraform.d";
     if (engine == Engine::opentofu && xdg_config && (!config_dir || !directory_exists(*config_dir))) {
@@ -224,7 +216,10 @@ std::vector<fs::path> cli_config_files(const Environment& env, Engine engine) {
         std::vector<fs::path> extra;
         std::error_code ec;
         for (fs::directory_iterator it(*config_dir, ec), end; !ec && it != end; it.increment(ec)) {
-            if (it->path().extension() == ".tfrc" && file_exists(it->path())) extra.push_back(it->path());
+            const std::string name = it->path().filename().string();
+            const bool tfrc = it->path().extension() == ".tfrc" ||
+                              (name.size() > 10 && name.compare(name.size() - 10, 10, ".tfrc.json") == 0);
+            if (tfrc && file_exists(it->path())) extra.push_back(it->path());
         }
         std::sort(extra.begin(), extra.end());
         files.insert(files.end(), extra.begin(), extra.end());
@@ -236,16 +231,24 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
     CliConfig config;
     config.files = files;
     for (const auto& path : files) {
-        bool ok = false;
-        std::string bytes = read_bytes(path, ok);
-        if (!ok) {
+        // JSON files (credentials.tfrc.json) hold credentials and hosts, read by net::read_network_config.
+        if (path.extension() == ".json") continue;
+        // Named by the environment, so it may lie anywhere; still only a
+        // regular file, and bounded.
+        FileContent content = read_regular_file(path.string(), ReadPolicy{});
+        if (content.failure == ReadFailure::missing) {
             config.diagnostics.push_back(Diagnostic{Severity::warning, "Unable to open CLI configuration file",
                                                     fmt::format("The CLI configuration file at \"{}\" does not exist.",
                                                                 path.string()),
                                                     path.string(), std::nullopt, std::nullopt});
             continue;
         }
-        auto source = std::make_shared<const SourceFile>(path.string(), std::move(bytes));
+        if (!content.ok()) {
+            config.diagnostics.push_back(Diagnostic{Severity::warning, "Unable to read CLI configuration file",
+                                                    content.message, path.string(), std::nullopt, std::nullopt});
+            continue;
+        }
+        auto source = std::make_shared<const SourceFile>(path.string(), content.bytes);
         hcl::File file = hcl::parse(source);
         config.diagnostics.insert(config.diagnostics.end(), file.diagnostics.begin(), file.diagnostics.end());
         const FileReader reader{*source, config.diagnostics};

@@ -7,11 +7,10 @@
 #include <utf8proc.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "providers/go_quote.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/eval.hpp"
@@ -27,28 +26,34 @@ Diagnostic error_at(const SourceFile& source, std::string summary, std::string d
 }
 
 // hclsyntax's Expression.StartRange: where a value-related diagnostic points.
-Range start_range(const hcl::Expr& e) {
+// A loop, not recursion: an operator chain is one level deeper per operator.
+Range start_range(const hcl::Expr& root) {
     using hcl::ExprKind;
-    switch (e.kind) {
-        case ExprKind::template_: {
-            const auto& t = hcl::as<hcl::TemplateExpr>(e);
-            return t.parts.empty() ? e.range : start_range(*t.parts.front());
+    const hcl::Expr* e = &root;
+    for (;;) {
+        switch (e->kind) {
+            case ExprKind::template_: {
+                const auto& t = hcl::as<hcl::TemplateExpr>(*e);
+                if (t.parts.empty()) return e->range;
+                e = &*t.parts.front();
+                continue;
+            }
+            case ExprKind::template_join: e = &*hcl::as<hcl::TemplateJoinExpr>(*e).tuple; continue;
+            case ExprKind::function_call: {
+                const auto& f = hcl::as<hcl::FunctionCallExpr>(*e);
+                return {f.name_range().start, f.open_paren().end};
+            }
+            case ExprKind::conditional: e = &*hcl::as<hcl::ConditionalExpr>(*e).condition; continue;
+            case ExprKind::binary_op: e = &*hcl::as<hcl::BinaryOpExpr>(*e).lhs; continue;
+            case ExprKind::unary_op: return hcl::as<hcl::UnaryOpExpr>(*e).symbol_range;
+            case ExprKind::tuple: return hcl::as<hcl::TupleExpr>(*e).open();
+            case ExprKind::object: return hcl::as<hcl::ObjectExpr>(*e).open();
+            case ExprKind::object_key: e = &*hcl::as<hcl::ObjectKeyExpr>(*e).wrapped; continue;
+            case ExprKind::for_: return hcl::as<hcl::ForExpr>(*e).open;
+            case ExprKind::index: return hcl::as<hcl::IndexExpr>(*e).bracket_range;
+            case ExprKind::splat: return hcl::as<hcl::SplatExpr>(*e).marker_range;
+            default: return e->range;
         }
-        case ExprKind::template_join: return start_range(*hcl::as<hcl::TemplateJoinExpr>(e).tuple);
-        case ExprKind::function_call: {
-            const auto& f = hcl::as<hcl::FunctionCallExpr>(e);
-            return {f.name_range().start, f.open_paren().end};
-        }
-        case ExprKind::conditional: return start_range(*hcl::as<hcl::ConditionalExpr>(e).condition);
-        case ExprKind::binary_op: return start_range(*hcl::as<hcl::BinaryOpExpr>(e).lhs);
-        case ExprKind::unary_op: return hcl::as<hcl::UnaryOpExpr>(e).symbol_range;
-        case ExprKind::tuple: return hcl::as<hcl::TupleExpr>(e).open();
-        case ExprKind::object: return hcl::as<hcl::ObjectExpr>(e).open();
-        case ExprKind::object_key: return start_range(*hcl::as<hcl::ObjectKeyExpr>(e).wrapped);
-        case ExprKind::for_: return hcl::as<hcl::ForExpr>(e).open;
-        case ExprKind::index: return hcl::as<hcl::IndexExpr>(e).bracket_range;
-        case ExprKind::splat: return hcl::as<hcl::SplatExpr>(e).marker_range;
-        default: return e.range;
     }
 }
 
@@ -377,34 +382,17 @@ LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source, con
 }
 
 LockFileRead load_lock_file(const std::filesystem::path& path, const LockReadOptions& options) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (status.type() == std::filesystem::file_type::not_found) return {};
-    std::string bytes;
-    std::string problem;
-    if (ec) {
-        problem = ec.message();
-    } else if (std::filesystem::is_directory(status)) {
-        problem = "is a directory";
-    } else {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream buffer;
-        if (in) buffer << in.rdbuf();
-        if (!in || in.bad()) {
-            problem = "cannot be read";
-        } else {
-            bytes = std::move(buffer).str();
-        }
-    }
-    if (!problem.empty()) {
+    FileContent content = read_regular_file(path.string(), options.read_policy);
+    if (content.failure == ReadFailure::missing) return {};
+    if (!content.ok()) {
         LockFileRead result;
         result.diagnostics.push_back(Diagnostic{Severity::error, "Failed to read file",
                                                 fmt::format("The file {} could not be read: {}.",
-                                                            go_quote(path.string()), problem),
+                                                            go_quote(path.string()), content.message),
                                                 path.string(), std::nullopt, std::nullopt});
         return result;
     }
-    return read_lock_file(std::make_shared<const SourceFile>(path.string(), std::move(bytes)), options);
+    return read_lock_file(std::make_shared<const SourceFile>(path.string(), std::move(content.bytes)), options);
 }
 
 }  // namespace tfsift::providers

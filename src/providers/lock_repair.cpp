@@ -100,6 +100,10 @@ RepairResult repair_lock(const LockFile& old, const TreeRequirements& requiremen
             hashes.push_back(it->h1);
             added_platforms.push_back(platform.to_string());
         }
+        if (auto vouched = options.vouched_hashes.find({provider, version->to_string()});
+            vouched != options.vouched_hashes.end()) {
+            hashes.insert(hashes.end(), vouched->second.begin(), vouched->second.end());
+        }
         // An entry without checksums would make the next `init` trust any
         // package of that version: none is written (defect: a corrupt only
         // package used to give an entry with no `hashes`).

@@ -3,9 +3,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "tfsift/file_read.hpp"
 #include "tfsift/json/value.hpp"
 
 namespace tfsift::providers {
@@ -181,20 +179,19 @@ StateFile parse_state_file(std::shared_ptr<const SourceFile> source, Engine engi
     return out;
 }
 
-StateFile read_state_file(const std::filesystem::path& path, const std::string& display_name, Engine engine) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+StateFile read_state_file(const std::filesystem::path& path, const std::string& display_name, Engine engine,
+                          const ReadPolicy& policy) {
+    FileContent content = read_regular_file(path.string(), policy);
+    if (!content.ok()) {
         StateFile out;
         Diagnostic d;
         d.summary = "Cannot read the state file";
-        d.detail = fmt::format("{} could not be opened.", display_name);
+        d.detail = content.message;
         d.filename = display_name;
         out.diagnostics.push_back(std::move(d));
         return out;
     }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return parse_state_file(std::make_shared<const SourceFile>(display_name, buf.str()), engine);
+    return parse_state_file(std::make_shared<const SourceFile>(display_name, content.bytes), engine);
 }
 
 }  // namespace tfsift::providers

@@ -78,7 +78,9 @@ mode_t entry_mode(zip_t* archive, zip_uint64_t index) {
 
 }  // namespace
 
-UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) {
+UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) { return unpack_zip(zip, target, UnpackLimits{}); }
+
+UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const UnpackLimits& limits) {
     int zip_error = 0;
     std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(zip.c_str(), ZIP_RDONLY, &zip_error), zip_discard);
     if (!archive) {
@@ -153,7 +155,7 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) {
             if (n == 0) break;
             entry_bytes += static_cast<std::uint64_t>(n);
             total += static_cast<std::uint64_t>(n);
-            if (entry_bytes > kMaxEntryBytes || total > kMaxPackageBytes) {
+            if (entry_bytes > limits.max_entry_bytes || total > limits.max_total_bytes) {
                 failure = "zip: entry " + std::string(name) + " decompresses beyond the size limit";
                 break;
             }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "report/report_common.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace fs = std::filesystem;
@@ -72,7 +73,56 @@ std::string find_repository_root(const std::string& start) {
     return dir.generic_string();
 }
 
+std::string escape_control_characters(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) {
+                out += fmt::format("\\x{:02X}", c);
+            } else {
+                out += static_cast<char>(c);
+            }
+            ++i;
+            continue;
+        }
+        // Copy a valid UTF-8 sequence (detail::valid_utf8 decides), except C1
+        // controls (U+0080-U+009F, C2 80-C2 9F); escape a stray byte.
+        std::size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+        std::string_view seq = text.substr(i, n);
+        if (n > 1 && seq.size() == n && detail::valid_utf8(seq) == seq) {
+            auto second = static_cast<unsigned char>(seq[1]);
+            if (c == 0xC2 && second < 0xA0) {
+                out += fmt::format("\\u{:04X}", second);
+            } else {
+                out.append(seq);
+            }
+            i += n;
+            continue;
+        }
+        out += fmt::format("\\x{:02X}", c);
+        ++i;
+    }
+    return out;
+}
+
 namespace detail {
+
+bool SnippetGuard::may_quote(const SourceFile& file) {
+    if (roots_.empty()) return true;
+    auto [it, added] = verdicts_.try_emplace(&file, false);
+    if (added) {
+        for (const auto& root : roots_) {
+            if (resolves_inside(file.path(), root)) {
+                it->second = true;
+                break;
+            }
+        }
+    }
+    return it->second;
+}
 
 std::string valid_utf8(std::string_view s) {
     std::string out;
@@ -142,20 +192,7 @@ std::string xml_escape(std::string_view raw) {
     return out;
 }
 
-std::uint32_t utf16_column(const SourceFile& file, Pos pos) {
-    std::string_view line = file.line_text(file.line(pos));
-    std::string_view text = file.text();
-    if (line.data() == nullptr) return 1;
-    auto line_start = static_cast<std::uint32_t>(line.data() - text.data());
-    std::uint32_t end = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(text.size()));
-    std::uint32_t units = 0;
-    for (std::uint32_t i = line_start; i < end; ++i) {
-        auto c = static_cast<unsigned char>(text[i]);
-        if ((c & 0xC0) == 0x80) continue;  // continuation byte
-        units += (c >= 0xF0) ? 2 : 1;      // four-byte sequences are surrogate pairs in UTF-16
-    }
-    return units + 1;
-}
+std::uint32_t utf16_column(const SourceFile& file, Pos pos) { return file.utf16_column(pos); }
 
 }  // namespace detail
 }  // namespace tfsift::report

@@ -1,8 +1,10 @@
 // Helpers shared by the report writers (internal to src/report/).
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tfsift/source.hpp"
 
@@ -17,5 +19,17 @@ std::string xml_escape(std::string_view s);
 
 // Column of `pos` counted in UTF-16 code units (SARIF's default column kind).
 std::uint32_t utf16_column(const SourceFile& file, Pos pos);
+
+// Whether a report may show text of `file`: its path resolves inside one of
+// the input's trusted roots (or there are none). Remembers each file's answer.
+class SnippetGuard {
+public:
+    explicit SnippetGuard(const std::vector<std::string>& trusted_roots) : roots_(trusted_roots) {}
+    [[nodiscard]] bool may_quote(const SourceFile& file);
+
+private:
+    const std::vector<std::string>& roots_;
+    std::map<const SourceFile*, bool> verdicts_;
+};
 
 }  // namespace tfsift::report::detail

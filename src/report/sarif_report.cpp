@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "report/report_common.hpp"
@@ -13,6 +14,9 @@ namespace {
 using json = nlohmann::ordered_json;  // keeps keys in the documented order
 
 constexpr std::string_view source_root = "%SRCROOT%";
+
+// The longest text copied into a region's or context region's snippet.
+constexpr std::size_t max_snippet_bytes = 1024;
 
 std::string_view sarif_level(Severity s) {
     switch (s) {
@@ -75,27 +79,38 @@ json region(const SourceFile& file, Range range) {
 
 // The region with the text it covers, and the whole lines around it as the
 // context region, so that viewers can show the code without the file.
-json physical_location(const ReportInput& in, const SourceFile& file, Range range) {
+json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const SourceFile& file, Range range) {
     json r = region(file, range);
+    if (!guard.may_quote(file)) {
+        // Positions only: the file lies outside the repository.
+        return {{"artifactLocation", artifact_location(in, file)}, {"region", r}};
+    }
     std::string_view text = file.text();
     auto clamp = [&](std::uint32_t b) { return std::min<std::uint32_t>(b, static_cast<std::uint32_t>(text.size())); };
     std::uint32_t begin = clamp(range.start.byte);
     std::uint32_t end = std::max(begin, clamp(range.end.byte));
-    r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
+    // Snippets are a convenience for viewers; a long one (a minified file is
+    // one line) would be copied into every result on it, so it is left out.
+    if (end - begin <= max_snippet_bytes) r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
     std::uint32_t first_line = file.line(range.start);
     std::uint32_t last_line = std::max(file.line(range.end), first_line);
     std::string_view last = file.line_text(last_line);
     std::string_view first = file.line_text(first_line);
     json context = {{"startLine", first_line}, {"startColumn", 1}, {"endLine", last_line}};
+    bool context_fits = true;
     if (first.data() != nullptr && last.data() != nullptr) {
         auto ctx_begin = static_cast<std::size_t>(first.data() - text.data());
         auto ctx_end = static_cast<std::size_t>(last.data() - text.data()) + last.size();
         context["endColumn"] = detail::utf16_column(file, Pos{static_cast<std::uint32_t>(ctx_end)});
-        context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
+        context_fits = ctx_end - ctx_begin <= max_snippet_bytes;
+        if (context_fits) context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
     } else {
         context["endColumn"] = 1;
     }
     json location = {{"artifactLocation", artifact_location(in, file)}, {"region", r}};
+    // The context region exists to carry its lines' text: without it (lines
+    // too long to copy into every result) it is left out.
+    if (!context_fits) return location;
     // SARIF wants the context region to be a proper superset of the region:
     // leave it out when the region already covers its whole lines.
     bool same = context["startLine"] == r["startLine"] && context["endLine"] == r["endLine"] &&
@@ -107,8 +122,10 @@ json physical_location(const ReportInput& in, const SourceFile& file, Range rang
 // A stable hash of the finding's line content, so that a finding keeps its
 // identity when lines above it move. FNV-1a over the rule id and the line
 // without surrounding whitespace; ":N" numbers repeats of the same hash.
-std::string line_hash(const lint::Finding& f) {
-    std::string_view line = f.file->line_text(f.file->line(f.range.start));
+std::string line_hash(const lint::Finding& f, detail::SnippetGuard& guard) {
+    // A file outside the repository is hashed as an empty line: a hash of a
+    // short secret gives the secret away.
+    std::string_view line = guard.may_quote(*f.file) ? f.file->line_text(f.file->line(f.range.start)) : std::string_view();
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
     std::uint64_t h = 1469598103934665603ULL;
@@ -148,14 +165,20 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
     }
 
     json results = json::array();
+    detail::SnippetGuard guard(in.trusted_roots);
     std::map<std::string, int> hash_repeats;  // file + hash -> occurrences so far
+    std::map<std::tuple<const SourceFile*, std::uint32_t, std::string>, std::string> line_hashes;
     for (const lint::Finding& f : in.findings) {
         json result = {{"ruleId", f.rule_id},
                        {"level", sarif_level(f.severity)},
                        {"message", {{"text", detail::valid_utf8(f.message)}}},
-                       {"locations", json::array({{{"physicalLocation", physical_location(in, *f.file, f.range)}}})}};
+                       {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
         if (auto it = rule_index.find(f.rule_id); it != rule_index.end()) result["ruleIndex"] = it->second;
-        std::string hash = line_hash(f);
+        // Many findings may share one long line: hash it once per rule.
+        auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), f.rule_id);
+        auto cached = line_hashes.find(key);
+        if (cached == line_hashes.end()) cached = line_hashes.emplace(std::move(key), line_hash(f, guard)).first;
+        const std::string& hash = cached->second;
         int n = ++hash_repeats[f.file->path() + '\0' + hash];
         result["partialFingerprints"] = {{"primaryLocationLineHash", fmt::format("{}:{}", hash, n)}};
         if (!f.related.empty()) {
@@ -163,7 +186,7 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
             int id = 1;
             for (const auto& r : f.related) {
                 related.push_back({{"id", id++},
-                                   {"physicalLocation", physical_location(in, *r.file, r.range)},
+                                   {"physicalLocation", physical_location(in, guard, *r.file, r.range)},
                                    {"message", {{"text", detail::valid_utf8(r.message)}}}});
             }
             result["relatedLocations"] = std::move(related);

@@ -2,8 +2,10 @@
 // caret underline, and a summary.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
+#include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -26,45 +28,87 @@ std::string_view severity_colour(Severity s) {
     return "1";
 }
 
-// The underline below `line`: spaces (tabs kept, so it lines up) up to the
-// start column, then '^' and '~' to the end of the range on this line.
-std::string underline(const SourceFile& file, Range range) {
-    const std::uint32_t start_line = file.line(range.start);
-    std::string_view line = file.line_text(start_line);
-    if (line.data() == nullptr) return "^";
+// The part of a line a snippet shows: the whole line, or for a long line
+// (a minified file is one line) a window around the start of the range, so
+// that each finding prints a bounded amount whatever the line's length.
+struct LineWindow {
+    std::string_view text;     // the bytes shown
+    std::uint32_t offset = 0;  // file offset of text[0]
+    bool cut_before = false;   // "..." stands for what precedes
+    bool cut_after = false;    // "..." stands for what follows
+};
+
+constexpr std::uint32_t max_snippet_line_bytes = 240;
+constexpr std::uint32_t window_before_bytes = 80;
+
+// Moves an offset into a UTF-8 text back to the start of its code point.
+std::uint32_t code_point_start(std::string_view text, std::uint32_t i) {
+    while (i > 0 && i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) --i;
+    return i;
+}
+
+LineWindow line_window(const SourceFile& file, Range range) {
+    std::string_view line = file.line_text(file.line(range.start));
+    if (line.data() == nullptr) return {};
     auto line_start = static_cast<std::uint32_t>(line.data() - file.text().data());
-    std::uint32_t start = range.start.byte - line_start;
-    std::uint32_t end = file.line(range.end) == start_line ? range.end.byte - line_start
-                                                           : static_cast<std::uint32_t>(line.size());
-    start = std::min<std::uint32_t>(start, static_cast<std::uint32_t>(line.size()));
-    end = std::clamp<std::uint32_t>(end, start, static_cast<std::uint32_t>(line.size()));
+    LineWindow w{line, line_start, false, false};
+    if (line.size() <= max_snippet_line_bytes) return w;
+    const std::uint32_t at = std::min<std::uint32_t>(range.start.byte - line_start, static_cast<std::uint32_t>(line.size()));
+    std::uint32_t begin = code_point_start(line, at > window_before_bytes ? at - window_before_bytes : 0);
+    std::uint32_t end = code_point_start(line, std::min<std::uint32_t>(begin + max_snippet_line_bytes,
+                                                                      static_cast<std::uint32_t>(line.size())));
+    if (begin + max_snippet_line_bytes >= line.size()) end = static_cast<std::uint32_t>(line.size());
+    w.text = line.substr(begin, end - begin);
+    w.offset = line_start + begin;
+    w.cut_before = begin > 0;
+    w.cut_after = end < line.size();
+    return w;
+}
+
+constexpr std::string_view cut_mark = "...";
+
+// The underline below the window: spaces (tabs kept, so it lines up) up to
+// the start column, then '^' and '~' to the end of the range on this line.
+std::string underline(const SourceFile& file, Range range, const LineWindow& w) {
+    if (w.text.data() == nullptr) return "^";
+    const std::uint32_t start_line = file.line(range.start);
+    const auto size = static_cast<std::uint32_t>(w.text.size());
+    std::uint32_t start = range.start.byte > w.offset ? range.start.byte - w.offset : 0;
+    std::uint32_t end = file.line(range.end) == start_line && range.end.byte > w.offset ? range.end.byte - w.offset : size;
+    start = std::min<std::uint32_t>(start, size);
+    end = std::clamp<std::uint32_t>(end, start, size);
     std::string out;
-    std::string_view before = line.substr(0, start);
+    if (w.cut_before) out.append(cut_mark.size(), ' ');
+    std::string_view before = w.text.substr(0, start);
     // One space per grapheme, but tabs stay tabs.
     std::size_t seg = 0;
     for (std::size_t i = 0; i <= before.size(); ++i) {
         if (i == before.size() || before[i] == '\t') {
-            out.append(count_graphemes(before.substr(seg, i - seg)), ' ');
+            out.append(count_graphemes(escape_control_characters(before.substr(seg, i - seg))), ' ');
             if (i < before.size()) out += '\t';
             seg = i + 1;
         }
     }
-    std::uint32_t width = count_graphemes(line.substr(start, end - start));
+    std::uint32_t width = count_graphemes(escape_control_characters(w.text.substr(start, end - start)));
     out += '^';
     if (width > 1) out.append(width - 1, '~');
     return out;
 }
 
+// The line of `range` with an underline; control characters escaped (and
+// the underline measured on the escaped text), so that a file cannot drive
+// the terminal.
 void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
     const std::uint32_t start_line = file.line(range.start);
-    std::string_view line = file.line_text(start_line);
+    LineWindow w = line_window(file, range);
     std::string number = std::to_string(start_line);
-    out << fmt::format(" {} | {}\n", number, line);
-    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range)));
+    out << fmt::format(" {} | {}{}{}\n", number, w.cut_before ? cut_mark : "", escape_control_characters(w.text),
+                       w.cut_after ? cut_mark : "");
+    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range, w)));
 }
 
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location
-// line stays one line.
+// line stays one line, and control characters are escaped.
 std::string one_line(std::string_view message) {
     std::string out;
     bool space = false;
@@ -77,35 +121,40 @@ std::string one_line(std::string_view message) {
         space = false;
         out += c;
     }
-    return out;
+    return escape_control_characters(out);
+}
+
+// A file's name as the report shows it.
+std::string shown_path(const SourceFile& file, const std::string& working_dir) {
+    return escape_control_characters(relative_path(file.path(), working_dir));
 }
 
 }  // namespace
 
 void write_text(const ReportInput& input, std::ostream& out) {
     Style style{input.color};
+    detail::SnippetGuard guard(input.trusted_roots);
     std::size_t counts[3] = {0, 0, 0};
     std::set<std::string> files;
     for (const lint::Finding& f : input.findings) {
         ++counts[static_cast<int>(f.severity)];
         files.insert(f.file->path());
         auto pos = f.file->resolve(f.range.start);
-        std::string where = fmt::format("{}:{}:{}:", relative_path(f.file->path(), input.working_dir), pos.line,
-                                        pos.column);
+        std::string where = fmt::format("{}:{}:{}:", shown_path(*f.file, input.working_dir), pos.line, pos.column);
         out << fmt::format("{} {} {}\n", style.wrap("1", where),
                            style.wrap(severity_colour(f.severity),
                                       fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
                            one_line(f.message));
-        write_snippet(*f.file, f.range, style, out);
+        if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, out);
         for (const auto& rel : f.related) {
             auto rpos = rel.file->resolve(rel.range.start);
-            std::string rwhere = fmt::format("{}:{}:{}:", relative_path(rel.file->path(), input.working_dir),
-                                             rpos.line, rpos.column);
+            std::string rwhere = fmt::format("{}:{}:{}:", shown_path(*rel.file, input.working_dir), rpos.line,
+                                             rpos.column);
             out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"), one_line(rel.message));
-            write_snippet(*rel.file, rel.range, style, out);
+            if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, out);
         }
         if (f.fix) {
-            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), f.fix->description,
+            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), one_line(f.fix->description),
                                lint::to_string(f.fix->applicability));
         }
     }
@@ -124,8 +173,8 @@ void write_text(const ReportInput& input, std::ostream& out) {
 void write_compact(const ReportInput& input, std::ostream& out) {
     for (const lint::Finding& f : input.findings) {
         auto pos = f.file->resolve(f.range.start);
-        out << fmt::format("{}:{}:{}: {}[{}] {}\n", relative_path(f.file->path(), input.working_dir), pos.line,
-                           pos.column, to_string(f.severity), f.rule_id, one_line(f.message));
+        out << fmt::format("{}:{}:{}: {}[{}] {}\n", shown_path(*f.file, input.working_dir), pos.line, pos.column,
+                           to_string(f.severity), f.rule_id, one_line(f.message));
     }
 }
 

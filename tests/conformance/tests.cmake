@@ -123,3 +123,58 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 # ---- `tfsift lint --fix` end to end ------------------------------------------
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
+
+# ---- hostile repositories and broken output ----------------------------------
+# hostile_repository_check.py builds each reproduction in a scratch directory
+# and runs the binary under a time and memory bound: links to /proc/self/environ
+# and /etc/passwd, module sources outside the repository, FIFOs, /dev/stdin and
+# /dev/zero as every kind of input, unreadable and too-deep directories, a
+# 5,000-file `extend` chain, `> /dev/full`, `debug parse` statuses, control
+# characters. The permission case drops root with setpriv (util-linux).
+foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo dev-stdin dev-zero
+                      file-too-large unreadable-directory path-too-deep extend-chain settings-directory
+                      dangling-lock state-errors dev-full debug-parse-status control-characters
+                      report-out-of-memory lock-write-failure)
+  add_test(NAME hostile-${case}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
+            --tfsift $<TARGET_FILE:tfsift> --case ${case})
+  set_tests_properties(hostile-${case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
+# ---- bounded work on hostile or huge input ----------------------------------
+# bounded_work_check.py builds each reproduction in a temporary directory and
+# checks that tfsift ends normally, within a generous time bound, with the
+# promised diagnostics (invalid-byte runs collapsed, at most 100 of a kind per
+# file, module cycles cut, one error per too-deep expression, ...).
+if(TFSIFT_SANITIZE)
+  set(_tfsift_bounded_flags --sanitized)
+else()
+  set(_tfsift_bounded_flags)
+endif()
+foreach(case IN ITEMS nul-flood module-cycle eval-stack cascade many-files many-diagnostics long-line sarif-snippet glob)
+  add_test(NAME bounded-work-${case}
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/bounded_work_check.py
+            --tfsift $<TARGET_FILE:tfsift> --build-dir ${CMAKE_BINARY_DIR} ${_tfsift_bounded_flags} --only ${case})
+  set_tests_properties(bounded-work-${case} PROPERTIES TIMEOUT 900)
+endforeach()
+
+# ---- the online installer's fixture registry, checked on its own -------------
+# fixture_registry_check.py builds the signed registry and mirror of
+# tests/support/fixture_registry.py and checks it with curl, gpg and unzip;
+# skipped (77) only when one of those tools is missing. When the Go oracle
+# h1hash has been built (../shared/tools/oracle/README.md) one package's h1:
+# is checked against it too.
+add_test(NAME fixture-registry
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fixture_registry_check.py
+          ${PROJECT_SOURCE_DIR}/../shared/tools/oracle/bin/h1hash)
+set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# ---- the online installer end to end ----------------------------------------
+# installer_check.py serves the fixture registry and network mirror of
+# tests/support/fixture_registry.py over HTTPS on 127.0.0.1 and runs
+# `tfsift lock` and `tfsift lint --online` against it as a user would (every
+# adversarial case of the online installer spec); skipped (77) without gpg or
+# openssl.
+add_test(NAME installer-check
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/installer_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

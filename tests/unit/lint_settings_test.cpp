@@ -138,6 +138,8 @@ message = "Tag it"
 
 TEST_CASE("extend inherits and the extending file wins", "[lint][settings]") {
     TempDir tmp;
+    // One repository holds both files: extend targets must lie inside it.
+    tmp.write(".git/HEAD", "ref: refs/heads/main\n");
     tmp.write("base/common.toml", R"(
 platforms = ["linux_amd64"]
 exclude = ["vendor"]

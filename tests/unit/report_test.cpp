@@ -184,3 +184,32 @@ TEST_CASE("format names", "[report]") {
     }
     CHECK_FALSE(report::parse_format("xml"));
 }
+
+TEST_CASE("text report: a long line is shown as a window around the finding", "[report]") {
+    // One 3,000-byte line with "target" in the middle (a minified file).
+    std::string line = std::string(1500, 'a') + "target" + std::string(1494, 'b');
+    auto src = std::make_shared<const SourceFile>("/repo/mod/main.tf", line + "\n");
+    Finding f;
+    f.rule_id = "syntax-error";
+    f.severity = Severity::error;
+    f.message = "here";
+    f.file = src;
+    f.range = {Pos{1500}, Pos{1506}};
+    std::string text = render(report::Format::text, {f}, builtin_rule_list());
+    std::istringstream lines(text);
+    std::string location;
+    std::string shown;
+    std::string underline;
+    std::getline(lines, location);
+    std::getline(lines, shown);
+    std::getline(lines, underline);
+    CHECK(location == "main.tf:1:1501: error[syntax-error] here");
+    CHECK(shown.size() < 300);
+    CHECK(shown.find(" 1 | ...") == 0);
+    CHECK(shown.substr(shown.size() - 3) == "...");
+    // The caret stands under the finding's first character, six columns wide.
+    const auto at = shown.find("target");
+    REQUIRE(at != std::string::npos);
+    CHECK(underline.find('^') == at);
+    CHECK(underline.substr(at) == "^~~~~~");
+}

@@ -8,13 +8,20 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/file_read.hpp"
 
 namespace tfsift::config {
+
+// The most diagnostics of one kind (summary) reported for one file; the
+// rest are counted in one "Too many diagnostics" diagnostic. A zero-filled
+// or binary file would otherwise give one per byte.
+inline constexpr std::size_t max_diagnostics_per_kind = 100;
 
 struct TreeOptions {
     Engine engine = Engine::terraform;
@@ -24,6 +31,11 @@ struct TreeOptions {
     bool installed_modules = false;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
+    // The most modules (the root included) one tree may hold; later calls
+    // are not loaded, with one "Too many modules" error. A module called from
+    // several places counts once per call. Module call cycles are cut where
+    // they close, so this bounds trees that fan out without a cycle.
+    std::size_t max_modules = 10000;
     // Prepended to the name of every source file (e.g. "env/prod/"), so
     // that diagnostics and findings name files as the user named the root
     // directory. Module directories and file lists stay relative to the root.
@@ -31,17 +43,26 @@ struct TreeOptions {
     // Files (by path relative to the root directory) that are not loaded at
     // all, e.g. the excludes of a settings file.
     std::function<bool(std::string_view relative_path)> exclude_file;
+    // How files are read (tfsift/file_read.hpp). With a root, local module
+    // sources and .terraform/modules/modules.json entries that lead outside
+    // it are not followed either (unless read_policy.follow_external).
+    ReadPolicy read_policy;
 };
 
 struct LoadedTree {
     std::vector<std::unique_ptr<ParsedFile>> files;   // what every module points into
     std::unique_ptr<LoadedModule> root;               // null when the root directory cannot be read
     std::vector<LoadDiagnostic> diagnostics;          // in the order they arose
+    ReadPolicy read_policy;                           // how the files were read; for lock and state files
+    std::vector<std::string> read_failures;           // files that exist but could not be read, and why
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins
     // hold plain pointers); null for a file that is not part of the tree.
     [[nodiscard]] std::shared_ptr<const SourceFile> shared_source(const SourceFile* file) const;
+    // Where each source of `files` sits in it, filled when loading ends so
+    // that shared_source() costs the same for the 50,000th file as the first.
+    std::unordered_map<const SourceFile*, std::size_t> source_index;
 };
 
 // Loads `root_dir` as the root module. File names in the result are relative

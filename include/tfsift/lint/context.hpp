@@ -34,6 +34,9 @@ struct LintContext {
     // The local state file to compare with (`--state`, or terraform.tfstate in
     // the module directory when present); empty when there is none.
     std::string state_file;
+    // The state file was named with --state: it may lie outside the
+    // repository (other files are read under tree->read_policy).
+    bool state_file_given = false;
 
     [[nodiscard]] const config::LoadedModule& module() const { return *tree->root; }
     [[nodiscard]] const std::vector<config::ModuleFile>& files() const { return tree->root->files; }

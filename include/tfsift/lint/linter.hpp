@@ -36,9 +36,13 @@ std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Set
                                        const RuleSelection& selection, std::vector<std::string>& unknown);
 
 // Loads `module_dir` as the root of its module tree the way `tfsift lint`
-// does: files excluded by the settings are left out, and files are named
-// `module_dir/NAME` (just NAME when module_dir is ".").
-config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings);
+// does: files excluded by the settings are left out, files are named
+// `module_dir/NAME` (just NAME when module_dir is "."), and files, module
+// directories, the lock and the state file must resolve inside
+// `trusted_root` (default: the repository root of `module_dir`, else
+// `module_dir` itself) unless the settings allow otherwise.
+config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
+                                 const std::string& trusted_root = {});
 
 // Lints one module: reports the loader's diagnostics (each under the rule
 // that claims it, `syntax-error` for parse errors, `invalid-configuration`

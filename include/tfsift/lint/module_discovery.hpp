@@ -19,7 +19,12 @@ namespace tfsift::lint {
 std::vector<std::string> module_config_files(const std::string& dir, Engine engine, const Settings& settings);
 
 // Every directory at or below `root` that holds configuration files, sorted;
-// hidden directories (.terraform, .git) and excluded ones are skipped.
+// hidden directories (.terraform, .git), excluded ones and symlinks to
+// directories are skipped. A directory that cannot be listed (no permission,
+// a path too long to open) is named in `problems`.
+std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
+                                          std::vector<std::string>& problems);
+// The same, without telling what could not be read.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings);
 
 // OpenTofu when the directory has `.tofu` files or a lock file written by

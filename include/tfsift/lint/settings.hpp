@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tfsift/diagnostic.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/glob.hpp"
 #include "tfsift/lint/policy.hpp"
@@ -16,6 +17,9 @@
 namespace tfsift::lint {
 
 inline constexpr std::string_view settings_file_name = ".tfsift.toml";
+
+// The longest chain of settings files `extend` may form.
+inline constexpr std::size_t max_extend_chain = 64;
 
 // An error in a settings file, with the position it concerns.
 struct SettingsError {
@@ -55,10 +59,23 @@ struct Settings {
     std::optional<Engine> engine;
     std::optional<std::string> engine_version;  // the Terraform/OpenTofu version in use, e.g. "1.9.5"
     std::vector<std::string> platforms;      // e.g. linux_amd64
+    // `online = true`: lock rules ask the registries what they signed
+    // (`tfsift lint --online`); lint opens no socket otherwise.
+    std::optional<bool> online;
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;
     std::vector<AnchoredGlob> excludes;      // files and directories not linted at all
     std::vector<Policy> policies;
+    // How files are read (tfsift/file_read.hpp): files that resolve outside
+    // the repository root are read only with this set, and no file larger
+    // than max_file_size bytes is read.
+    bool follow_external_symlinks = false;
+    std::uint64_t max_file_size = default_max_file_size;
+
+    // How to read a file that must resolve inside `root` (empty: anywhere).
+    [[nodiscard]] ReadPolicy read_policy(std::string root) const {
+        return ReadPolicy{std::move(root), follow_external_symlinks, max_file_size};
+    }
 
     [[nodiscard]] bool excluded(const std::string& absolute_path) const;
     [[nodiscard]] bool ignored(const std::string& rule_id, const std::string& absolute_path) const;
@@ -76,9 +93,13 @@ struct SettingsResult {
 std::string find_settings_file(const std::string& start);
 
 // Reads a settings file and, through `extend = "path"`, the files it extends
-// (relative to the extending file; cycles are an error). Unknown keys, bad
-// values, unknown rule ids and invalid patterns are errors with their line.
-SettingsResult load_settings(const std::string& path);
+// (relative to the extending file; cycles and chains longer than
+// max_extend_chain are errors). Only regular files are read; the files
+// extended, and the first one unless `named_by_user` (a --config path),
+// must resolve inside the repository root of the first file unless the
+// extending file sets follow_external_symlinks. Unknown keys, bad values,
+// unknown rule ids and invalid patterns are errors with their line.
+SettingsResult load_settings(const std::string& path, bool named_by_user = false);
 
 // Parses settings from text (for tests); `path` names it in errors and
 // anchors relative globs and `extend`.

@@ -36,6 +36,10 @@ enum class TrustTier : unsigned char {
 // "signing skipped".
 [[nodiscard]] std::string_view trust_label(TrustTier tier);
 
+// The label as the engine prints it: OpenTofu has no HashiCorp tiers and
+// says "signed" for any verified signature ("signing skipped" stays).
+[[nodiscard]] std::string_view trust_label(TrustTier tier, Engine engine);
+
 // What the caller knows about the package whose SHA256SUMS is checked.
 struct SignatureContext {
     Engine engine = Engine::terraform;

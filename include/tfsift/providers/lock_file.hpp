@@ -14,6 +14,7 @@
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/providers/address.hpp"
 #include "tfsift/engine.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/providers/version.hpp"
 #include "tfsift/source.hpp"
 
@@ -61,14 +62,17 @@ struct LockReadOptions {
     // Named in the warning about `module` blocks ("Terraform v1.3.10 only
     // supports ..."); the engine's product name is used without it.
     std::string core_version;
+    // How load_lock_file reads the file (tfsift/file_read.hpp).
+    ReadPolicy read_policy;
 };
 
 // Reads lock file text. `source->path()` names the file in diagnostics.
 [[nodiscard]] LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source,
                                           const LockReadOptions& options = {});
 
-// Reads the lock file at `path`. A missing file is an empty lock set; a path
-// that cannot be read (a directory, no permission) is an error diagnostic.
+// Reads the lock file at `path` under `options.read_policy`. A missing file
+// is an empty lock set; a path that cannot be read (a directory, a FIFO, a
+// dangling symlink, no permission, too large) is an error diagnostic.
 [[nodiscard]] LockFileRead load_lock_file(const std::filesystem::path& path, const LockReadOptions& options = {});
 
 // The file's first line, which differs by engine.

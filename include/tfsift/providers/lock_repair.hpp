@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct RepairOptions {
     bool requirements_partial = false;
     std::filesystem::path installed_dir; // the working directory's .terraform/providers
     bool all_or_nothing = false;         // write nothing when anything could not be repaired
+    // Hashes a source vouched for, by provider and version string: a
+    // registry's signed `zh:` lines, added to the entry of that version.
+    std::map<std::pair<Provider, std::string>, std::vector<std::string>> vouched_hashes;
 };
 
 struct RepairResult {

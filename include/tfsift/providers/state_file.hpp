@@ -12,6 +12,7 @@
 
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/engine.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/providers/address.hpp"
 #include "tfsift/source.hpp"
 
@@ -54,10 +55,11 @@ struct StateFile {
 // prefix; nullopt when the text is not such an address.
 [[nodiscard]] std::optional<StateProviderConfig> parse_state_provider_config(std::string_view text, Engine engine);
 
-// Reads the state at `path`; `display_name` names it in diagnostics and
+// Reads the state at `path` under `policy` (a file that cannot be read is
+// one error diagnostic naming why); `display_name` names it in diagnostics and
 // findings. Resources whose entries are malformed are skipped with an error.
 [[nodiscard]] StateFile read_state_file(const std::filesystem::path& path, const std::string& display_name,
-                                        Engine engine);
+                                        Engine engine, const ReadPolicy& policy = {});
 
 // The same from text already read (for tests).
 [[nodiscard]] StateFile parse_state_file(std::shared_ptr<const SourceFile> source, Engine engine);

@@ -4,8 +4,11 @@
 // lands outside the target and the decompressed size is bounded.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+
+#include "tfsift/providers/hash.hpp"
 
 namespace tfsift::providers {
 
@@ -22,5 +25,16 @@ struct UnpackResult {
 // component ("entry contains '..': NAME"), a path through a symlink or
 // non-directory, or more than kMaxEntryBytes / kMaxPackageBytes of content.
 [[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target);
+
+// Bounds on the bytes actually decompressed (never the sizes an archive
+// claims), for packages from the network: `--max-package-size`.
+struct UnpackLimits {
+    std::uint64_t max_entry_bytes = kMaxEntryBytes;
+    std::uint64_t max_total_bytes = kMaxPackageBytes;
+};
+
+// As above, with the given limits instead of kMaxEntryBytes / kMaxPackageBytes.
+[[nodiscard]] UnpackResult unpack_zip(const std::filesystem::path& zip, const std::filesystem::path& target,
+                                      const UnpackLimits& limits);
 
 }  // namespace tfsift::providers

@@ -31,6 +31,11 @@ struct ReportInput {
     bool color = false;                         // text only: ANSI colours
     bool quiet = false;                         // text only: no summary line
     std::vector<std::string> command_line;      // SARIF invocation
+    // Source text (snippets, and in SARIF the line hash) is shown only for
+    // files that resolve inside one of these directories; empty: any file.
+    // A file read from outside the repository may hold anything (a
+    // committed link to /proc/self/environ holds the CI's secrets).
+    std::vector<std::string> trusted_roots;
 };
 
 void write_report(Format format, const ReportInput& input, std::ostream& out);
@@ -48,6 +53,12 @@ void write_statistics(const lint::Findings& findings, std::ostream& out);
 // The path of `file_path` relative to `base_dir` when it lies below it,
 // '/'-separated; otherwise its absolute form.
 std::string relative_path(const std::string& file_path, const std::string& base_dir);
+
+// `text` with the characters a terminal would act on made visible: C0
+// controls but tab and line feed, DEL, C1 controls and bytes that are not
+// UTF-8 become \xHH (C1 as \u0080-\u009F), so a file name or file content
+// cannot move the cursor, recolour or retitle the terminal.
+std::string escape_control_characters(std::string_view text);
 
 // The nearest directory from `start` upward that holds `.git`; `start`
 // itself (made absolute) when there is none.

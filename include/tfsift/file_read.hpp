@@ -1,0 +1,75 @@
+// Reading a file whose name came from a repository or a command line: the
+// one way tfsift reads configuration, settings, lock, state and CLI
+// configuration files.
+//
+// A repository is hostile input. A committed `x.tf -> /proc/self/environ`
+// must not put the environment into a report, a FIFO or `/dev/stdin` must
+// not block the run, and `/dev/zero` must not be read until memory runs out.
+// So only regular files are read, never opened in a way that can block;
+// a file that resolves (through symlinks or `..`) outside the trusted root
+// is refused unless the caller allows it; every read is bounded; and every
+// failure is a value carrying a message that names the path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tfsift/source.hpp"
+
+namespace tfsift {
+
+// The default bound on the size of one file (the `max_file_size` setting).
+inline constexpr std::uint64_t default_max_file_size = std::uint64_t{64} << 20;
+
+struct ReadPolicy {
+    // Absolute directory the file must resolve into; empty: anywhere (a path
+    // the user named on the command line or in the environment).
+    std::string root;
+    // Read files that resolve outside `root` anyway (the
+    // `follow_external_symlinks` setting).
+    bool follow_external = false;
+    std::uint64_t max_size = default_max_file_size;
+};
+
+enum class ReadFailure : std::uint8_t {
+    none,
+    missing,           // no such file
+    dangling_symlink,  // a symlink whose target does not exist
+    directory,
+    not_regular,       // FIFO, device, socket
+    outside_root,
+    too_large,
+    io_error,          // EACCES, EIO, short read, ...
+};
+
+struct FileContent {
+    std::string bytes;
+    ReadFailure failure = ReadFailure::none;
+    // Why it was not read, naming the path (and a link's target); empty
+    // when it was read.
+    std::string message;
+
+    [[nodiscard]] bool ok() const { return failure == ReadFailure::none; }
+};
+
+// Reads `path` under `policy`. Never blocks on a special file, never reads
+// more than `policy.max_size` bytes (plus one, to notice a larger file).
+FileContent read_regular_file(const std::string& path, const ReadPolicy& policy);
+
+// The same, as a SourceFile named `display_name` (the path when empty);
+// null with `failure` filled in when the file cannot be read.
+std::shared_ptr<const SourceFile> read_source_file(const std::string& path, const ReadPolicy& policy,
+                                                   FileContent& failure, const std::string& display_name = {});
+
+// The nearest directory from `start` upward that holds `.git`, or `start`
+// itself when there is none; absolute, with symlinks resolved when it exists.
+std::string trusted_root_of(const std::string& start);
+
+// Whether `path` exists and resolves (symlinks followed) to a place inside
+// the directory `root` (itself resolved).
+bool resolves_inside(const std::string& path, const std::string& root);
+
+}  // namespace tfsift

@@ -1,0 +1,221 @@
+#include "tfsift/file_read.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace tfsift {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string errno_text(int e) { return std::generic_category().message(e); }
+
+// What a file that is not a regular file is, for a message.
+std::string_view kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+FileContent failure(ReadFailure kind, std::string message) {
+    FileContent out;
+    out.failure = kind;
+    out.message = std::move(message);
+    return out;
+}
+
+std::optional<std::string> link_target(const std::string& path) {
+    std::vector<char> buf(PATH_MAX + 1);
+    const ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size() - 1);
+    if (n < 0) return std::nullopt;
+    return std::string(buf.data(), static_cast<std::size_t>(n));
+}
+
+// The path with every symlink resolved; errno on failure.
+std::optional<std::string> real_path(const std::string& path, int& error) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (resolved == nullptr) {
+        error = errno;
+        return std::nullopt;
+    }
+    std::string out(resolved);
+    std::free(resolved);  // NOLINT(cppcoreguidelines-no-malloc): realpath's contract
+    return out;
+}
+
+bool is_within(const std::string& path, const std::string& root) {
+    if (root == "/") return true;
+    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+                            path[root.size()] == '/');
+}
+
+// Reads what `fd` holds, at most `limit` bytes plus one to notice more.
+// The size fstat reported is only a hint: files in /proc report 0.
+bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, std::string& out, int& error) {
+    out.reserve(static_cast<std::size_t>(std::min(expected, limit)) + 1);
+    constexpr std::size_t chunk = std::size_t{1} << 16;
+    while (out.size() <= limit) {
+        const std::size_t old = out.size();
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, limit + 1 - old));
+        out.resize(old + want);
+        const ssize_t n = ::read(fd, out.data() + old, want);
+        if (n < 0) {
+            out.resize(old);
+            if (errno == EINTR) continue;
+            error = errno;
+            return false;
+        }
+        out.resize(old + static_cast<std::size_t>(n));
+        if (n == 0) break;
+    }
+    return true;
+}
+
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    ~FileDescriptor() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    [[nodiscard]] int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+std::string size_text(std::uint64_t bytes) {
+    if (bytes >= (std::uint64_t{1} << 20) && bytes % (std::uint64_t{1} << 20) == 0) {
+        return fmt::format("{} MiB", bytes >> 20);
+    }
+    return fmt::format("{} bytes", bytes);
+}
+
+}  // namespace
+
+FileContent read_regular_file(const std::string& path, const ReadPolicy& policy) {
+    struct stat entry {};
+    if (::lstat(path.c_str(), &entry) != 0) {
+        const int e = errno;
+        if (e == ENOENT) return failure(ReadFailure::missing, fmt::format("{}: no such file", path));
+        return failure(ReadFailure::io_error, fmt::format("{}: {}", path, errno_text(e)));
+    }
+    const bool is_link = S_ISLNK(entry.st_mode);
+    std::string via;  // " (a symbolic link to T)"
+    if (is_link) via = fmt::format(" (a symbolic link to {})", link_target(path).value_or("?"));
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        const int e = errno;
+        if (is_link && (e == ENOENT || e == ENOTDIR)) {
+            return failure(ReadFailure::dangling_symlink,
+                           fmt::format("{}: a symbolic link to {}, which does not exist", path,
+                                       link_target(path).value_or("?")));
+        }
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+    }
+    if (S_ISDIR(st.st_mode)) return failure(ReadFailure::directory, fmt::format("{}{}: is a directory, not a file", path, via));
+    if (!S_ISREG(st.st_mode)) {
+        return failure(ReadFailure::not_regular,
+                       fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(st.st_mode)));
+    }
+    if (!policy.root.empty() && !policy.follow_external) {
+        int e = 0;
+        auto real = real_path(path, e);
+        if (!real) return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+        int root_error = 0;
+        const std::string root = real_path(policy.root, root_error).value_or(policy.root);
+        if (!is_within(*real, root)) {
+            return failure(ReadFailure::outside_root,
+                           fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
+                                       "follow_external_symlinks = true allows it)",
+                                       path, via, *real, root));
+        }
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > policy.max_size) {
+        return failure(ReadFailure::too_large,
+                       fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via,
+                                   st.st_size, size_text(policy.max_size)));
+    }
+    // O_NONBLOCK: should the entry have been swapped for a FIFO since the
+    // stat, opening it must not wait for a writer.
+    FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0) {
+        const int e = errno;
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+    }
+    struct stat opened {};
+    if (::fstat(fd.get(), &opened) != 0) {
+        const int e = errno;
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+    }
+    if (!S_ISREG(opened.st_mode)) {
+        return failure(ReadFailure::not_regular,
+                       fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(opened.st_mode)));
+    }
+    FileContent out;
+    int e = 0;
+    if (!read_all(fd.get(), static_cast<std::uint64_t>(opened.st_size), policy.max_size, out.bytes, e)) {
+        return failure(ReadFailure::io_error, fmt::format("{}{}: read failed: {}", path, via, errno_text(e)));
+    }
+    if (out.bytes.size() > policy.max_size) {
+        return failure(ReadFailure::too_large, fmt::format("{}{}: more than the limit of {} (the setting max_file_size)",
+                                                           path, via, size_text(policy.max_size)));
+    }
+    if (opened.st_size > 0 && out.bytes.size() < static_cast<std::uint64_t>(opened.st_size)) {
+        return failure(ReadFailure::io_error,
+                       fmt::format("{}{}: short read: {} of {} bytes (the file changed while it was read)", path, via,
+                                   out.bytes.size(), opened.st_size));
+    }
+    return out;
+}
+
+std::shared_ptr<const SourceFile> read_source_file(const std::string& path, const ReadPolicy& policy,
+                                                   FileContent& failure, const std::string& display_name) {
+    FileContent content = read_regular_file(path, policy);
+    if (!content.ok()) {
+        failure = std::move(content);
+        return nullptr;
+    }
+    return std::make_shared<const SourceFile>(display_name.empty() ? path : display_name, content.bytes);
+}
+
+std::string trusted_root_of(const std::string& start) {
+    std::error_code ec;
+    fs::path dir = fs::absolute(fs::path(start), ec).lexically_normal();
+    if (ec) dir = fs::path(start);
+    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+    std::string resolved = dir.generic_string();
+    while (resolved.size() > 1 && resolved.back() == '/') resolved.pop_back();
+    int error = 0;
+    if (auto real = real_path(resolved, error)) resolved = *real;
+    for (fs::path d = resolved;; d = d.parent_path()) {
+        if (fs::exists(d / ".git", ec)) return d.generic_string();
+        if (d.parent_path() == d || d.empty()) break;
+    }
+    return resolved;
+}
+
+bool resolves_inside(const std::string& path, const std::string& root) {
+    int error = 0;
+    auto real = real_path(path, error);
+    if (!real) return false;
+    const std::string resolved_root = real_path(root, error).value_or(root);
+    return is_within(*real, resolved_root);
+}
+
+}  // namespace tfsift

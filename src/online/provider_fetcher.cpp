@@ -1,0 +1,465 @@
+// The online fetcher behind `tfsift lock` and `tfsift lint --fix`.
+#include "tfsift/online/provider_fetcher.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <iterator>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <system_error>
+
+#include "tfsift/net/http_client.hpp"
+#include "tfsift/net/mirror_client.hpp"
+#include "tfsift/net/network_config.hpp"
+#include "tfsift/net/registry_client.hpp"
+#include "tfsift/net/service_discovery.hpp"
+#include "tfsift/net/url.hpp"
+#include "tfsift/online/signature.hpp"
+#include "tfsift/parallel_for.hpp"
+#include "tfsift/providers/hash.hpp"
+#include "tfsift/providers/selection.hpp"
+#include "tfsift/providers/unpack.hpp"
+
+namespace tfsift::online {
+
+namespace fs = std::filesystem;
+using providers::Provider;
+
+namespace {
+
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+fs::path make_work_dir(const fs::path& cache_dir) {
+    std::random_device rd;
+    const fs::path parent = cache_dir.empty() ? fs::temp_directory_path() : cache_dir / ".tfsift-tmp";
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    fs::permissions(parent, fs::perms::owner_all, fs::perm_options::replace, ec);
+    for (int i = 0; i < 100; ++i) {
+        fs::path candidate = parent / fmt::format("lock-{}-{:08x}", getpid(), rd());
+        if (fs::create_directory(candidate, ec)) return candidate;
+    }
+    throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+}
+
+// Renames `from` over `to` after making the directory; false on failure.
+bool install_file(const fs::path& from, const fs::path& to) {
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    fs::rename(from, to, ec);
+    return !ec;
+}
+
+struct Settings {
+    net::NetworkSettings network;
+    net::NetworkConfig config;
+    std::map<std::string, std::string> tokens;
+    std::vector<fs::path> helper_dirs;
+};
+
+// What one (provider, version) shares across platforms: the signed SUMS.
+struct SumsCache {
+    std::mutex mutex;
+    struct Entry {
+        std::string document;
+        SignatureVerdict verdict;
+        std::string error;
+    };
+    std::map<std::string, Entry> by_url;  // shasums_url
+    // One lock per document, so the platforms of a version wait for one
+    // fetch and one signature check instead of each making their own.
+    std::map<std::string, std::shared_ptr<std::mutex>> in_flight;
+};
+
+std::string describe(const SignatureVerdict& verdict, Engine engine) {
+    std::string text(trust_label(verdict.tier, engine));
+    if ((verdict.tier == TrustTier::partner || verdict.tier == TrustTier::community) && !verdict.key_id.empty()) {
+        text += ", key ID " + verdict.key_id;
+    }
+    return text;
+}
+
+struct Job {
+    std::size_t provider = 0;
+    std::size_t platform = 0;
+};
+
+// One line on a terminal: packages done of all, bytes received so far.
+class ProgressBar {
+public:
+    ProgressBar(bool enabled, std::size_t total) : enabled_(enabled), total_(total) {}
+    ~ProgressBar() {
+        if (enabled_ && drawn_) std::fputs("\r\033[K", stderr);
+    }
+    ProgressBar(const ProgressBar&) = delete;
+    ProgressBar& operator=(const ProgressBar&) = delete;
+
+    void add_bytes(std::size_t job, std::uint64_t now) {
+        if (!enabled_) return;
+        std::unique_lock lock(mutex_);
+        bytes_[job] = now;
+        draw(lock);
+    }
+    void finished() {
+        if (!enabled_) return;
+        std::unique_lock lock(mutex_);
+        ++done_;
+        draw(lock, true);
+    }
+
+private:
+    void draw(std::unique_lock<std::mutex>& /*held*/, bool force = false) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!force && now - last_ < std::chrono::milliseconds(200)) return;
+        last_ = now;
+        std::uint64_t sum = 0;
+        for (const auto& [job, bytes] : bytes_) sum += bytes;
+        const std::size_t width = 30;
+        const std::size_t filled = total_ == 0 ? width : done_ * width / total_;
+        std::fprintf(stderr, "\r\033[K[%s%s] %zu/%zu packages, %.1f MiB", std::string(filled, '#').c_str(),
+                     std::string(width - filled, '.').c_str(), done_, total_, static_cast<double>(sum) / (1 << 20));
+        std::fflush(stderr);
+        drawn_ = true;
+    }
+
+    bool enabled_;
+    std::size_t total_;
+    std::size_t done_ = 0;
+    bool drawn_ = false;
+    std::map<std::size_t, std::uint64_t> bytes_;
+    std::chrono::steady_clock::time_point last_{};
+    std::mutex mutex_;
+};
+
+}  // namespace
+
+bool FetchResult::ok() const { return errors().empty(); }
+
+std::vector<std::string> FetchResult::errors() const {
+    std::vector<std::string> out;
+    for (const auto& p : providers) {
+        if (!p.error.empty()) out.push_back(p.error);
+        for (const auto& platform : p.platforms) {
+            if (!platform.error.empty()) out.push_back(platform.error);
+        }
+    }
+    return out;
+}
+
+fs::path default_cache_dir(const providers::Environment& env) {
+    if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return fs::path(*dir);
+    if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty() && fs::path(*xdg).is_absolute()) {
+        return fs::path(*xdg) / "tfsift" / "providers";
+    }
+    if (auto home = env("HOME"); home && !home->empty()) return fs::path(*home) / ".cache" / "tfsift" / "providers";
+    return {};
+}
+
+FetchResult fetch_providers(const std::map<Provider, providers::VersionConstraints>& wanted,
+                            const providers::LockFile& old, const FetchOptions& options,
+                            const providers::Environment& env) {
+    FetchResult result;
+    Settings settings;
+    settings.network = net::network_settings_from(env);
+    settings.network.user_agent = "tfsift/" TFSIFT_VERSION;
+    result.warnings = settings.network.warnings;
+    settings.config = net::read_network_config(providers::cli_config_files(env, options.engine));
+    for (const auto& m : settings.config.messages) result.warnings.push_back(m);
+    settings.tokens = net::token_variables();
+    if (auto home = env("HOME"); home && !home->empty()) {
+        settings.helper_dirs = {fs::path(*home) / ".terraform.d" / "plugins",
+                                fs::path(*home) / ".terraform.d" / "plugins" / providers::current_platform().to_string()};
+    }
+    net::Credentials credentials(settings.config, settings.tokens, settings.helper_dirs);
+    net::HttpClient main_client(settings.network);
+    net::ServiceDiscovery discovery(main_client, settings.config, credentials);
+    const auto work_dir = std::make_shared<const fs::path>(make_work_dir(options.cache_dir));
+    result.work_dir = std::shared_ptr<const fs::path>(work_dir.get(), [keep = work_dir](const fs::path* p) {
+        std::error_code ec;
+        fs::remove_all(*p, ec);
+        (void)keep;
+    });
+
+    // Per provider, one after the other: where it lives and which version.
+    struct Origin {
+        std::string base_url;  // providers.v1 or the mirror
+        std::string token;
+        std::string host;      // for messages
+    };
+    std::vector<Origin> origins;
+    std::string mirror_token;
+    std::string mirror_host;
+    if (!options.net_mirror.empty()) {
+        auto parsed = net::parse_absolute_url(options.net_mirror);
+        mirror_host = parsed ? parsed->authority() : options.net_mirror;
+        mirror_token = credentials.token_for(mirror_host);
+    }
+    for (const auto& [provider, constraints] : wanted) {
+        FetchedProvider fetched;
+        fetched.provider = provider;
+        const std::string addr = provider.to_string();
+        Origin origin;
+        net::VersionList versions;
+        if (!options.net_mirror.empty()) {
+            origin = Origin{options.net_mirror, mirror_token, mirror_host};
+            net::MirrorClient mirror(main_client, origin.base_url, origin.token, options.engine_version, options.engine);
+            versions = mirror.versions(provider);
+            if (versions.status == net::LookupStatus::not_found) {
+                versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
+                                             options.net_mirror);
+            }
+        } else {
+            auto service = discovery.providers_v1(provider.hostname);
+            if (!service.ok()) {
+                fetched.error = fmt::format("{}: {}", addr, service.error);
+                result.providers.push_back(std::move(fetched));
+                origins.push_back({});
+                continue;
+            }
+            origin = Origin{service.url, credentials.token_for(provider.hostname), provider.hostname};
+            net::RegistryClient registry(main_client, origin.host, origin.base_url, origin.token,
+                                         options.engine_version, options.engine);
+            versions = registry.versions(provider);
+        }
+        fetched.warnings = versions.warnings;
+        if (versions.status != net::LookupStatus::ok) {
+            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, versions.error);
+            result.providers.push_back(std::move(fetched));
+            origins.push_back({});
+            continue;
+        }
+        providers::SelectionRequest request;
+        request.provider = provider;
+        request.constraints = constraints;
+        request.available = versions.versions;
+        request.engine = options.engine;
+        if (const auto* prior = old.find(provider)) request.locked = prior->version;
+        auto selected = providers::select_provider_version(request);
+        if (!selected.selected) {
+            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, selected.error);
+            result.providers.push_back(std::move(fetched));
+            origins.push_back({});
+            continue;
+        }
+        fetched.version = *selected.selected;
+        for (const auto& platform : options.platforms) fetched.platforms.push_back(FetchedPlatform{platform});
+        result.providers.push_back(std::move(fetched));
+        origins.push_back(origin);
+    }
+    for (const auto& w : credentials.warnings()) result.warnings.push_back(w);
+
+    // Per (provider, platform), in parallel: metadata, package, checks, h1.
+    std::vector<Job> jobs;
+    for (std::size_t p = 0; p < result.providers.size(); ++p) {
+        if (!result.providers[p].error.empty()) continue;
+        for (std::size_t i = 0; i < result.providers[p].platforms.size(); ++i) jobs.push_back({p, i});
+    }
+    SumsCache sums_cache;
+    std::mutex count_mutex;
+    // Fetching waits on the network far more than on a processor, so the
+    // default does not follow the processor count.
+    const unsigned threads = options.jobs != 0 ? options.jobs : kDefaultFetchJobs;
+    ProgressBar bar(options.progress_bar, jobs.size());
+    parallel_for(jobs.size(), threads, [&](std::size_t index) {
+        struct Done {
+            ProgressBar& bar;
+            ~Done() { bar.finished(); }
+        } done{bar};
+        const Job job = jobs[index];
+        FetchedProvider& provider = result.providers[job.provider];
+        FetchedPlatform& out = provider.platforms[job.platform];
+        const Origin& origin = origins[job.provider];
+        const std::string addr = provider.provider.to_string();
+        const std::string where = fmt::format("{} {} ({}) from {}", addr, provider.version.to_string(),
+                                              out.platform.to_string(),
+                                              options.net_mirror.empty() ? "registry " + origin.host
+                                                                         : "network mirror " + options.net_mirror);
+        auto fail = [&](const std::string& why) { out.error = fmt::format("{}: {}", where, why); };
+        if (net::cancel_requested()) return fail("interrupted");
+        net::HttpClient client(settings.network);
+
+        std::string download_url;
+        std::string filename;
+        std::string expected_zh;                 // registry: the signed shasum
+        std::vector<std::string> mirror_hashes;  // mirror: the listed hashes
+        std::string authentication;
+        if (options.net_mirror.empty()) {
+            net::RegistryClient registry(client, origin.host, origin.base_url, origin.token, options.engine_version,
+                                         options.engine);
+            auto lookup = registry.download(provider.provider, provider.version, out.platform);
+            if (!lookup.document) return fail(lookup.error);
+            const auto& doc = *lookup.document;
+            download_url = doc.download_url;
+            filename = doc.filename;
+            expected_zh = "zh:" + doc.shasum;
+            // SHA256SUMS and signature: fetched and checked once per document.
+            SumsCache::Entry sums;
+            std::shared_ptr<std::mutex> document_mutex;
+            {
+                std::unique_lock lock(sums_cache.mutex);
+                auto& slot = sums_cache.in_flight[doc.shasums_url];
+                if (!slot) slot = std::make_shared<std::mutex>();
+                document_mutex = slot;
+            }
+            std::unique_lock document_lock(*document_mutex);
+            {
+                std::unique_lock lock(sums_cache.mutex);
+                auto it = sums_cache.by_url.find(doc.shasums_url);
+                if (it != sums_cache.by_url.end()) sums = it->second;
+            }
+            if (sums.document.empty() && sums.error.empty()) {
+                std::string error;
+                auto document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
+                auto signature = document ? registry.fetch_document(doc.shasums_signature_url,
+                                                                    "cryptographic signature", error)
+                                          : std::nullopt;
+                if (!document || !signature) {
+                    sums.error = error;
+                } else {
+                    sums.document = *document;
+                    sums.verdict = verify_sums_signature(*document, *signature, doc.keys,
+                                                         SignatureContext{options.engine, provider.provider.hostname});
+                }
+                std::unique_lock lock(sums_cache.mutex);
+                sums_cache.by_url.try_emplace(doc.shasums_url, sums);
+            }
+            document_lock.unlock();
+            if (!sums.error.empty()) return fail(sums.error);
+            // 1. The SUMS line for this file must be the shasum the registry gave.
+            auto line = sums_line_for(sums.document, filename);
+            if (!line.error.empty()) return fail(line.error);
+            if (lower(line.hex) != doc.shasum) {
+                return fail(fmt::format("checksum list has unexpected SHA-256 hash {} (expected {})", line.hex,
+                                        doc.shasum));
+            }
+            if (!sums.verdict.ok) return fail(sums.verdict.error);
+            authentication = describe(sums.verdict, options.engine);
+            if (sums.verdict.tier != TrustTier::unsigned_) {
+                std::unique_lock lock(sums_cache.mutex);
+                if (provider.signed_zh.empty()) provider.signed_zh = sums_zip_hashes(sums.document);
+            }
+        } else {
+            net::MirrorClient mirror(client, origin.base_url, origin.token, options.engine_version, options.engine);
+            auto version = mirror.version(provider.provider, provider.version);
+            if (version.status != net::LookupStatus::ok) return fail(version.error);
+            auto it = version.archives.find(out.platform.to_string());
+            if (it == version.archives.end()) {
+                return fail(fmt::format("provider mirror {} does not have a package of {} {} for {}",
+                                        options.net_mirror, addr, provider.version.to_string(),
+                                        out.platform.to_string()));
+            }
+            download_url = it->second.url;
+            filename = it->second.filename;
+            mirror_hashes = it->second.hashes;
+            authentication = mirror_hashes.empty() ? "unauthenticated" : "verified checksum";
+        }
+
+        // 2. The package: from the cache when it still matches, else downloaded.
+        const std::string canonical_name = fmt::format("terraform-provider-{}_{}_{}.zip", provider.provider.type,
+                                                       provider.version.to_string(), out.platform.to_string());
+        const fs::path cached = options.cache_dir.empty()
+                                    ? fs::path()
+                                    : options.cache_dir / provider.provider.hostname / provider.provider.namespace_ /
+                                          provider.provider.type / canonical_name;
+        const fs::path zip = *work_dir / fmt::format("{}-{}.zip", job.provider, job.platform);
+        bool reused = false;
+        std::error_code ec;
+        if (!cached.empty() && fs::is_regular_file(cached, ec)) {
+            auto zh = providers::zh_of_zip(cached);
+            const bool trusted =
+                zh.ok() && (expected_zh.empty()
+                                ? std::find(mirror_hashes.begin(), mirror_hashes.end(), providers::h1_of_zip(cached).value) !=
+                                      mirror_hashes.end()
+                                : zh.value == expected_zh);
+            if (trusted && fs::copy_file(cached, zip, fs::copy_options::overwrite_existing, ec)) reused = true;
+        }
+        if (!reused) {
+            net::HttpRequest request;
+            request.url = download_url;
+            request.purpose = net::Purpose::download;
+            request.max_bytes = options.max_package_bytes;
+            request.sink = zip;
+            request.progress = [&bar, index](std::uint64_t now, std::uint64_t /*total*/) { bar.add_bytes(index, now); };
+            auto response = client.fetch(request);
+            if (!response.transport_ok()) return fail(response.error_message);
+            if (response.status != 200) {
+                return fail(fmt::format("unsuccessful request to {}: {}", download_url, response.status_text));
+            }
+            std::unique_lock lock(count_mutex);
+            ++result.downloads;
+        }
+        out.downloaded = !reused;
+        auto zh = providers::zh_of_zip(zip);
+        if (!zh.ok()) return fail(zh.error);
+        out.zh = zh.value;
+        // 3. The archive must be the one the registry (signed) or the mirror listed.
+        if (!expected_zh.empty() && zh.value != expected_zh) {
+            return fail(fmt::format("archive has incorrect checksum {} (expected {})", zh.value, expected_zh));
+        }
+        // 4. Unpack into a private directory and hash what came out.
+        const fs::path unpacked = *work_dir / fmt::format("{}-{}", job.provider, job.platform);
+        providers::UnpackLimits limits;
+        limits.max_total_bytes = std::min(limits.max_total_bytes, options.max_package_bytes);
+        limits.max_entry_bytes = std::min(limits.max_entry_bytes, options.max_package_bytes);
+        auto unpack = providers::unpack_zip(zip, unpacked, limits);
+        if (!unpack.ok()) return fail(unpack.error);
+        auto h1 = providers::h1_of_directory(unpacked);
+        if (!h1.ok()) return fail(h1.error);
+        if (!mirror_hashes.empty()) {
+            // Only the schemes tfsift can compute count (h1:, zh:), as upstream.
+            std::vector<std::string> known;
+            std::copy_if(mirror_hashes.begin(), mirror_hashes.end(), std::back_inserter(known),
+                         [](const std::string& h) { return h.rfind("h1:", 0) == 0 || h.rfind("zh:", 0) == 0; });
+            if (known.empty()) {
+                return fail("this version of tfsift does not support any of the checksum formats given for this "
+                            "provider");
+            }
+            const bool listed = std::any_of(known.begin(), known.end(), [&](const std::string& h) {
+                return h == h1.value || h == zh.value;
+            });
+            if (!listed) {
+                return fail(fmt::format("package doesn't match the expected checksum \"{}\" (its own is {})",
+                                        known.front(), h1.value));
+            }
+        }
+        out.h1 = h1.value;
+        out.unpacked = unpacked;
+        out.authentication = authentication;
+        if (!reused) {
+            out.zip = zip;
+            out.cache_path = cached;
+        } else {
+            fs::remove(zip, ec);
+        }
+    });
+    // 5. Only when everything worked: keep the verified zips for next time
+    // (renamed from the temporary directory, which lives in the cache).
+    if (result.ok()) {
+        for (const auto& p : result.providers) {
+            for (const auto& f : p.platforms) {
+                if (f.zip.empty() || f.cache_path.empty()) continue;
+                std::error_code ec;
+                const fs::path staging = f.cache_path.parent_path() / ("." + f.cache_path.filename().string() + ".tmp");
+                fs::create_directories(f.cache_path.parent_path(), ec);
+                if (fs::copy_file(f.zip, staging, fs::copy_options::overwrite_existing, ec) &&
+                    !install_file(staging, f.cache_path)) {
+                    fs::remove(staging, ec);
+                }
+            }
+        }
+    }
+    return result;
+}
+
+}  // namespace tfsift::online
