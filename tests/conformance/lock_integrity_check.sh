@@ -1,6 +1,6 @@
 #!/bin/bash
 # End to end, as a user runs tfsift: lock file integrity and the writes of
-# `--fix` (issue 16, part C). Each case is a reproduction of a defect:
+# `--fix`. Each case is a reproduction of a defect:
 #  - the only package is corrupt: no entry without checksums, the message
 #    names provider, version and platform, `tfsift lock` exits 2;
 #  - a lock entry without checksums is reported (lock-missing-hashes);
@@ -13,10 +13,15 @@
 #  - a zip bomb stops at TFSIFT_HASH_MAX_BYTES, quickly, with a message.
 # Usage: lock_integrity_check.sh TFSIFT
 set -u
-tfsift=$(realpath "$1")
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
+# A copy of the binary that the unprivileged user of the read-only case can
+# run, wherever the build directory is.
+mkdir "$work/bin"
+cp "$1" "$work/bin/tfsift"
+chmod 755 "$work/bin" "$work/bin/tfsift"
+tfsift="$work/bin/tfsift"
 # Nothing from the user's environment may add packages or mirrors.
 export HOME="$work/home"
 unset TF_CLI_CONFIG_FILE TERRAFORM_CONFIG TF_PLUGIN_CACHE_DIR TF_DATA_DIR XDG_DATA_HOME XDG_CONFIG_HOME
