@@ -53,6 +53,7 @@ std::span<const Rule> builtin_rules() {
         rules::lock_constraints_drift(),
         rules::lock_hash_mismatch(),
         rules::lock_platforms_incomplete(),
+        rules::lock_missing_hashes(),
         rules::lock_in_shared_module(),
         rules::module_version_unpinned(),
         rules::required_version_conflict(),

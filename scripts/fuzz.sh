@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Fuzzes the HCL parser (and the parse-dump printer run on its result) with
-# libFuzzer under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Fuzzes tfsift's readers with libFuzzer under AddressSanitizer +
+# UndefinedBehaviorSanitizer, one target at a time.
 #
 # Usage: scripts/fuzz.sh MINUTES [TARGET]
 #   MINUTES  how long to fuzz
-#   TARGET   a fuzz/*.cpp program name (default parse_fuzz)
+#   TARGET   a fuzz/*.cpp program name (default parse_fuzz):
+#            parse_fuzz     HCL native syntax (and the parse-dump printer)
+#            tf_json_fuzz   .tf.json configuration files
+#            lock_fuzz      .terraform.lock.hcl (with a write/read round trip)
+#            settings_fuzz  .tfsift.toml
+#            state_fuzz     terraform.tfstate
+#            tfrc_fuzz      the CLI configuration (.terraformrc, *.tfrc)
 # Environment:
 #   FUZZ_JOBS     parallel fuzzing processes (default 1)
 #   FUZZ_SEEDS    how many corpus files to draw as seeds (default 1500)
@@ -12,11 +18,14 @@
 #   FUZZ_REGRESSION_SEEDS=0  leave fixtures/fuzz-regressions/ out of the seeds
 #                 (while known crashes there are unfixed, they are found again)
 #
-# The seeds are drawn from ../shared/corpus (always the same sample), plus the
-# hand-written oracle cases and fixtures/fuzz-regressions/. The working corpus
-# grows in fuzz/corpus-work/, crashes are written to fuzz/crashes/ (both are
-# git-ignored). Turn each crash into a regression test by copying it to
-# fixtures/fuzz-regressions/ with a name that says what it exercises.
+# The seeds of parse_fuzz are drawn from ../shared/corpus (always the same
+# sample), plus the hand-written oracle cases and fixtures/fuzz-regressions/.
+# The other targets take the files of their format from fixtures/ and
+# ../shared/, plus fixtures/fuzz-regressions/<format>/. The working corpus
+# grows in fuzz/corpus-work/, crashes are written to fuzz/crashes/TARGET- (both
+# are git-ignored). Turn each crash into a regression test by copying it to
+# fixtures/fuzz-regressions/ (HCL) or fixtures/fuzz-regressions/<format>/
+# with a name that says what it exercises.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,12 +41,29 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFSIFT_FUZZ=ON -DTFSIFT_SANITIZE=ON >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "$target"
 
-seeds=fuzz/corpus-work/seeds
+# Each format's seeds, and its regression inputs (see tests/unit/fuzz_regressions_test.cpp).
+case "$target" in
+  parse_fuzz)    seeds=fuzz/corpus-work/seeds; format_dir="" ;;
+  tf_json_fuzz)  seeds=fuzz/corpus-work/seeds-$target; format_dir=tf-json ;;
+  lock_fuzz)     seeds=fuzz/corpus-work/seeds-$target; format_dir=lock ;;
+  settings_fuzz) seeds=fuzz/corpus-work/seeds-$target; format_dir=settings ;;
+  state_fuzz)    seeds=fuzz/corpus-work/seeds-$target; format_dir=state ;;
+  tfrc_fuzz)     seeds=fuzz/corpus-work/seeds-$target; format_dir=tfrc ;;
+  *) echo "unknown fuzz target $target" >&2; exit 2 ;;
+esac
 work=fuzz/corpus-work/$target
 mkdir -p "$seeds" "$work" fuzz/crashes
+# Copies the files that `find ARGS` lists (at most max_len bytes) into the seeds.
+copy_seeds() {
+  find "$@" -type f -size -"$((max_len + 1))"c -print0 2>/dev/null | sort -z | while IFS= read -r -d '' f; do
+    cp "$f" "$seeds/$(echo "$f" | tr '/' '_')"
+  done
+}
 if [ -z "$(ls -A "$seeds")" ]; then
-  # A fixed sample (same seed every time) so that runs are comparable.
-  python3 - "$shared/corpus" "$seeds" "$seed_count" "$max_len" <<'PY'
+  case "$target" in
+    parse_fuzz)
+      # A fixed sample (same seed every time) so that runs are comparable.
+      python3 - "$shared/corpus" "$seeds" "$seed_count" "$max_len" <<'PY'
 import os, random, shutil, sys
 corpus, seeds, count, max_len = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 files = sorted(os.path.join(d, f) for d, _, fs in os.walk(corpus) for f in fs
@@ -45,13 +71,20 @@ files = sorted(os.path.join(d, f) for d, _, fs in os.walk(corpus) for f in fs
 for path in random.Random(1).sample(files, min(count, len(files))):
     shutil.copyfile(path, os.path.join(seeds, "corpus-" + os.path.relpath(path, corpus).replace("/", "_")))
 PY
-  for f in "$shared"/tools/oracle/expected/hcldump/*.tf; do cp "$f" "$seeds/handwritten-$(basename "$f")"; done
+      for f in "$shared"/tools/oracle/expected/hcldump/*.tf; do cp "$f" "$seeds/handwritten-$(basename "$f")"; done
+      ;;
+    tf_json_fuzz) copy_seeds fixtures "$shared/conformance" "$shared/corpus" -name '*.tf.json' ;;
+    lock_fuzz) copy_seeds fixtures "$shared/conformance/locks" "$shared/corpus" \( -name '*.lock.hcl' -o -path '*/locks/cases/*.hcl' \) ;;
+    settings_fuzz) copy_seeds fixtures "$shared" -name '*.toml' ;;
+    state_fuzz) copy_seeds fixtures "$shared" \( -name '*.tfstate' -o -name '*.tfstate.backup' \) ;;
+    tfrc_fuzz) : ;;  # only the hand-written inputs of fixtures/fuzz-regressions/tfrc
+  esac
 fi
 regressions=()
-if [ "${FUZZ_REGRESSION_SEEDS:-1}" != 0 ] && [ -d fixtures/fuzz-regressions ]; then
-  regressions=(fixtures/fuzz-regressions)
+if [ "${FUZZ_REGRESSION_SEEDS:-1}" != 0 ] && [ -d "fixtures/fuzz-regressions/$format_dir" ]; then
+  regressions=("fixtures/fuzz-regressions/$format_dir")
 fi
-echo "fuzzing $target for $minutes minute(s) with $jobs job(s); seeds: $(ls "$seeds" | wc -l) files"
+echo "fuzzing $target for $minutes minute(s) with $jobs job(s); seeds: $(ls -A "$seeds" | wc -l) files"
 
 extra=()
 [ -f "fuzz/$target.dict" ] && extra+=(-dict="fuzz/$target.dict")
@@ -65,8 +98,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 "$build/$target" "$work" "$seeds" "${regressions[@]}" "${extra[@]}" \
   -max_total_time="$((minutes * 60))" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
-  -artifact_prefix=fuzz/crashes/ -print_final_stats=1 -print_funcs=0 || status=$?
+  -artifact_prefix="fuzz/crashes/$target-" -print_final_stats=1 -print_funcs=0 || status=$?
 
-crashes=$(find fuzz/crashes -type f | wc -l)
-echo "fuzz/crashes/ holds $crashes file(s)"
+crashes=$(find fuzz/crashes -type f -name "$target-*" | wc -l)
+echo "fuzz/crashes/ holds $crashes file(s) of $target"
 exit "$status"

@@ -91,10 +91,11 @@ int run_lock(const LockOptions& options);
 // module (see providers/lock_repair.hpp) and prints what changed to stderr.
 // TFSIFT_OFFLINE=1 (any value but "" and "0") forces `offline` everywhere.
 [[nodiscard]] bool offline_forced();
-// False when the lock file could not be repaired (unreadable, write failed).
-// Offline sources are tried first; what they cannot repair is fetched from
-// the registries unless `offline`.
-bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                          const lint::Settings& settings, const std::string& state_file, bool offline);
+// 0 when done, 1 when the lock file could not be repaired (it has errors, a
+// settings value is wrong), 2 when writing it failed (see LockUpdateFailure)
+// or a provider could not be fetched. Offline sources are tried first; what
+// they cannot repair is fetched from the registries unless `offline`.
+int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
+                         const lint::Settings& settings, const std::string& state_file, bool offline);
 
 }  // namespace tfsift::cli

@@ -131,7 +131,7 @@ bool use_color(const std::string& mode) {
 bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelection& selection) {
     static const std::set<std::string> fixed_by_repair = {
         "lock-missing", "lock-missing-provider", "lock-stale-provider", "lock-version-mismatch",
-        "lock-constraints-drift", "lock-platforms-incomplete"};
+        "lock-constraints-drift", "lock-platforms-incomplete", "lock-missing-hashes"};
     auto rules = lint::rules_for(settings);
     std::vector<std::string> unknown;
     for (const auto& a : lint::activate_rules(rules, settings, selection, unknown)) {
@@ -155,7 +155,8 @@ struct Scan {
     std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
     std::vector<std::string> catalogue_order;
     std::size_t files_scanned = 0;
-    bool lock_repair_failed = false;
+    bool lock_repair_failed = false;  // a lock file could not be repaired (exit 1)
+    bool lock_write_failed = false;   // writing a repaired lock file failed (exit 2)
     // Files and directories that exist but could not be read (each already
     // printed on stderr): the run ends with exit_failure.
     std::size_t read_failures = 0;
@@ -207,7 +208,7 @@ void check_module_inputs(const ModuleRun& run, const LintOptions& options, Scan&
 // same whatever the number of jobs. Returns 0, or 2 after printing why not.
 // With `repair_locks`, the lock files of root modules are repaired after
 // loading and before linting, so the report shows what is left; a repair that
-// fails sets `scan.lock_repair_failed`.
+// fails sets `scan.lock_repair_failed`, a failed write `scan.lock_write_failed`.
 int scan_targets(const std::map<std::string, Target>& targets, const std::map<std::string, std::string>& display_dir,
                  SettingsCache& settings_cache, const LintOptions& options, bool repair_locks, Scan& scan) {
     unsigned jobs = options.jobs > 0 ? options.jobs : available_processors();
@@ -261,8 +262,10 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
             if (called.count(lint::absolute_normal_path(run.dir))) continue;
             if (!lock_repair_selected(*run.settings, options.selection)) continue;
             std::string state = state_file_for(options, run.dir);
-            if (!fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
-                                      options.offline || offline_forced())) scan.lock_repair_failed = true;
+            const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
+                                                    options.offline || offline_forced());
+            if (status == 1) scan.lock_repair_failed = true;
+            if (status == 2) scan.lock_write_failed = true;
         }
     }
 
@@ -429,6 +432,7 @@ int run_lint(const LintOptions& options) {
     const bool fixing = options.fix || options.unsafe_fixes;
     if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
     const bool lock_repair_failed = scan.lock_repair_failed;
+    const bool lock_write_failed = scan.lock_write_failed;
     const std::size_t read_failures = scan.read_failures;
     if (fixing) {
         auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
@@ -452,13 +456,14 @@ int run_lint(const LintOptions& options) {
     auto& catalogue_order = scan.catalogue_order;
     std::size_t files_scanned = scan.files_scanned;
 
-    // Findings decide between 0 and 1; anything that could not be read or
+    // Findings decide between 0 and 1, and so does a lock file --fix could
+    // not repair (its findings say why); anything that could not be read or
     // written makes it 2 (cli/exit_status.hpp).
-    int exit_code = exit_clean;
+    int exit_code = lock_repair_failed ? exit_findings : exit_clean;
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
-    const bool io_failed = fix_failed || lock_repair_failed || read_failures > 0 || unreadable_dirs > 0;
+    const bool io_failed = fix_failed || lock_write_failed || read_failures > 0 || unreadable_dirs > 0;
     if (io_failed) exit_code = exit_failure;
 
     std::vector<lint::Rule> rules;

@@ -148,9 +148,9 @@ bool offline_forced() {
     return value != nullptr && *value != '\0' && std::string_view(value) != "0";
 }
 
-bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                          const lint::Settings& settings, const std::string& state_file, bool offline) {
-    if (!tree.root) return true;
+int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
+                         const lint::Settings& settings, const std::string& state_file, bool offline) {
+    if (!tree.root) return 0;
     auto requirements = providers::collect_tree_requirements(*tree.root, engine);
     providers::RepairOptions options;
     options.engine = engine;
@@ -158,7 +158,7 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
     bool ok = true;
     options.platforms = platforms_of(settings.platforms, ok);
-    if (!ok) return false;
+    if (!ok) return 1;
     if (!state_file.empty()) {
         auto state = providers::read_state_file(state_file, state_file, engine);
         if (state.has_errors()) {
@@ -182,12 +182,14 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     }
     if (offline || request.only.empty() || !update.error.empty()) {
         print_update(update);
-        return update.error.empty();
+        if (update.write_failed()) return 2;
+        return update.error.empty() ? 0 : 1;
     }
     update.problems.erase(std::remove_if(update.problems.begin(), update.problems.end(),
                                          [](const std::string& p) { return p.find("is available offline") != std::string::npos; }),
                           update.problems.end());
     print_update(update);
+    if (update.write_failed()) return 2;
     request.dir = dir;
     request.requirements = requirements;
     request.repair = options;
@@ -198,7 +200,7 @@ bool fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree
     for (const auto& w : outcome.warnings) fmt::print(stderr, "tfsift: warning: {}\n", w);
     for (const auto& line : outcome.progress) fmt::print(stderr, "{}\n", line);
     for (const auto& e : outcome.errors) fmt::print(stderr, "{}: not repaired: {}\n", update.path.string(), e);
-    return outcome.ok();
+    return outcome.ok() ? 0 : 2;
 }
 
 void add_lock_options(CLI::App& cmd, LockOptions& o) {
@@ -286,8 +288,10 @@ int run_lock(const LockOptions& o) {
     auto requirements = providers::collect_tree_requirements(*tree.root, engine);
     auto update = providers::update_lock_file(o.dir, requirements, packages, options, /*always_write=*/true);
     print_update(update);
-    // The lock file could not be read or written, or a provider could not be
-    // fetched or verified: the requested write failed.
+    if (update.write_failed()) return exit_failure;
+    // The lock file could not be read, or a provider could not be fetched,
+    // verified or hashed: nothing was written (all or nothing), so the write
+    // asked for failed.
     if (!update.error.empty()) return exit_failure;
     return update.problems.empty() ? exit_clean : exit_failure;
 }

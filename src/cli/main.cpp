@@ -13,6 +13,7 @@
 #include "tfsift/run_on_stack.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
+#include "tfsift/providers/hash.hpp"
 
 namespace {
 
@@ -63,6 +64,11 @@ int run_command_line(int argc, char** argv) {
         int code = app.exit(e);
         return code == 0 ? tfsift::cli::exit_clean : tfsift::cli::exit_failure;
     }
+
+    // How much provider package hashing one run may do (zip bombs).
+    std::string limits_error;
+    tfsift::providers::set_hash_limits(tfsift::providers::hash_limits_from_environment(limits_error));
+    if (!limits_error.empty()) fmt::print(stderr, "tfsift: {}\n", limits_error);
 
     try {
         if (*lint_cmd) return tfsift::cli::run_lint(lint);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 #include <optional>
 #include <tuple>
 
@@ -42,6 +44,43 @@ std::string apply_sorted(std::string_view text, const std::vector<ByteEdit>& edi
     }
     out.append(text.substr(at));
     return out;
+}
+
+// The directory a symlinked file may lead into: the repository holding the
+// link (the nearest directory upward with `.git`), else the link's own
+// directory.
+std::filesystem::path link_boundary(const std::filesystem::path& link) {
+    const std::filesystem::path dir = std::filesystem::path(absolute_normal_path(link.string())).parent_path();
+    std::error_code ec;
+    for (std::filesystem::path d = dir;; d = d.parent_path()) {
+        if (std::filesystem::exists(d / ".git", ec)) return std::filesystem::canonical(d, ec);
+        if (d.parent_path() == d || d.empty()) break;
+    }
+    return std::filesystem::canonical(dir, ec);
+}
+
+bool lies_within(const std::filesystem::path& root, const std::filesystem::path& target) {
+    auto t = target.begin();
+    for (const auto& part : root) {
+        if (t == target.end() || *t != part) return false;
+        ++t;
+    }
+    return true;
+}
+
+// Why a fix must not be written through `path` when it is a symlink: one
+// leading outside the repository (its target is not the project's to edit).
+std::string link_refusal(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(path, ec)) return {};
+    const auto target = write_target(path);
+    if (!target) return fmt::format("{}: a symlink whose target does not exist; not fixed", path);
+    const std::filesystem::path boundary = link_boundary(path);
+    if (boundary.empty() || !lies_within(boundary, *target)) {
+        return fmt::format("{}: a symlink to {}, outside {}; not fixed", path, target->string(),
+                           boundary.empty() ? std::string("its directory") : boundary.string());
+    }
+    return {};
 }
 
 }  // namespace
@@ -136,7 +175,20 @@ FixWriteResult write_fixes(const FixPlan& plan) {
             continue;
         }
         if (text == on_disk.bytes) continue;
-        auto written = atomic_write_file(path, text);
+        if (auto refusal = link_refusal(path); !refusal.empty()) {
+            result.errors.push_back(refusal);
+            continue;
+        }
+        AtomicWriteOptions options;
+        // Checked again once the new text is on disk, just before it replaces
+        // the file. (A named reference: clang 14 cannot capture a structured binding.)
+        const std::string& file = path;
+        options.before_replace = [&file, &linted]() -> std::string {
+            FileContent now = read_regular_file(file, ReadPolicy{std::string(), true, linted.size()});
+            if (now.ok() && now.bytes == linted) return {};
+            return fmt::format("{}: the file changed while it was linted; not fixed", file);
+        };
+        auto written = atomic_write_file(path, text, options);
         if (!written.ok()) {
             result.errors.push_back(fmt::format("{}: {}", path, written.error));
             continue;

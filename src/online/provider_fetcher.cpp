@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iterator>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <system_error>
@@ -40,17 +41,21 @@ std::string lower(std::string text) {
     return text;
 }
 
-fs::path make_work_dir(const fs::path& cache_dir) {
+// A private directory for this run's downloads; nothing and `error` set
+// when none can be made (a read-only or full cache).
+std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& error) {
     std::random_device rd;
-    const fs::path parent = cache_dir.empty() ? fs::temp_directory_path() : cache_dir / ".tfsift-tmp";
     std::error_code ec;
-    fs::create_directories(parent, ec);
-    fs::permissions(parent, fs::perms::owner_all, fs::perm_options::replace, ec);
-    for (int i = 0; i < 100; ++i) {
+    const fs::path parent = cache_dir.empty() ? fs::temp_directory_path(ec) : cache_dir / ".tfsift-tmp";
+    if (!ec) fs::create_directories(parent, ec);
+    if (!ec) fs::permissions(parent, fs::perms::owner_all, fs::perm_options::replace, ec);
+    for (int i = 0; !ec && i < 100; ++i) {
         fs::path candidate = parent / fmt::format("lock-{}-{:08x}", getpid(), rd());
         if (fs::create_directory(candidate, ec)) return candidate;
     }
-    throw std::runtime_error("cannot create a temporary directory in " + parent.string());
+    error = fmt::format("cannot create a temporary directory in {}: {}", parent.string(),
+                        ec ? ec.message() : std::string("every name tried was taken"));
+    return std::nullopt;
 }
 
 // Renames `from` over `to` after making the directory; false on failure.
@@ -148,6 +153,7 @@ bool FetchResult::ok() const { return errors().empty(); }
 
 std::vector<std::string> FetchResult::errors() const {
     std::vector<std::string> out;
+    if (!error.empty()) out.push_back(error);
     for (const auto& p : providers) {
         if (!p.error.empty()) out.push_back(p.error);
         for (const auto& platform : p.platforms) {
@@ -184,7 +190,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     net::Credentials credentials(settings.config, settings.tokens, settings.helper_dirs);
     net::HttpClient main_client(settings.network);
     net::ServiceDiscovery discovery(main_client, settings.config, credentials);
-    const auto work_dir = std::make_shared<const fs::path>(make_work_dir(options.cache_dir));
+    auto made = make_work_dir(options.cache_dir, result.error);
+    if (!made) return result;
+    const auto work_dir = std::make_shared<const fs::path>(std::move(*made));
     result.work_dir = std::shared_ptr<const fs::path>(work_dir.get(), [keep = work_dir](const fs::path* p) {
         std::error_code ec;
         fs::remove_all(*p, ec);

@@ -6,9 +6,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <system_error>
 
 namespace tfsift::providers {
@@ -48,6 +53,84 @@ std::string base64(const std::array<unsigned char, 32>& digest) {
     return {reinterpret_cast<const char*>(out.data()), static_cast<std::size_t>(n)};
 }
 
+// What this run has spent on hashing, against the limits.
+struct HashUsage {
+    std::mutex mutex;
+    HashLimits limits;
+    std::atomic<std::uint64_t> packages{0};
+    std::atomic<std::uint64_t> bytes{0};
+    std::atomic<std::int64_t> nanoseconds{0};
+};
+
+HashUsage& usage() {
+    static HashUsage u;
+    return u;
+}
+
+HashLimits current_limits() {
+    std::lock_guard lock(usage().mutex);
+    return usage().limits;
+}
+
+std::string describe_bytes(std::uint64_t n) {
+    if (n >= (1ULL << 30) && n % (1ULL << 30) == 0) return fmt::format("{} GiB", n >> 30);
+    if (n >= (1ULL << 20) && n % (1ULL << 20) == 0) return fmt::format("{} MiB", n >> 20);
+    return fmt::format("{} bytes", n);
+}
+
+std::string describe_time(std::chrono::milliseconds t) {
+    if (t.count() % 1000 == 0) return fmt::format("{} s", t.count() / 1000);
+    return fmt::format("{} ms", t.count());
+}
+
+// The hashing of one package, charged to the run: counts it when it starts,
+// and its bytes and time as it goes. `charge` answers why to stop, if so.
+class PackageMeter {
+public:
+    explicit PackageMeter(const fs::path& package)
+        : package_(package), limits_(current_limits()), start_(std::chrono::steady_clock::now()) {
+        if (usage().packages.fetch_add(1) >= limits_.max_packages) {
+            refusal_ = fmt::format("{}: not hashed: this run already hashed {} packages, its limit "
+                                   "(TFSIFT_HASH_MAX_PACKAGES)",
+                                   package_.string(), limits_.max_packages);
+        }
+    }
+    PackageMeter(const PackageMeter&) = delete;
+    PackageMeter& operator=(const PackageMeter&) = delete;
+    ~PackageMeter() {
+        usage().nanoseconds.fetch_add(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count());
+    }
+
+    [[nodiscard]] const std::string& refusal() const { return refusal_; }
+
+    [[nodiscard]] std::string charge(std::uint64_t n) {
+        if (usage().bytes.fetch_add(n) + n > limits_.max_bytes) {
+            return fmt::format("{}: hashing stopped: this run read or decompressed {} from packages, its limit "
+                               "(TFSIFT_HASH_MAX_BYTES)",
+                               package_.string(), describe_bytes(limits_.max_bytes));
+        }
+        const auto elapsed = std::chrono::steady_clock::now() - start_;
+        if (elapsed > limits_.max_package_time) {
+            return fmt::format("{}: hashing stopped after {}, the limit for one package (a zip bomb?)",
+                               package_.string(), describe_time(limits_.max_package_time));
+        }
+        const auto spent = std::chrono::nanoseconds(usage().nanoseconds.load()) + elapsed;
+        if (spent > limits_.max_run_time) {
+            return fmt::format("{}: hashing stopped: this run spent {} hashing packages, its limit "
+                               "(TFSIFT_HASH_MAX_SECONDS)",
+                               package_.string(), describe_time(limits_.max_run_time));
+        }
+        return {};
+    }
+
+private:
+    fs::path package_;
+    HashLimits limits_;
+    std::chrono::steady_clock::time_point start_;
+    std::string refusal_;
+};
+
 struct NamedDigest {
     std::string name;
     std::string sha256_hex;
@@ -78,7 +161,7 @@ struct FileDigest {
     std::string error;
 };
 
-FileDigest digest_file(const fs::path& path, std::uint64_t& budget) {
+FileDigest digest_file(const fs::path& path, std::uint64_t& budget, PackageMeter& meter) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         std::error_code ec;
@@ -92,6 +175,7 @@ FileDigest digest_file(const fs::path& path, std::uint64_t& budget) {
         const auto n = static_cast<std::size_t>(in.gcount());
         if (n > budget) return {{}, fmt::format("read {}: package larger than {} bytes", path.string(), kMaxPackageBytes)};
         budget -= n;
+        if (auto stop = meter.charge(n); !stop.empty()) return {{}, stop};
         sha.update(buf.data(), n);
     }
     if (in.bad()) return {{}, fmt::format("read {}: input/output error", path.string())};
@@ -109,6 +193,43 @@ bool is_within(const fs::path& root, const fs::path& target) {
 
 }  // namespace
 
+void set_hash_limits(const HashLimits& limits) {
+    std::lock_guard lock(usage().mutex);
+    usage().limits = limits;
+    usage().packages = 0;
+    usage().bytes = 0;
+    usage().nanoseconds = 0;
+}
+
+HashLimits hash_limits() { return current_limits(); }
+
+HashLimits hash_limits_from_environment(std::string& error) {
+    HashLimits limits;
+    auto number = [&error](const char* name, std::uint64_t& into) {
+        const char* text = std::getenv(name);
+        if (text == nullptr || *text == '\0') return;
+        std::uint64_t value = 0;
+        const char* end = text + std::strlen(text);
+        auto [ptr, ec] = std::from_chars(text, end, value);
+        if (ec != std::errc() || ptr != end || value == 0) {
+            error = fmt::format("{}=\"{}\" is not a positive whole number; the default is used", name, text);
+            return;
+        }
+        into = value;
+    };
+    number("TFSIFT_HASH_MAX_PACKAGES", limits.max_packages);
+    number("TFSIFT_HASH_MAX_BYTES", limits.max_bytes);
+    std::uint64_t seconds = 0;
+    number("TFSIFT_HASH_MAX_SECONDS", seconds);
+    if (seconds > 0) {
+        constexpr std::uint64_t kMaxSeconds = 1ULL << 32;
+        const auto ms = std::chrono::milliseconds(static_cast<std::int64_t>(std::min(seconds, kMaxSeconds)) * 1000);
+        limits.max_run_time = ms;
+        limits.max_package_time = std::min(limits.max_package_time, ms);
+    }
+    return limits;
+}
+
 PackageHash h1_of_zip(const fs::path& zip_path) {
     PackageHash result;
     int err = 0;
@@ -121,6 +242,11 @@ PackageHash h1_of_zip(const fs::path& zip_path) {
         return result;
     }
     std::unique_ptr<zip_t, decltype(&zip_discard)> owner(archive, &zip_discard);
+    PackageMeter meter(zip_path);
+    if (!meter.refusal().empty()) {
+        result.error = meter.refusal();
+        return result;
+    }
     const zip_int64_t count = zip_get_num_entries(archive, 0);
     std::vector<std::string> names;
     std::map<std::string, std::string> digest_by_name;  // the last entry of a name wins
@@ -166,6 +292,10 @@ PackageHash h1_of_zip(const fs::path& zip_path) {
                 return result;
             }
             budget -= size;
+            if (auto stop = meter.charge(size); !stop.empty()) {
+                result.error = stop;
+                return result;
+            }
             sha.update(buf.data(), static_cast<std::size_t>(n));
         }
         names.push_back(name);
@@ -183,6 +313,11 @@ PackageHash h1_of_directory(const fs::path& dir) {
     const fs::path root = fs::canonical(dir, ec);
     if (ec || !fs::is_directory(root, ec)) {
         result.error = fmt::format("{}: not a directory", dir.string());
+        return result;
+    }
+    PackageMeter meter(dir);
+    if (!meter.refusal().empty()) {
+        result.error = meter.refusal();
         return result;
     }
     std::vector<NamedDigest> files;
@@ -212,8 +347,17 @@ PackageHash h1_of_directory(const fs::path& dir) {
                 result.error = fmt::format("read {}: is a directory", shown.string());
                 return result;
             }
+            if (!fs::is_regular_file(target, target_ec)) {
+                result.error = fmt::format("read {}: not a regular file", shown.string());
+                return result;
+            }
         }
-        FileDigest digest = digest_file(entry.path(), budget);
+        if (!fs::is_symlink(link_status) && !fs::is_regular_file(link_status)) {
+            // A FIFO would block the read, a device would never end.
+            result.error = fmt::format("read {}: not a regular file", shown.string());
+            return result;
+        }
+        FileDigest digest = digest_file(entry.path(), budget, meter);
         if (!digest.error.empty()) {
             result.error = digest.error;
             return result;
@@ -230,7 +374,12 @@ PackageHash h1_of_directory(const fs::path& dir) {
 PackageHash zh_of_zip(const fs::path& zip) {
     PackageHash result;
     std::uint64_t budget = kMaxPackageBytes;
-    FileDigest digest = digest_file(zip, budget);
+    PackageMeter meter(zip);
+    if (!meter.refusal().empty()) {
+        result.error = meter.refusal();
+        return result;
+    }
+    FileDigest digest = digest_file(zip, budget, meter);
     if (!digest.error.empty()) {
         result.error = digest.error;
         return result;

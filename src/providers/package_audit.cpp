@@ -33,6 +33,11 @@ PackageAudit audit_packages(const ProviderLock& lock, const std::vector<LocalPac
         a.package = p;
         std::string path = p.path.lexically_normal().generic_string();
         a.installed = !installed_prefix.empty() && path.rfind(installed_prefix + "/", 0) == 0;
+        if (!p.refused.empty()) {
+            a.error = p.refused;
+            out.packages.push_back(std::move(a));
+            continue;
+        }
         auto h1 = h1_of_package(p.path);
         if (h1.ok()) {
             a.h1 = h1.value;

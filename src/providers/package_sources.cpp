@@ -1,5 +1,7 @@
 // Finding provider packages on disk: the fixed directory layouts of spec 7
 // and the include/exclude patterns of spec 8.2.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <system_error>
 
@@ -82,8 +84,40 @@ std::optional<std::pair<Version, Platform>> parse_packed_name(std::string_view f
     return std::make_pair(std::move(*version.version), Platform{std::string(pieces[1]), std::string(pieces[2])});
 }
 
-std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_too) {
+bool lies_within(const fs::path& root, const fs::path& target) {
+    auto t = target.begin();
+    for (const auto& part : root) {
+        if (t == target.end() || *t != part) return false;
+        ++t;
+    }
+    return true;
+}
+
+// Why a package directory that is a symlink must not be read: its target is
+// below none of `roots` (each canonical). Empty when it may be read.
+std::string escaping_link(const fs::path& package_dir, const std::vector<fs::path>& roots) {
+    if (type_without_following(package_dir) != fs::file_type::symlink) return {};
+    std::error_code ec;
+    const fs::path target = fs::canonical(package_dir, ec);
+    if (ec) return fmt::format("{}: a symlink that leads nowhere", package_dir.string());
+    for (const auto& root : roots) {
+        if (lies_within(root, target)) return {};
+    }
+    return fmt::format("{}: the package directory is a symlink to {}, outside the package sources; not read",
+                       package_dir.string(), target.string());
+}
+
+std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_too,
+                               const std::vector<fs::path>& link_roots) {
     std::vector<LocalPackage> found;
+    // Where a symlinked package directory may lead (compared canonically).
+    std::vector<fs::path> roots;
+    for (const auto& root : link_roots) {
+        std::error_code ec;
+        if (auto canonical = fs::canonical(root, ec); !ec) roots.push_back(std::move(canonical));
+    }
+    std::error_code base_ec;
+    if (auto canonical = fs::canonical(base, base_ec); !base_ec) roots.push_back(std::move(canonical));
     // The base may be a symlink; nothing deeper is followed as a directory
     // except the final OS_ARCH package directory.
     if (type_following(base) != fs::file_type::directory) return found;
@@ -110,13 +144,14 @@ std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_
                             auto platform = parse_platform(os_arch);
                             if (!platform.platform) continue;
                             found.push_back(LocalPackage{*provider, *version.version, *platform.platform,
-                                                         PackageKind::directory, package_dir});
+                                                         PackageKind::directory, package_dir,
+                                                         escaping_link(package_dir, roots)});
                         }
                     } else if (packed_too && type_following(entry_path) == fs::file_type::regular) {
                         auto packed = parse_packed_name(entry, provider->type);
                         if (!packed) continue;
                         found.push_back(LocalPackage{*provider, std::move(packed->first), std::move(packed->second),
-                                                     PackageKind::zip, entry_path});
+                                                     PackageKind::zip, entry_path, {}});
                     }
                 }
             }
@@ -194,11 +229,12 @@ bool any_pattern_matches(const std::vector<std::string>& patterns, const Provide
 }  // namespace
 
 std::vector<LocalPackage> scan_filesystem_mirror(const fs::path& base, Engine engine) {
-    return scan(base, engine, /*packed_too=*/true);
+    return scan(base, engine, /*packed_too=*/true, {});
 }
 
-std::vector<LocalPackage> scan_unpacked_packages(const fs::path& base, Engine engine) {
-    return scan(base, engine, /*packed_too=*/false);
+std::vector<LocalPackage> scan_unpacked_packages(const fs::path& base, Engine engine,
+                                                 const std::vector<fs::path>& link_roots) {
+    return scan(base, engine, /*packed_too=*/false, link_roots);
 }
 
 bool method_handles(const InstallationMethod& method, const Provider& provider, Engine engine) {
@@ -210,10 +246,12 @@ LocalPackages find_local_packages(const fs::path& working_dir, const Environment
     LocalPackages out;
     fs::path data_dir = working_dir / ".terraform";
     if (auto custom = env("TF_DATA_DIR"); custom && !custom->empty()) data_dir = working_dir / *custom;
-    out.installed = scan_unpacked_packages(data_dir / "providers", engine);
-
     const auto config = read_cli_config(cli_config_files(env, engine), env);
     out.diagnostics = config.diagnostics;
+    // Installed packages may be links into the plugin cache, as init makes them.
+    std::vector<fs::path> cache_roots;
+    if (config.plugin_cache_dir) cache_roots.push_back(*config.plugin_cache_dir);
+    out.installed = scan_unpacked_packages(data_dir / "providers", engine, cache_roots);
     if (config.plugin_cache_dir) out.cache = scan_unpacked_packages(*config.plugin_cache_dir, engine);
 
     if (config.provider_installation) {

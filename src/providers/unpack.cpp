@@ -6,6 +6,7 @@
 #include <zip.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -106,6 +107,9 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
 
     std::uint64_t total = 0;
     std::vector<char> buffer(kCopyBuffer);
+    // A zip bomb is bounded in time as well as in bytes: the limit for hashing one package.
+    const auto time_limit = hash_limits().max_package_time;
+    const auto deadline = std::chrono::steady_clock::now() + time_limit;
     for (zip_int64_t i = 0; i < count; ++i) {
         const auto index = static_cast<zip_uint64_t>(i);
         const char* raw_name = zip_get_name(archive.get(), index, ZIP_FL_ENC_RAW);
@@ -153,6 +157,11 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
             total += static_cast<std::uint64_t>(n);
             if (entry_bytes > limits.max_entry_bytes || total > limits.max_total_bytes) {
                 failure = "zip: entry " + std::string(name) + " decompresses beyond the size limit";
+                break;
+            }
+            if (std::chrono::steady_clock::now() > deadline) {
+                failure = "zip: unpacking " + zip.string() + " took longer than " +
+                          std::to_string(time_limit.count()) + " ms, the limit for one package";
                 break;
             }
             std::size_t written = 0;

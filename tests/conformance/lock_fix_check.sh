@@ -53,7 +53,8 @@ cd "$work/fresh" || exit 1
 [ $? -eq 0 ] || { cat "$work/lock.txt"; echo "tfsift lock failed"; status=1; }
 cmp "$fixture/expected-lock-command.terraform.lock.hcl" .terraform.lock.hcl ||
     { diff -u "$fixture/expected-lock-command.terraform.lock.hcl" .terraform.lock.hcl; status=1; }
-# A platform no package exists for: an error, and nothing written.
+# A platform no package exists for: nothing written, so the write asked for
+# failed (exit status 2).
 cp .terraform.lock.hcl "$work/locked.hcl"
 "$tfsift" lock --platform windows_amd64 --fs-mirror terraform.d/plugins . 2>/dev/null
 [ $? -eq 2 ] || { echo "tfsift lock for a missing platform: expected exit status 2"; status=1; }

@@ -90,6 +90,12 @@ set_tests_properties(effective-roundtrip-corpus PROPERTIES PROCESSORS 2 TIMEOUT 
 # ---- lock file rules and `lint --fix` end to end (fixtures/lock-e2e) ---------
 add_test(NAME lock-fix-end-to-end
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lock_fix_check.sh $<TARGET_FILE:tfsift> ${PROJECT_SOURCE_DIR}/fixtures/lock-e2e)
+# ---- lock integrity and the writes of --fix, as a user meets them -------------
+# Corrupt packages, a read-only directory (setpriv), stale temporary files, a
+# held flock, symlinked and hard-linked files, a zip bomb.
+add_test(NAME lock-integrity
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lock_integrity_check.sh $<TARGET_FILE:tfsift>)
+set_tests_properties(lock-integrity PROPERTIES TIMEOUT 300)
 # ---- tfsift lint against the upstream loaders' verdicts ----------------------
 # lint_conformance.py lints every case of the OpenTofu and Terraform v1.3.10
 # config-loader test data: annotated lines must carry a finding of that

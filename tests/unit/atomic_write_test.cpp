@@ -56,15 +56,26 @@ TEST_CASE("atomic_write_file creates and replaces files", "[atomic_write]") {
 
 TEST_CASE("a failed atomic write leaves the old content and no temporary file", "[atomic_write]") {
     ScratchDir dir;
-    // Renaming a file over a non-empty directory fails after the temporary
-    // file was written: the directory must survive and the temp must go.
+    // A directory in the file's place is refused before anything is written:
+    // the directory must survive and no temporary file may appear.
     const auto target = dir.path / "occupied";
     fs::create_directories(target / "inside");
     const auto result = tfsift::atomic_write_file(target, "new content");
     CHECK_FALSE(result.ok());
-    CHECK(result.error.find("cannot replace") != std::string::npos);
+    CHECK(result.failure == tfsift::WriteFailure::refused);
+    CHECK(result.error.find("is not a regular file") != std::string::npos);
     CHECK(fs::is_directory(target / "inside"));
     CHECK(entries_in(dir.path) == 1);
+
+    // A failure after the temporary file was written (here the caller's
+    // last check objects) removes it and keeps the old content.
+    const auto file = dir.path / "kept.hcl";
+    REQUIRE(tfsift::atomic_write_file(file, "old").ok());
+    tfsift::AtomicWriteOptions options;
+    options.before_replace = [] { return std::string("changed meanwhile"); };
+    CHECK_FALSE(tfsift::atomic_write_file(file, "new", options).ok());
+    CHECK(slurp(file) == "old");
+    CHECK(entries_in(dir.path) == 2);
 
     // A directory that does not exist: nothing is created anywhere.
     const auto missing = dir.path / "no-such-dir" / "lock.hcl";

@@ -4,7 +4,11 @@
 // exception, a body, every position inside the file and on the right line,
 // and a dump that counts the same errors as the diagnostics.
 //
-// The test case is hidden from the plain `unit` run and registered as its own
+// The inputs of the other formats live in fixtures/fuzz-regressions/<format>/
+// and are replayed through the checks their fuzz targets make
+// (fuzz/format_checks.hpp).
+//
+// The test cases are hidden from the plain `unit` run and registered as its own
 // ctest entry `fuzz-regressions` (tests/conformance/tests.cmake): an input
 // that still crashes then fails that entry alone instead of aborting the
 // whole unit-test binary.
@@ -16,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../fuzz/format_checks.hpp"
 #include "support/json_syntax.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/dump.hpp"
@@ -128,5 +133,32 @@ TEST_CASE("the parser survives every fuzz regression input", "[.][hcl][fuzz-regr
         auto errors = std::count_if(file.diagnostics.begin(), file.diagnostics.end(),
                                     [](const Diagnostic& d) { return d.severity == Severity::error; });
         CHECK(text.rfind("{\"errors\": " + std::to_string(errors) + ",", 0) == 0);
+    }
+}
+
+TEST_CASE("every input format survives its fuzz regression inputs", "[.][fuzz-regressions]") {
+    using Check = fuzzing::Problems (*)(std::string_view);
+    const std::pair<const char*, Check> formats[] = {
+        {"tf-json", &fuzzing::check_tf_json},   {"lock", &fuzzing::check_lock_file},
+        {"settings", &fuzzing::check_settings}, {"state", &fuzzing::check_state_file},
+        {"tfrc", &fuzzing::check_cli_config},
+    };
+    for (const auto& [format, check] : formats) {
+        const fs::path dir = fs::path(TFSIFT_SOURCE_DIR) / "fixtures" / "fuzz-regressions" / format;
+        std::vector<fs::path> inputs;
+        for (const auto& entry : fs::directory_iterator(dir)) {
+            if (entry.is_regular_file()) inputs.push_back(entry.path());
+        }
+        std::sort(inputs.begin(), inputs.end());
+        INFO("format: " << format);
+        REQUIRE_FALSE(inputs.empty());
+        for (const auto& path : inputs) {
+            INFO("input: fixtures/fuzz-regressions/" << format << "/" << path.filename().string());
+            auto source = SourceFile::read(path.string());
+            fuzzing::Problems problems;
+            REQUIRE_NOTHROW(problems = check(source->text()));
+            for (const auto& p : problems) UNSCOPED_INFO(p);
+            CHECK(problems.empty());
+        }
     }
 }

@@ -67,6 +67,7 @@ Rule lock_version_mismatch();
 Rule lock_constraints_drift();
 Rule lock_hash_mismatch();
 Rule lock_platforms_incomplete();
+Rule lock_missing_hashes();
 Rule lock_in_shared_module();
 Rule module_version_unpinned();
 Rule required_version_conflict();

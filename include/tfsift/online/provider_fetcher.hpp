@@ -69,6 +69,7 @@ struct FetchResult {
     std::vector<std::string> warnings;       // settings, credentials helpers
     std::uint64_t downloads = 0;             // packages actually transferred
     std::shared_ptr<const std::filesystem::path> work_dir;
+    std::string error;  // the run could not start (no private download directory)
     [[nodiscard]] bool ok() const;
     // Every error, each naming host, provider, version and platform.
     [[nodiscard]] std::vector<std::string> errors() const;

@@ -30,6 +30,9 @@ struct LocalPackage {
     Platform platform;
     PackageKind kind = PackageKind::directory;
     std::filesystem::path path;  // the zip, or the unpacked OS_ARCH directory
+    // Why the package must not be read, e.g. its directory is a symlink
+    // leading outside the places packages come from; empty when it may be.
+    std::string refused;
 };
 
 // Packages of a filesystem mirror at `base`: unpacked
@@ -41,7 +44,12 @@ struct LocalPackage {
 [[nodiscard]] std::vector<LocalPackage> scan_filesystem_mirror(const std::filesystem::path& base, Engine engine);
 
 // Unpacked packages only (.terraform/providers, the plugin cache).
-[[nodiscard]] std::vector<LocalPackage> scan_unpacked_packages(const std::filesystem::path& base, Engine engine);
+// A package directory may be a symlink (Terraform links installed packages to
+// the plugin cache) leading below `base` or below one of `link_roots`; one
+// leading anywhere else (`/`, a home directory) is listed with `refused` set,
+// so that nothing there is read as a package. Mirrors allow their own base.
+[[nodiscard]] std::vector<LocalPackage> scan_unpacked_packages(const std::filesystem::path& base, Engine engine,
+                                                               const std::vector<std::filesystem::path>& link_roots = {});
 
 // How tfsift reads environment variables; tests substitute their own.
 using Environment = std::function<std::optional<std::string>(std::string_view name)>;

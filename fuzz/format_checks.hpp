@@ -1,0 +1,160 @@
+// What the fuzz targets of the input formats other than HCL native syntax
+// demand of tfsift's readers, shared by the libFuzzer programs (fuzz/*.cpp)
+// and by the regression test that replays every input they once failed on
+// (tests/unit/fuzz_regressions_test.cpp, fixtures/fuzz-regressions/<format>/).
+//
+// Each check reads the bytes as a user's file of that format would be read
+// and returns the problems it finds: a position outside the file, an error
+// without a message, a lock file that tfsift writes but cannot read back or
+// that changes when written again. An exception or a sanitizer report is a
+// finding too (the fuzzer catches those itself).
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tfsift/config/decode.hpp"
+#include "tfsift/diagnostic.hpp"
+#include "tfsift/lint/linter.hpp"
+#include "tfsift/lint/settings.hpp"
+#include "tfsift/providers/lock_file.hpp"
+#include "tfsift/providers/package_sources.hpp"
+#include "tfsift/providers/state_file.hpp"
+#include "tfsift/source.hpp"
+
+namespace tfsift::fuzzing {
+
+using Problems = std::vector<std::string>;
+
+inline void check_range(const Range& r, std::size_t size, const char* what, Problems& out) {
+    if (r.start.byte > size || r.end.byte > size) out.push_back(std::string(what) + " lies beyond the end of the file");
+    if (r.start.byte > r.end.byte) out.push_back(std::string(what) + " starts after it ends");
+}
+
+inline void check_diagnostics(const Diagnostics& diags, std::size_t size, Problems& out) {
+    for (const auto& d : diags) {
+        if (d.summary.empty()) out.emplace_back("a diagnostic without a summary");
+        if (d.subject) check_range(*d.subject, size, "a diagnostic subject", out);
+        if (d.context) check_range(*d.context, size, "a diagnostic context", out);
+    }
+}
+
+inline std::shared_ptr<const SourceFile> source_of(const char* name, std::string_view bytes) {
+    return std::make_shared<const SourceFile>(name, std::string(bytes));
+}
+
+// `.tf.json`: parsed, then decoded as a primary file for Terraform and as an
+// override file for OpenTofu (each from its own parse: decoding adds to it).
+inline Problems check_tf_json(std::string_view bytes) {
+    Problems out;
+    const bool override_flags[] = {false, true};
+    for (bool is_override : override_flags) {
+        auto source = source_of(is_override ? "main_override.tf.json" : "main.tf.json", bytes);
+        auto parsed = config::parse_config_file(source, config::FileSyntax::json);
+        check_diagnostics(parsed->parse_diagnostics, bytes.size(), out);
+        if (parsed->has_parse_errors()) return out;
+        Diagnostics diags;
+        (void)config::decode_config_file(*parsed, is_override, diags,
+                                         is_override ? Engine::opentofu : Engine::terraform);
+        check_diagnostics(diags, bytes.size(), out);
+    }
+    return out;
+}
+
+// `.terraform.lock.hcl`: read; when it reads without errors, what tfsift
+// writes from it must read back without errors to the same entries and be
+// written again byte for byte.
+inline Problems check_lock_file(std::string_view bytes) {
+    Problems out;
+    for (Engine engine : {Engine::terraform, Engine::opentofu}) {
+        providers::LockReadOptions options;
+        options.engine = engine;
+        auto read = providers::read_lock_file(source_of(".terraform.lock.hcl", bytes), options);
+        check_diagnostics(read.diagnostics, bytes.size(), out);
+        if (read.has_errors()) continue;
+        const std::string written = providers::write_lock_file(read.locks, engine);
+        auto again = providers::read_lock_file(source_of(".terraform.lock.hcl", written), options);
+        if (again.has_errors()) {
+            out.push_back("the lock file tfsift writes does not read back: " + again.diagnostics.front().summary);
+            continue;
+        }
+        if (again.locks.providers.size() != read.locks.providers.size()) {
+            out.emplace_back("the lock file tfsift writes reads back to another number of entries");
+        }
+        if (providers::write_lock_file(again.locks, engine) != written) {
+            out.emplace_back("writing the lock file again changes it");
+        }
+    }
+    return out;
+}
+
+// `.tfsift.toml`. `extend` names another file to read, which would make the
+// fuzzer read the machine's files (and is the reading layer's business):
+// inputs that could name it are skipped. Settings that load must also give
+// a rule list and answer the exclude and ignore questions.
+inline Problems check_settings(std::string_view bytes) {
+    Problems out;
+    if (bytes.find("extend") != std::string_view::npos || bytes.find("\\u") != std::string_view::npos ||
+        bytes.find("\\U") != std::string_view::npos) {
+        return out;
+    }
+    auto result = lint::parse_settings("/nonexistent-fuzz-dir/.tfsift.toml", bytes);
+    for (const auto& e : result.errors) {
+        if (e.message.empty()) out.emplace_back("a settings error without a message");
+    }
+    if (!result.ok()) return out;
+    (void)result.settings.excluded("/nonexistent-fuzz-dir/main.tf");
+    (void)result.settings.ignored("lock-missing", "/nonexistent-fuzz-dir/sub/x.tf");
+    auto rules = lint::rules_for(result.settings);
+    std::vector<std::string> unknown;
+    (void)lint::activate_rules(rules, result.settings, lint::RuleSelection{}, unknown);
+    return out;
+}
+
+// `terraform.tfstate`, for both engines.
+inline Problems check_state_file(std::string_view bytes) {
+    Problems out;
+    for (Engine engine : {Engine::terraform, Engine::opentofu}) {
+        auto state = providers::parse_state_file(source_of("terraform.tfstate", bytes), engine);
+        check_diagnostics(state.diagnostics, bytes.size(), out);
+        for (const auto& r : state.resources) (void)r.address();
+    }
+    return out;
+}
+
+// The CLI configuration (`.terraformrc`, `*.tfrc`), read from a file as
+// tfsift reads it, with an environment that names a home directory.
+inline Problems check_cli_config(std::string_view bytes) {
+    Problems out;
+    static const std::filesystem::path file = [] {
+        auto dir = std::filesystem::temp_directory_path() / ("tfsift-fuzz-tfrc-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir);
+        return dir / "fuzz.tfrc";
+    }();
+    {
+        std::ofstream(file, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    }
+    providers::Environment env = [](std::string_view name) -> std::optional<std::string> {
+        if (name == "HOME") return std::string("/home/fuzz");
+        if (name == "TF_PLUGIN_CACHE_DIR") return std::nullopt;
+        return std::nullopt;
+    };
+    auto config = providers::read_cli_config({file}, env);
+    check_diagnostics(config.diagnostics, bytes.size(), out);
+    if (config.provider_installation) {
+        auto provider = providers::parse_provider_source("hashicorp/aws", Engine::terraform).provider;
+        for (const auto& method : *config.provider_installation) {
+            if (provider) (void)providers::method_handles(method, *provider, Engine::terraform);
+        }
+    }
+    return out;
+}
+
+}  // namespace tfsift::fuzzing

@@ -1,0 +1,16 @@
+// libFuzzer target: arbitrary bytes as the CLI configuration (.terraformrc, *.tfrc).
+// The checks live in format_checks.hpp, shared with the regression test.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string_view>
+
+#include "format_checks.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    const auto problems = tfsift::fuzzing::check_cli_config(bytes);
+    for (const auto& p : problems) std::fprintf(stderr, "problem: %s\n", p.c_str());
+    if (!problems.empty()) __builtin_trap();
+    return 0;
+}

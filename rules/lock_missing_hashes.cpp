@@ -1,0 +1,57 @@
+// lock-missing-hashes: a lock entry that records no checksum at all.
+#include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+
+Rule lock_missing_hashes() {
+    Rule r;
+    r.id = "lock-missing-hashes";
+    r.default_severity = Severity::warning;
+    r.fixable = true;
+    r.doc.summary = "A lock file entry records no package checksum.";
+    r.doc.what =
+        "Reports each `provider` block of the root module's `.terraform.lock.hcl` whose `hashes` is missing or "
+        "empty. `terraform init` and `tofu init` never write such an entry; it comes from a hand edit, a merge "
+        "that lost the list, or a tool that recorded a version without being able to hash a package.";
+    r.doc.why =
+        "The checksums are what the lock file protects: with none recorded, the next `init` accepts whatever "
+        "package it is handed for that version and records its checksum as if it had always been trusted.";
+    r.doc.failing_example =
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version     = \"5.31.0\"\n"
+        "  constraints = \"~> 5.0\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
+        "  version     = \"5.31.0\"\n"
+        "  constraints = \"~> 5.0\"\n"
+        "  hashes = [\n"
+        "    \"h1:<checksum of the package>\",\n"
+        "  ]\n"
+        "}\n";
+    r.doc.fix_safety =
+        "`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
+        "is available offline and hashes cleanly; without such a package the entry stays as it is and the finding "
+        "remains (`terraform providers lock` can fetch the registry's checksums).";
+    r.check = [](const LintContext& ctx, FindingSink& sink) {
+        if (ctx.role != ModuleRole::root) return;
+        LockInputs in = load_lock_inputs(ctx);
+        if (!in.exists || in.read.has_errors()) return;
+        for (const auto& [provider, lock] : in.read.locks.providers) {
+            if (!lock.hashes.empty()) continue;
+            Finding f;
+            f.rule_id = "lock-missing-hashes";
+            f.severity = Severity::warning;
+            f.message = "provider " + provider.to_string() + " " + lock.version.to_string() +
+                        " is locked without any checksum, so any package of that version would be accepted; run "
+                        "`tfsift lint --fix` with the package available, or `terraform providers lock`";
+            f.file = in.source();
+            f.range = in.entry_range(provider, nullptr);
+            sink.report(std::move(f));
+        }
+    };
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
