@@ -14,7 +14,6 @@
 #include <optional>
 #include <memory>
 #include <new>
-#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
