@@ -21,18 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using tfsift::testing::ScratchDir;
-
-void write(const fs::path& p, const std::string& content) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-}
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using tfsift::testing::write_file;
+using tfsift::testing::read_file;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -41,7 +31,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_CASE("atomic writes go through symlinks, refuse hard links and keep the owner", "[lock-integrity][atomic_write]") {
     ScratchDir scratch;
     const fs::path real = scratch.path / "modules" / "main.tf";
-    write(real, "old\n");
+    write_file(real, "old\n");
 
     SECTION("a symlink: the target is replaced, the link stays") {
         const fs::path link = scratch.path / "root" / "main.tf";
@@ -51,7 +41,7 @@ TEST_CASE("atomic writes go through symlinks, refuse hard links and keep the own
         REQUIRE(result.ok());
         CHECK(fs::is_symlink(link));
         CHECK(fs::read_symlink(link) == fs::path("../modules/main.tf"));
-        CHECK(read(real) == "new\n");
+        CHECK(read_file(real) == "new\n");
         CHECK(std::distance(fs::directory_iterator(link.parent_path()), fs::directory_iterator()) == 1);
     }
     SECTION("a dangling symlink is refused") {
@@ -68,8 +58,8 @@ TEST_CASE("atomic writes go through symlinks, refuse hard links and keep the own
         auto result = atomic_write_file(real, "new\n");
         CHECK(result.failure == WriteFailure::refused);
         CHECK(contains(result.error, "has 2 hard links"));
-        CHECK(read(real) == "old\n");
-        CHECK(read(other) == "old\n");
+        CHECK(read_file(real) == "old\n");
+        CHECK(read_file(other) == "old\n");
     }
     SECTION("owner, group and mode are kept") {
         REQUIRE(::chmod(real.c_str(), 0640) == 0);
@@ -83,7 +73,7 @@ TEST_CASE("atomic writes go through symlinks, refuse hard links and keep the own
             CHECK(st.st_uid == 12345U);
             CHECK(st.st_gid == 23456U);
         }
-        CHECK(read(real) == "new\n");
+        CHECK(read_file(real) == "new\n");
     }
     SECTION("a failing precondition cancels the write and leaves no temporary file") {
         AtomicWriteOptions options;
@@ -91,7 +81,7 @@ TEST_CASE("atomic writes go through symlinks, refuse hard links and keep the own
         auto result = atomic_write_file(real, "new\n", options);
         CHECK(result.failure == WriteFailure::refused);
         CHECK(result.error == "changed meanwhile");
-        CHECK(read(real) == "old\n");
+        CHECK(read_file(real) == "old\n");
         CHECK(std::distance(fs::directory_iterator(real.parent_path()), fs::directory_iterator()) == 1);
     }
     SECTION("a write into a missing directory is an I/O failure") {
@@ -106,7 +96,7 @@ TEST_CASE("--fix writes through symlinks inside the repository and refuses hard 
     fs::create_directories(scratch.path / "repo" / ".git");
     const fs::path shared = scratch.path / "repo" / "shared" / "versions.tf";
     const fs::path link = scratch.path / "repo" / "app" / "versions.tf";
-    write(shared, "old\n");
+    write_file(shared, "old\n");
     fs::create_directories(link.parent_path());
     fs::create_symlink("../shared/versions.tf", link);
 
@@ -122,23 +112,23 @@ TEST_CASE("--fix writes through symlinks inside the repository and refuses hard 
         CHECK(result.errors.empty());
         CHECK(result.written.size() == 1);
         CHECK(fs::is_symlink(link));
-        CHECK(read(shared) == "new\n");
+        CHECK(read_file(shared) == "new\n");
     }
     SECTION("a symlink leading outside the repository") {
         const fs::path outside = scratch.path / "elsewhere.tf";
-        write(outside, "old\n");
+        write_file(outside, "old\n");
         const fs::path escaping = scratch.path / "repo" / "app" / "escaping.tf";
         fs::create_symlink(outside, escaping);
         auto result = fix(escaping, "old\n", "new\n");
         REQUIRE(result.errors.size() == 1);
         CHECK(contains(result.errors[0], "outside"));
-        CHECK(read(outside) == "old\n");
+        CHECK(read_file(outside) == "old\n");
     }
     SECTION("a hard-linked file") {
         fs::create_hard_link(shared, scratch.path / "repo" / "shared" / "twin.tf");
         auto result = fix(shared, "old\n", "new\n");
         REQUIRE(result.errors.size() == 1);
         CHECK(contains(result.errors[0], "hard links"));
-        CHECK(read(shared) == "old\n");
+        CHECK(read_file(shared) == "old\n");
     }
 }

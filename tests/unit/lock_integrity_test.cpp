@@ -25,18 +25,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using tfsift::testing::ScratchDir;
-
-void write(const fs::path& p, const std::string& content) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-}
-
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using tfsift::testing::write_file;
+using tfsift::testing::read_file;
 
 Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
@@ -72,7 +62,7 @@ TEST_CASE("a corrupt only package gives no lock entry and says why", "[lock-inte
     ScratchDir scratch;
     const fs::path mirror = scratch.path / "mirror";
     const fs::path zip = mirror / "registry.terraform.io/hashicorp/aws/terraform-provider-aws_5.1.0_linux_amd64.zip";
-    write(zip, "this is not a zip archive\n");
+    write_file(zip, "this is not a zip archive\n");
     auto packages = scan_filesystem_mirror(mirror, Engine::terraform);
     REQUIRE(packages.size() == 1);
     RepairOptions options;
@@ -102,10 +92,10 @@ TEST_CASE("a corrupt only package gives no lock entry and says why", "[lock-inte
             "provider \"registry.terraform.io/hashicorp/aws\" {\n"
             "  version = \"5.1.0\"\n"
             "}\n";
-        write(scratch.path / ".terraform.lock.hcl", old);
+        write_file(scratch.path / ".terraform.lock.hcl", old);
         auto update = update_lock_file(scratch.path, require("aws"), packages, options);
         CHECK(!update.written);
-        CHECK(read(scratch.path / ".terraform.lock.hcl") == old);
+        CHECK(read_file(scratch.path / ".terraform.lock.hcl") == old);
         REQUIRE(!update.problems.empty());
         CHECK(contains(update.problems.back(), "the entry is left as it is"));
     }
@@ -115,7 +105,7 @@ TEST_CASE("lock repair does not overwrite a lock file edited meanwhile", "[lock-
     // Defect 10: an edit made while `--fix` ran was overwritten.
     ScratchDir scratch;
     const fs::path mirror = scratch.path / "mirror";
-    write(mirror / "registry.terraform.io/hashicorp/aws/5.1.0/linux_amd64/terraform-provider-aws", "aws\n");
+    write_file(mirror / "registry.terraform.io/hashicorp/aws/5.1.0/linux_amd64/terraform-provider-aws", "aws\n");
     auto packages = scan_filesystem_mirror(mirror, Engine::terraform);
     RepairOptions options;
     options.platforms = {platform("linux_amd64")};
@@ -123,27 +113,27 @@ TEST_CASE("lock repair does not overwrite a lock file edited meanwhile", "[lock-
     const std::string edited = "# edited by hand while tfsift ran\n";
 
     SECTION("an existing file") {
-        write(lock, "# This file is maintained automatically by \"terraform init\".\n");
+        write_file(lock, "# This file is maintained automatically by \"terraform init\".\n");
         LockUpdate opening;
         auto held = HeldLockFile::open(scratch.path, opening);
         REQUIRE(held);
-        write(lock, edited);  // between reading and writing
+        write_file(lock, edited);  // between reading and writing
         auto update = update_held_lock_file(*held, require("aws"), packages, options);
         CHECK(!update.written);
         CHECK(update.failure == LockUpdateFailure::changed);
         CHECK(update.write_failed());
         CHECK(contains(update.error, "changed on disk while tfsift worked on it; not overwritten"));
-        CHECK(read(lock) == edited);
+        CHECK(read_file(lock) == edited);
     }
     SECTION("a file created meanwhile") {
         LockUpdate opening;
         auto held = HeldLockFile::open(scratch.path, opening);
         REQUIRE(held);
         CHECK(!held->exists());
-        write(lock, edited);
+        write_file(lock, edited);
         auto update = update_held_lock_file(*held, require("aws"), packages, options);
         CHECK(update.failure == LockUpdateFailure::changed);
-        CHECK(read(lock) == edited);
+        CHECK(read_file(lock) == edited);
     }
     SECTION("unchanged: written") {
         LockUpdate opening;
@@ -152,10 +142,10 @@ TEST_CASE("lock repair does not overwrite a lock file edited meanwhile", "[lock-
         auto update = update_held_lock_file(*held, require("aws"), packages, options);
         CHECK(update.written);
         CHECK(update.failure == LockUpdateFailure::none);
-        CHECK(contains(read(lock), "registry.terraform.io/hashicorp/aws"));
+        CHECK(contains(read_file(lock), "registry.terraform.io/hashicorp/aws"));
     }
     SECTION("a second repair waits for the advisory lock, then gives up") {
-        write(lock, "# This file is maintained automatically by \"terraform init\".\n");
+        write_file(lock, "# This file is maintained automatically by \"terraform init\".\n");
         // Another process (an open file description of its own) holds the lock.
         const int other = ::open(lock.c_str(), O_RDONLY | O_CLOEXEC);
         REQUIRE(other >= 0);
@@ -178,14 +168,14 @@ TEST_CASE("lock repair does not overwrite a lock file edited meanwhile", "[lock-
 TEST_CASE("stale temporary files of the lock file are removed by the next repair", "[lock-integrity]") {
     ScratchDir scratch;
     const fs::path lock = scratch.path / ".terraform.lock.hcl";
-    write(lock, "# This file is maintained automatically by \"terraform init\".\n");
+    write_file(lock, "# This file is maintained automatically by \"terraform init\".\n");
     const pid_t gone = ended_process();
     const fs::path dead = scratch.path / ("..terraform.lock.hcl.tfsift-" + std::to_string(gone) + "-123.tmp");
     const fs::path old_form = scratch.path / "..terraform.lock.hcl.tmp4242";      // as `kill -9` left them
     const fs::path fresh_old_form = scratch.path / "..terraform.lock.hcl.tmp77";  // may be in use
     const fs::path alive = scratch.path / ("..terraform.lock.hcl.tfsift-" + std::to_string(::getppid()) + "-9.tmp");
     const fs::path unrelated = scratch.path / ".terraform.lock.hcl.tmp-notes";
-    for (const auto& p : {dead, old_form, fresh_old_form, alive, unrelated}) write(p, "partial");
+    for (const auto& p : {dead, old_form, fresh_old_form, alive, unrelated}) write_file(p, "partial");
     set_age(old_form, std::chrono::minutes(5));
 
     CHECK(is_temp_file_name(dead.filename().string(), ".terraform.lock.hcl"));

@@ -24,11 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 using tfsift::testing::ScratchDir;
-
-void write(const fs::path& p, const std::string& content) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << content;
-}
+using tfsift::testing::write_file;
 
 Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
@@ -70,9 +66,9 @@ TEST_CASE("a package directory that is a symlink must stay inside the package so
     const std::string tail = "registry.terraform.io/hashicorp/aws/5.1.0/linux_amd64";
     const fs::path cache = scratch.path / "cache";
     const fs::path cache_package = cache / tail;
-    write(cache_package / "terraform-provider-aws", "aws\n");
+    write_file(cache_package / "terraform-provider-aws", "aws\n");
     const fs::path secrets = scratch.path / "home";
-    write(secrets / ".ssh" / "id_ed25519", "private key\n");
+    write_file(secrets / ".ssh" / "id_ed25519", "private key\n");
     const fs::path providers_dir = scratch.path / "work/.terraform/providers";
     const fs::path installed = providers_dir / tail;
     fs::create_directories(installed.parent_path());
