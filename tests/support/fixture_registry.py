@@ -263,10 +263,10 @@ class Keys:
         self.out_dir = out_dir
         self.info = {}
         roles = (("signer", SIGNER, "rsa3072"), ("stranger", STRANGER, "ed25519"))
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            for job in [pool.submit(_run, GPG + ["--quick-gen-key", uid, algo, "sign", "never"], self.env)
-                        for _, uid, algo in roles]:
-                job.result()
+        # One after the other: two gpg processes creating the same keyring at
+        # once can read each other's half-written keybox.
+        for _, uid, algo in roles:
+            _run(GPG + ["--quick-gen-key", uid, algo, "sign", "never"], self.env)
         for role, uid, _ in roles:
             armor = _run(GPG + ["--armor", "--export", uid], env=self.env).decode()
             colons = _run(GPG + ["--with-colons", "--list-keys", uid], env=self.env).decode()
