@@ -178,3 +178,11 @@ set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
 add_test(NAME installer-check
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/installer_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# ---- installing: manual page, completions, static binary, container, action --
+# shell_docs_check.sh compares `tfsift man` / `tfsift completion SHELL` with
+# the copies in share/, renders the page with groff and completes words in
+# bash, zsh and fish (the latter two where installed).
+add_test(NAME shell-docs
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shell_docs_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
+set_tests_properties(shell-docs PROPERTIES TIMEOUT 120)
