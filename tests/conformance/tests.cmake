@@ -186,3 +186,10 @@ set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME shell-docs
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shell_docs_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
 set_tests_properties(shell-docs PROPERTIES TIMEOUT 120)
+# -DTFSIFT_STATIC=ON: tfsift-static's shared libraries against README.md's list,
+# and its report against tfsift's.
+if(TARGET tfsift-static)
+  add_test(NAME static-binary
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/static_binary_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift-static>
+            $<TARGET_FILE:tfsift>)
+endif()
