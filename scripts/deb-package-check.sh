@@ -38,4 +38,16 @@ if command -v man >/dev/null; then
 fi
 bash --norc -c 'source /usr/share/bash-completion/completions/tfsift && complete -p tfsift' >/dev/null \
     || { echo "FAIL: the installed bash completion does not load"; exit 1; }
+# fish and zsh find the installed completions on their own search paths.
+if command -v fish >/dev/null; then
+    # (--no-config would empty fish's completion path; a fresh HOME keeps user files out)
+    fish_home=$(mktemp -d)
+    found=$(HOME=$fish_home fish -c 'complete -C "tfsift li"')
+    rm -rf "$fish_home"
+    grep -q '^lint' <<<"$found" || { echo "FAIL: fish does not find the installed completion"; exit 1; }
+fi
+if command -v zsh >/dev/null; then
+    zsh -fc 'for d in $fpath; do [[ -f $d/_tfsift ]] && exit 0; done; exit 1' \
+        || { echo "FAIL: the installed zsh completion is not on zsh's fpath"; exit 1; }
+fi
 echo "deb package: installed, ran and removed"
