@@ -263,12 +263,14 @@ std::string fish_script(const CommandEntry& root) {
     const auto valued = valued_option_patterns(root);
     if (!valued.empty()) {
         std::vector<std::string> all;
+        all.reserve(valued.size());
         for (const auto& p : valued) all.push_back(fish_patterns(p));
         out += fmt::format("            case {}\n                set skip 1\n", joined(all, " "));
     }
     const auto subs = subcommand_patterns(root);
     if (!subs.empty()) {
         std::vector<std::string> all;
+        all.reserve(subs.size());
         for (const auto& p : subs) all.push_back(fish_patterns(p));
         out += fmt::format("            case {}\n                set path \"$path $word\"\n", joined(all, " "));
     }
