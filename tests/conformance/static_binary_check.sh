@@ -24,7 +24,7 @@ fi
 ldd_output=$(ldd "$binary")
 echo "$ldd_output"
 grep -q 'not found' <<<"$ldd_output" && fail "ldd cannot resolve every library"
-for library in libre2 libutf8proc libmpfr; do
+for library in libre2 libutf8proc libmpfr libfmt libtomlplusplus; do
     grep -q "$library\.so" <<<"$ldd_output" && fail "$library is loaded as a shared library, not linked statically"
 done
 
