@@ -18,6 +18,12 @@ dpkg-deb --info "$deb" | sed -n 's/^ *\(Package\|Version\|Architecture\|Depends\
 depends=$(dpkg-deb --field "$deb" Depends)
 [[ $depends == *libc6* && $depends == *libre2-* ]] || { echo "FAIL: Depends lacks libc6 or libre2: $depends"; exit 1; }
 [[ $depends != *-dev* ]] || { echo "FAIL: Depends names a -dev package: $depends"; exit 1; }
+# Every dependency is a package of the Debian archive apt knows (not one
+# installed by hand), so a fresh Debian 12 can satisfy it.
+for name in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
+    apt-cache policy "$name" | grep -qE '^ +[0-9]+ https?://|^ +[0-9]+ (file|cdrom):' \
+        || { echo "FAIL: Depends names $name, which no apt source offers"; exit 1; }
+done
 contents=$(dpkg-deb --contents "$deb")
 for path in ./usr/bin/tfsift ./usr/share/man/man1/tfsift.1 ./usr/share/bash-completion/completions/tfsift \
             ./usr/share/zsh/vendor-completions/_tfsift ./usr/share/fish/vendor_completions.d/tfsift.fish; do
