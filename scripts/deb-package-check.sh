@@ -21,7 +21,8 @@ depends=$(dpkg-deb --field "$deb" Depends)
 # Every dependency is a package of the Debian archive apt knows (not one
 # installed by hand), so a fresh Debian 12 can satisfy it.
 for name in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
-    apt-cache policy "$name" | grep -qE '^ +[0-9]+ https?://|^ +[0-9]+ (file|cdrom):' \
+    policy=$(apt-cache policy "$name")
+    grep -qE '^ +[0-9]+ https?://|^ +[0-9]+ (file|cdrom):' <<<"$policy" \
         || { echo "FAIL: Depends names $name, which no apt source offers"; exit 1; }
 done
 contents=$(dpkg-deb --contents "$deb")
