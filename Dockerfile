@@ -1,7 +1,8 @@
 # tfsift in a container: built on Debian 12 with the same script CI builds
 # with (scripts/build.sh), run on Debian 12 as an unprivileged user.
 #   docker build -t tfsift .
-#   docker run --rm -v "$PWD:/src" -w /src tfsift lint --recursive .
+#   docker run --rm -v "$PWD:$PWD" -w "$PWD" --user "$(id -u):$(id -g)" tfsift lint --recursive .
+# (docs/install.md, "The container")
 
 # ---- build --------------------------------------------------------------------
 FROM debian:12 AS build
