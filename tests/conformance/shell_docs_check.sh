@@ -26,7 +26,7 @@ for file in tfsift.1 tfsift.bash _tfsift tfsift.fish; do
 done
 
 # Every subcommand and option the binary's help lists appears in the page.
-for command in lint rules rule effective lock debug completion man; do
+for command in $("$tfsift" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && NF { print $1 }'); do
     grep -q "^\.SS \"tfsift $command\"" "$work/tfsift.1" || fail "tfsift.1 has no section for '$command'"
 done
 while read -r option; do
@@ -109,17 +109,29 @@ bash -n "$work/tfsift.bash" || fail "bash cannot parse tfsift.bash"
 if command -v zsh >/dev/null; then zsh -n "$work/_tfsift" || fail "zsh cannot parse _tfsift"; fi
 if command -v fish >/dev/null; then fish --no-execute "$work/tfsift.fish" || fail "fish cannot parse tfsift.fish"; fi
 
+# Lists that grow with the command line are read from the binary's own help,
+# so that a new subcommand or report format needs no edit here.
+help_subcommands() { "$tfsift" "$@" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && NF { print $1 }' | tr '\n' ' '; }
+help_choices() {  # help_choices COMMAND... -- OPTION: the {a,b,c} of OPTION
+    local option=${*: -1}
+    "$tfsift" "${@:1:$#-2}" --help | grep -oE -- "${option} [A-Z]+:\{[^}]*\}" | sed 's/.*{//; s/}//' | tr ',' ' '
+}
+subcommands=$(help_subcommands)
+debug_subcommands=$(help_subcommands debug)
+formats=$(help_choices lint -- --format)
+[[ $subcommands == *lint* && $debug_subcommands == *parse* && $formats == *sarif* ]] \
+    || fail "could not read the subcommands and formats from --help: [$subcommands] [$debug_subcommands] [$formats]"
+
 for shell in "${shells[@]}"; do
     expect "$shell" "tfsift li" "lint"
-    expect "$shell" "tfsift " "lint rules rule effective lock debug completion man"
+    expect "$shell" "tfsift " "$subcommands"
     expect "$shell" "tfsift lint --fo" "--format"
-    expect "$shell" "tfsift lint --format " "text json sarif checkstyle junit compact"
-    expect "$shell" "tfsift lint -f s" "sarif"
-    expect "$shell" "tfsift lint --minimum-failure-severity w" "warning"
+    expect "$shell" "tfsift lint --format " "$formats"
+    expect "$shell" "tfsift lint -f sa" "sarif"
+    expect "$shell" "tfsift lint --minimum-failure-severity " "$(help_choices lint -- --minimum-failure-severity)"
     expect "$shell" "tfsift lint --format json --rec" "--recursive"
-    expect "$shell" "tfsift debug " "parse hash lock"
-    expect "$shell" "tfsift debug lock --en" "--engine"
-    expect "$shell" "tfsift lock --en" "--engine --enable-plugin-cache"
+    expect "$shell" "tfsift debug " "$debug_subcommands"
+    expect "$shell" "tfsift debug lock --eng" "--engine"
     expect "$shell" "tfsift lock --engine " "terraform opentofu"
     expect "$shell" "tfsift completion " "bash zsh fish"
     # A value that happens to be a command name stays a value.
