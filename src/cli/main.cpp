@@ -59,7 +59,7 @@ int run_command_line(int argc, char** argv) {
     lock_cmd->add_option("--engine", lock_engine, "terraform or opentofu (default: from the file's header)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
 
-    // Last, so that the completions and the manual page list every command.
+    // Added last, so that they come last in --help and in the manual page.
     tfsift::cli::DocumentationCommands documentation;
     tfsift::cli::add_documentation_commands(app, documentation);
 
