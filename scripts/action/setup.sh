@@ -19,6 +19,10 @@ if [[ -n ${TFSIFT_INPUT:-} ]]; then
     ln -sf "$(realpath "$binary")" "$bin_dir/tfsift"
 else
     image=tfsift-action:local
+    if ! command -v docker >/dev/null; then
+        echo "::error::building tfsift's container needs Docker on the runner; or give the action an installed tfsift with the 'tfsift' input"
+        exit 2
+    fi
     docker build --quiet --tag "$image" "${GITHUB_ACTION_PATH:?}" >/dev/null
     workspace=${GITHUB_WORKSPACE:-$PWD}
     cat > "$bin_dir/tfsift" <<WRAPPER

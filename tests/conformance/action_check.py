@@ -80,7 +80,7 @@ def read_outputs(path):
     return outputs
 
 
-def run_action(source, action, inputs, workdir):
+def run_action(source, action, inputs, workdir, path=None):
     """Runs the action's shell steps in order; returns (results, outputs).
 
     A step with `if:` runs when its condition, evaluated for the cases this
@@ -103,7 +103,7 @@ def run_action(source, action, inputs, workdir):
         env = dict(os.environ)
         with open(github_path, encoding="utf-8") as f:
             extra_path = [line.strip() for line in f if line.strip()]
-        env["PATH"] = os.pathsep.join(extra_path + [env["PATH"]])
+        env["PATH"] = os.pathsep.join(extra_path + [path or env["PATH"]])
         env.update({
             "GITHUB_ACTION_PATH": source,
             "GITHUB_OUTPUT": github_output,
@@ -204,6 +204,14 @@ def check_action(source, tfsift):
         results, _ = run_action(source, action, inputs, work)
         check(results and results[0][1] == 2 and "no-such-tfsift" in results[0][2],
               f"a missing tfsift input was not refused by name: {results[:1]}")
+        # Without the input the container is built: on a runner with no
+        # Docker that is refused with a message saying what to do instead.
+        plain_path = "/usr/bin:/bin"
+        if shutil.which("docker", path=plain_path) is None:
+            inputs = dict(defaults, args="clean")
+            results, _ = run_action(source, action, inputs, work, path=plain_path)
+            check(results and results[0][1] == 2 and "needs Docker" in results[0][2],
+                  f"a runner without Docker was not told so: {results[:1]}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
