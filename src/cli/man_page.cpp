@@ -131,6 +131,11 @@ std::string man_page(const CommandEntry& root, std::string_view version) {
         {"SSL_CERT_FILE, SSL_CERT_DIR", "Certificate authorities trusted for HTTPS."},
     };
     for (const auto& [name, text] : environment) out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", roff_option(name), text);
+    out += ".SH FILES\n";
+    out += ".TP\n\\fI.tfsift.toml\\fR\nSettings, rule selection and policies: the nearest one is read, unless "
+           "\\fB\\-\\-config\\fR names another.\n";
+    out += ".TP\n\\fI.terraform.lock.hcl\\fR\nA root module's dependency lock file: checked by the lock rules, "
+           "written by \\fBlock\\fR and repaired by \\fBlint \\-\\-fix\\fR.\n";
     out += ".SH SEE ALSO\n";
     out += "\\fBterraform\\fR(1), \\fBtofu\\fR(1). The documentation in the \\fIdocs/\\fR folder of tfsift's source: "
            "rules, settings, reports, network access.\n";
