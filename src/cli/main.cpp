@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "cli/commands.hpp"
+#include "cli/documentation_commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
 #include "tfsift/run_on_stack.hpp"
@@ -58,6 +59,10 @@ int run_command_line(int argc, char** argv) {
     lock_cmd->add_option("--engine", lock_engine, "terraform or opentofu (default: from the file's header)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
 
+    // Added last, so that they come last in --help and in the manual page.
+    tfsift::cli::DocumentationCommands documentation;
+    tfsift::cli::add_documentation_commands(app, documentation);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -79,6 +84,7 @@ int run_command_line(int argc, char** argv) {
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);
+        if (int status = tfsift::cli::run_documentation_command(app, documentation); status >= 0) return status;
     } catch (const std::bad_alloc&) {
         std::fputs("tfsift: out of memory\n", stderr);
         return tfsift::cli::exit_failure;

@@ -178,3 +178,27 @@ set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
 add_test(NAME installer-check
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/installer_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# ---- installing: manual page, completions, static binary, container, action --
+# shell_docs_check.sh compares `tfsift man` / `tfsift completion SHELL` with
+# the copies in share/, renders the page with groff and completes words in
+# bash, zsh and fish (the latter two where installed).
+add_test(NAME shell-docs
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shell_docs_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
+set_tests_properties(shell-docs PROPERTIES TIMEOUT 120)
+# -DTFSIFT_STATIC=ON: tfsift-static's shared libraries against README.md's list,
+# and its report against tfsift's.
+if(TARGET tfsift-static)
+  add_test(NAME static-binary
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/static_binary_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift-static>
+            $<TARGET_FILE:tfsift>)
+endif()
+# action_check.py runs action.yml's shell steps against this build and checks
+# the Dockerfile's stages and the scripts they run (the image itself is built
+# only where a Docker daemon has the debian:12 image).
+foreach(part IN ITEMS action dockerfile)
+  add_test(NAME ${part}-check
+    COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/action_check.py
+            --source ${PROJECT_SOURCE_DIR} --tfsift $<TARGET_FILE:tfsift> --part ${part})
+  set_tests_properties(${part}-check PROPERTIES TIMEOUT 300)
+endforeach()

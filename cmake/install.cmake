@@ -1,0 +1,62 @@
+# Installing tfsift: the binary, its manual page and its shell completions
+# (written at build time by the binary itself from its command table, so they
+# cannot drift from the options it accepts), and a Debian package by CPack.
+include(GNUInstallDirs)
+
+set(TFSIFT_SHELL_DOCS_DIR ${CMAKE_BINARY_DIR}/share)
+set(TFSIFT_SHELL_DOCS
+  ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1
+  ${TFSIFT_SHELL_DOCS_DIR}/tfsift.bash
+  ${TFSIFT_SHELL_DOCS_DIR}/_tfsift
+  ${TFSIFT_SHELL_DOCS_DIR}/tfsift.fish)
+add_custom_command(
+  OUTPUT ${TFSIFT_SHELL_DOCS}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${TFSIFT_SHELL_DOCS_DIR}
+  COMMAND ${CMAKE_COMMAND} -DTFSIFT=$<TARGET_FILE:tfsift> -DOUT=${TFSIFT_SHELL_DOCS_DIR}
+          -P ${PROJECT_SOURCE_DIR}/cmake/generate_shell_docs.cmake
+  DEPENDS tfsift ${PROJECT_SOURCE_DIR}/cmake/generate_shell_docs.cmake
+  COMMENT "Writing the manual page and the shell completions"
+  VERBATIM)
+add_custom_target(tfsift_shell_docs ALL DEPENDS ${TFSIFT_SHELL_DOCS})
+
+install(TARGETS tfsift RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME tfsift)
+# zsh finds completions on $fpath: Debian's zsh reads vendor-completions under
+# /usr (where the Debian package installs), other prefixes such as /usr/local
+# use site-functions. The choice is made at install time, when the prefix is
+# known (CPack installs under a staging path ending in /usr).
+set(TFSIFT_ZSH_COMPLETION_DIR "" CACHE STRING
+    "Where the zsh completion is installed, relative to the prefix (default: by prefix)")
+install(CODE "set(_tfsift_zsh_dir \"${TFSIFT_ZSH_COMPLETION_DIR}\")
+  if(NOT _tfsift_zsh_dir)
+    if(CMAKE_INSTALL_PREFIX MATCHES \"(^|/)usr/?$\")
+      set(_tfsift_zsh_dir share/zsh/vendor-completions)
+    else()
+      set(_tfsift_zsh_dir share/zsh/site-functions)
+    endif()
+  endif()
+  file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/\${_tfsift_zsh_dir}\" TYPE FILE FILES \"${TFSIFT_SHELL_DOCS_DIR}/_tfsift\")")
+install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# ---- the Debian package (cpack -G DEB in the build directory) ----------------
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME tfsift)
+set(CPACK_PACKAGE_VENDOR "tfsift")
+set(CPACK_PACKAGE_CONTACT "tfsift maintainers <tfsift@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "static analysis and policy linter for Terraform and OpenTofu")
+set(CPACK_PACKAGE_DESCRIPTION
+    "tfsift parses Terraform and OpenTofu configurations with exact source ranges and checks them against the rules the Terraform and OpenTofu documentation states, lock files and provider hashes included.")
+set(CPACK_PACKAGE_INSTALL_DIRECTORY tfsift)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+# Depends from the shared libraries the binary links, as dpkg-shlibdeps
+# (dpkg-dev, part of build-essential) finds them.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)
+include(CPack)

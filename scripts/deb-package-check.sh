@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the Debian package from an existing build directory (cpack, no
+# compilation), installs it with dpkg -i, runs the installed tfsift (--version,
+# a lint of the bundled example, the manual page, the bash completion), and
+# removes it again. Needs root; CI runs it after the build.
+#   scripts/deb-package-check.sh BUILD_DIR
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=$(cd "${1:?usage: scripts/deb-package-check.sh BUILD_DIR}" && pwd)
+
+rm -rf "$build_dir/package"
+(cd "$build_dir" && cpack -G DEB -B "$build_dir/package" >/dev/null)
+deb=$(ls "$build_dir"/package/tfsift_*.deb)
+echo "built $(basename "$deb")"
+dpkg-deb --info "$deb" | sed -n 's/^ *\(Package\|Version\|Architecture\|Depends\):/  &/p'
+
+# Depends names runtime libraries only, never a -dev package.
+depends=$(dpkg-deb --field "$deb" Depends)
+[[ $depends == *libc6* && $depends == *libre2-* ]] || { echo "FAIL: Depends lacks libc6 or libre2: $depends"; exit 1; }
+[[ $depends != *-dev* ]] || { echo "FAIL: Depends names a -dev package: $depends"; exit 1; }
+# Every dependency is a package of the Debian archive apt knows (not one
+# installed by hand), so a fresh Debian 12 can satisfy it.
+for name in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
+    policy=$(apt-cache policy "$name")
+    grep -qE '^ +[0-9]+ https?://|^ +[0-9]+ (file|cdrom):' <<<"$policy" \
+        || { echo "FAIL: Depends names $name, which no apt source offers"; exit 1; }
+done
+contents=$(dpkg-deb --contents "$deb")
+for path in ./usr/bin/tfsift ./usr/share/man/man1/tfsift.1 ./usr/share/bash-completion/completions/tfsift \
+            ./usr/share/zsh/vendor-completions/_tfsift ./usr/share/fish/vendor_completions.d/tfsift.fish; do
+    grep -q " $path\$" <<<"$contents" || grep -q " $path.gz\$" <<<"$contents" \
+        || { echo "FAIL: the package has no $path"; exit 1; }
+done
+
+dpkg -i "$deb"
+trap 'dpkg -r tfsift >/dev/null' EXIT
+/usr/bin/tfsift --version
+status=0
+(cd "$root/docs/examples/basic" && /usr/bin/tfsift lint .) || status=$?
+# The bundled example lints clean or with findings (0 or 1), never an error.
+(( status <= 1 )) || { echo "FAIL: the installed tfsift linted the example with exit $status"; exit 1; }
+if command -v man >/dev/null; then
+    MANPAGER=cat man -P cat tfsift 2>/dev/null | grep -q 'tfsift lint' \
+        || { echo "FAIL: man tfsift does not show the installed page"; exit 1; }
+fi
+bash --norc -c 'source /usr/share/bash-completion/completions/tfsift && complete -p tfsift' >/dev/null \
+    || { echo "FAIL: the installed bash completion does not load"; exit 1; }
+# fish and zsh find the installed completions on their own search paths.
+if command -v fish >/dev/null; then
+    # (--no-config would empty fish's completion path; a fresh HOME keeps user files out)
+    fish_home=$(mktemp -d)
+    found=$(HOME=$fish_home fish -c 'complete -C "tfsift li"')
+    rm -rf "$fish_home"
+    grep -q '^lint' <<<"$found" || { echo "FAIL: fish does not find the installed completion"; exit 1; }
+fi
+if command -v zsh >/dev/null; then
+    zsh -fc 'for d in $fpath; do [[ -f $d/_tfsift ]] && exit 0; done; exit 1' \
+        || { echo "FAIL: the installed zsh completion is not on zsh's fpath"; exit 1; }
+fi
+echo "deb package: installed, ran and removed"

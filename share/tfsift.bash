@@ -1,0 +1,101 @@
+# bash completion for tfsift, generated from tfsift's command table by `tfsift completion bash`; do not edit
+
+# Succeeds when option $2 of command path $1 takes a value.
+_tfsift_takes_value() {
+    case "$1 $2" in
+        "tfsift lint --format"|"tfsift lint -f") return 0 ;;
+        "tfsift lint --output"|"tfsift lint -o") return 0 ;;
+        "tfsift lint --minimum-failure-severity") return 0 ;;
+        "tfsift lint --enable") return 0 ;;
+        "tfsift lint --disable") return 0 ;;
+        "tfsift lint --only") return 0 ;;
+        "tfsift lint --config") return 0 ;;
+        "tfsift lint --chdir") return 0 ;;
+        "tfsift lint --state") return 0 ;;
+        "tfsift lint --engine") return 0 ;;
+        "tfsift lint --color") return 0 ;;
+        "tfsift lint --jobs"|"tfsift lint -j") return 0 ;;
+        "tfsift rule --all-markdown") return 0 ;;
+        "tfsift effective --format") return 0 ;;
+        "tfsift effective --engine") return 0 ;;
+        "tfsift lock --platform") return 0 ;;
+        "tfsift lock --fs-mirror") return 0 ;;
+        "tfsift lock --net-mirror") return 0 ;;
+        "tfsift lock --provider") return 0 ;;
+        "tfsift lock --cache-dir") return 0 ;;
+        "tfsift lock --jobs") return 0 ;;
+        "tfsift lock --max-package-size") return 0 ;;
+        "tfsift lock --engine") return 0 ;;
+        "tfsift debug lock --engine") return 0 ;;
+    esac
+    return 1
+}
+
+_tfsift() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="" path="tfsift" word i skip=0
+    (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
+    for (( i = 1; i < COMP_CWORD; i++ )); do
+        word="${COMP_WORDS[i]}"
+        if (( skip )); then skip=0; continue; fi
+        if _tfsift_takes_value "$path" "$word"; then skip=1; continue; fi
+        case "$path $word" in
+            "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
+            "tfsift debug parse"|"tfsift debug hash"|"tfsift debug lock") path="$path $word" ;;
+        esac
+    done
+    COMPREPLY=()
+    if (( skip )); then
+        case "$path $prev" in
+            "tfsift lint --format"|"tfsift lint -f") mapfile -t COMPREPLY < <(compgen -W 'text json sarif checkstyle junit compact' -- "$cur") ;;
+            "tfsift lint --output"|"tfsift lint -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --minimum-failure-severity") mapfile -t COMPREPLY < <(compgen -W 'error warning notice' -- "$cur") ;;
+            "tfsift lint --enable") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --disable") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --only") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --config") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --chdir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --state") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift lint --color") mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur") ;;
+            "tfsift rule --all-markdown") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift effective --format") mapfile -t COMPREPLY < <(compgen -W 'json hcl' -- "$cur") ;;
+            "tfsift effective --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift lock --platform") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --fs-mirror") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --net-mirror") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --provider") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --max-package-size") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift debug lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+        esac
+        return 0
+    fi
+    local options="" subcommands="" values=""
+    case "$path" in
+        "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock debug completion man'; values='' ;;
+        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j'; subcommands=''; values='' ;;
+        "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
+        "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
+        "tfsift effective") options='--help -h --format --engine --installed-modules'; subcommands=''; values='' ;;
+        "tfsift lock") options='--help -h --platform --fs-mirror --net-mirror --provider --offline --cache-dir --jobs --max-package-size --quiet --enable-plugin-cache --engine'; subcommands=''; values='' ;;
+        "tfsift debug") options='--help -h'; subcommands='parse hash lock'; values='' ;;
+        "tfsift debug parse") options='--help -h'; subcommands=''; values='' ;;
+        "tfsift debug hash") options='--help -h'; subcommands=''; values='' ;;
+        "tfsift debug lock") options='--help -h --engine'; subcommands=''; values='' ;;
+        "tfsift completion") options='--help -h'; subcommands=''; values='bash zsh fish' ;;
+        "tfsift man") options='--help -h'; subcommands=''; values='' ;;
+    esac
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+    elif [[ -n $subcommands ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$subcommands" -- "$cur")
+    elif [[ -n $values ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
+    else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+    return 0
+}
+
+complete -o filenames -F _tfsift tfsift

@@ -1,0 +1,91 @@
+# fish completion for tfsift, generated from tfsift's command table by `tfsift completion fish`; do not edit
+
+# The command path ("tfsift debug parse") of the words before the cursor.
+function __tfsift_path
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path tfsift
+    set -l skip 0
+    for word in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch "$path $word"
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift debug lock --engine'
+                set skip 1
+            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
+                set path "$path $word"
+        end
+    end
+    echo $path
+end
+
+complete -c tfsift -f
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'lint' -d 'Check the modules in the given directories (default: .)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rules' -d 'List every rule: id, severity, on by default, fixable'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rule' -d 'Print a rule\'s documentation as Markdown'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'effective' -d 'Print the effective configuration of a module tree, override files applied'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'lock' -d 'Record the required providers\' versions and hashes in .terraform.lock.hcl (from the registries, or offline)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'debug' -d 'Inspect tfsift\'s internal models'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish (e.g. source <(tfsift completion bash))'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'man' -d 'Print the tfsift(1) manual page (roff; view it with man -l -)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -l version -d 'Display program version information and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l recursive -s r -d 'Lint every module below the given directories'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l format -s f -x -a 'text json sarif checkstyle junit compact' -d 'Report on stdout: text, json, sarif, checkstyle, junit, compact'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l output -s o -r -F -d 'Also write a report to a file, as FORMAT:PATH (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l minimum-failure-severity -x -a 'error warning notice' -d 'Exit 1 when a finding is at least this severe (default: warning)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l enable -r -F -d 'Enable a rule (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l disable -r -F -d 'Disable a rule (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l only -r -F -d 'Run only this rule (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l config -r -F -d 'Use this settings file instead of the nearest .tfsift.toml'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l chdir -r -F -d 'Change to this directory first'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l state -r -F -d 'A local state file to compare the configuration with (default: terraform.tfstate in the module directory, when present)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: settings, else detected)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l color -x -a 'auto always never' -d 'Colour the text report: auto, always, never (auto honours NO_COLOR)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l quiet -s q -d 'No summary line'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l statistics -d 'Print the number of findings per rule'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l fix -d 'Apply the safe fixes of the findings, then report what remains'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l online -d 'Check lock file hashes against what the registries signed (needs the network)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l offline -d 'Open no network connection, not even to repair the lock file with --fix'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l unsafe-fixes -d 'Apply unsafe fixes too, which may change the plan (implies --fix)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l jobs -s j -x -d 'Lint this many modules at once (default: the number of processors)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift rules"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -l all-markdown -r -F -d 'Write every rule\'s documentation to DIR/<id>.md'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l format -x -a 'json hcl' -d 'Output format'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l engine -x -a 'terraform opentofu' -d 'Loading rules: terraform or opentofu (.tofu files)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l installed-modules -d 'Also load remote modules installed in .terraform/modules'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l platform -r -F -d 'Record hashes for this OS_ARCH platform (repeatable; default: this one)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l fs-mirror -r -F -d 'Take packages only from this filesystem mirror directory'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l net-mirror -r -F -d 'Take packages only from this network mirror (an https URL)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l provider -r -F -d 'Lock only this provider (repeatable; default: all required)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l offline -d 'Use only packages already on disk; open no network connection'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l cache-dir -r -F -d 'Download cache (default: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/providers)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l jobs -x -d 'Packages fetched at once (default: 8)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l max-package-size -r -F -d 'Largest package accepted, downloaded and unpacked (bytes, or with KiB/MiB/GiB; default 2GiB)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l quiet -d 'Print no progress lines'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l enable-plugin-cache -d 'Also unpack the fetched packages into the plugin cache (TF_PLUGIN_CACHE_DIR or plugin_cache_dir)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: settings, else detected)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'parse' -d 'Print the parse dump of HCL native-syntax files (format: ../shared/spec/parse-dump.md)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'hash' -d 'Print the h1: (and for a zip the zh:) hash of provider packages'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'lock' -d 'Check a .terraform.lock.hcl file and print it as tfsift would write it'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug parse"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug parse"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug hash"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug hash"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug lock"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug lock"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: from the file\'s header)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug lock"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift completion"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift completion"' -a 'bash zsh fish'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift man"' -l help -s h -d 'Print this help message and exit'
