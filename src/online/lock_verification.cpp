@@ -11,7 +11,7 @@
 #include "tfsift/net/network_config.hpp"
 #include "tfsift/net/registry_client.hpp"
 #include "tfsift/net/service_discovery.hpp"
-#include "tfsift/online/provider_fetcher.hpp"
+#include "tfsift/online/package_authentication.hpp"
 #include "tfsift/online/signature.hpp"
 
 namespace tfsift::online {
@@ -74,14 +74,17 @@ SignedChecksums compute(const providers::Provider& provider, const providers::Ve
         out.error = fmt::format("{}: cannot be checked online: {}", what, error);
         return out;
     }
-    auto verdict =
-        verify_sums_signature(*document, *signature, lookup.document->keys, SignatureContext{engine, provider.hostname});
-    if (!verdict.ok) {
-        out.error = fmt::format("{}: the registry's checksums for it are not trustworthy: {}", what, verdict.error);
+    const auto authenticated = authenticate_sums(*document, *signature, lookup.document->keys,
+                                                 SignatureContext{engine, provider.hostname});
+    if (!authenticated.ok()) {
+        out.error = fmt::format("{}: the registry's checksums for it are not trustworthy: {}", what,
+                                authenticated.error);
         return out;
     }
-    out.authentication = std::string(trust_label(verdict.tier, engine));
-    out.zh = sums_zip_hashes(*document);
+    out.authentication = std::string(trust_label(authenticated.tier, engine));
+    out.zh = sums_zh_hashes(*document);
+    std::sort(out.zh.begin(), out.zh.end());
+    out.zh.erase(std::unique(out.zh.begin(), out.zh.end()), out.zh.end());
     out.file_names = sums_file_names(*document);
     if (out.zh.empty()) {
         out.error = fmt::format("{}: the registry's SHA256SUMS for it is not a checksums file", what);

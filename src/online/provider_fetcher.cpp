@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -21,6 +22,8 @@
 #include "tfsift/net/registry_client.hpp"
 #include "tfsift/net/service_discovery.hpp"
 #include "tfsift/net/url.hpp"
+#include "tfsift/online/download_cache.hpp"
+#include "tfsift/online/package_authentication.hpp"
 #include "tfsift/online/signature.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/providers/hash.hpp"
@@ -34,12 +37,6 @@ using providers::Provider;
 
 namespace {
 
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 // A private directory for this run's downloads; nothing and `error` set
 // when none can be made (a read-only or full cache).
@@ -58,14 +55,6 @@ std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& er
     return std::nullopt;
 }
 
-// Renames `from` over `to` after making the directory; false on failure.
-bool install_file(const fs::path& from, const fs::path& to) {
-    std::error_code ec;
-    fs::create_directories(to.parent_path(), ec);
-    fs::rename(from, to, ec);
-    return !ec;
-}
-
 struct Settings {
     net::NetworkSettings network;
     net::NetworkConfig config;
@@ -78,6 +67,7 @@ struct SumsCache {
     std::mutex mutex;
     struct Entry {
         std::string document;
+        std::string signature;
         SignatureVerdict verdict;
         std::string error;
     };
@@ -163,15 +153,6 @@ std::vector<std::string> FetchResult::errors() const {
     return out;
 }
 
-fs::path default_cache_dir(const providers::Environment& env) {
-    if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return fs::path(*dir);
-    if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty() && fs::path(*xdg).is_absolute()) {
-        return fs::path(*xdg) / "tfsift" / "providers";
-    }
-    if (auto home = env("HOME"); home && !home->empty()) return fs::path(*home) / ".cache" / "tfsift" / "providers";
-    return {};
-}
-
 FetchResult fetch_providers(const std::map<Provider, providers::VersionConstraints>& wanted,
                             const providers::LockFile& old, const FetchOptions& options,
                             const providers::Environment& env) {
@@ -198,6 +179,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         fs::remove_all(*p, ec);
         (void)keep;
     });
+
+    std::optional<DownloadCache> cache;
+    if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
 
     // Per provider, one after the other: where it lives and which version.
     struct Origin {
@@ -298,21 +282,21 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         net::HttpClient client(settings.network);
 
         std::string download_url;
-        std::string filename;
-        std::string expected_zh;                 // registry: the signed shasum
+        std::vector<std::string> trusted;        // hashes a cached zip may be taken for
         std::vector<std::string> mirror_hashes;  // mirror: the listed hashes
+        std::optional<net::DownloadDocument> document;
+        SumsCache::Entry sums;
         std::string authentication;
         if (options.net_mirror.empty()) {
             net::RegistryClient registry(client, origin.host, origin.base_url, origin.token, options.engine_version,
                                          options.engine);
             auto lookup = registry.download(provider.provider, provider.version, out.platform);
             if (!lookup.document) return fail(lookup.error);
-            const auto& doc = *lookup.document;
+            document = std::move(lookup.document);
+            const auto& doc = *document;
             download_url = doc.download_url;
-            filename = doc.filename;
-            expected_zh = "zh:" + doc.shasum;
+            trusted = {"zh:" + doc.shasum};
             // SHA256SUMS and signature: fetched and checked once per document.
-            SumsCache::Entry sums;
             std::shared_ptr<std::mutex> document_mutex;
             {
                 std::unique_lock lock(sums_cache.mutex);
@@ -328,15 +312,16 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             }
             if (sums.document.empty() && sums.error.empty()) {
                 std::string error;
-                auto document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
-                auto signature = document ? registry.fetch_document(doc.shasums_signature_url,
-                                                                    "cryptographic signature", error)
-                                          : std::nullopt;
-                if (!document || !signature) {
+                auto sums_document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
+                auto signature = sums_document ? registry.fetch_document(doc.shasums_signature_url,
+                                                                         "cryptographic signature", error)
+                                               : std::nullopt;
+                if (!sums_document || !signature) {
                     sums.error = error;
                 } else {
-                    sums.document = *document;
-                    sums.verdict = verify_sums_signature(*document, *signature, doc.keys,
+                    sums.document = std::move(*sums_document);
+                    sums.signature = std::move(*signature);
+                    sums.verdict = verify_sums_signature(sums.document, sums.signature, doc.keys,
                                                          SignatureContext{options.engine, provider.provider.hostname});
                 }
                 std::unique_lock lock(sums_cache.mutex);
@@ -344,19 +329,12 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             }
             document_lock.unlock();
             if (!sums.error.empty()) return fail(sums.error);
-            // 1. The SUMS line for this file must be the shasum the registry gave.
-            auto line = sums_line_for(sums.document, filename);
-            if (!line.error.empty()) return fail(line.error);
-            if (lower(line.hex) != doc.shasum) {
-                return fail(fmt::format("checksum list has unexpected SHA-256 hash {} (expected {})", line.hex,
-                                        doc.shasum));
+            // What can be refused before any package is transferred; the
+            // whole chain runs again on the package below.
+            if (auto error = check_matching_checksum(sums.document, doc.filename, doc.shasum); !error.empty()) {
+                return fail(error);
             }
             if (!sums.verdict.ok) return fail(sums.verdict.error);
-            authentication = describe(sums.verdict, options.engine);
-            if (sums.verdict.tier != TrustTier::unsigned_) {
-                std::unique_lock lock(sums_cache.mutex);
-                if (provider.signed_zh.empty()) provider.signed_zh = sums_zip_hashes(sums.document);
-            }
         } else {
             net::MirrorClient mirror(client, origin.base_url, origin.token, options.engine_version, options.engine);
             auto version = mirror.version(provider.provider, provider.version);
@@ -368,31 +346,29 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                                         out.platform.to_string()));
             }
             download_url = it->second.url;
-            filename = it->second.filename;
             mirror_hashes = it->second.hashes;
+            trusted = mirror_hashes;
             authentication = mirror_hashes.empty() ? "unauthenticated" : "verified checksum";
         }
 
-        // 2. The package: from the cache when it still matches, else downloaded.
-        const std::string canonical_name = fmt::format("terraform-provider-{}_{}_{}.zip", provider.provider.type,
-                                                       provider.version.to_string(), out.platform.to_string());
-        const fs::path cached = options.cache_dir.empty()
-                                    ? fs::path()
-                                    : options.cache_dir / provider.provider.hostname / provider.provider.namespace_ /
-                                          provider.provider.type / canonical_name;
-        const fs::path zip = *work_dir / fmt::format("{}-{}.zip", job.provider, job.platform);
+        // The package: from the download cache when it has a trusted hash,
+        // else downloaded into this run's private directory.
+        const std::string version_text = provider.version.to_string();
+        fs::path zip;
         bool reused = false;
-        std::error_code ec;
-        if (!cached.empty() && fs::is_regular_file(cached, ec)) {
-            auto zh = providers::zh_of_zip(cached);
-            const bool trusted =
-                zh.ok() && (expected_zh.empty()
-                                ? std::find(mirror_hashes.begin(), mirror_hashes.end(), providers::h1_of_zip(cached).value) !=
-                                      mirror_hashes.end()
-                                : zh.value == expected_zh);
-            if (trusted && fs::copy_file(cached, zip, fs::copy_options::overwrite_existing, ec)) reused = true;
+        if (cache) {
+            auto cached = cache->find_package(provider.provider, version_text, out.platform, trusted);
+            if (!cached.dropped.empty()) {
+                std::unique_lock lock(count_mutex);
+                result.warnings.push_back(cached.dropped);
+            }
+            if (cached.zip) {
+                zip = *cached.zip;
+                reused = true;
+            }
         }
         if (!reused) {
+            zip = *work_dir / fmt::format("{}-{}.zip", job.provider, job.platform);
             net::HttpRequest request;
             request.url = download_url;
             request.purpose = net::Purpose::download;
@@ -411,11 +387,47 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         auto zh = providers::zh_of_zip(zip);
         if (!zh.ok()) return fail(zh.error);
         out.zh = zh.value;
-        // 3. The archive must be the one the registry (signed) or the mirror listed.
-        if (!expected_zh.empty() && zh.value != expected_zh) {
-            return fail(fmt::format("archive has incorrect checksum {} (expected {})", zh.value, expected_zh));
+        // The registry's checks, in Terraform's order (OpenTofu's `packages`
+        // first), on the package itself.
+        if (document) {
+            PackageAuthenticationInput input;
+            input.archive = zip;
+            input.filename = document->filename;
+            input.shasum = document->shasum;
+            input.sums_document = sums.document;
+            input.sums_signature = sums.signature;
+            input.keys = document->keys;
+            input.context = SignatureContext{options.engine, provider.provider.hostname};
+            input.signature_verdict = sums.verdict;
+            input.platform = out.platform.to_string();
+            if (options.engine == Engine::opentofu && !document->packages.empty()) {
+                std::map<std::string, RegistryPackage> packages;
+                for (const auto& [name, facts] : document->packages) {
+                    packages[name] = RegistryPackage{
+                        facts.hashes, static_cast<std::int64_t>(
+                                          std::min<std::uint64_t>(facts.size, std::numeric_limits<std::int64_t>::max()))};
+                }
+                input.packages = std::move(packages);
+            }
+            auto authenticated = authenticate_package(input);
+            if (!authenticated.ok()) return fail(authenticated.error);
+            authentication = describe(sums.verdict, options.engine);
+            // Hashes the lock may record for every platform: what a key
+            // signed; for OpenTofu with signing skipped, what the origin
+            // registry reported (spec 3.7 step 6).
+            std::vector<std::string> vouched = authenticated.signed_hashes;
+            if (!authenticated.signed_by_any_party() && options.engine == Engine::opentofu) {
+                vouched = sums_zh_hashes(sums.document);
+                vouched.insert(vouched.end(), authenticated.registry_hashes.begin(),
+                               authenticated.registry_hashes.end());
+            }
+            std::unique_lock lock(sums_cache.mutex);
+            provider.signed_zh.insert(provider.signed_zh.end(), vouched.begin(), vouched.end());
+            std::sort(provider.signed_zh.begin(), provider.signed_zh.end());
+            provider.signed_zh.erase(std::unique(provider.signed_zh.begin(), provider.signed_zh.end()),
+                                     provider.signed_zh.end());
         }
-        // 4. Unpack into a private directory and hash what came out.
+        // Unpack into a private directory and hash what came out.
         const fs::path unpacked = *work_dir / fmt::format("{}-{}", job.provider, job.platform);
         providers::UnpackLimits limits;
         limits.max_total_bytes = std::min(limits.max_total_bytes, options.max_package_bytes);
@@ -444,25 +456,28 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         out.h1 = h1.value;
         out.unpacked = unpacked;
         out.authentication = authentication;
-        if (!reused) {
-            out.zip = zip;
-            out.cache_path = cached;
-        } else {
-            fs::remove(zip, ec);
-        }
+        if (!reused) out.zip = zip;
     });
-    // 5. Only when everything worked: keep the verified zips for next time
-    // (renamed from the temporary directory, which lives in the cache).
-    if (result.ok()) {
+    // Only when everything worked: keep the verified packages for next time
+    // (moved from the private directory, which lives in the cache).
+    if (result.ok() && cache) {
         for (const auto& p : result.providers) {
             for (const auto& f : p.platforms) {
-                if (f.zip.empty() || f.cache_path.empty()) continue;
-                std::error_code ec;
-                const fs::path staging = f.cache_path.parent_path() / ("." + f.cache_path.filename().string() + ".tmp");
-                fs::create_directories(f.cache_path.parent_path(), ec);
-                if (fs::copy_file(f.zip, staging, fs::copy_options::overwrite_existing, ec) &&
-                    !install_file(staging, f.cache_path)) {
-                    fs::remove(staging, ec);
+                if (f.zip.empty()) {
+                    if (!cache->recall_h1(p.provider, p.version.to_string(), f.zh)) {
+                        (void)cache->remember_h1(p.provider, p.version.to_string(), f.zh, f.h1);
+                    }
+                    continue;
+                }
+                if (auto stored = cache->store_package(p.provider, p.version.to_string(), f.platform, f.zip);
+                    !stored.ok()) {
+                    result.warnings.push_back(fmt::format("could not keep {} {} for {} in the download cache: {}",
+                                                          p.provider.to_string(), p.version.to_string(),
+                                                          f.platform.to_string(), stored.error));
+                }
+                if (auto remembered = cache->remember_h1(p.provider, p.version.to_string(), f.zh, f.h1);
+                    !remembered.ok()) {
+                    result.warnings.push_back(remembered.error);
                 }
             }
         }
