@@ -406,9 +406,59 @@ def proof_lint_online(s):
         s.notes.append(f"proof-lint-online: the finding does not name the platform darwin_amd64: {findings[0]}")
     if read_bytes(os.path.join(d, ".terraform.lock.hcl")) != before:
         raise Failure("lint (without --fix) changed the lock file")
-    if zips_fetched(run):
-        raise Failure(f"lint --online downloaded packages: {zips_fetched(run)}")
+    # The h1: hashes are checked against the packages proof-lock left in the
+    # download cache (each run of this case alone downloads them once).
+    again = s.run(["lint", "--online", "--format", "compact", "--color", "never", d])
+    if zips_fetched(again):
+        raise Failure(f"lint --online downloaded packages the cache holds: {zips_fetched(again)}\n{again}")
     s.lint_dir = d
+
+
+@case("lint-online-h1")
+def lint_online_h1(s):
+    """lint --online checks each locked h1: against the signed packages
+    themselves: from an empty cache it downloads only the declared
+    platforms' packages, a second run downloads nothing, and an h1: that is
+    the hash of another package is reported at its line (after looking at
+    every signed package of that version)."""
+    env = {"XDG_CACHE_HOME": os.path.join(s.root, "cache-h1")}
+    args = ["lint", "--online", "--format", "compact", "--color", "never"]
+    lock = lock_text(proof_lock_entries(s))
+    d = proof_module(s, lock=lock)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    run = s.run(args + [d], env)
+    if run.rc == 2 or "lock-hash-mismatch" in run.out:
+        raise Failure(f"a correct lock file is reported\n{run}")
+    declared = sorted(f"/dl/example/{t}/{v}/terraform-provider-{t}_{v}_{p}.zip"
+                      for t, v in (("demo", "1.2.0"), ("other", "1.0.0")) for p in ("linux_amd64", "darwin_arm64"))
+    if sorted(zips_fetched(run)) != declared:
+        raise Failure(f"expected the declared platforms' packages only: {sorted(zips_fetched(run))}\n{run}")
+    again = s.run(args + [d], env)
+    if again.rc == 2 or "lock-hash-mismatch" in again.out or zips_fetched(again):
+        raise Failure(f"a second lint --online downloaded packages again: {zips_fetched(again)}\n{again}")
+
+    exp = s.reg.expect["providers"]
+    victim = exp["example/demo"]["1.2.0"]["platforms"]["darwin_arm64"]["h1"]
+    foreign = exp["example/other"]["1.0.0"]["platforms"]["darwin_arm64"]["h1"]  # a real package, of another provider
+    bad = lock.replace(victim, foreign, 1)
+    line = next(i for i, text in enumerate(bad.splitlines(), 1) if foreign in text)
+    d = proof_module(s, lock=bad)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    run = s.run(args + [d], env)
+    findings = [f for f in run.out.splitlines() if "[lock-hash-mismatch]" in f]
+    if run.rc != 1 or len(findings) != 1:
+        raise Failure(f"expected exit 1 and exactly one lock-hash-mismatch\n{run}")
+    if not re.match(rf".*\.terraform\.lock\.hcl:{line}:\d+: error\[lock-hash-mismatch\]", findings[0]):
+        raise Failure(f"the finding is not an error at line {line}: {findings[0]}")
+    for name in (f"{HOST}/example/demo", "1.2.0", foreign):
+        if name not in findings[0]:
+            raise Failure(f"the finding does not name {name}: {findings[0]}")
+    rest = sorted(f"/dl/example/demo/1.2.0/terraform-provider-demo_1.2.0_{p}.zip"
+                  for p in ("darwin_amd64", "windows_amd64"))
+    if sorted(zips_fetched(run)) != rest:
+        raise Failure(f"expected the demo packages not cached yet, and only them: {sorted(zips_fetched(run))}")
 
 
 @case("lint-online-missing")
