@@ -840,6 +840,34 @@ def opentofu_keyless(s):
                      before_cache=s.cache_files())
 
 
+@case("opentofu-packages")
+def opentofu_packages(s):
+    """--engine opentofu, a keyless provider whose download documents carry
+    the `packages` extension: the lock records every platform's h1: from it
+    (only linux_amd64 is downloaded) and every zh:; a package whose size or
+    zh: differs from what `packages` says is refused."""
+    addr = "registry.opentofu.org/tofupkgs/demo"
+    d = s.module([("demo", addr, "1.0.0")])
+    run = s.lock(d, "--engine", "opentofu", "--cache-dir", os.path.join(s.root, "cache-tofupkgs"))
+    if run.rc != 0:
+        raise Failure(f"lock failed\n{run}")
+    rec = s.reg.expect["providers"]["tofupkgs/demo"]["1.0.0"]
+    hashes = [rec["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")] + rec["sums_zh"]
+    want = lock_text([(addr, "1.0.0", "1.0.0", hashes)], "opentofu")
+    got = read_bytes(os.path.join(d, ".terraform.lock.hcl"))
+    if got != want.encode():
+        raise Failure(f"lock file differs:\n--- expected\n{want}--- got\n{(got or b'').decode()}\n{run}")
+    if [z for z in zips_fetched(run) if not z.endswith("linux_amd64.zip")]:
+        raise Failure(f"packages of other platforms were downloaded: {zips_fetched(run)}")
+    for ns, reason in (("tofupkgsize", r"has \d+ bytes, but the registry's package list says \d+"),
+                       ("tofupkgzh", r"package list has checksum zh:0{64} for linux_amd64")):
+        bad = f"registry.opentofu.org/{ns}/demo"
+        d2 = s.module([("demo", bad, "1.0.0")])
+        s.expect_failure(d2, lambda d2=d2: s.lock(d2, "--engine", "opentofu", "--cache-dir",
+                                                  os.path.join(s.root, f"cache-{ns}")),
+                         reason, [bad, "1.0.0", "linux_amd64"], before_cache=s.cache_files())
+
+
 @case("sigint")
 def sigint(s):
     """SIGINT during a stalled download: tfsift stops, the lock file is
