@@ -27,6 +27,7 @@
 #include "tfsift/online/signature.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/providers/hash.hpp"
+#include "tfsift/providers/installation_methods.hpp"
 #include "tfsift/providers/selection.hpp"
 #include "tfsift/providers/unpack.hpp"
 
@@ -84,6 +85,16 @@ std::string describe(const SignatureVerdict& verdict, Engine engine) {
     }
     return text;
 }
+
+// Where one provider's packages may come from (spec 8.3).
+struct Source {
+    enum class Kind : unsigned char { registry, network_mirror, filesystem_mirror } kind = Kind::registry;
+    std::string base_url;  // registry: providers.v1 (after discovery); network mirror: its URL
+    std::string token;
+    std::string host;      // for messages: the registry or mirror host, the mirror directory
+    std::string label;     // "registry HOST", "network mirror URL", "filesystem mirror DIR"
+    std::vector<providers::LocalPackage> packages;  // filesystem mirror: the provider's packages there
+};
 
 struct Job {
     std::size_t provider = 0;
@@ -183,71 +194,145 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     std::optional<DownloadCache> cache;
     if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
 
-    // Per provider, one after the other: where it lives and which version.
-    struct Origin {
-        std::string base_url;  // providers.v1 or the mirror
-        std::string token;
-        std::string host;      // for messages
+    // Per provider, one after the other: where it may come from and which version.
+    std::vector<std::vector<Source>> sources;  // per provider, in the order they are tried
+    std::map<std::string, std::vector<providers::LocalPackage>> mirror_scans;  // filesystem mirror -> packages
+    const auto mirror_source = [&](const std::string& url) {
+        auto parsed = net::parse_absolute_url(url);
+        Source src;
+        src.kind = Source::Kind::network_mirror;
+        src.base_url = url;
+        src.host = parsed ? parsed->authority() : url;
+        src.token = credentials.token_for(src.host);
+        src.label = "network mirror " + url;
+        return src;
     };
-    std::vector<Origin> origins;
-    std::string mirror_token;
-    std::string mirror_host;
-    if (!options.net_mirror.empty()) {
-        auto parsed = net::parse_absolute_url(options.net_mirror);
-        mirror_host = parsed ? parsed->authority() : options.net_mirror;
-        mirror_token = credentials.token_for(mirror_host);
-    }
+    const auto registry_source = [](const Provider& provider) {
+        Source src;
+        src.kind = Source::Kind::registry;
+        src.host = provider.hostname;
+        src.label = "registry " + provider.hostname;
+        return src;
+    };
     for (const auto& [provider, constraints] : wanted) {
         FetchedProvider fetched;
         fetched.provider = provider;
         const std::string addr = provider.to_string();
-        Origin origin;
-        net::VersionList versions;
-        if (!options.net_mirror.empty()) {
-            origin = Origin{options.net_mirror, mirror_token, mirror_host};
-            net::MirrorClient mirror(main_client, origin.base_url, origin.token, options.engine_version, options.engine);
-            versions = mirror.versions(provider);
-            if (versions.status == net::LookupStatus::not_found) {
-                versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
-                                             options.net_mirror);
-            }
+        std::vector<Source> candidates;
+        if (!options.installation) {
+            candidates.push_back(options.net_mirror.empty() ? registry_source(provider)
+                                                            : mirror_source(options.net_mirror));
         } else {
-            auto service = discovery.providers_v1(provider.hostname);
-            if (!service.ok()) {
-                fetched.error = fmt::format("{}: {}", addr, service.error);
-                result.providers.push_back(std::move(fetched));
-                origins.push_back({});
+            for (const auto& method : *options.installation) {
+                if (method.kind == providers::InstallationMethod::Kind::dev_overrides ||
+                    !providers::method_handles(method, provider, options.engine)) {
+                    continue;
+                }
+                switch (method.kind) {
+                    case providers::InstallationMethod::Kind::direct:
+                        candidates.push_back(registry_source(provider));
+                        break;
+                    case providers::InstallationMethod::Kind::network_mirror:
+                        candidates.push_back(mirror_source(method.location));
+                        break;
+                    case providers::InstallationMethod::Kind::filesystem_mirror: {
+                        auto [scan, fresh] = mirror_scans.try_emplace(method.location);
+                        if (fresh) scan->second = providers::scan_filesystem_mirror(method.location, options.engine);
+                        Source src;
+                        src.kind = Source::Kind::filesystem_mirror;
+                        src.label = "filesystem mirror " + method.location;
+                        src.host = method.location;
+                        std::copy_if(scan->second.begin(), scan->second.end(), std::back_inserter(src.packages),
+                                     [&](const providers::LocalPackage& p) { return p.provider == provider; });
+                        candidates.push_back(std::move(src));
+                        break;
+                    }
+                    case providers::InstallationMethod::Kind::dev_overrides:
+                        break;
+                }
+            }
+        }
+        // The versions: the union over the sources; "not found" from one of
+        // several sources is no error (spec 8.3).
+        std::vector<providers::Version> available;
+        std::string not_found;  // a registry that does not know the provider, in its own words
+        std::string failure;
+        for (auto& src : candidates) {
+            net::VersionList versions;
+            if (src.kind == Source::Kind::filesystem_mirror) {
+                versions.status = src.packages.empty() ? net::LookupStatus::not_found : net::LookupStatus::ok;
+                for (const auto& p : src.packages) versions.versions.push_back(p.version);
+                versions.error = fmt::format("provider {} was not found in the {}", addr, src.label);
+            } else if (src.kind == Source::Kind::network_mirror) {
+                net::MirrorClient mirror(main_client, src.base_url, src.token, options.engine_version, options.engine);
+                versions = mirror.versions(provider);
+                if (versions.status == net::LookupStatus::not_found) {
+                    versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
+                                                 src.base_url);
+                }
+            } else {
+                auto service = discovery.providers_v1(provider.hostname);
+                if (!service.ok()) {
+                    failure = fmt::format("{}: {}", addr, service.error);
+                    break;
+                }
+                src.base_url = service.url;
+                src.token = credentials.token_for(provider.hostname);
+                net::RegistryClient registry(main_client, src.host, src.base_url, src.token, options.engine_version,
+                                             options.engine);
+                versions = registry.versions(provider);
+            }
+            fetched.warnings.insert(fetched.warnings.end(), versions.warnings.begin(), versions.warnings.end());
+            if (versions.status == net::LookupStatus::not_found && (candidates.size() > 1 || options.installation)) {
+                // A registry's "no such provider" is the error when no source has it.
+                if (not_found.empty() && src.kind == Source::Kind::registry) {
+                    not_found = fmt::format("{} from {}: {}", addr, src.host, versions.error);
+                }
                 continue;
             }
-            origin = Origin{service.url, credentials.token_for(provider.hostname), provider.hostname};
-            net::RegistryClient registry(main_client, origin.host, origin.base_url, origin.token,
-                                         options.engine_version, options.engine);
-            versions = registry.versions(provider);
+            if (versions.status != net::LookupStatus::ok) {
+                failure = fmt::format("{} from {}: {}", addr, src.host, versions.error);
+                break;
+            }
+            available.insert(available.end(), versions.versions.begin(), versions.versions.end());
         }
-        fetched.warnings = versions.warnings;
-        if (versions.status != net::LookupStatus::ok) {
-            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, versions.error);
+        std::sort(available.begin(), available.end(), [](const providers::Version& a, const providers::Version& b) {
+            return providers::compare_precedence(a, b) < 0;
+        });
+        available.erase(std::unique(available.begin(), available.end()), available.end());
+        if (failure.empty() && available.empty()) {
+            if (!not_found.empty()) {
+                failure = not_found;
+            } else {
+                failure = fmt::format("provider {} was not found in any of the search locations", addr);
+                for (const auto& src : candidates) failure += "\n- " + src.label;
+                if (candidates.empty()) failure += " (no method of the CLI configuration's provider_installation handles it)";
+            }
+        }
+        const std::string where = candidates.size() == 1 ? candidates.front().host : std::string("its sources");
+        if (!failure.empty()) {
+            fetched.error = failure;
             result.providers.push_back(std::move(fetched));
-            origins.push_back({});
+            sources.emplace_back();
             continue;
         }
         providers::SelectionRequest request;
         request.provider = provider;
         request.constraints = constraints;
-        request.available = versions.versions;
+        request.available = available;
         request.engine = options.engine;
         if (const auto* prior = old.find(provider)) request.locked = prior->version;
         auto selected = providers::select_provider_version(request);
         if (!selected.selected) {
-            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, selected.error);
+            fetched.error = fmt::format("{} from {}: {}", addr, where, selected.error);
             result.providers.push_back(std::move(fetched));
-            origins.push_back({});
+            sources.emplace_back();
             continue;
         }
         fetched.version = *selected.selected;
         for (const auto& platform : options.platforms) fetched.platforms.push_back(FetchedPlatform{platform});
         result.providers.push_back(std::move(fetched));
-        origins.push_back(origin);
+        sources.push_back(std::move(candidates));
     }
     for (const auto& w : credentials.warnings()) result.warnings.push_back(w);
 
@@ -263,34 +348,48 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     // default does not follow the processor count.
     const unsigned threads = options.jobs != 0 ? options.jobs : kDefaultFetchJobs;
     ProgressBar bar(options.progress_bar, jobs.size());
-    parallel_for(jobs.size(), threads, [&](std::size_t index) {
-        struct Done {
-            ProgressBar& bar;
-            ~Done() { bar.finished(); }
-        } done{bar};
-        const Job job = jobs[index];
-        FetchedProvider& provider = result.providers[job.provider];
-        FetchedPlatform& out = provider.platforms[job.platform];
-        const Origin& origin = origins[job.provider];
+    struct Attempt {
+        enum class Status : unsigned char { done, absent, failed } status = Status::done;
+        std::string message;
+    };
+    // One platform's package from one source: `absent` when the source does
+    // not have it (the next source is tried), `failed` when it has it but
+    // something is wrong.
+    const auto fetch_platform = [&](const Source& src, FetchedProvider& provider, FetchedPlatform& out,
+                                    net::HttpClient& client, const Job& job, std::size_t index) -> Attempt {
+        const auto fail = [](std::string why) { return Attempt{Attempt::Status::failed, std::move(why)}; };
+        const auto absent = [](std::string why) { return Attempt{Attempt::Status::absent, std::move(why)}; };
         const std::string addr = provider.provider.to_string();
-        const std::string where = fmt::format("{} {} ({}) from {}", addr, provider.version.to_string(),
-                                              out.platform.to_string(),
-                                              options.net_mirror.empty() ? "registry " + origin.host
-                                                                         : "network mirror " + options.net_mirror);
-        auto fail = [&](const std::string& why) { out.error = fmt::format("{}: {}", where, why); };
-        if (net::cancel_requested()) return fail("interrupted");
-        net::HttpClient client(settings.network);
-
         std::string download_url;
         std::vector<std::string> trusted;        // hashes a cached zip may be taken for
         std::vector<std::string> mirror_hashes;  // mirror: the listed hashes
         std::optional<net::DownloadDocument> document;
         SumsCache::Entry sums;
         std::string authentication;
-        if (options.net_mirror.empty()) {
-            net::RegistryClient registry(client, origin.host, origin.base_url, origin.token, options.engine_version,
+        if (src.kind == Source::Kind::filesystem_mirror) {
+            // Nothing vouches for a package on disk: its own h1: is recorded.
+            const auto found = std::find_if(src.packages.begin(), src.packages.end(), [&](const auto& p) {
+                return p.version == provider.version && p.platform == out.platform;
+            });
+            if (found == src.packages.end()) {
+                return absent(fmt::format("the {} has no package of it", src.label));
+            }
+            if (!found->refused.empty()) return fail(found->refused);
+            if (found->kind == providers::PackageKind::directory) {
+                auto h1 = providers::h1_of_directory(found->path);
+                if (!h1.ok()) return fail(h1.error);
+                out.h1 = h1.value;
+                out.unpacked = found->path;
+                out.authentication = "unauthenticated";
+                return Attempt{};
+            }
+            download_url = found->path.string();
+            authentication = "unauthenticated";
+        } else if (src.kind == Source::Kind::registry) {
+            net::RegistryClient registry(client, src.host, src.base_url, src.token, options.engine_version,
                                          options.engine);
             auto lookup = registry.download(provider.provider, provider.version, out.platform);
+            if (lookup.status == net::LookupStatus::not_found) return absent(lookup.error);
             if (!lookup.document) return fail(lookup.error);
             document = std::move(lookup.document);
             const auto& doc = *document;
@@ -336,14 +435,14 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             }
             if (!sums.verdict.ok) return fail(sums.verdict.error);
         } else {
-            net::MirrorClient mirror(client, origin.base_url, origin.token, options.engine_version, options.engine);
+            net::MirrorClient mirror(client, src.base_url, src.token, options.engine_version, options.engine);
             auto version = mirror.version(provider.provider, provider.version);
+            if (version.status == net::LookupStatus::not_found) return absent(version.error);
             if (version.status != net::LookupStatus::ok) return fail(version.error);
             auto it = version.archives.find(out.platform.to_string());
             if (it == version.archives.end()) {
-                return fail(fmt::format("provider mirror {} does not have a package of {} {} for {}",
-                                        options.net_mirror, addr, provider.version.to_string(),
-                                        out.platform.to_string()));
+                return absent(fmt::format("provider mirror {} does not have a package of {} {} for {}", src.base_url,
+                                          addr, provider.version.to_string(), out.platform.to_string()));
             }
             download_url = it->second.url;
             mirror_hashes = it->second.hashes;
@@ -356,7 +455,10 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         const std::string version_text = provider.version.to_string();
         fs::path zip;
         bool reused = false;
-        if (cache) {
+        if (src.kind == Source::Kind::filesystem_mirror) {
+            zip = download_url;  // the mirror's zip, read where it is
+            reused = true;
+        } else if (cache) {
             auto cached = cache->find_package(provider.provider, version_text, out.platform, trusted);
             if (!cached.dropped.empty()) {
                 std::unique_lock lock(count_mutex);
@@ -457,6 +559,39 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         out.unpacked = unpacked;
         out.authentication = authentication;
         if (!reused) out.zip = zip;
+        return Attempt{};
+    };
+    parallel_for(jobs.size(), threads, [&](std::size_t index) {
+        struct Done {
+            ProgressBar& bar;
+            ~Done() { bar.finished(); }
+        } done{bar};
+        const Job job = jobs[index];
+        FetchedProvider& provider = result.providers[job.provider];
+        FetchedPlatform& out = provider.platforms[job.platform];
+        const std::string addr = provider.provider.to_string();
+        const auto& candidates = sources[job.provider];
+        if (net::cancel_requested()) {
+            out.error = fmt::format("{} {} ({}): interrupted", addr, provider.version.to_string(),
+                                    out.platform.to_string());
+            return;
+        }
+        net::HttpClient client(settings.network);
+        std::vector<std::string> absent;  // why each source could not give it
+        for (const auto& src : candidates) {
+            const auto attempt = fetch_platform(src, provider, out, client, job, index);
+            if (attempt.status == Attempt::Status::done) return;
+            const std::string where = fmt::format("{} {} ({}) from {}", addr, provider.version.to_string(),
+                                                  out.platform.to_string(), src.label);
+            if (attempt.status == Attempt::Status::failed || candidates.size() == 1) {
+                out.error = fmt::format("{}: {}", where, attempt.message);
+                return;
+            }
+            absent.push_back(fmt::format("{}: {}", where, attempt.message));
+        }
+        out.error = fmt::format("provider {} {} is not available for {} from any of its sources", addr,
+                                provider.version.to_string(), out.platform.to_string());
+        for (const auto& why : absent) out.error += "\n- " + why;
     });
     // Only when everything worked: keep the verified packages for next time
     // (moved from the private directory, which lives in the cache).
@@ -464,7 +599,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         for (const auto& p : result.providers) {
             for (const auto& f : p.platforms) {
                 if (f.zip.empty()) {
-                    if (!cache->recall_h1(p.provider, p.version.to_string(), f.zh)) {
+                    if (!f.zh.empty() && !cache->recall_h1(p.provider, p.version.to_string(), f.zh)) {
                         (void)cache->remember_h1(p.provider, p.version.to_string(), f.zh, f.h1);
                     }
                     continue;

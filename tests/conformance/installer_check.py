@@ -574,6 +574,102 @@ def proxy_loopback(s):
         raise Failure(f"loopback was proxied\n{run}")
 
 
+def installation_config(s, name, block):
+    """A CLI configuration: the fixture's hosts and credentials plus `block`."""
+    path = os.path.join(s.root, f"cli-{name}.tfrc")
+    with open(s.cli_config) as base, open(path, "w") as f:
+        f.write(base.read() + block)
+    return {"TF_CLI_CONFIG_FILE": path, "XDG_CACHE_HOME": os.path.join(s.root, f"cache-{name}")}
+
+
+def fix_lock(s, d, env):
+    if not os.path.exists(os.path.join(d, ".tfsift.toml")):
+        with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+            f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    return s.run(["lint", "--fix", "--format", "compact", "--color", "never", d], env)
+
+
+@case("installation-methods")
+def installation_methods(s):
+    """lint --fix takes each provider from the provider_installation methods
+    that handle it (include/exclude): `other` from the network mirror (h1:
+    only), `demo` from its registry (h1: and every signed zh:)."""
+    mirror = f"https://localhost:{s.port}/mirror/"
+    env = installation_config(s, "methods", f'''provider_installation {{
+  network_mirror {{
+    url     = "{mirror}"
+    include = ["{HOST}/example/other"]
+  }}
+  direct {{
+    exclude = ["{HOST}/example/other"]
+  }}
+}}
+''')
+    d = proof_module(s)
+    run = fix_lock(s, d, env)
+    exp = s.reg.expect["providers"]
+    demo, other = exp["example/demo"]["1.2.0"], exp["example/other"]["1.0.0"]
+    want = lock_text([
+        (f"{HOST}/example/demo", "1.2.0", "~> 1.0",
+         [demo["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")] + demo["sums_zh"]),
+        (f"{HOST}/example/other", "1.0.0", ">= 0.9.0",
+         [other["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")])])
+    got = read_bytes(os.path.join(d, ".terraform.lock.hcl"))
+    if run.rc == 2 or got != want.encode():
+        raise Failure(f"lint --fix did not write the expected lock\n--- expected\n{want}--- got\n"
+                      f"{(got or b'').decode()}\n{run}")
+    zips = zips_fetched(run)
+    if sorted(z for z in zips if "/other/" in z and not z.startswith("/mirror/")) or \
+            sorted(z for z in zips if "/demo/" in z and not z.startswith("/dl/")):
+        raise Failure(f"a package came from a method that does not handle its provider: {zips}")
+
+
+@case("installation-fallthrough")
+def installation_fallthrough(s):
+    """A network mirror without the platform's package: the next method
+    (direct) gives it; first match wins for the platform the mirror has."""
+    addr = f"{HOST}/m-noplatform/demo"
+    env = installation_config(s, "fallthrough", f'''provider_installation {{
+  network_mirror {{
+    url = "https://localhost:{s.port}/mirror/"
+  }}
+  direct {{}}
+}}
+''')
+    d = s.module([("demo", addr, "1.0.0")])
+    run = fix_lock(s, d, env)
+    zips = zips_fetched(run)
+    linux = [z for z in zips if z.endswith("linux_amd64.zip")]
+    darwin = [z for z in zips if z.endswith("darwin_arm64.zip")]
+    if run.rc == 2 or len(linux) != 1 or not linux[0].startswith("/dl/") or \
+            len(darwin) != 1 or not darwin[0].startswith("/mirror/"):
+        raise Failure(f"expected linux_amd64 from the registry and darwin_arm64 from the mirror: {zips}\n{run}")
+    text = (read_bytes(os.path.join(d, ".terraform.lock.hcl")) or b"").decode()
+    rec = s.reg.expect["providers"]["m-noplatform/demo"]["1.0.0"]
+    for h in [rec["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")]:
+        if h not in text:
+            raise Failure(f"the lock lacks {h}:\n{text}\n{run}")
+
+
+@case("installation-none-handles")
+def installation_none_handles(s):
+    """No method handles the provider: lint --fix names it, writes nothing
+    and sends nothing."""
+    env = installation_config(s, "none", f'''provider_installation {{
+  direct {{
+    exclude = ["{HOST}/*/*"]
+  }}
+}}
+''')
+    d = s.module([("demo", f"{HOST}/example/other", "1.0.0")])
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64"]\n')
+    run = s.expect_failure(d, lambda: fix_lock(s, d, env), r"not found in any of the search locations",
+                           [f"{HOST}/example/other"])
+    if run.requests:
+        raise Failure(f"requests were sent: {[r['path'] for r in run.requests]}\n{run}")
+
+
 # Hostile packages and documents: (case, reason pattern). The message must
 # also name the provider, version and platform.
 SIGNED_CASE_REASONS = {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,13 @@ struct FetchOptions {
     Engine engine = Engine::terraform;
     std::vector<providers::Platform> platforms;
     std::string net_mirror;              // https base URL; empty: the origin registries
+    // The CLI configuration's provider_installation methods (or the implied
+    // ones, installation_methods()), as `terraform init` uses them (spec
+    // 8.3): each provider is looked for in the methods that handle it, the
+    // versions are the union of what they offer, and each platform's package
+    // comes from the first of them that has it. Unset: the origin registries
+    // or `net_mirror` only, as `terraform providers lock` does.
+    std::optional<std::vector<providers::InstallationMethod>> installation;
     std::filesystem::path cache_dir;     // packed filesystem-mirror layout; empty: no cache
     unsigned jobs = 0;                   // 0: kDefaultFetchJobs
     std::string engine_version;          // sent as X-Terraform-Version
