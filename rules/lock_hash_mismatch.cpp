@@ -54,8 +54,9 @@ void check_online(const LintContext& ctx, const LockInputs& in, FindingSink& sin
             suspects += (suspects.empty() ? "" : ", ") + platform;
         }
         const auto location = in.locations.find(provider.to_string());
+        const Range entry_hashes = in.entry_range(provider, &providers::LockEntryLocation::hashes);
         const auto hash_range = [&](const std::string& hash) {
-            Range range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+            Range range = entry_hashes;
             if (location != in.locations.end()) {
                 for (const auto& [text, item] : location->second.hash_items) {
                     if (text == hash) range = item;

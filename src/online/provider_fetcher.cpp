@@ -243,7 +243,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                         src.label = "filesystem mirror " + method.location;
                         src.host = method.location;
                         std::copy_if(scan->second.begin(), scan->second.end(), std::back_inserter(src.packages),
-                                     [&](const providers::LocalPackage& p) { return p.provider == provider; });
+                                     [&wanted_provider = provider](const providers::LocalPackage& p) {
+                                         return p.provider == wanted_provider;
+                                     });
                         candidates.push_back(std::move(src));
                         break;
                     }
