@@ -281,6 +281,10 @@ SignedPackageHashes signed_package_hashes(const providers::Provider& provider, c
     };
     std::unique_ptr<RegistrySession> session;
     const DownloadCache cache(default_cache_dir(env));
+    static std::once_flag tidied;  // what killed runs left in the cache, once per process
+    if (!cache.root().empty()) {
+        std::call_once(tidied, [&cache] { cache.remove_stale_temporaries(std::chrono::hours(1)); });
+    }
     for (const auto& [platform_text, zh] : packages) {
         if (!memo->error.empty() || accounted()) break;
         if (memo->visited.count(platform_text) != 0) continue;

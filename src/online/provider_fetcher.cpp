@@ -47,6 +47,16 @@ std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& er
     const fs::path parent = cache_dir.empty() ? fs::temp_directory_path(ec) : cache_dir / ".tfsift-tmp";
     if (!ec) fs::create_directories(parent, ec);
     if (!ec) fs::permissions(parent, fs::perms::owner_all, fs::perm_options::replace, ec);
+    // What a killed run left behind (a day old: no fetch takes that long).
+    if (!ec && !cache_dir.empty()) {
+        const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(24);
+        std::error_code list_ec;
+        for (fs::directory_iterator it(parent, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
+            std::error_code entry_ec;
+            if (!it->path().filename().string().starts_with("lock-")) continue;
+            if (fs::last_write_time(it->path(), entry_ec) < stale && !entry_ec) fs::remove_all(it->path(), entry_ec);
+        }
+    }
     for (int i = 0; !ec && i < 100; ++i) {
         fs::path candidate = parent / fmt::format("lock-{}-{:08x}", getpid(), rd());
         if (fs::create_directory(candidate, ec)) return candidate;
@@ -192,7 +202,10 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     });
 
     std::optional<DownloadCache> cache;
-    if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
+    if (!options.cache_dir.empty()) {
+        cache.emplace(options.cache_dir);
+        cache->remove_stale_temporaries(std::chrono::hours(1));
+    }
 
     // Per provider, one after the other: where it may come from and which version.
     std::vector<std::vector<Source>> sources;  // per provider, in the order they are tried

@@ -296,7 +296,20 @@ def proof_lock(s):
         if not (r["user_agent"] or "").startswith("tfsift/"):
             raise Failure(f"User-Agent is not tfsift/<version>: {r}")
 
+    # What killed runs left in the cache goes on the next run: a fetch's
+    # private directory a day old, a download an hour old.
+    providers_cache = os.path.join(s.cache_home, "tfsift", "providers")
+    stale = [os.path.join(providers_cache, ".tfsift-tmp", "lock-1-deadbeef", "0-0.zip"),
+             os.path.join(providers_cache, HOST, "example", "demo", ".tfsift", "tmp", "download-Xy12Zw")]
+    for path in stale:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"partial")
+        os.utime(path, (time.time() - 2 * 86400,) * 2)
+    os.utime(os.path.dirname(stale[0]), (time.time() - 2 * 86400,) * 2)
     again = s.lock(d, platforms=("linux_amd64", "darwin_arm64"))
+    if any(os.path.exists(p) for p in stale) or os.path.exists(os.path.dirname(stale[0])):
+        raise Failure(f"stale temporary files were left in the cache: {[p for p in stale if os.path.exists(p)]}")
     if again.rc != 0 or read_bytes(os.path.join(d, ".terraform.lock.hcl")) != want.encode():
         raise Failure(f"second run changed the file or failed\n{again}")
     if zips_fetched(again):
