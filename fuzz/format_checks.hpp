@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +25,11 @@
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/net/json_body.hpp"
+#include "tfsift/net/mirror_client.hpp"
+#include "tfsift/net/registry_client.hpp"
+#include "tfsift/net/service_discovery.hpp"
+#include "tfsift/net/url.hpp"
 #include "tfsift/providers/lock_file.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/state_file.hpp"
@@ -153,6 +159,119 @@ inline Problems check_cli_config(std::string_view bytes) {
         for (const auto& method : *config.provider_installation) {
             if (provider) (void)providers::method_handles(method, *provider, Engine::terraform);
         }
+    }
+    return out;
+}
+
+// ---- registry and network-mirror JSON documents ---------------------------
+
+// Whether `url` is an absolute http(s) URL tfsift could request.
+inline bool is_request_url(const std::string& url) {
+    const auto parsed = net::parse_absolute_url(url);
+    return parsed && (parsed->scheme == "https" || parsed->scheme == "http") && !parsed->host.empty();
+}
+
+// Versions in ascending precedence, as the version choice expects them.
+inline void check_version_order(const std::vector<providers::Version>& versions, const char* what, Problems& out) {
+    for (std::size_t i = 1; i < versions.size(); ++i) {
+        if (providers::compare_precedence(versions[i - 1], versions[i]) > 0) {
+            out.push_back(std::string(what) + ": versions out of order");
+        }
+        if (versions[i - 1] == versions[i]) out.push_back(std::string(what) + ": a version listed twice");
+    }
+}
+
+// The bytes as each document of the provider registry protocol: the service
+// discovery document, a versions list and a download document. What a
+// decoder accepts must be usable as it is (absolute http(s) URLs, a 64-digit
+// lower-case shasum, the requested platform); what it refuses has a message.
+inline Problems check_registry_documents(std::string_view bytes) {
+    Problems out;
+    const std::string body(bytes);
+    const std::string host = "registry.example.test";
+    const std::string discovery_url = "https://" + host + "/.well-known/terraform.json";
+    std::string error;
+    if (auto document = net::decode_json_body(body, error)) {
+        const auto service = net::providers_service_of(host, *document, discovery_url);
+        if (service.ok() && !is_request_url(service.url)) {
+            out.push_back("discovery: accepted a providers.v1 URL that cannot be requested: " + service.url);
+        }
+        if (!service.ok() && service.error.find(host) == std::string::npos &&
+            service.error.find(discovery_url) == std::string::npos) {
+            out.push_back("discovery: an error that names neither the host nor the URL: " + service.error);
+        }
+    } else if (error.empty()) {
+        out.emplace_back("discovery: invalid JSON without a message");
+    }
+
+    const std::string versions_url = "https://" + host + "/v1/providers/example/demo/versions";
+    const auto versions = net::decode_version_list(body, versions_url);
+    if (versions.status == net::LookupStatus::ok) {
+        check_version_order(versions.versions, "versions list", out);
+        for (const auto& [version, platforms] : versions.platforms) {
+            for (const auto& p : platforms) {
+                if (p.os.empty() || p.arch.empty()) out.push_back("versions list: an empty platform of " + version);
+            }
+        }
+    } else if (versions.error.find(versions_url) == std::string::npos) {
+        out.push_back("versions list: an error that does not name the URL: " + versions.error);
+    }
+
+    const std::string download_url = "https://" + host + "/v1/providers/example/demo/1.0.0/download/linux_amd64";
+    const auto version = providers::parse_version("1.0.0").version;
+    const providers::Platform platform{"linux", "amd64"};
+    if (version) {
+        const auto lookup = net::decode_download_document(body, download_url, host + "/example/demo", *version, platform);
+        if (lookup.status == net::LookupStatus::ok) {
+            if (!lookup.document) {
+                out.emplace_back("download document: accepted without a document");
+            } else {
+                const auto& d = *lookup.document;
+                if (d.os != platform.os || d.arch != platform.arch) {
+                    out.emplace_back("download document: accepted for another platform");
+                }
+                for (const auto* url : {&d.download_url, &d.shasums_url, &d.shasums_signature_url}) {
+                    if (!is_request_url(*url)) out.push_back("download document: a URL that cannot be requested: " + *url);
+                }
+                const bool hex = d.shasum.size() == 64 && std::all_of(d.shasum.begin(), d.shasum.end(), [](char c) {
+                                     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                                 });
+                if (!hex) out.push_back("download document: shasum is not 64 lower-case hex digits: " + d.shasum);
+                for (const auto& [name, facts] : d.packages) {
+                    if (!providers::parse_platform(name).platform) {
+                        out.push_back("download document: a packages entry that is no platform: " + name);
+                    }
+                }
+            }
+        } else if (lookup.error.empty() || lookup.document) {
+            out.emplace_back("download document: refused without a message, or with a document");
+        }
+    }
+    return out;
+}
+
+// The bytes as a network mirror's index.json and <version>.json.
+inline Problems check_mirror_documents(std::string_view bytes) {
+    Problems out;
+    const std::string body(bytes);
+    const std::string base = "https://mirror.example.test/providers/registry.example.test/example/demo/";
+    const auto index = net::decode_mirror_index(body, base + "index.json");
+    if (index.status == net::LookupStatus::ok) {
+        check_version_order(index.versions, "mirror index", out);
+    } else if (index.error.find(base + "index.json") == std::string::npos) {
+        out.push_back("mirror index: an error that does not name the URL: " + index.error);
+    }
+    const auto version = net::decode_mirror_version(body, base + "1.0.0.json");
+    if (version.status == net::LookupStatus::ok) {
+        for (const auto& [name, archive] : version.archives) {
+            if (!providers::parse_platform(name).platform) out.push_back("mirror version: an archive for no platform: " + name);
+            if (!is_request_url(archive.url)) out.push_back("mirror version: a URL that cannot be requested: " + archive.url);
+            if (archive.filename.find('/') != std::string::npos) {
+                out.push_back("mirror version: a file name with a slash: " + archive.filename);
+            }
+        }
+    } else if (version.error.find(base + "1.0.0.json") == std::string::npos) {
+        out.push_back("mirror version: an error that does not name the URL: " + version.error);
     }
     return out;
 }

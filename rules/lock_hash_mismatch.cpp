@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/net/engine_version.hpp"
@@ -14,14 +15,6 @@
 namespace tfsift::lint::rules {
 
 namespace {
-
-// The platform a SHA256SUMS file name is for ("..._1.0.0_linux_amd64.zip").
-std::string platform_of_file(const std::string& name, const std::string& version) {
-    const std::string marker = "_" + version + "_";
-    const auto at = name.rfind(marker);
-    if (at == std::string::npos || name.size() < 4 || name.compare(name.size() - 4, 4, ".zip") != 0) return {};
-    return name.substr(at + marker.size(), name.size() - 4 - at - marker.size());
-}
 
 void check_online(const LintContext& ctx, const LockInputs& in, FindingSink& sink) {
     const auto env = providers::process_environment();
@@ -56,20 +49,47 @@ void check_online(const LintContext& ctx, const LockInputs& in, FindingSink& sin
         std::string suspects;
         for (const auto& [zh, file] : signed_sums.file_names) {
             if (std::find(lock.hashes.begin(), lock.hashes.end(), zh) != lock.hashes.end()) continue;
-            const std::string platform = platform_of_file(file, lock.version.to_string());
+            const std::string platform = online::platform_of_package_file(file, lock.version.to_string());
             if (platform.empty()) continue;
             suspects += (suspects.empty() ? "" : ", ") + platform;
         }
         const auto location = in.locations.find(provider.to_string());
-        for (const auto& hash : lock.hashes) {
-            if (hash.rfind("zh:", 0) != 0) continue;
-            if (std::binary_search(signed_sums.zh.begin(), signed_sums.zh.end(), hash)) continue;
-            Range range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+        const Range entry_hashes = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+        const auto hash_range = [&](const std::string& hash) {
+            Range range = entry_hashes;
             if (location != in.locations.end()) {
                 for (const auto& [text, item] : location->second.hash_items) {
                     if (text == hash) range = item;
                 }
             }
+            return range;
+        };
+        // h1: hashes: each must be the hash of one of the signed packages.
+        std::vector<std::string> h1s;
+        std::copy_if(lock.hashes.begin(), lock.hashes.end(), std::back_inserter(h1s),
+                     [](const std::string& h) { return h.starts_with("h1:"); });
+        if (!h1s.empty()) {
+            std::vector<std::string> preferred = ctx.settings->platforms;
+            preferred.push_back(providers::current_platform().to_string());
+            const auto packages = online::signed_package_hashes(provider, lock.version, ctx.engine, engine_version,
+                                                                env, h1s, preferred);
+            if (!packages.ok()) {
+                report(packages.error, version_range);
+            } else {
+                for (const auto& hash : h1s) {
+                    if (packages.h1.count(hash) != 0) continue;
+                    report(fmt::format("{} of {} is the hash of none of the {} packages in the SHA256SUMS the registry "
+                                       "{} signed ({}); the lock file records a package the provider's author never "
+                                       "published",
+                                       hash, what, packages.platforms, provider.hostname, signed_sums.authentication),
+                           hash_range(hash));
+                }
+            }
+        }
+        for (const auto& hash : lock.hashes) {
+            if (hash.rfind("zh:", 0) != 0) continue;
+            if (std::binary_search(signed_sums.zh.begin(), signed_sums.zh.end(), hash)) continue;
+            const Range range = hash_range(hash);
             std::string message = fmt::format(
                 "{} of {} is not in the SHA256SUMS the registry {} signed ({}); the lock file records a package the "
                 "provider's author never published",
@@ -98,9 +118,14 @@ Rule lock_hash_mismatch() {
         "fits none of the available packages (the hash recorded for it changed). A package for a platform the "
         "entry simply has no hash for yet is `lock-platforms-incomplete`'s concern.\n\n"
         "With `tfsift lint --online` (or `online = true` in `.tfsift.toml`) it also asks each provider's registry "
-        "for the locked version's signed `SHA256SUMS` (no package is downloaded): a recorded `zh:` hash that is "
+        "for the locked version's signed `SHA256SUMS`: a recorded `zh:` hash that is "
         "not one of its lines was never signed by the provider's author and is reported at its own line, naming "
-        "the provider, the version and the platform when the file name tells it. A version the registry no longer "
+        "the provider, the version and the platform when the file name tells it. A recorded `h1:` hash is the hash "
+        "of what a package holds, so it is checked against the packages themselves: each platform's package is "
+        "taken from the download cache, or downloaded once, checked against its signed `zh:` and kept there; the "
+        "declared `platforms` and the current platform are looked at first, and no further package is fetched "
+        "once every recorded `h1:` is accounted for. An `h1:` that is the hash of none of the signed packages is "
+        "reported at its own line. A version the registry no longer "
         "lists, a registry that cannot be reached or a signature that does not verify is reported too, at the "
         "entry's `version`.";
     r.doc.why =

@@ -11,6 +11,10 @@
 #            settings_fuzz  .tfsift.toml
 #            state_fuzz     terraform.tfstate
 #            tfrc_fuzz      the CLI configuration (.terraformrc, *.tfrc)
+#            registry_json_fuzz  the provider registry's JSON documents
+#                           (service discovery, versions list, download document)
+#            mirror_json_fuzz    a network mirror's index.json and <version>.json
+#            sums_fuzz      SHA256SUMS and the OpenPGP helper's JSON
 # Environment:
 #   FUZZ_JOBS     parallel fuzzing processes (default 1)
 #   FUZZ_SEEDS    how many corpus files to draw as seeds (default 1500)
@@ -49,6 +53,9 @@ case "$target" in
   settings_fuzz) seeds=fuzz/corpus-work/seeds-$target; format_dir=settings ;;
   state_fuzz)    seeds=fuzz/corpus-work/seeds-$target; format_dir=state ;;
   tfrc_fuzz)     seeds=fuzz/corpus-work/seeds-$target; format_dir=tfrc ;;
+  registry_json_fuzz) seeds=fuzz/corpus-work/seeds-$target; format_dir=registry-json ;;
+  mirror_json_fuzz)   seeds=fuzz/corpus-work/seeds-$target; format_dir=mirror-json ;;
+  sums_fuzz)     seeds=fuzz/corpus-work/seeds-$target; format_dir=sums ;;
   *) echo "unknown fuzz target $target" >&2; exit 2 ;;
 esac
 work=fuzz/corpus-work/$target
@@ -78,6 +85,33 @@ PY
     settings_fuzz) copy_seeds fixtures "$shared" -name '*.toml' ;;
     state_fuzz) copy_seeds fixtures "$shared" \( -name '*.tfstate' -o -name '*.tfstate.backup' \) ;;
     tfrc_fuzz) : ;;  # only the hand-written inputs of fixtures/fuzz-regressions/tfrc
+    # The fixture registry's documents, as tests/support/fixture_registry.py builds them.
+    registry_json_fuzz|mirror_json_fuzz|sums_fuzz)
+      python3 - "$seeds" "$target" <<'PY'
+import os, sys, tempfile
+sys.path.insert(0, "tests/support")
+import fixture_registry as fr
+seeds, target = sys.argv[1], sys.argv[2]
+with tempfile.TemporaryDirectory(prefix="tfsift-seeds-") as tmp:
+    reg = fr.FixtureRegistry(os.path.join(tmp, "reg"))
+    try:
+        for d, _, files in os.walk(reg.tree):
+            for f in files:
+                path = os.path.join(d, f)
+                rel = os.path.relpath(path, reg.tree)
+                if target == "sums_fuzz":
+                    want = f.endswith("SHA256SUMS")
+                elif target == "mirror_json_fuzz":
+                    want = rel.startswith("mirror/") and f.endswith(".json")
+                else:
+                    want = f != "expect.json" and not rel.startswith(("mirror/", "dl/")) and not f.endswith((".zip", ".sig", "SHA256SUMS"))
+                if want and os.path.getsize(path) <= 16384:
+                    with open(path, "rb") as src, open(os.path.join(seeds, rel.replace("/", "_")), "wb") as dst:
+                        dst.write(src.read())
+    finally:
+        reg.stop()
+PY
+      ;;
   esac
 fi
 regressions=()

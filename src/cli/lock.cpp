@@ -193,6 +193,7 @@ int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree,
     request.dir = dir;
     request.requirements = requirements;
     request.repair = options;
+    request.use_installation_methods = true;
     const auto env = providers::process_environment();
     request.fetch.cache_dir = online::default_cache_dir(env);
     request.fetch.engine_version = settings.engine_version.value_or(std::string(default_engine_version(engine)));

@@ -147,16 +147,10 @@ std::string copy_to_temporary(const fs::path& from, const fs::path& dir, fs::pat
 
 }  // namespace
 
-fs::path default_cache_dir() {
-    // NOLINTBEGIN(concurrency-mt-unsafe): read-only use of the environment
-    if (const char* dir = std::getenv("TFSIFT_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
-        return fs::path(xdg) / "tfsift" / "providers";
-    }
-    if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
-        return fs::path(home) / ".cache" / "tfsift" / "providers";
-    }
-    // NOLINTEND(concurrency-mt-unsafe)
+fs::path default_cache_dir(const providers::Environment& env) {
+    if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return fs::path(*dir);
+    if (auto xdg = env("XDG_CACHE_HOME"); xdg && xdg->starts_with('/')) return fs::path(*xdg) / "tfsift" / "providers";
+    if (auto home = env("HOME"); home && home->starts_with('/')) return fs::path(*home) / ".cache" / "tfsift" / "providers";
     return {};
 }
 
@@ -209,6 +203,18 @@ CachedPackage DownloadCache::find_package(const providers::Provider& provider, s
     }
     for (const auto& hash : trusted) {
         if (const auto digits = zh_digits(hash); digits && "zh:" + *digits == zh.value) {
+            found.zip = path;
+            found.zh = zh.value;
+            return found;
+        }
+    }
+    // A network mirror vouches for h1: hashes, the hash of what the zip holds.
+    const bool any_h1 = std::any_of(trusted.begin(), trusted.end(), [](const std::string& h) {
+        return h.starts_with("h1:");
+    });
+    if (any_h1) {
+        if (const auto h1 = providers::h1_of_zip(path); h1.ok() &&
+            std::find(trusted.begin(), trusted.end(), h1.value) != trusted.end()) {
             found.zip = path;
             found.zh = zh.value;
             return found;

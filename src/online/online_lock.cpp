@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "tfsift/providers/installation_methods.hpp"
 #include "tfsift/providers/lock_file.hpp"
 
 namespace tfsift::online {
@@ -53,6 +54,12 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
     FetchOptions fetch_options = request.fetch;
     fetch_options.engine = engine;
     fetch_options.platforms = request.repair.platforms;
+    if (request.use_installation_methods) {
+        const auto config = providers::read_cli_config(providers::cli_config_files(env, engine), env);
+        std::error_code cwd_ec;
+        fetch_options.installation =
+            providers::installation_methods(config, env, engine, fs::current_path(cwd_ec));
+    }
     auto fetched = fetch_providers(wanted, old, fetch_options, env);
     out.warnings = fetched.warnings;
     out.downloads = fetched.downloads;

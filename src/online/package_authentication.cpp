@@ -86,6 +86,16 @@ std::vector<std::string> sums_zh_hashes(std::string_view document) {
     return hashes;
 }
 
+std::map<std::string, std::string> sums_file_names(std::string_view document) {
+    std::map<std::string, std::string> names;
+    if (sums_zh_hashes(document).empty()) return names;
+    for (const auto line : lines(document)) {
+        const auto parts = fields(line);
+        if (parts.size() >= 2) names.try_emplace("zh:" + lower(parts[0]), std::string(parts[1]));
+    }
+    return names;
+}
+
 std::string check_matching_checksum(std::string_view document, std::string_view filename, std::string_view want_sha256) {
     std::optional<std::string_view> checksum;
     for (const auto line : lines(document)) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -21,9 +22,12 @@
 #include "tfsift/net/registry_client.hpp"
 #include "tfsift/net/service_discovery.hpp"
 #include "tfsift/net/url.hpp"
+#include "tfsift/online/download_cache.hpp"
+#include "tfsift/online/package_authentication.hpp"
 #include "tfsift/online/signature.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/providers/hash.hpp"
+#include "tfsift/providers/installation_methods.hpp"
 #include "tfsift/providers/selection.hpp"
 #include "tfsift/providers/unpack.hpp"
 
@@ -35,12 +39,6 @@ using providers::Provider;
 namespace {
 
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 // A private directory for this run's downloads; nothing and `error` set
 // when none can be made (a read-only or full cache).
 std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& error) {
@@ -49,6 +47,16 @@ std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& er
     const fs::path parent = cache_dir.empty() ? fs::temp_directory_path(ec) : cache_dir / ".tfsift-tmp";
     if (!ec) fs::create_directories(parent, ec);
     if (!ec) fs::permissions(parent, fs::perms::owner_all, fs::perm_options::replace, ec);
+    // What a killed run left behind (a day old: no fetch takes that long).
+    if (!ec && !cache_dir.empty()) {
+        const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(24);
+        std::error_code list_ec;
+        for (fs::directory_iterator it(parent, list_ec), end; !list_ec && it != end; it.increment(list_ec)) {
+            std::error_code entry_ec;
+            if (!it->path().filename().string().starts_with("lock-")) continue;
+            if (fs::last_write_time(it->path(), entry_ec) < stale && !entry_ec) fs::remove_all(it->path(), entry_ec);
+        }
+    }
     for (int i = 0; !ec && i < 100; ++i) {
         fs::path candidate = parent / fmt::format("lock-{}-{:08x}", getpid(), rd());
         if (fs::create_directory(candidate, ec)) return candidate;
@@ -56,14 +64,6 @@ std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& er
     error = fmt::format("cannot create a temporary directory in {}: {}", parent.string(),
                         ec ? ec.message() : std::string("every name tried was taken"));
     return std::nullopt;
-}
-
-// Renames `from` over `to` after making the directory; false on failure.
-bool install_file(const fs::path& from, const fs::path& to) {
-    std::error_code ec;
-    fs::create_directories(to.parent_path(), ec);
-    fs::rename(from, to, ec);
-    return !ec;
 }
 
 struct Settings {
@@ -78,6 +78,7 @@ struct SumsCache {
     std::mutex mutex;
     struct Entry {
         std::string document;
+        std::string signature;
         SignatureVerdict verdict;
         std::string error;
     };
@@ -94,6 +95,16 @@ std::string describe(const SignatureVerdict& verdict, Engine engine) {
     }
     return text;
 }
+
+// Where one provider's packages may come from (spec 8.3).
+struct Source {
+    enum class Kind : unsigned char { registry, network_mirror, filesystem_mirror } kind = Kind::registry;
+    std::string base_url;  // registry: providers.v1 (after discovery); network mirror: its URL
+    std::string token;
+    std::string host;      // for messages: the registry or mirror host, the mirror directory
+    std::string label;     // "registry HOST", "network mirror URL", "filesystem mirror DIR"
+    std::vector<providers::LocalPackage> packages;  // filesystem mirror: the provider's packages there
+};
 
 struct Job {
     std::size_t provider = 0;
@@ -163,15 +174,6 @@ std::vector<std::string> FetchResult::errors() const {
     return out;
 }
 
-fs::path default_cache_dir(const providers::Environment& env) {
-    if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return fs::path(*dir);
-    if (auto xdg = env("XDG_CACHE_HOME"); xdg && !xdg->empty() && fs::path(*xdg).is_absolute()) {
-        return fs::path(*xdg) / "tfsift" / "providers";
-    }
-    if (auto home = env("HOME"); home && !home->empty()) return fs::path(*home) / ".cache" / "tfsift" / "providers";
-    return {};
-}
-
 FetchResult fetch_providers(const std::map<Provider, providers::VersionConstraints>& wanted,
                             const providers::LockFile& old, const FetchOptions& options,
                             const providers::Environment& env) {
@@ -199,71 +201,153 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         (void)keep;
     });
 
-    // Per provider, one after the other: where it lives and which version.
-    struct Origin {
-        std::string base_url;  // providers.v1 or the mirror
-        std::string token;
-        std::string host;      // for messages
-    };
-    std::vector<Origin> origins;
-    std::string mirror_token;
-    std::string mirror_host;
-    if (!options.net_mirror.empty()) {
-        auto parsed = net::parse_absolute_url(options.net_mirror);
-        mirror_host = parsed ? parsed->authority() : options.net_mirror;
-        mirror_token = credentials.token_for(mirror_host);
+    std::optional<DownloadCache> cache;
+    if (!options.cache_dir.empty()) {
+        cache.emplace(options.cache_dir);
+        cache->remove_stale_temporaries(std::chrono::hours(1));
     }
+
+    // Per provider, one after the other: where it may come from and which version.
+    std::vector<std::vector<Source>> sources;  // per provider, in the order they are tried
+    std::map<std::string, std::vector<providers::LocalPackage>> mirror_scans;  // filesystem mirror -> packages
+    const auto mirror_source = [&](const std::string& url) {
+        auto parsed = net::parse_absolute_url(url);
+        Source src;
+        src.kind = Source::Kind::network_mirror;
+        src.base_url = url;
+        src.host = parsed ? parsed->authority() : url;
+        src.token = credentials.token_for(src.host);
+        src.label = "network mirror " + url;
+        return src;
+    };
+    const auto registry_source = [](const Provider& provider) {
+        Source src;
+        src.kind = Source::Kind::registry;
+        src.host = provider.hostname;
+        src.label = "registry " + provider.hostname;
+        return src;
+    };
     for (const auto& [provider, constraints] : wanted) {
         FetchedProvider fetched;
         fetched.provider = provider;
         const std::string addr = provider.to_string();
-        Origin origin;
-        net::VersionList versions;
-        if (!options.net_mirror.empty()) {
-            origin = Origin{options.net_mirror, mirror_token, mirror_host};
-            net::MirrorClient mirror(main_client, origin.base_url, origin.token, options.engine_version, options.engine);
-            versions = mirror.versions(provider);
-            if (versions.status == net::LookupStatus::not_found) {
-                versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
-                                             options.net_mirror);
-            }
+        std::vector<Source> candidates;
+        if (!options.installation) {
+            candidates.push_back(options.net_mirror.empty() ? registry_source(provider)
+                                                            : mirror_source(options.net_mirror));
         } else {
-            auto service = discovery.providers_v1(provider.hostname);
-            if (!service.ok()) {
-                fetched.error = fmt::format("{}: {}", addr, service.error);
-                result.providers.push_back(std::move(fetched));
-                origins.push_back({});
+            for (const auto& method : *options.installation) {
+                if (method.kind == providers::InstallationMethod::Kind::dev_overrides ||
+                    !providers::method_handles(method, provider, options.engine)) {
+                    continue;
+                }
+                switch (method.kind) {
+                    case providers::InstallationMethod::Kind::direct:
+                        candidates.push_back(registry_source(provider));
+                        break;
+                    case providers::InstallationMethod::Kind::network_mirror:
+                        candidates.push_back(mirror_source(method.location));
+                        break;
+                    case providers::InstallationMethod::Kind::filesystem_mirror: {
+                        auto [scan, fresh] = mirror_scans.try_emplace(method.location);
+                        if (fresh) scan->second = providers::scan_filesystem_mirror(method.location, options.engine);
+                        Source src;
+                        src.kind = Source::Kind::filesystem_mirror;
+                        src.label = "filesystem mirror " + method.location;
+                        src.host = method.location;
+                        std::copy_if(scan->second.begin(), scan->second.end(), std::back_inserter(src.packages),
+                                     [&wanted_provider = provider](const providers::LocalPackage& p) {
+                                         return p.provider == wanted_provider;
+                                     });
+                        candidates.push_back(std::move(src));
+                        break;
+                    }
+                    case providers::InstallationMethod::Kind::dev_overrides:
+                        break;
+                }
+            }
+        }
+        // The versions: the union over the sources; "not found" from one of
+        // several sources is no error (spec 8.3).
+        std::vector<providers::Version> available;
+        std::string not_found;  // a registry that does not know the provider, in its own words
+        std::string failure;
+        for (auto& src : candidates) {
+            net::VersionList versions;
+            if (src.kind == Source::Kind::filesystem_mirror) {
+                versions.status = src.packages.empty() ? net::LookupStatus::not_found : net::LookupStatus::ok;
+                for (const auto& p : src.packages) versions.versions.push_back(p.version);
+                versions.error = fmt::format("provider {} was not found in the {}", addr, src.label);
+            } else if (src.kind == Source::Kind::network_mirror) {
+                net::MirrorClient mirror(main_client, src.base_url, src.token, options.engine_version, options.engine);
+                versions = mirror.versions(provider);
+                if (versions.status == net::LookupStatus::not_found) {
+                    versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
+                                                 src.base_url);
+                }
+            } else {
+                auto service = discovery.providers_v1(provider.hostname);
+                if (!service.ok()) {
+                    failure = fmt::format("{}: {}", addr, service.error);
+                    break;
+                }
+                src.base_url = service.url;
+                src.token = credentials.token_for(provider.hostname);
+                net::RegistryClient registry(main_client, src.host, src.base_url, src.token, options.engine_version,
+                                             options.engine);
+                versions = registry.versions(provider);
+            }
+            fetched.warnings.insert(fetched.warnings.end(), versions.warnings.begin(), versions.warnings.end());
+            if (versions.status == net::LookupStatus::not_found && (candidates.size() > 1 || options.installation)) {
+                // A registry's "no such provider" is the error when no source has it.
+                if (not_found.empty() && src.kind == Source::Kind::registry) {
+                    not_found = fmt::format("{} from {}: {}", addr, src.host, versions.error);
+                }
                 continue;
             }
-            origin = Origin{service.url, credentials.token_for(provider.hostname), provider.hostname};
-            net::RegistryClient registry(main_client, origin.host, origin.base_url, origin.token,
-                                         options.engine_version, options.engine);
-            versions = registry.versions(provider);
+            if (versions.status != net::LookupStatus::ok) {
+                failure = fmt::format("{} from {}: {}", addr, src.host, versions.error);
+                break;
+            }
+            available.insert(available.end(), versions.versions.begin(), versions.versions.end());
         }
-        fetched.warnings = versions.warnings;
-        if (versions.status != net::LookupStatus::ok) {
-            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, versions.error);
+        std::sort(available.begin(), available.end(), [](const providers::Version& a, const providers::Version& b) {
+            return providers::compare_precedence(a, b) < 0;
+        });
+        available.erase(std::unique(available.begin(), available.end()), available.end());
+        if (failure.empty() && available.empty()) {
+            if (!not_found.empty()) {
+                failure = not_found;
+            } else {
+                failure = fmt::format("provider {} was not found in any of the search locations", addr);
+                for (const auto& src : candidates) failure += "\n- " + src.label;
+                if (candidates.empty()) failure += " (no method of the CLI configuration's provider_installation handles it)";
+            }
+        }
+        const std::string where = candidates.size() == 1 ? candidates.front().host : std::string("its sources");
+        if (!failure.empty()) {
+            fetched.error = failure;
             result.providers.push_back(std::move(fetched));
-            origins.push_back({});
+            sources.emplace_back();
             continue;
         }
         providers::SelectionRequest request;
         request.provider = provider;
         request.constraints = constraints;
-        request.available = versions.versions;
+        request.available = available;
         request.engine = options.engine;
         if (const auto* prior = old.find(provider)) request.locked = prior->version;
         auto selected = providers::select_provider_version(request);
         if (!selected.selected) {
-            fetched.error = fmt::format("{} from {}: {}", addr, origin.host, selected.error);
+            fetched.error = fmt::format("{} from {}: {}", addr, where, selected.error);
             result.providers.push_back(std::move(fetched));
-            origins.push_back({});
+            sources.emplace_back();
             continue;
         }
         fetched.version = *selected.selected;
         for (const auto& platform : options.platforms) fetched.platforms.push_back(FetchedPlatform{platform});
         result.providers.push_back(std::move(fetched));
-        origins.push_back(origin);
+        sources.push_back(std::move(candidates));
     }
     for (const auto& w : credentials.warnings()) result.warnings.push_back(w);
 
@@ -279,40 +363,54 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     // default does not follow the processor count.
     const unsigned threads = options.jobs != 0 ? options.jobs : kDefaultFetchJobs;
     ProgressBar bar(options.progress_bar, jobs.size());
-    parallel_for(jobs.size(), threads, [&](std::size_t index) {
-        struct Done {
-            ProgressBar& bar;
-            ~Done() { bar.finished(); }
-        } done{bar};
-        const Job job = jobs[index];
-        FetchedProvider& provider = result.providers[job.provider];
-        FetchedPlatform& out = provider.platforms[job.platform];
-        const Origin& origin = origins[job.provider];
+    struct Attempt {
+        enum class Status : unsigned char { done, absent, failed } status = Status::done;
+        std::string message;
+    };
+    // One platform's package from one source: `absent` when the source does
+    // not have it (the next source is tried), `failed` when it has it but
+    // something is wrong.
+    const auto fetch_platform = [&](const Source& src, FetchedProvider& provider, FetchedPlatform& out,
+                                    net::HttpClient& client, const Job& job, std::size_t index) -> Attempt {
+        const auto fail = [](std::string why) { return Attempt{Attempt::Status::failed, std::move(why)}; };
+        const auto absent = [](std::string why) { return Attempt{Attempt::Status::absent, std::move(why)}; };
         const std::string addr = provider.provider.to_string();
-        const std::string where = fmt::format("{} {} ({}) from {}", addr, provider.version.to_string(),
-                                              out.platform.to_string(),
-                                              options.net_mirror.empty() ? "registry " + origin.host
-                                                                         : "network mirror " + options.net_mirror);
-        auto fail = [&](const std::string& why) { out.error = fmt::format("{}: {}", where, why); };
-        if (net::cancel_requested()) return fail("interrupted");
-        net::HttpClient client(settings.network);
-
         std::string download_url;
-        std::string filename;
-        std::string expected_zh;                 // registry: the signed shasum
+        std::vector<std::string> trusted;        // hashes a cached zip may be taken for
         std::vector<std::string> mirror_hashes;  // mirror: the listed hashes
+        std::optional<net::DownloadDocument> document;
+        SumsCache::Entry sums;
         std::string authentication;
-        if (options.net_mirror.empty()) {
-            net::RegistryClient registry(client, origin.host, origin.base_url, origin.token, options.engine_version,
+        if (src.kind == Source::Kind::filesystem_mirror) {
+            // Nothing vouches for a package on disk: its own h1: is recorded.
+            const auto found = std::find_if(src.packages.begin(), src.packages.end(), [&](const auto& p) {
+                return p.version == provider.version && p.platform == out.platform;
+            });
+            if (found == src.packages.end()) {
+                return absent(fmt::format("the {} has no package of it", src.label));
+            }
+            if (!found->refused.empty()) return fail(found->refused);
+            if (found->kind == providers::PackageKind::directory) {
+                auto h1 = providers::h1_of_directory(found->path);
+                if (!h1.ok()) return fail(h1.error);
+                out.h1 = h1.value;
+                out.unpacked = found->path;
+                out.authentication = "unauthenticated";
+                return Attempt{};
+            }
+            download_url = found->path.string();
+            authentication = "unauthenticated";
+        } else if (src.kind == Source::Kind::registry) {
+            net::RegistryClient registry(client, src.host, src.base_url, src.token, options.engine_version,
                                          options.engine);
             auto lookup = registry.download(provider.provider, provider.version, out.platform);
+            if (lookup.status == net::LookupStatus::not_found) return absent(lookup.error);
             if (!lookup.document) return fail(lookup.error);
-            const auto& doc = *lookup.document;
+            document = std::move(lookup.document);
+            const auto& doc = *document;
             download_url = doc.download_url;
-            filename = doc.filename;
-            expected_zh = "zh:" + doc.shasum;
+            trusted = {"zh:" + doc.shasum};
             // SHA256SUMS and signature: fetched and checked once per document.
-            SumsCache::Entry sums;
             std::shared_ptr<std::mutex> document_mutex;
             {
                 std::unique_lock lock(sums_cache.mutex);
@@ -328,15 +426,16 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             }
             if (sums.document.empty() && sums.error.empty()) {
                 std::string error;
-                auto document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
-                auto signature = document ? registry.fetch_document(doc.shasums_signature_url,
-                                                                    "cryptographic signature", error)
-                                          : std::nullopt;
-                if (!document || !signature) {
+                auto sums_document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
+                auto signature = sums_document ? registry.fetch_document(doc.shasums_signature_url,
+                                                                         "cryptographic signature", error)
+                                               : std::nullopt;
+                if (!sums_document || !signature) {
                     sums.error = error;
                 } else {
-                    sums.document = *document;
-                    sums.verdict = verify_sums_signature(*document, *signature, doc.keys,
+                    sums.document = std::move(*sums_document);
+                    sums.signature = std::move(*signature);
+                    sums.verdict = verify_sums_signature(sums.document, sums.signature, doc.keys,
                                                          SignatureContext{options.engine, provider.provider.hostname});
                 }
                 std::unique_lock lock(sums_cache.mutex);
@@ -344,55 +443,49 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             }
             document_lock.unlock();
             if (!sums.error.empty()) return fail(sums.error);
-            // 1. The SUMS line for this file must be the shasum the registry gave.
-            auto line = sums_line_for(sums.document, filename);
-            if (!line.error.empty()) return fail(line.error);
-            if (lower(line.hex) != doc.shasum) {
-                return fail(fmt::format("checksum list has unexpected SHA-256 hash {} (expected {})", line.hex,
-                                        doc.shasum));
+            // What can be refused before any package is transferred; the
+            // whole chain runs again on the package below.
+            if (auto error = check_matching_checksum(sums.document, doc.filename, doc.shasum); !error.empty()) {
+                return fail(error);
             }
             if (!sums.verdict.ok) return fail(sums.verdict.error);
-            authentication = describe(sums.verdict, options.engine);
-            if (sums.verdict.tier != TrustTier::unsigned_) {
-                std::unique_lock lock(sums_cache.mutex);
-                if (provider.signed_zh.empty()) provider.signed_zh = sums_zip_hashes(sums.document);
-            }
         } else {
-            net::MirrorClient mirror(client, origin.base_url, origin.token, options.engine_version, options.engine);
+            net::MirrorClient mirror(client, src.base_url, src.token, options.engine_version, options.engine);
             auto version = mirror.version(provider.provider, provider.version);
+            if (version.status == net::LookupStatus::not_found) return absent(version.error);
             if (version.status != net::LookupStatus::ok) return fail(version.error);
             auto it = version.archives.find(out.platform.to_string());
             if (it == version.archives.end()) {
-                return fail(fmt::format("provider mirror {} does not have a package of {} {} for {}",
-                                        options.net_mirror, addr, provider.version.to_string(),
-                                        out.platform.to_string()));
+                return absent(fmt::format("provider mirror {} does not have a package of {} {} for {}", src.base_url,
+                                          addr, provider.version.to_string(), out.platform.to_string()));
             }
             download_url = it->second.url;
-            filename = it->second.filename;
             mirror_hashes = it->second.hashes;
+            trusted = mirror_hashes;
             authentication = mirror_hashes.empty() ? "unauthenticated" : "verified checksum";
         }
 
-        // 2. The package: from the cache when it still matches, else downloaded.
-        const std::string canonical_name = fmt::format("terraform-provider-{}_{}_{}.zip", provider.provider.type,
-                                                       provider.version.to_string(), out.platform.to_string());
-        const fs::path cached = options.cache_dir.empty()
-                                    ? fs::path()
-                                    : options.cache_dir / provider.provider.hostname / provider.provider.namespace_ /
-                                          provider.provider.type / canonical_name;
-        const fs::path zip = *work_dir / fmt::format("{}-{}.zip", job.provider, job.platform);
+        // The package: from the download cache when it has a trusted hash,
+        // else downloaded into this run's private directory.
+        const std::string version_text = provider.version.to_string();
+        fs::path zip;
         bool reused = false;
-        std::error_code ec;
-        if (!cached.empty() && fs::is_regular_file(cached, ec)) {
-            auto zh = providers::zh_of_zip(cached);
-            const bool trusted =
-                zh.ok() && (expected_zh.empty()
-                                ? std::find(mirror_hashes.begin(), mirror_hashes.end(), providers::h1_of_zip(cached).value) !=
-                                      mirror_hashes.end()
-                                : zh.value == expected_zh);
-            if (trusted && fs::copy_file(cached, zip, fs::copy_options::overwrite_existing, ec)) reused = true;
+        if (src.kind == Source::Kind::filesystem_mirror) {
+            zip = download_url;  // the mirror's zip, read where it is
+            reused = true;
+        } else if (cache) {
+            auto cached = cache->find_package(provider.provider, version_text, out.platform, trusted);
+            if (!cached.dropped.empty()) {
+                std::unique_lock lock(count_mutex);
+                result.warnings.push_back(cached.dropped);
+            }
+            if (cached.zip) {
+                zip = *cached.zip;
+                reused = true;
+            }
         }
         if (!reused) {
+            zip = *work_dir / fmt::format("{}-{}.zip", job.provider, job.platform);
             net::HttpRequest request;
             request.url = download_url;
             request.purpose = net::Purpose::download;
@@ -411,11 +504,47 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         auto zh = providers::zh_of_zip(zip);
         if (!zh.ok()) return fail(zh.error);
         out.zh = zh.value;
-        // 3. The archive must be the one the registry (signed) or the mirror listed.
-        if (!expected_zh.empty() && zh.value != expected_zh) {
-            return fail(fmt::format("archive has incorrect checksum {} (expected {})", zh.value, expected_zh));
+        // The registry's checks, in Terraform's order (OpenTofu's `packages`
+        // first), on the package itself.
+        if (document) {
+            PackageAuthenticationInput input;
+            input.archive = zip;
+            input.filename = document->filename;
+            input.shasum = document->shasum;
+            input.sums_document = sums.document;
+            input.sums_signature = sums.signature;
+            input.keys = document->keys;
+            input.context = SignatureContext{options.engine, provider.provider.hostname};
+            input.signature_verdict = sums.verdict;
+            input.platform = out.platform.to_string();
+            if (options.engine == Engine::opentofu && !document->packages.empty()) {
+                std::map<std::string, RegistryPackage> packages;
+                for (const auto& [name, facts] : document->packages) {
+                    packages[name] = RegistryPackage{
+                        facts.hashes, static_cast<std::int64_t>(
+                                          std::min<std::uint64_t>(facts.size, std::numeric_limits<std::int64_t>::max()))};
+                }
+                input.packages = std::move(packages);
+            }
+            auto authenticated = authenticate_package(input);
+            if (!authenticated.ok()) return fail(authenticated.error);
+            authentication = describe(sums.verdict, options.engine);
+            // Hashes the lock may record for every platform: what a key
+            // signed; for OpenTofu with signing skipped, what the origin
+            // registry reported (spec 3.7 step 6).
+            std::vector<std::string> vouched = authenticated.signed_hashes;
+            if (!authenticated.signed_by_any_party() && options.engine == Engine::opentofu) {
+                vouched = sums_zh_hashes(sums.document);
+                vouched.insert(vouched.end(), authenticated.registry_hashes.begin(),
+                               authenticated.registry_hashes.end());
+            }
+            std::unique_lock lock(sums_cache.mutex);
+            provider.signed_zh.insert(provider.signed_zh.end(), vouched.begin(), vouched.end());
+            std::sort(provider.signed_zh.begin(), provider.signed_zh.end());
+            provider.signed_zh.erase(std::unique(provider.signed_zh.begin(), provider.signed_zh.end()),
+                                     provider.signed_zh.end());
         }
-        // 4. Unpack into a private directory and hash what came out.
+        // Unpack into a private directory and hash what came out.
         const fs::path unpacked = *work_dir / fmt::format("{}-{}", job.provider, job.platform);
         providers::UnpackLimits limits;
         limits.max_total_bytes = std::min(limits.max_total_bytes, options.max_package_bytes);
@@ -444,25 +573,61 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         out.h1 = h1.value;
         out.unpacked = unpacked;
         out.authentication = authentication;
-        if (!reused) {
-            out.zip = zip;
-            out.cache_path = cached;
-        } else {
-            fs::remove(zip, ec);
+        if (!reused) out.zip = zip;
+        return Attempt{};
+    };
+    parallel_for(jobs.size(), threads, [&](std::size_t index) {
+        struct Done {
+            ProgressBar& bar;
+            ~Done() { bar.finished(); }
+        } done{bar};
+        const Job job = jobs[index];
+        FetchedProvider& provider = result.providers[job.provider];
+        FetchedPlatform& out = provider.platforms[job.platform];
+        const std::string addr = provider.provider.to_string();
+        const auto& candidates = sources[job.provider];
+        if (net::cancel_requested()) {
+            out.error = fmt::format("{} {} ({}): interrupted", addr, provider.version.to_string(),
+                                    out.platform.to_string());
+            return;
         }
+        net::HttpClient client(settings.network);
+        std::vector<std::string> absent;  // why each source could not give it
+        for (const auto& src : candidates) {
+            const auto attempt = fetch_platform(src, provider, out, client, job, index);
+            if (attempt.status == Attempt::Status::done) return;
+            const std::string where = fmt::format("{} {} ({}) from {}", addr, provider.version.to_string(),
+                                                  out.platform.to_string(), src.label);
+            if (attempt.status == Attempt::Status::failed || candidates.size() == 1) {
+                out.error = fmt::format("{}: {}", where, attempt.message);
+                return;
+            }
+            absent.push_back(fmt::format("{}: {}", where, attempt.message));
+        }
+        out.error = fmt::format("provider {} {} is not available for {} from any of its sources", addr,
+                                provider.version.to_string(), out.platform.to_string());
+        for (const auto& why : absent) out.error += "\n- " + why;
     });
-    // 5. Only when everything worked: keep the verified zips for next time
-    // (renamed from the temporary directory, which lives in the cache).
-    if (result.ok()) {
+    // Only when everything worked: keep the verified packages for next time
+    // (moved from the private directory, which lives in the cache).
+    if (result.ok() && cache) {
         for (const auto& p : result.providers) {
             for (const auto& f : p.platforms) {
-                if (f.zip.empty() || f.cache_path.empty()) continue;
-                std::error_code ec;
-                const fs::path staging = f.cache_path.parent_path() / ("." + f.cache_path.filename().string() + ".tmp");
-                fs::create_directories(f.cache_path.parent_path(), ec);
-                if (fs::copy_file(f.zip, staging, fs::copy_options::overwrite_existing, ec) &&
-                    !install_file(staging, f.cache_path)) {
-                    fs::remove(staging, ec);
+                if (f.zip.empty()) {
+                    if (!f.zh.empty() && !cache->recall_h1(p.provider, p.version.to_string(), f.zh)) {
+                        (void)cache->remember_h1(p.provider, p.version.to_string(), f.zh, f.h1);
+                    }
+                    continue;
+                }
+                if (auto stored = cache->store_package(p.provider, p.version.to_string(), f.platform, f.zip);
+                    !stored.ok()) {
+                    result.warnings.push_back(fmt::format("could not keep {} {} for {} in the download cache: {}",
+                                                          p.provider.to_string(), p.version.to_string(),
+                                                          f.platform.to_string(), stored.error));
+                }
+                if (auto remembered = cache->remember_h1(p.provider, p.version.to_string(), f.zh, f.h1);
+                    !remembered.ok()) {
+                    result.warnings.push_back(remembered.error);
                 }
             }
         }

@@ -296,7 +296,20 @@ def proof_lock(s):
         if not (r["user_agent"] or "").startswith("tfsift/"):
             raise Failure(f"User-Agent is not tfsift/<version>: {r}")
 
+    # What killed runs left in the cache goes on the next run: a fetch's
+    # private directory a day old, a download an hour old.
+    providers_cache = os.path.join(s.cache_home, "tfsift", "providers")
+    stale = [os.path.join(providers_cache, ".tfsift-tmp", "lock-1-deadbeef", "0-0.zip"),
+             os.path.join(providers_cache, HOST, "example", "demo", ".tfsift", "tmp", "download-Xy12Zw")]
+    for path in stale:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"partial")
+        os.utime(path, (time.time() - 2 * 86400,) * 2)
+    os.utime(os.path.dirname(stale[0]), (time.time() - 2 * 86400,) * 2)
     again = s.lock(d, platforms=("linux_amd64", "darwin_arm64"))
+    if any(os.path.exists(p) for p in stale) or os.path.exists(os.path.dirname(stale[0])):
+        raise Failure(f"stale temporary files were left in the cache: {[p for p in stale if os.path.exists(p)]}")
     if again.rc != 0 or read_bytes(os.path.join(d, ".terraform.lock.hcl")) != want.encode():
         raise Failure(f"second run changed the file or failed\n{again}")
     if zips_fetched(again):
@@ -406,9 +419,59 @@ def proof_lint_online(s):
         s.notes.append(f"proof-lint-online: the finding does not name the platform darwin_amd64: {findings[0]}")
     if read_bytes(os.path.join(d, ".terraform.lock.hcl")) != before:
         raise Failure("lint (without --fix) changed the lock file")
-    if zips_fetched(run):
-        raise Failure(f"lint --online downloaded packages: {zips_fetched(run)}")
+    # The h1: hashes are checked against the packages proof-lock left in the
+    # download cache (each run of this case alone downloads them once).
+    again = s.run(["lint", "--online", "--format", "compact", "--color", "never", d])
+    if zips_fetched(again):
+        raise Failure(f"lint --online downloaded packages the cache holds: {zips_fetched(again)}\n{again}")
     s.lint_dir = d
+
+
+@case("lint-online-h1")
+def lint_online_h1(s):
+    """lint --online checks each locked h1: against the signed packages
+    themselves: from an empty cache it downloads only the declared
+    platforms' packages, a second run downloads nothing, and an h1: that is
+    the hash of another package is reported at its line (after looking at
+    every signed package of that version)."""
+    env = {"XDG_CACHE_HOME": os.path.join(s.root, "cache-h1")}
+    args = ["lint", "--online", "--format", "compact", "--color", "never"]
+    lock = lock_text(proof_lock_entries(s))
+    d = proof_module(s, lock=lock)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    run = s.run(args + [d], env)
+    if run.rc == 2 or "lock-hash-mismatch" in run.out:
+        raise Failure(f"a correct lock file is reported\n{run}")
+    declared = sorted(f"/dl/example/{t}/{v}/terraform-provider-{t}_{v}_{p}.zip"
+                      for t, v in (("demo", "1.2.0"), ("other", "1.0.0")) for p in ("linux_amd64", "darwin_arm64"))
+    if sorted(zips_fetched(run)) != declared:
+        raise Failure(f"expected the declared platforms' packages only: {sorted(zips_fetched(run))}\n{run}")
+    again = s.run(args + [d], env)
+    if again.rc == 2 or "lock-hash-mismatch" in again.out or zips_fetched(again):
+        raise Failure(f"a second lint --online downloaded packages again: {zips_fetched(again)}\n{again}")
+
+    exp = s.reg.expect["providers"]
+    victim = exp["example/demo"]["1.2.0"]["platforms"]["darwin_arm64"]["h1"]
+    foreign = exp["example/other"]["1.0.0"]["platforms"]["darwin_arm64"]["h1"]  # a real package, of another provider
+    bad = lock.replace(victim, foreign, 1)
+    line = next(i for i, text in enumerate(bad.splitlines(), 1) if foreign in text)
+    d = proof_module(s, lock=bad)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    run = s.run(args + [d], env)
+    findings = [f for f in run.out.splitlines() if "[lock-hash-mismatch]" in f]
+    if run.rc != 1 or len(findings) != 1:
+        raise Failure(f"expected exit 1 and exactly one lock-hash-mismatch\n{run}")
+    if not re.match(rf".*\.terraform\.lock\.hcl:{line}:\d+: error\[lock-hash-mismatch\]", findings[0]):
+        raise Failure(f"the finding is not an error at line {line}: {findings[0]}")
+    for name in (f"{HOST}/example/demo", "1.2.0", foreign):
+        if name not in findings[0]:
+            raise Failure(f"the finding does not name {name}: {findings[0]}")
+    rest = sorted(f"/dl/example/demo/1.2.0/terraform-provider-demo_1.2.0_{p}.zip"
+                  for p in ("darwin_amd64", "windows_amd64"))
+    if sorted(zips_fetched(run)) != rest:
+        raise Failure(f"expected the demo packages not cached yet, and only them: {sorted(zips_fetched(run))}")
 
 
 @case("lint-online-missing")
@@ -522,6 +585,102 @@ def proxy_loopback(s):
                  env_extra={"https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9"})
     if run.rc != 0:
         raise Failure(f"loopback was proxied\n{run}")
+
+
+def installation_config(s, name, block):
+    """A CLI configuration: the fixture's hosts and credentials plus `block`."""
+    path = os.path.join(s.root, f"cli-{name}.tfrc")
+    with open(s.cli_config) as base, open(path, "w") as f:
+        f.write(base.read() + block)
+    return {"TF_CLI_CONFIG_FILE": path, "XDG_CACHE_HOME": os.path.join(s.root, f"cache-{name}")}
+
+
+def fix_lock(s, d, env):
+    if not os.path.exists(os.path.join(d, ".tfsift.toml")):
+        with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+            f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
+    return s.run(["lint", "--fix", "--format", "compact", "--color", "never", d], env)
+
+
+@case("installation-methods")
+def installation_methods(s):
+    """lint --fix takes each provider from the provider_installation methods
+    that handle it (include/exclude): `other` from the network mirror (h1:
+    only), `demo` from its registry (h1: and every signed zh:)."""
+    mirror = f"https://localhost:{s.port}/mirror/"
+    env = installation_config(s, "methods", f'''provider_installation {{
+  network_mirror {{
+    url     = "{mirror}"
+    include = ["{HOST}/example/other"]
+  }}
+  direct {{
+    exclude = ["{HOST}/example/other"]
+  }}
+}}
+''')
+    d = proof_module(s)
+    run = fix_lock(s, d, env)
+    exp = s.reg.expect["providers"]
+    demo, other = exp["example/demo"]["1.2.0"], exp["example/other"]["1.0.0"]
+    want = lock_text([
+        (f"{HOST}/example/demo", "1.2.0", "~> 1.0",
+         [demo["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")] + demo["sums_zh"]),
+        (f"{HOST}/example/other", "1.0.0", ">= 0.9.0",
+         [other["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")])])
+    got = read_bytes(os.path.join(d, ".terraform.lock.hcl"))
+    if run.rc == 2 or got != want.encode():
+        raise Failure(f"lint --fix did not write the expected lock\n--- expected\n{want}--- got\n"
+                      f"{(got or b'').decode()}\n{run}")
+    zips = zips_fetched(run)
+    if sorted(z for z in zips if "/other/" in z and not z.startswith("/mirror/")) or \
+            sorted(z for z in zips if "/demo/" in z and not z.startswith("/dl/")):
+        raise Failure(f"a package came from a method that does not handle its provider: {zips}")
+
+
+@case("installation-fallthrough")
+def installation_fallthrough(s):
+    """A network mirror without the platform's package: the next method
+    (direct) gives it; first match wins for the platform the mirror has."""
+    addr = f"{HOST}/m-noplatform/demo"
+    env = installation_config(s, "fallthrough", f'''provider_installation {{
+  network_mirror {{
+    url = "https://localhost:{s.port}/mirror/"
+  }}
+  direct {{}}
+}}
+''')
+    d = s.module([("demo", addr, "1.0.0")])
+    run = fix_lock(s, d, env)
+    zips = zips_fetched(run)
+    linux = [z for z in zips if z.endswith("linux_amd64.zip")]
+    darwin = [z for z in zips if z.endswith("darwin_arm64.zip")]
+    if run.rc == 2 or len(linux) != 1 or not linux[0].startswith("/dl/") or \
+            len(darwin) != 1 or not darwin[0].startswith("/mirror/"):
+        raise Failure(f"expected linux_amd64 from the registry and darwin_arm64 from the mirror: {zips}\n{run}")
+    text = (read_bytes(os.path.join(d, ".terraform.lock.hcl")) or b"").decode()
+    rec = s.reg.expect["providers"]["m-noplatform/demo"]["1.0.0"]
+    for h in [rec["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")]:
+        if h not in text:
+            raise Failure(f"the lock lacks {h}:\n{text}\n{run}")
+
+
+@case("installation-none-handles")
+def installation_none_handles(s):
+    """No method handles the provider: lint --fix names it, writes nothing
+    and sends nothing."""
+    env = installation_config(s, "none", f'''provider_installation {{
+  direct {{
+    exclude = ["{HOST}/*/*"]
+  }}
+}}
+''')
+    d = s.module([("demo", f"{HOST}/example/other", "1.0.0")])
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write('platforms = ["linux_amd64"]\n')
+    run = s.expect_failure(d, lambda: fix_lock(s, d, env), r"not found in any of the search locations",
+                           [f"{HOST}/example/other"])
+    if run.requests:
+        raise Failure(f"requests were sent: {[r['path'] for r in run.requests]}\n{run}")
 
 
 # Hostile packages and documents: (case, reason pattern). The message must
@@ -788,6 +947,34 @@ def opentofu_keyless(s):
                                         env_extra={"OPENTOFU_ENFORCE_GPG_VALIDATION": "true"}),
                      r"not signed with a valid signing key", [addr, "1.0.0", "linux_amd64"],
                      before_cache=s.cache_files())
+
+
+@case("opentofu-packages")
+def opentofu_packages(s):
+    """--engine opentofu, a keyless provider whose download documents carry
+    the `packages` extension: the lock records every platform's h1: from it
+    (only linux_amd64 is downloaded) and every zh:; a package whose size or
+    zh: differs from what `packages` says is refused."""
+    addr = "registry.opentofu.org/tofupkgs/demo"
+    d = s.module([("demo", addr, "1.0.0")])
+    run = s.lock(d, "--engine", "opentofu", "--cache-dir", os.path.join(s.root, "cache-tofupkgs"))
+    if run.rc != 0:
+        raise Failure(f"lock failed\n{run}")
+    rec = s.reg.expect["providers"]["tofupkgs/demo"]["1.0.0"]
+    hashes = [rec["platforms"][p]["h1"] for p in ("linux_amd64", "darwin_arm64")] + rec["sums_zh"]
+    want = lock_text([(addr, "1.0.0", "1.0.0", hashes)], "opentofu")
+    got = read_bytes(os.path.join(d, ".terraform.lock.hcl"))
+    if got != want.encode():
+        raise Failure(f"lock file differs:\n--- expected\n{want}--- got\n{(got or b'').decode()}\n{run}")
+    if [z for z in zips_fetched(run) if not z.endswith("linux_amd64.zip")]:
+        raise Failure(f"packages of other platforms were downloaded: {zips_fetched(run)}")
+    for ns, reason in (("tofupkgsize", r"has \d+ bytes, but the registry's package list says \d+"),
+                       ("tofupkgzh", r"package list has checksum zh:0{64} for linux_amd64")):
+        bad = f"registry.opentofu.org/{ns}/demo"
+        d2 = s.module([("demo", bad, "1.0.0")])
+        s.expect_failure(d2, lambda d2=d2: s.lock(d2, "--engine", "opentofu", "--cache-dir",
+                                                  os.path.join(s.root, f"cache-{ns}")),
+                         reason, [bad, "1.0.0", "linux_amd64"], before_cache=s.cache_files())
 
 
 @case("sigint")

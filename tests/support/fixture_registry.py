@@ -114,6 +114,16 @@ MIRROR_CASES = {
     "m-schemes": "the linux_amd64 archive has only hashes of an unknown scheme",
 }
 
+# OpenTofu's `packages` extension of the download document (spec 5.6), on
+# keyless providers `registry.opentofu.org/<case>/demo` (namespace -> what it
+# shows): every platform's zh:, h1: and size, so that a lock gets the h1: of
+# platforms it never downloaded.
+PACKAGES_CASES = {
+    "tofupkgs": "packages lists every platform's hashes and size correctly",
+    "tofupkgsize": "packages gives the linux_amd64 package a wrong size",
+    "tofupkgzh": "packages gives the linux_amd64 package another zh:",
+}
+
 # Cases whose package is never unpacked by a correct client: no h1: for them.
 NOT_HASHED = {"zipslip", "bomb", "lyingbomb", "oversize", "oversizechunked", "emptyzip"}
 
@@ -386,6 +396,7 @@ class TreeBuilder:
             for case in CASES:
                 self.build_case(case)
             self.build_mirror_cases()
+            self.build_packages_cases()
         self.write_json("expect.json", self.expect)
         with open(os.path.join(self.root, "expect.json"), "w") as f:
             json.dump(self.expect, f, indent=2, sort_keys=True)
@@ -492,6 +503,24 @@ class TreeBuilder:
             rel = self.ordinary_release(ns, "demo", CASE_VERSION, CASE_PLATFORMS)
             self.publish(ns, "demo", [rel])
             self.publish_mirror(ns, "demo", [rel], version_hook=hook)
+
+    def build_packages_cases(self) -> None:
+        for ns in PACKAGES_CASES:
+            rel = self.ordinary_release(ns, "demo", CASE_VERSION, CASE_PLATFORMS)
+
+            def hook(doc, platform, rel=rel, ns=ns):
+                packages = {}
+                for p, data in sorted(rel.zips.items()):
+                    packages[p] = {"hashes": ["zh:" + hashlib.sha256(data).hexdigest(), h1_of_zip_unpacked(data)],
+                                   "package_size": len(data)}
+                if ns == "tofupkgsize":
+                    packages["linux_amd64"]["package_size"] += 1
+                if ns == "tofupkgzh":
+                    packages["linux_amd64"]["hashes"][0] = "zh:" + "0" * 64
+                doc["packages"] = packages
+                doc["signing_keys"] = {"gpg_public_keys": []}
+                return doc
+            self.publish(ns, "demo", [rel], doc_hook=hook)
 
     def build_case(self, case: str) -> None:
         rel = self.ordinary_release(case, "demo", CASE_VERSION, CASE_PLATFORMS)

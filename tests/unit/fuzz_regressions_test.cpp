@@ -142,6 +142,8 @@ TEST_CASE("every input format survives its fuzz regression inputs", "[.][fuzz-re
         {"tf-json", &fuzzing::check_tf_json},   {"lock", &fuzzing::check_lock_file},
         {"settings", &fuzzing::check_settings}, {"state", &fuzzing::check_state_file},
         {"tfrc", &fuzzing::check_cli_config},
+        {"registry-json", &fuzzing::check_registry_documents},
+        {"mirror-json", &fuzzing::check_mirror_documents},
     };
     for (const auto& [format, check] : formats) {
         const fs::path dir = fs::path(TFSIFT_SOURCE_DIR) / "fixtures" / "fuzz-regressions" / format;

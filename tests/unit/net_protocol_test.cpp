@@ -6,7 +6,7 @@
 #include "tfsift/net/mirror_client.hpp"
 #include "tfsift/net/registry_client.hpp"
 #include "tfsift/net/service_discovery.hpp"
-#include "tfsift/online/provider_fetcher.hpp"
+#include "tfsift/online/package_authentication.hpp"
 
 using namespace tfsift::net;
 using tfsift::providers::Platform;
@@ -132,14 +132,16 @@ TEST_CASE("SHA256SUMS documents", "[online][sums]") {
     const std::string a(64, 'A');
     const std::string b(64, 'b');
     const std::string sums = a + "  demo_1.0.0_linux_amd64.zip\n\n" + b + "  demo_1.0.0_manifest.json\n";
-    auto line = tfsift::online::sums_line_for(sums, "demo_1.0.0_linux_amd64.zip");
-    CHECK(line.error.empty());
-    CHECK(line.hex == a);
-    CHECK(tfsift::online::sums_line_for(sums, "demo_1.0.0_darwin_arm64.zip").error ==
+    CHECK(tfsift::online::check_matching_checksum(sums, "demo_1.0.0_linux_amd64.zip", a).empty());
+    CHECK(tfsift::online::check_matching_checksum(sums, "demo_1.0.0_darwin_arm64.zip", a) ==
           "checksum list has no SHA-256 hash for \"demo_1.0.0_darwin_arm64.zip\"");
-    CHECK(tfsift::online::sums_line_for("xyz  f.zip\n", "f.zip").error ==
-          "checksum list has invalid SHA256 hash \"xyz\"");
-    CHECK(tfsift::online::sums_zip_hashes(sums) ==
-          std::vector<std::string>{"zh:" + std::string(64, 'a'), "zh:" + b});
-    CHECK(tfsift::online::sums_zip_hashes(sums + "not a checksum line\n").empty());
+    CHECK(tfsift::online::check_matching_checksum("xyz  f.zip\n", "f.zip", a) ==
+          "checksum list has invalid SHA256 hash \"xyz\": encoding/hex: invalid byte: U+0078 'x'");
+    CHECK(tfsift::online::sums_zh_hashes(sums) == std::vector<std::string>{"zh:" + std::string(64, 'a'), "zh:" + b});
+    CHECK(tfsift::online::sums_zh_hashes(sums + "not a checksum line\n").empty());
+    // The file each hash is listed for, the first line's when listed twice.
+    CHECK(tfsift::online::sums_file_names(sums + b + "  again.zip\n") ==
+          std::map<std::string, std::string>{{"zh:" + std::string(64, 'a'), "demo_1.0.0_linux_amd64.zip"},
+                                             {"zh:" + b, "demo_1.0.0_manifest.json"}});
+    CHECK(tfsift::online::sums_file_names(sums + "not a checksum line\n").empty());
 }

@@ -115,24 +115,24 @@ TEST_CASE("download cache: where it lives", "[online][cache]") {
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", "/srv/cache");
         const ScopedEnv xdg("XDG_CACHE_HOME", "/home/u/.xdg");
-        CHECK(tfsift::online::default_cache_dir() == fs::path("/srv/cache"));
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) == fs::path("/srv/cache"));
     }
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", nullptr);
         const ScopedEnv xdg("XDG_CACHE_HOME", "/home/u/.xdg");
-        CHECK(tfsift::online::default_cache_dir() == fs::path("/home/u/.xdg/tfsift/providers"));
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) == fs::path("/home/u/.xdg/tfsift/providers"));
     }
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", "");
         const ScopedEnv xdg("XDG_CACHE_HOME", "relative/ignored");
         const ScopedEnv home("HOME", "/home/u");
-        CHECK(tfsift::online::default_cache_dir() == fs::path("/home/u/.cache/tfsift/providers"));
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) == fs::path("/home/u/.cache/tfsift/providers"));
     }
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", nullptr);
         const ScopedEnv xdg("XDG_CACHE_HOME", nullptr);
         const ScopedEnv home("HOME", nullptr);
-        CHECK(tfsift::online::default_cache_dir().empty());
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()).empty());
     }
 }
 
@@ -293,4 +293,27 @@ TEST_CASE("download cache: what interrupted runs left is removed once it is stal
     CHECK(fs::exists(fresh.path));
     CHECK(fs::exists(cache.package_path(demo(), "1.0.0", kLinux)));
     CHECK(cache.remove_stale_temporaries(std::chrono::minutes(10)) == 0);
+}
+
+TEST_CASE("download cache: a network mirror's h1 vouches for a cached zip", "[online][cache]") {
+    const TempDir dir;
+    const DownloadCache cache(dir.path() / "cache");
+    // The zip of spec 4.3's worked example, whose h1 is known independently.
+    const std::string h1 = "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0=";
+    const auto zip = make_zip(dir.path() / "p.zip", {{"terraform-provider-example_v1.0.0", "hello\n"}});
+    REQUIRE(cache.store_package(demo(), "1.0.0", kLinux, zip).ok());
+    const auto path = cache.package_path(demo(), "1.0.0", kLinux);
+
+    const auto found = cache.find_package(demo(), "1.0.0", kLinux, std::vector<std::string>{"h1:other=", h1});
+    REQUIRE(found.zip);
+    CHECK(*found.zip == path);
+    CHECK(found.zh.starts_with("zh:"));
+    CHECK(found.dropped.empty());
+
+    // An h1 the zip's contents do not have is no reason to keep it.
+    const auto refused = cache.find_package(demo(), "1.0.0", kLinux,
+                                            std::vector<std::string>{"h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse1="});
+    CHECK_FALSE(refused.zip);
+    CHECK_THAT(refused.dropped, Catch::Contains("matches no trusted checksum"));
+    CHECK_FALSE(fs::exists(path));
 }

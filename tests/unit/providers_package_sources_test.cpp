@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 
+#include "tfsift/providers/installation_methods.hpp"
 #include "tfsift/providers/package_sources.hpp"
 
 using namespace tfsift::providers;
@@ -184,4 +185,37 @@ TEST_CASE("bad provider_installation blocks are reported", "[providers][sources]
     const auto missing = read_cli_config({scratch.path / "absent.tfrc"}, environment({}));
     REQUIRE(missing.diagnostics.size() == 1);
     CHECK(missing.diagnostics[0].summary == "Unable to open CLI configuration file");
+}
+
+TEST_CASE("installation methods: the configured block, or the implied one", "[providers][sources]") {
+    ScratchDir scratch;
+    const fs::path home = scratch.path / "home";
+    const fs::path work = scratch.path / "work";
+    write(home / ".terraform.d" / "plugins" / "example.com" / "acme" / "implied" / "1.0.0" / "linux_amd64" / "f", "x");
+    write(home / ".terraform.d" / "plugins" / "example.com" / "acme" / "implied" / "1.1.0" / "darwin_arm64" / "f", "x");
+    const auto env = environment({{"HOME", home.string()}, {"XDG_DATA_DIRS", "relative/ignored"}});
+    const auto aws = parse_provider_source("hashicorp/aws", Engine::terraform).provider;
+    const auto implied = parse_provider_source("example.com/acme/implied", Engine::terraform).provider;
+    REQUIRE(aws);
+    REQUIRE(implied);
+
+    // No block: each implied directory, then direct for what they do not hold.
+    const auto methods = installation_methods(CliConfig{}, env, Engine::terraform, work);
+    REQUIRE(methods.size() == 2);
+    CHECK(methods[0].kind == InstallationMethod::Kind::filesystem_mirror);
+    CHECK(methods[0].location == (home / ".terraform.d" / "plugins").string());
+    CHECK(methods[1].kind == InstallationMethod::Kind::direct);
+    CHECK(methods[1].exclude == std::vector<std::string>{"example.com/acme/implied"});
+    CHECK(method_handles(methods[1], *aws, Engine::terraform));
+    CHECK_FALSE(method_handles(methods[1], *implied, Engine::terraform));
+
+    // A block is taken as written, with no automatic exclusion.
+    CliConfig config;
+    config.provider_installation = std::vector<InstallationMethod>{
+        {InstallationMethod::Kind::network_mirror, "https://mirror.example.com/", {"hashicorp/*"}, {}},
+        {InstallationMethod::Kind::direct, "", {}, {}}};
+    const auto configured = installation_methods(config, env, Engine::terraform, work);
+    REQUIRE(configured.size() == 2);
+    CHECK(configured[0].location == "https://mirror.example.com/");
+    CHECK(configured[1].exclude.empty());
 }

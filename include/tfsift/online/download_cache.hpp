@@ -11,9 +11,10 @@
 //
 // The zips sit in the packed filesystem-mirror layout, so the cache is
 // itself a valid `--fs-mirror` (the filesystem-mirror scan skips `.tfsift`,
-// which is not a version). A cached zip is handed out only when its SHA-256
-// equals a hash the caller trusts (a freshly verified SHA256SUMS line, or a
-// lock file's zh:); anything else is removed so it is fetched again. Every
+// which is not a version). A cached zip is handed out only when it has a hash
+// the caller trusts (a freshly verified SHA256SUMS line, a lock file's zh:,
+// or the h1: a network mirror lists); anything else is removed so it is
+// fetched again. Every
 // file lands by an atomic rename; directories are created 0700.
 //
 // The HTTP download itself is not here: the caller downloads into
@@ -29,6 +30,7 @@
 #include <string_view>
 
 #include "tfsift/providers/address.hpp"
+#include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/platform.hpp"
 
 namespace tfsift::online {
@@ -41,7 +43,7 @@ inline constexpr std::uint64_t kDefaultMaxPackageSize = std::uint64_t{2} << 30; 
 // $TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/providers, else
 // $HOME/.cache/tfsift/providers. Empty when none of these is set (or set to
 // a relative path, which the XDG rules ignore).
-[[nodiscard]] std::filesystem::path default_cache_dir();
+[[nodiscard]] std::filesystem::path default_cache_dir(const providers::Environment& env);
 
 struct CacheResult {
     std::string error;  // what failed and why, naming the path
@@ -68,9 +70,10 @@ public:
     [[nodiscard]] std::filesystem::path package_path(const providers::Provider& provider, std::string_view version,
                                                      const providers::Platform& platform) const;
 
-    // The zip, when one is cached whose SHA-256 equals one of `trusted`
-    // ("zh:…" strings; other schemes are ignored). A cached zip that
-    // matches none is removed and reported in `dropped`.
+    // The zip, when one is cached that has one of the `trusted` hashes: a
+    // "zh:" is compared with the zip's SHA-256, an "h1:" with the hash of
+    // its contents (other schemes are ignored). A cached zip that matches
+    // none is removed and reported in `dropped`.
     [[nodiscard]] CachedPackage find_package(const providers::Provider& provider, std::string_view version,
                                              const providers::Platform& platform,
                                              std::span<const std::string> trusted) const;

@@ -23,6 +23,10 @@ struct OnlineLockRequest {
     std::vector<providers::Provider> only;      // --provider; empty: all
     providers::RepairOptions repair;            // engine, platforms, partial requirements
     FetchOptions fetch;
+    // `tfsift lint --fix`: take packages from the CLI configuration's
+    // provider_installation methods (or the implied ones), as `init` does;
+    // otherwise from the origin registries, as `providers lock` does.
+    bool use_installation_methods = false;
     // --enable-plugin-cache: the plugin cache directory to unpack every
     // fetched package into (<dir>/<host>/<ns>/<type>/<v>/<os_arch>/); empty:
     // the plugin cache is never written.

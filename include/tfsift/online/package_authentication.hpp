@@ -36,6 +36,11 @@ namespace tfsift::online {
 // would stop at one; registries never send them).
 [[nodiscard]] std::vector<std::string> sums_zh_hashes(std::string_view document);
 
+// The file name each `zh:` of sums_zh_hashes() is listed for (the first
+// line's, when a hash is listed twice); empty when the document is not a
+// checksums file.
+[[nodiscard]] std::map<std::string, std::string> sums_file_names(std::string_view document);
+
 // Step 1: the first line whose second field is exactly `filename` must name
 // `want_sha256` (64 hex digits). Returns Terraform's error text, or empty:
 //   checksum list has no SHA-256 hash for "<filename>"

@@ -4,8 +4,9 @@
 // version choice (the locked version while the constraints allow it), and
 // per platform the download document, SHA256SUMS and its signature, the
 // package itself (from the download cache when its checksum still matches),
-// the three authentication checks, unpacking into a private temporary
-// directory and the `h1:` of the result. Platforms are fetched in parallel
+// the authentication checks of package_authentication.hpp, unpacking into a
+// private temporary directory and the `h1:` of the result. The download cache
+// is download_cache.hpp's. Platforms are fetched in parallel
 // (`jobs`); results come back in a fixed order whatever finished first.
 #pragma once
 
@@ -13,10 +14,12 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tfsift/engine.hpp"
+#include "tfsift/online/download_cache.hpp"
 #include "tfsift/providers/address.hpp"
 #include "tfsift/providers/lock_file.hpp"
 #include "tfsift/providers/package_sources.hpp"
@@ -32,6 +35,13 @@ struct FetchOptions {
     Engine engine = Engine::terraform;
     std::vector<providers::Platform> platforms;
     std::string net_mirror;              // https base URL; empty: the origin registries
+    // The CLI configuration's provider_installation methods (or the implied
+    // ones, installation_methods()), as `terraform init` uses them (spec
+    // 8.3): each provider is looked for in the methods that handle it, the
+    // versions are the union of what they offer, and each platform's package
+    // comes from the first of them that has it. Unset: the origin registries
+    // or `net_mirror` only, as `terraform providers lock` does.
+    std::optional<std::vector<providers::InstallationMethod>> installation;
     std::filesystem::path cache_dir;     // packed filesystem-mirror layout; empty: no cache
     unsigned jobs = 0;                   // 0: kDefaultFetchJobs
     std::string engine_version;          // sent as X-Terraform-Version
@@ -48,8 +58,7 @@ struct FetchedPlatform {
     std::string zh;                  // of the zip
     std::string authentication;      // "signed by HashiCorp", "self-signed, key ID ...", "verified checksum"
     bool downloaded = false;         // false: the cached zip was used
-    std::filesystem::path zip;       // the verified zip, inside the temporary directory
-    std::filesystem::path cache_path;  // where it belongs in the download cache (empty: no cache)
+    std::filesystem::path zip;       // a downloaded zip, inside the temporary directory (empty: from the cache)
     std::string error;
 };
 
@@ -57,7 +66,10 @@ struct FetchedProvider {
     providers::Provider provider;
     providers::Version version;
     std::vector<FetchedPlatform> platforms;  // in the requested order
-    std::vector<std::string> signed_zh;      // every line of a signed SHA256SUMS
+    // The hashes the registry vouched for, for every platform: each line of a
+    // signed SHA256SUMS; under OpenTofu with signing skipped, also what the
+    // download documents' `packages` list (spec 3.7 step 6). Sorted.
+    std::vector<std::string> signed_zh;
     std::vector<std::string> warnings;       // the registry's warnings
     std::string error;                       // could not choose a version
 };
@@ -81,20 +93,5 @@ struct FetchResult {
 [[nodiscard]] FetchResult fetch_providers(const std::map<providers::Provider, providers::VersionConstraints>& wanted,
                                           const providers::LockFile& old, const FetchOptions& options,
                                           const providers::Environment& env);
-
-// The download cache directory: TFSIFT_CACHE_DIR, else
-// $XDG_CACHE_HOME/tfsift/providers, else ~/.cache/tfsift/providers.
-[[nodiscard]] std::filesystem::path default_cache_dir(const providers::Environment& env);
-
-// Parts of a SHA256SUMS document (spec 5.5), pure.
-struct SumsLine {
-    std::string hex;    // as written
-    std::string error;  // upstream wording when there is no usable line
-};
-[[nodiscard]] SumsLine sums_line_for(std::string_view document, std::string_view filename);
-// One "zh:" per line, or none when any non-blank line is not "HEX  NAME".
-[[nodiscard]] std::vector<std::string> sums_zip_hashes(std::string_view document);
-// The file name of each "zh:" of sums_zip_hashes(), by hash.
-[[nodiscard]] std::map<std::string, std::string> sums_file_names(std::string_view document);
 
 }  // namespace tfsift::online
