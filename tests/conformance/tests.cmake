@@ -38,6 +38,12 @@ foreach(check IN ITEMS xml sarif)
   endforeach()
 endforeach()
 
+# ---- the warnings for GitHub code scanning's limits on results (generated
+# modules) ------------------------------------------------------------------
+add_test(NAME report-github-limits
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_formats_check.py --tfsift $<TARGET_FILE:tfsift> --check github-limits)
+set_tests_properties(report-github-limits PROPERTIES TIMEOUT 300)
+
 # ---- the pre-commit hook, tried as a new user would (Debian's pre-commit) ----
 add_test(NAME precommit-hook
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/precommit_hook_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
