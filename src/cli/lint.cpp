@@ -39,8 +39,9 @@ namespace tfsift::cli {
 void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("paths", o.paths, "Module directories, or files (lint their module, report only them)");
     cmd.add_flag("--recursive,-r", o.recursive, "Lint every module below the given directories");
-    cmd.add_option("--format,-f", o.format, "Report on stdout: text, json, sarif, checkstyle, junit, compact")
-        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact"}))
+    cmd.add_option("--format,-f", o.format,
+                   "Report on stdout: text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson")
+        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact", "github", "gitlab", "rdjson"}))
         ->each([&o](const std::string&) { o.format_given = true; });
     // Repeatable options take one value per occurrence, so that paths after them stay paths.
     cmd.add_option("--output,-o", o.outputs, "Also write a report to a file, as FORMAT:PATH (repeatable)")
@@ -373,7 +374,7 @@ int run_lint(const LintOptions& options) {
         auto format = colon == std::string::npos ? std::nullopt : report::parse_format(o.substr(0, colon));
         if (!format || colon + 1 >= o.size()) {
             fmt::print(stderr, "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
-                               "junit, compact (got \"{}\")\n", o);
+                               "junit, compact, github, gitlab, rdjson (got \"{}\")\n", o);
             return exit_failure;
         }
         outputs.push_back({*format, o.substr(colon + 1)});

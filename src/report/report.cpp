@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 namespace tfsift::report {
 
 std::optional<Format> parse_format(std::string_view name) {
-    for (Format f : {Format::text, Format::json, Format::sarif, Format::checkstyle, Format::junit, Format::compact}) {
+    for (Format f : {Format::text, Format::json, Format::sarif, Format::checkstyle, Format::junit, Format::compact,
+                     Format::github, Format::gitlab, Format::rdjson}) {
         if (to_string(f) == name) return f;
     }
     return std::nullopt;
@@ -29,6 +30,9 @@ std::string_view to_string(Format f) {
     case Format::checkstyle: return "checkstyle";
     case Format::junit: return "junit";
     case Format::compact: return "compact";
+    case Format::github: return "github";
+    case Format::gitlab: return "gitlab";
+    case Format::rdjson: return "rdjson";
     }
     return "text";
 }
@@ -41,6 +45,9 @@ void write_report(Format format, const ReportInput& input, std::ostream& out) {
     case Format::checkstyle: write_checkstyle(input, out); break;
     case Format::junit: write_junit(input, out); break;
     case Format::compact: write_compact(input, out); break;
+    case Format::github: write_github(input, out); break;
+    case Format::gitlab: write_gitlab(input, out); break;
+    case Format::rdjson: write_rdjson(input, out); break;
     }
 }
 

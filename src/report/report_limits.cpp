@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <zip.h>
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -59,11 +60,27 @@ std::vector<std::string> sarif_warnings(const ReportInput& in, std::string_view 
     return out;
 }
 
+std::vector<std::string> github_warnings(const ReportInput& in) {
+    std::array<std::size_t, 3> per_level{};  // error, warning, notice
+    for (const auto& f : in.findings) ++per_level.at(static_cast<std::size_t>(f.severity));
+    std::vector<std::string> out;
+    constexpr std::array<std::string_view, 3> names = {"error", "warning", "notice"};
+    for (std::size_t i = 0; i < per_level.size(); ++i) {
+        if (per_level.at(i) > GitHubLimits::annotations_per_step) {
+            out.push_back(fmt::format("{} {} annotations; GitHub shows {} of each level per step, the rest stay in the "
+                                      "log (upload SARIF to code scanning to see them all)",
+                                      count(per_level.at(i)), names.at(i), GitHubLimits::annotations_per_step));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::string> report_warnings(Format format, const ReportInput& input, std::string_view rendered) {
     switch (format) {
     case Format::sarif: return sarif_warnings(input, rendered);
+    case Format::github: return github_warnings(input);
     default: return {};
     }
 }

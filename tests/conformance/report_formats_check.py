@@ -11,6 +11,11 @@
                  explains (ACCEPTED_NOTES). The validator is looked up in
                  $SARIF_MULTITOOL, then in BUILD_DIR/node_modules (where .ci/run
                  installs it with npm); without it the test is skipped (exit 77).
+  --check ci     the github, gitlab and rdjson reports follow their formats'
+                 documented rules and schemas (written here from GitHub's
+                 workflow-command documentation, GitLab's Code Quality field
+                 list and reviewdog's DiagnosticResult JSON schema), and say
+                 the same as the JSON report of the same run.
   --check github-limits  generated modules with 5,001 and 25,001 findings: the
                  SARIF report comes with the warning for GitHub's display limit
                  and for its limit on results per run; a small run with none.
@@ -31,7 +36,7 @@ import xml.etree.ElementTree as ET
 SKIP = 77
 
 
-FORMATS = ("json", "sarif", "checkstyle", "junit")
+FORMATS = ("json", "sarif", "checkstyle", "junit", "github", "gitlab", "rdjson")
 SARIF_CATEGORY = "tfsift-check/reports"
 
 
@@ -228,6 +233,184 @@ def check_sarif(outputs, build_dir, outdir):
         sys.exit(1)
 
 
+# ---- github, gitlab, rdjson --------------------------------------------------
+
+def validate(value, schema, where="$"):
+    """The subset of JSON Schema the schemas below use: type, properties,
+    required, enum, items, minimum, minLength."""
+    kinds = {"object": dict, "array": list, "string": str, "boolean": bool}
+    t = schema.get("type")
+    if t == "integer":
+        assert isinstance(value, int) and not isinstance(value, bool), (where, value)
+    elif t is not None:
+        assert isinstance(value, kinds[t]), (where, t, value)
+    if "enum" in schema:
+        assert value in schema["enum"], (where, value)
+    if "minimum" in schema:
+        assert value >= schema["minimum"], (where, value)
+    if "minLength" in schema:
+        assert len(value) >= schema["minLength"], (where, value)
+    for key in schema.get("required", []):
+        assert key in value, (where, "missing", key)
+    for key, sub in schema.get("properties", {}).items():
+        if isinstance(value, dict) and key in value:
+            validate(value[key], sub, f"{where}.{key}")
+    if "items" in schema:
+        for i, item in enumerate(value):
+            validate(item, schema["items"], f"{where}[{i}]")
+
+
+# reviewdog's DiagnosticResult (proto/rdf/jsonschema/DiagnosticResult.json),
+# with what its field comments call required made required; tfsift writes
+# severities as names.
+RD_POSITION = {"type": "object", "required": ["line", "column"],
+               "properties": {"line": {"type": "integer", "minimum": 1}, "column": {"type": "integer", "minimum": 1}}}
+RD_RANGE = {"type": "object", "required": ["start"], "properties": {"start": RD_POSITION, "end": RD_POSITION}}
+RD_LOCATION = {"type": "object", "required": ["path"],
+               "properties": {"path": {"type": "string", "minLength": 1}, "range": RD_RANGE}}
+RD_SCHEMA = {
+    "type": "object", "required": ["diagnostics"],
+    "properties": {
+        "source": {"type": "object", "required": ["name"],
+                   "properties": {"name": {"type": "string"}, "url": {"type": "string"}}},
+        "diagnostics": {"type": "array", "items": {
+            "type": "object", "required": ["message", "location"],
+            "properties": {
+                "message": {"type": "string", "minLength": 1},
+                "location": RD_LOCATION,
+                "severity": {"enum": ["UNKNOWN_SEVERITY", "ERROR", "WARNING", "INFO"]},
+                "code": {"type": "object", "required": ["value"],
+                         "properties": {"value": {"type": "string"}, "url": {"type": "string"}}},
+                "suggestions": {"type": "array", "items": {
+                    "type": "object", "required": ["range", "text"],
+                    "properties": {"range": RD_RANGE, "text": {"type": "string"}}}},
+                "related_locations": {"type": "array", "items": {
+                    "type": "object", "required": ["location"],
+                    "properties": {"message": {"type": "string"}, "location": RD_LOCATION}}},
+            }}},
+    },
+}
+
+# GitLab's Code Quality report: "an array of objects" with description,
+# check_name, fingerprint (unique), severity (info, minor, major, critical,
+# blocker), location.path (relative, in the repository) and
+# location.lines.begin; Code Climate's type and categories besides.
+GITLAB_SCHEMA = {"type": "array", "items": {
+    "type": "object",
+    "required": ["description", "check_name", "fingerprint", "severity", "location"],
+    "properties": {
+        "type": {"enum": ["issue"]},
+        "description": {"type": "string", "minLength": 1},
+        "check_name": {"type": "string", "minLength": 1},
+        "fingerprint": {"type": "string", "minLength": 1},
+        "severity": {"enum": ["info", "minor", "major", "critical", "blocker"]},
+        "categories": {"type": "array", "items": {"enum": [
+            "Bug Risk", "Clarity", "Compatibility", "Complexity", "Duplication", "Performance", "Security", "Style"]}},
+        "location": {"type": "object", "required": ["path", "lines"], "properties": {
+            "path": {"type": "string", "minLength": 1},
+            "lines": {"type": "object", "required": ["begin"], "properties": {
+                "begin": {"type": "integer", "minimum": 1}, "end": {"type": "integer", "minimum": 1}}}}},
+    }}}
+
+# GitHub's workflow commands: "::LEVEL key=value,...::message" on one line;
+# values escape % CR LF : , and the message % CR LF.
+GITHUB_COMMAND = re.compile(r"^::(error|warning|notice) ((?:[a-zA-Z]+=[^,:\r\n]*)(?:,[a-zA-Z]+=[^,:\r\n]*)*)::([^\r\n]*)$")
+GITHUB_PROPERTIES = {"file", "line", "endLine", "col", "endColumn", "title"}
+
+
+def unescape(text):
+    return re.sub(r"%(25|0D|0A|3A|2C)", lambda m: {"25": "%", "0D": "\r", "0A": "\n", "3A": ":", "2C": ","}[m.group(1)], text)
+
+
+def visible(text):
+    """Control characters as the text report and workflow commands show them
+    (report::escape_control_characters)."""
+    out = []
+    for ch in text:
+        c = ord(ch)
+        if (c < 0x20 and ch not in "\t\n") or c == 0x7F:
+            out.append(f"\\x{c:02X}")
+        elif 0x80 <= c < 0xA0:
+            out.append(f"\\u{c:04X}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def check_ci_formats(outputs, repository_root):
+    with open(outputs["json"], encoding="utf-8") as f:
+        findings = json.load(f)["findings"]
+    severity = {"error": "error", "warning": "warning", "notice": "notice"}
+
+    # github: one command per finding, in the JSON report's order.
+    with open(outputs["github"], encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    assert lines[-1] == "", "the github report ends with a line break"
+    lines = lines[:-1]
+    assert len(lines) == len(findings), (len(lines), len(findings))
+    for line, finding in zip(lines, findings):
+        m = GITHUB_COMMAND.match(line)
+        assert m, line
+        assert m.group(1) == severity[finding["severity"]], line
+        props = dict(p.split("=", 1) for p in m.group(2).split(","))
+        assert set(props) <= GITHUB_PROPERTIES and {"file", "line", "title"} <= set(props), props
+        assert unescape(props["title"]) == finding["rule"]
+        path = unescape(props["file"])
+        absolute = os.path.normpath(os.path.join(os.getcwd(), finding["location"]["path"]))
+        assert path == os.path.relpath(absolute, repository_root) or path == absolute, (path, absolute)
+        assert int(props["line"]) == finding["location"]["start"]["line"]
+        assert int(props["endLine"]) >= int(props["line"])
+        assert ("col" in props) == ("endColumn" in props) == (props["line"] == props["endLine"]), props
+        # The message, control characters made visible, then one line per
+        # related location.
+        message = unescape(m.group(3))
+        expected = visible(finding["message"])
+        assert message.startswith(expected), (message, expected)
+        rest = message[len(expected):]
+        assert rest.count("\n") == len(finding["related"]) and (not rest or rest.startswith("\n")), (message, finding)
+    print(f"github: {len(lines)} workflow commands")
+
+    # gitlab: the schema, fingerprints unique, one issue per finding.
+    with open(outputs["gitlab"], encoding="utf-8") as f:
+        issues = json.load(f)
+    validate(issues, GITLAB_SCHEMA)
+    assert len(issues) == len(findings)
+    assert len({i["fingerprint"] for i in issues}) == len(issues), "duplicate fingerprints"
+    for issue, finding in zip(issues, findings):
+        assert issue["check_name"] == finding["rule"]
+        assert issue["location"]["lines"]["begin"] == finding["location"]["start"]["line"]
+        # Relative to the repository's root, as GitLab wants it.
+        absolute = os.path.normpath(os.path.join(os.getcwd(), finding["location"]["path"]))
+        assert issue["location"]["path"] in (os.path.relpath(absolute, repository_root), absolute), issue
+    print(f"gitlab: {len(issues)} issues, fingerprints unique")
+
+    # rdjson: the schema; paths as the JSON report's; byte columns.
+    with open(outputs["rdjson"], encoding="utf-8") as f:
+        result = json.load(f)
+    validate(result, RD_SCHEMA)
+    diagnostics = result["diagnostics"]
+    assert len(diagnostics) == len(findings)
+    texts = {}
+    for d, finding in zip(diagnostics, findings):
+        loc = finding["location"]
+        assert d["code"]["value"] == finding["rule"]
+        assert d["location"]["path"] == loc["path"], (d["location"]["path"], loc["path"])
+        start = d["location"]["range"]["start"]
+        assert start["line"] == loc["start"]["line"]
+        path = loc["path"]
+        if path not in texts:
+            try:
+                with open(path, "rb") as f:
+                    texts[path] = f.read()
+            except OSError:
+                texts[path] = None
+        data = texts[path]
+        if data is not None and loc["start"]["byte"] <= len(data):
+            line_start = data.rfind(b"\n", 0, loc["start"]["byte"]) + 1
+            assert start["column"] == loc["start"]["byte"] - line_start + 1, (path, start, loc["start"])
+    print(f"rdjson: {len(diagnostics)} diagnostics match reviewdog's schema")
+
+
 # ---- GitHub's limits on results ---------------------------------------------
 
 def check_github_limits(tfsift, outdir):
@@ -262,7 +445,7 @@ def check_github_limits(tfsift, outdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tfsift", required=True)
-    ap.add_argument("--check", choices=("xml", "sarif", "github-limits"), required=True)
+    ap.add_argument("--check", choices=("xml", "sarif", "ci", "github-limits"), required=True)
     ap.add_argument("--build-dir", default="")
     ap.add_argument("paths", nargs="*")
     args = ap.parse_args()
@@ -273,8 +456,25 @@ def main():
         outputs, proc = lint(args.tfsift, args.paths, outdir)
         if args.check == "xml":
             check_xml(outputs)
+        elif args.check == "ci":
+            check_ci_formats(outputs, repository_root(args.paths[0]))
         else:
             check_sarif(outputs, args.build_dir, outdir)
+
+
+def repository_root(path):
+    """The nearest directory holding .git above PATH, as tfsift finds it."""
+    d = os.path.abspath(path)
+    if not os.path.isdir(d):
+        d = os.path.dirname(d)
+    start = d
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return start
+        d = parent
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 // The reports CI systems read: SARIF as GitHub code scanning takes it (its
-// documented limits and values).
+// documented limits and values), GitHub workflow commands, GitLab Code
+// Quality and reviewdog's rdjson.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -213,4 +214,92 @@ TEST_CASE("GitHub's SARIF limits: the compressed size", "[report][sarif][github]
     auto w = report::report_warnings(report::Format::sarif, in, big);
     REQUIRE(w.size() == 1);
     CHECK_THAT(w[0], Catch::Contains("gzip-compressed") && Catch::Contains("10,000,000 bytes"));
+}
+
+TEST_CASE("github format: workflow commands with GitHub's escaping", "[report][github]") {
+    std::string out = render(report::Format::github, sample(), builtin_rule_list());
+    // Properties escape % CR LF : and ,; the message % CR LF. Columns count
+    // UTF-16 code units, as in SARIF.
+    CHECK(out ==
+          "::error file=mod/main%2C tf%3A1.tf,line=2,endLine=2,col=8,endColumn=11,title=syntax-error::"
+          "100%25 wrong%0Asee [docs](https://example.com) here"
+          "%0Amod/main, tf:1.tf:1:1: the [block]%0Amod/main, tf:1.tf:1:10: \n"
+          "::notice file=mod/main%2C tf%3A1.tf,line=2,endLine=2,col=2,endColumn=3,title=lock-stale-provider::stale\n");
+    // Each line is one command the runner recognises.
+    const std::regex command(R"(^::(error|warning|notice) file=[^,:]+,line=\d+,endLine=\d+(,col=\d+,endColumn=\d+)?,title=[^,:]+::[^\r\n]*$)");
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) CHECK(std::regex_match(line, command));
+}
+
+TEST_CASE("github format: a warning past the annotations a step shows", "[report][github]") {
+    auto src = std::make_shared<const SourceFile>("/repo/main.tf", "x = 1\n");
+    Findings fs(report::GitHubLimits::annotations_per_step + 1);
+    for (auto& f : fs) {
+        f.rule_id = "syntax-error";
+        f.severity = Severity::warning;
+        f.file = src;
+    }
+    std::vector<Rule> rules;
+    report::ReportInput in{fs, rules};
+    auto w = report::report_warnings(report::Format::github, in, "");
+    REQUIRE(w.size() == 1);
+    CHECK_THAT(w[0], Catch::StartsWith("11 warning annotations"));
+    fs.pop_back();
+    CHECK(report::report_warnings(report::Format::github, in, "").empty());
+}
+
+TEST_CASE("gitlab format: GitLab's Code Quality fields", "[report][gitlab]") {
+    auto findings = sample();
+    findings.push_back(findings[1]);  // the same finding twice: distinct fingerprints
+    json doc = json::parse(render(report::Format::gitlab, findings, builtin_rule_list()));
+    REQUIRE(doc.is_array());
+    REQUIRE(doc.size() == 3);
+    std::set<std::string> fingerprints;
+    for (const auto& issue : doc) {
+        CHECK(issue["description"].is_string());
+        CHECK(issue["check_name"].is_string());
+        CHECK(std::set<std::string>{"info", "minor", "major", "critical", "blocker"}.count(issue["severity"].get<std::string>()) == 1);
+        CHECK(issue["location"]["path"] == "mod/main, tf:1.tf");
+        CHECK(issue["location"]["lines"]["begin"].get<int>() >= 1);
+        fingerprints.insert(issue["fingerprint"].get<std::string>());
+    }
+    CHECK(fingerprints.size() == 3);
+    CHECK(doc[0]["check_name"] == "syntax-error");
+    CHECK(doc[0]["severity"] == "critical");
+    CHECK(doc[0]["categories"] == json::array({"Bug Risk"}));
+    CHECK(doc[0]["location"]["lines"]["begin"] == 2);
+    CHECK(doc[1]["severity"] == "minor");
+    CHECK(doc[1]["categories"] == json::array({"Security"}));
+    // The fingerprint ignores line numbers: a finding keeps it when lines move.
+    auto moved = sample();
+    auto shifted = std::make_shared<const SourceFile>(moved[0].file->path(), "\n\n" + std::string(moved[0].file->text()));
+    moved[0].file = shifted;
+    moved[0].range = {Pos{28}, Pos{33}};
+    json again = json::parse(render(report::Format::gitlab, moved, builtin_rule_list()));
+    CHECK(again[0]["location"]["lines"]["begin"] == 4);
+    CHECK(again[0]["fingerprint"] == doc[0]["fingerprint"]);
+}
+
+TEST_CASE("rdjson format: reviewdog's DiagnosticResult", "[report][rdjson]") {
+    json doc = json::parse(render(report::Format::rdjson, sample(), builtin_rule_list()));
+    CHECK(doc["source"]["name"] == "tfsift");
+    REQUIRE(doc["diagnostics"].size() == 2);
+    const json& d = doc["diagnostics"][0];
+    CHECK(d["message"] == "100% wrong\nsee [docs](https://example.com) here");
+    CHECK(d["severity"] == "ERROR");
+    CHECK(d["code"]["value"] == "syntax-error");
+    CHECK(d["code"]["url"] == "https://github.com/tfsift/tfsift/blob/main/docs/rules/syntax-error.md");
+    // Paths relative to the working directory; columns in UTF-8 bytes, the
+    // end exclusive: the 4-byte character starts at byte column 8, "b" ends
+    // before column 13.
+    CHECK(d["location"]["path"] == "main, tf:1.tf");
+    CHECK(d["location"]["range"] == json{{"start", {{"line", 2}, {"column", 8}}}, {"end", {{"line", 2}, {"column", 13}}}});
+    REQUIRE(d["related_locations"].size() == 2);
+    CHECK(d["related_locations"][0]["message"] == "the [block]");
+    CHECK(d["related_locations"][0]["location"]["range"]["start"] == json{{"line", 1}, {"column", 1}});
+    const json& n = doc["diagnostics"][1];
+    CHECK(n["severity"] == "INFO");
+    REQUIRE(n["suggestions"].size() == 1);
+    CHECK(n["suggestions"][0]["text"] == "y");
+    CHECK(n["suggestions"][0]["range"] == json{{"start", {{"line", 2}, {"column", 2}}}, {"end", {{"line", 2}, {"column", 3}}}});
 }

@@ -180,7 +180,8 @@ TEST_CASE("XML reports escape markup and drop what XML cannot carry", "[report]"
 
 TEST_CASE("format names", "[report]") {
     for (auto f : {report::Format::text, report::Format::json, report::Format::sarif, report::Format::checkstyle,
-                   report::Format::junit, report::Format::compact}) {
+                   report::Format::junit, report::Format::compact, report::Format::github, report::Format::gitlab,
+                   report::Format::rdjson}) {
         CHECK(report::parse_format(report::to_string(f)) == f);
     }
     CHECK_FALSE(report::parse_format("xml"));

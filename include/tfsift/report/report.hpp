@@ -12,7 +12,7 @@
 
 namespace tfsift::report {
 
-enum class Format : std::uint8_t { text, json, sarif, checkstyle, junit, compact };
+enum class Format : std::uint8_t { text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson };
 
 std::optional<Format> parse_format(std::string_view name);
 std::string_view to_string(Format f);
@@ -46,7 +46,8 @@ void write_report(Format format, const ReportInput& input, std::ostream& out);
 
 // GitHub's documented limits on what it takes from a report (docs/ci.md).
 // Code scanning rejects a SARIF file beyond a maximum and keeps only part of
-// what is beyond a display limit.
+// what is beyond a display limit; workflow commands show only so many
+// annotations per step.
 struct GitHubLimits {
     static constexpr std::size_t runs_per_file = 20;
     static constexpr std::size_t results_per_run = 25'000;
@@ -56,10 +57,12 @@ struct GitHubLimits {
     static constexpr std::size_t tags_per_rule = 20;
     static constexpr std::size_t tags_shown = 10;
     static constexpr std::size_t gzip_bytes = 10'000'000;  // the file, gzip-compressed
+    static constexpr std::size_t annotations_per_step = 10;  // of each level: error, warning
 };
 
 // What the consumer of a rendered report would reject or leave out: for SARIF,
-// GitHub code scanning's limits. One sentence each, empty when nothing is lost.
+// GitHub code scanning's limits; for `github`, annotations past the ones a
+// step shows. One sentence each, empty when nothing is lost.
 std::vector<std::string> report_warnings(Format format, const ReportInput& input, std::string_view rendered);
 
 // The size of `text` compressed with deflate at gzip's default level (what
@@ -72,6 +75,9 @@ void write_json(const ReportInput& input, std::ostream& out);
 void write_sarif(const ReportInput& input, std::ostream& out);
 void write_checkstyle(const ReportInput& input, std::ostream& out);
 void write_junit(const ReportInput& input, std::ostream& out);
+void write_github(const ReportInput& input, std::ostream& out);
+void write_gitlab(const ReportInput& input, std::ostream& out);
+void write_rdjson(const ReportInput& input, std::ostream& out);
 
 // The number of findings per rule id, most frequent first (`--statistics`).
 void write_statistics(const lint::Findings& findings, std::ostream& out);
