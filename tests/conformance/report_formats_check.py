@@ -149,9 +149,10 @@ def check_github_rules(doc, raw, category):
     return sum(len(run["results"]) for run in doc["runs"])
 
 
-def check_sarif_shape(path):
+def check_sarif_shape(path, category=""):
     """What GitHub code scanning reads, checked independently of the validator
-    (which skips some files it cannot deserialize without a word)."""
+    (which skips some files it cannot deserialize without a word). CATEGORY is
+    the --sarif-category of the run, if any."""
     with open(path, "rb") as f:
         raw = f.read()
     doc = json.loads(raw)
@@ -185,7 +186,7 @@ def check_sarif_shape(path):
         for key in ("startLine", "startColumn", "endLine", "endColumn"):
             assert reg[key] >= 1, (key, reg)
         assert ":" in res["partialFingerprints"]["primaryLocationLineHash"]
-    return check_github_rules(doc, raw, SARIF_CATEGORY)
+    return check_github_rules(doc, raw, category)
 
 
 # Notes of Sarif.Multitool's rules that tfsift's reports cannot avoid, each
@@ -201,7 +202,7 @@ ACCEPTED_NOTES = {
 
 
 def check_sarif(outputs, build_dir, outdir):
-    print(f"SARIF shape and GitHub's rules: {check_sarif_shape(outputs['sarif'])} results checked")
+    print(f"SARIF shape and GitHub's rules: {check_sarif_shape(outputs['sarif'], SARIF_CATEGORY)} results checked")
     tool = find_multitool(build_dir)
     if tool is None:
         print("Sarif.Multitool not found (set SARIF_MULTITOOL or run .ci/run): skipped")
