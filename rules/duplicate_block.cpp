@@ -35,6 +35,7 @@ Rule duplicate_block() {
     Rule r;
     r.id = "duplicate-block";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Two primary configuration files of a module declare the same object.";

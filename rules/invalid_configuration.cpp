@@ -8,6 +8,7 @@ Rule invalid_configuration() {
     Rule r;
     r.id = std::string(invalid_configuration_rule_id);
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Terraform's configuration loader rejects the module, or warns about it.";

@@ -36,6 +36,7 @@ Rule lifecycle_unknown_argument() {
     Rule r;
     r.id = "lifecycle-unknown-argument";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A `lifecycle` block sets an argument or holds a block that Terraform does not define.";

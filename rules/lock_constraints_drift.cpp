@@ -11,6 +11,8 @@ Rule lock_constraints_drift() {
     Rule r;
     r.id = "lock-constraints-drift";
     r.default_severity = Severity::notice;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 2.0;
     r.fixable = true;
     r.doc.summary = "A lock entry's `constraints` string differs from what the current configuration would record.";
     r.doc.what =

@@ -108,6 +108,9 @@ Rule lock_hash_mismatch() {
     Rule r;
     r.id = "lock-hash-mismatch";
     r.default_severity = Severity::error;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::very_high;
+    r.security_severity = 8.0;
     r.doc.summary = "An installed or mirrored package of a locked provider version matches none of the recorded hashes.";
     r.doc.what =
         "Hashes every package of a locked provider's locked version that tfsift can see offline (installed under "

@@ -10,6 +10,9 @@ Rule lock_in_shared_module() {
     Rule r;
     r.id = "lock-in-shared-module";
     r.default_severity = Severity::notice;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::medium;
+    r.security_severity = 2.0;
     r.doc.summary = "A module that other modules call has its own dependency lock file, which Terraform ignores.";
     r.doc.what =
         "Reports a `.terraform.lock.hcl` in a module directory that another module of the scan calls by a local "

@@ -84,6 +84,8 @@ Rule lock_missing() {
     Rule r;
     r.id = "lock-missing";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 5.0;
     r.doc.summary = "A root module that requires providers has no dependency lock file, or keeps it out of version control.";
     r.doc.what =
         "Reports a root module (one that no other module of the scan calls and that configures a backend, a "

@@ -8,6 +8,9 @@ Rule lock_missing_hashes() {
     Rule r;
     r.id = "lock-missing-hashes";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::very_high;
+    r.security_severity = 6.0;
     r.fixable = true;
     r.doc.summary = "A lock file entry records no package checksum.";
     r.doc.what =

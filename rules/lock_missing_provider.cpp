@@ -9,6 +9,9 @@ Rule lock_missing_provider() {
     Rule r;
     r.id = "lock-missing-provider";
     r.default_severity = Severity::error;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::very_high;
+    r.security_severity = 5.0;
     r.fixable = true;
     r.doc.summary = "A provider required somewhere in the module tree has no entry in the root module's lock file.";
     r.doc.what =

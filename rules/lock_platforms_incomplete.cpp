@@ -47,6 +47,8 @@ Rule lock_platforms_incomplete() {
     Rule r;
     r.id = "lock-platforms-incomplete";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 3.0;
     r.fixable = true;
     r.doc.summary = "A lock entry records package hashes for fewer platforms than the project declares.";
     r.doc.what =

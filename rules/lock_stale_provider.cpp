@@ -8,6 +8,9 @@ Rule lock_stale_provider() {
     Rule r;
     r.id = "lock-stale-provider";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::medium;
+    r.security_severity = 2.0;
     r.fixable = true;
     r.doc.summary = "The lock file has an entry for a provider that neither the configuration nor the state requires.";
     r.doc.what =

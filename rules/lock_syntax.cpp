@@ -8,6 +8,9 @@ Rule lock_syntax() {
     Rule r;
     r.id = "lock-syntax";
     r.default_severity = Severity::error;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::very_high;
+    r.security_severity = 4.0;
     r.doc.summary = "The dependency lock file cannot be read the way Terraform reads it.";
     r.doc.what =
         "Reads the root module's `.terraform.lock.hcl` with every check of Terraform's lock file reader: the file "

@@ -9,6 +9,9 @@ Rule lock_version_mismatch() {
     Rule r;
     r.id = "lock-version-mismatch";
     r.default_severity = Severity::error;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::very_high;
+    r.security_severity = 4.0;
     r.fixable = true;
     r.doc.summary = "A locked provider version does not satisfy the version constraints of all modules.";
     r.doc.what =

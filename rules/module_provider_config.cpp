@@ -72,6 +72,8 @@ Rule module_provider_config() {
     Rule r;
     r.id = "module-provider-config";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::maintainability;
+    r.precision = RulePrecision::medium;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A module that other modules call contains its own provider configuration.";

@@ -65,6 +65,7 @@ Rule module_providers_unknown() {
     Rule r;
     r.id = "module-providers-unknown";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A module call passes a provider configuration under a name the called module does not know.";

@@ -128,6 +128,7 @@ Rule module_required_providers() {
     Rule r;
     r.id = std::string(rule_id);
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::maintainability;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Every provider a module uses should be declared in its own `required_providers`.";

@@ -44,6 +44,8 @@ Rule module_version_unpinned() {
     Rule r;
     r.id = "module-version-unpinned";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 5.0;
     r.doc.summary = "A registry module call has no exact `version`.";
     r.doc.what =
         "Reports each `module` call whose `source` is a module registry address (`NAMESPACE/NAME/PROVIDER` or "

@@ -58,6 +58,7 @@ Rule override_missing_base() {
     Rule r;
     r.id = "override-missing-base";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A block in an override file has no block with the same header in the primary files.";

@@ -248,6 +248,8 @@ Rule override_undocumented() {
     Rule r;
     r.id = std::string(rule_id);
     r.default_severity = Severity::notice;
+    r.category = RuleCategory::maintainability;
+    r.precision = RulePrecision::medium;
     r.enabled_by_default = true;
     r.fixable = true;
     r.doc.summary = "A block that an override file changes has no comment saying so.";

@@ -89,6 +89,8 @@ Rule provider_local_name() {
     Rule r;
     r.id = "provider-local-name";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::style;
+    r.precision = RulePrecision::medium;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A provider's local name should be its preferred name, or `namespace-type` on a conflict.";

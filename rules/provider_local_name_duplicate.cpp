@@ -78,6 +78,7 @@ Rule provider_local_name_duplicate() {
     Rule r;
     r.id = "provider-local-name-duplicate";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Each local name, and each provider, may be required only once in a module.";

@@ -45,6 +45,7 @@ Rule provider_source_invalid() {
     Rule r;
     r.id = "provider-source-invalid";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A provider `source` must be `[HOSTNAME/]NAMESPACE/TYPE` with valid parts.";

@@ -35,6 +35,8 @@ Rule provider_source_missing() {
     Rule r;
     r.id = "provider-source-missing";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 4.0;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Every provider requirement should give an explicit `source`.";

@@ -40,6 +40,7 @@ Rule provider_version_invalid() {
     Rule r;
     r.id = "provider-version-invalid";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A provider `version` must be a valid version constraint string.";

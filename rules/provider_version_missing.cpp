@@ -33,6 +33,8 @@ Rule provider_version_missing() {
     Rule r;
     r.id = "provider-version-missing";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.security_severity = 4.0;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "Every provider requirement should give a `version` constraint.";

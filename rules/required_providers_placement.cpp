@@ -10,6 +10,7 @@ Rule required_providers_placement() {
     Rule r;
     r.id = "required-providers-placement";
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A `required_providers` block must sit inside the top-level `terraform` block.";

@@ -46,6 +46,9 @@ Rule root_module_unbounded_version() {
     Rule r;
     r.id = "root-module-unbounded-version";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::supply_chain;
+    r.precision = RulePrecision::medium;
+    r.security_severity = 3.0;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A root module's provider constraints should set a maximum version.";

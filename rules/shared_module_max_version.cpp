@@ -42,6 +42,8 @@ Rule shared_module_max_version() {
     Rule r;
     r.id = "shared-module-max-version";
     r.default_severity = Severity::warning;
+    r.category = RuleCategory::maintainability;
+    r.precision = RulePrecision::medium;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A module that other modules call should constrain providers with `>=` only.";

@@ -7,6 +7,7 @@ Rule syntax_error() {
     Rule r;
     r.id = std::string(syntax_error_rule_id);
     r.default_severity = Severity::error;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
     r.doc.summary = "A configuration file is not valid HCL native syntax or JSON.";

@@ -9,6 +9,8 @@ Rule unused_ignore() {
     Rule r;
     r.id = std::string(unused_ignore_rule_id);
     r.default_severity = Severity::notice;
+    r.category = RuleCategory::style;
+    r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = true;
     r.doc.summary = "An inline ignore comment suppresses no finding.";

@@ -19,6 +19,7 @@ struct LintOptions {
     bool recursive = false;
     std::string format = "text";
     bool format_given = false;                // --format was on the command line
+    std::string sarif_category;               // --sarif-category: SARIF automationDetails.id
     std::vector<std::string> outputs;         // FORMAT:PATH
     std::string minimum_failure_severity = "warning";
     lint::RuleSelection selection;

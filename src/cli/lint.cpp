@@ -39,12 +39,20 @@ namespace tfsift::cli {
 void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("paths", o.paths, "Module directories, or files (lint their module, report only them)");
     cmd.add_flag("--recursive,-r", o.recursive, "Lint every module below the given directories");
-    cmd.add_option("--format,-f", o.format, "Report on stdout: text, json, sarif, checkstyle, junit, compact")
-        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact"}))
+    cmd.add_option("--format,-f", o.format,
+                   "Report on stdout: text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson")
+        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact", "github", "gitlab", "rdjson"}))
         ->each([&o](const std::string&) { o.format_given = true; });
     // Repeatable options take one value per occurrence, so that paths after them stay paths.
     cmd.add_option("--output,-o", o.outputs, "Also write a report to a file, as FORMAT:PATH (repeatable)")
         ->allow_extra_args(false);
+    cmd.add_option("--sarif-category", o.sarif_category,
+                   "The code scanning category of the SARIF report's run (default: none, the upload's own)")
+        ->check(CLI::Validator(
+            [](const std::string& name) {
+                return name.empty() ? std::string("the category must not be empty") : std::string();
+            },
+            "NAME"));
     cmd.add_option("--minimum-failure-severity", o.minimum_failure_severity,
                    "Exit 1 when a finding is at least this severe (default: warning)")
         ->check(CLI::IsMember({"error", "warning", "notice"}));
@@ -327,7 +335,11 @@ std::optional<std::string> render_report(report::Format format, const report::Re
         buf.exceptions(std::ios::badbit);
         report::write_report(format, input, buf);
         if (!buf) throw std::bad_alloc();
-        return std::move(buf).str();
+        std::string text = std::move(buf).str();
+        for (const auto& w : report::report_warnings(format, input, text)) {
+            fmt::print(stderr, "tfsift: warning: {}\n", w);
+        }
+        return text;
     } catch (const std::bad_alloc&) {
         std::fputs("tfsift: out of memory while writing the report\n", stderr);
     } catch (const std::exception& e) {
@@ -362,7 +374,7 @@ int run_lint(const LintOptions& options) {
         auto format = colon == std::string::npos ? std::nullopt : report::parse_format(o.substr(0, colon));
         if (!format || colon + 1 >= o.size()) {
             fmt::print(stderr, "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
-                               "junit, compact (got \"{}\")\n", o);
+                               "junit, compact, github, gitlab, rdjson (got \"{}\")\n", o);
             return exit_failure;
         }
         outputs.push_back({*format, o.substr(colon + 1)});
@@ -471,8 +483,11 @@ int run_lint(const LintOptions& options) {
     std::string cwd = fs::current_path().generic_string();
     report::ReportInput input{findings, rules};
     // SARIF paths are relative to the repository of what was linted (the first
-    // target's), which need not be the working directory's.
-    input.repository_root = report::find_repository_root(targets.empty() ? cwd : targets.begin()->first);
+    // target's), which need not be the working directory's; outside any
+    // repository, to the directory that holds every target.
+    std::vector<std::string> target_dirs;
+    for (const auto& [abs, target] : targets) target_dirs.push_back(abs);
+    input.repository_root = report::report_root(target_dirs.empty() ? std::vector<std::string>{cwd} : target_dirs);
     // Snippets only from files inside the roots the targets were read under.
     for (const auto& [abs, target] : targets) {
         if (std::find(input.trusted_roots.begin(), input.trusted_roots.end(), target.trusted_root) ==
@@ -485,6 +500,7 @@ int run_lint(const LintOptions& options) {
     input.exit_code = exit_code;
     input.quiet = options.quiet;
     input.command_line = options.command_line;
+    input.sarif_category = options.sarif_category;
 
     for (const auto& o : outputs) {
         report::ReportInput file_input = input;

@@ -276,6 +276,7 @@ Rule policy_rule(const Policy& policy) {
     r.enabled_by_default = true;
     r.fixable = false;
     r.is_policy = true;
+    r.category = RuleCategory::policy;
     r.doc.summary = policy.message.empty() ? fmt::format("Project policy {} ({}).", policy.id, to_string(policy.kind))
                                            : policy.message;
     if (r.doc.summary.back() != '.') r.doc.summary += '.';

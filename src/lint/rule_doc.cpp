@@ -26,6 +26,27 @@ std::string indented(const std::string& code) {
 
 }  // namespace
 
+std::string_view to_string(RuleCategory c) {
+    switch (c) {
+    case RuleCategory::correctness: return "correctness";
+    case RuleCategory::supply_chain: return "supply-chain";
+    case RuleCategory::maintainability: return "maintainability";
+    case RuleCategory::style: return "style";
+    case RuleCategory::policy: return "policy";
+    }
+    return "correctness";
+}
+
+std::string_view to_string(RulePrecision p) {
+    switch (p) {
+    case RulePrecision::very_high: return "very-high";
+    case RulePrecision::high: return "high";
+    case RulePrecision::medium: return "medium";
+    case RulePrecision::low: return "low";
+    }
+    return "high";
+}
+
 std::string rule_help_uri(const Rule& rule) {
     if (rule.is_policy) return fmt::format("{}/blob/main/docs/policies.md", project_url);
     return fmt::format("{}/blob/main/docs/rules/{}.md", project_url, rule.id);

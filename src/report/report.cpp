@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 namespace tfsift::report {
 
 std::optional<Format> parse_format(std::string_view name) {
-    for (Format f : {Format::text, Format::json, Format::sarif, Format::checkstyle, Format::junit, Format::compact}) {
+    for (Format f : {Format::text, Format::json, Format::sarif, Format::checkstyle, Format::junit, Format::compact,
+                     Format::github, Format::gitlab, Format::rdjson}) {
         if (to_string(f) == name) return f;
     }
     return std::nullopt;
@@ -29,6 +30,9 @@ std::string_view to_string(Format f) {
     case Format::checkstyle: return "checkstyle";
     case Format::junit: return "junit";
     case Format::compact: return "compact";
+    case Format::github: return "github";
+    case Format::gitlab: return "gitlab";
+    case Format::rdjson: return "rdjson";
     }
     return "text";
 }
@@ -41,6 +45,9 @@ void write_report(Format format, const ReportInput& input, std::ostream& out) {
     case Format::checkstyle: write_checkstyle(input, out); break;
     case Format::junit: write_junit(input, out); break;
     case Format::compact: write_compact(input, out); break;
+    case Format::github: write_github(input, out); break;
+    case Format::gitlab: write_gitlab(input, out); break;
+    case Format::rdjson: write_rdjson(input, out); break;
     }
 }
 
@@ -71,6 +78,22 @@ std::string find_repository_root(const std::string& start) {
         if (d.parent_path() == d || d.empty()) break;
     }
     return dir.generic_string();
+}
+
+std::string report_root(const std::vector<std::string>& dirs) {
+    if (dirs.empty()) return find_repository_root(".");
+    std::string root = find_repository_root(dirs.front());
+    std::error_code ec;
+    if (fs::exists(fs::path(root) / ".git", ec)) return root;
+    fs::path common(lint::absolute_normal_path(dirs.front()));
+    for (const auto& d : dirs) {
+        const fs::path p(lint::absolute_normal_path(d));
+        fs::path shared;
+        auto a = common.begin();
+        for (auto b = p.begin(); a != common.end() && b != p.end() && *a == *b; ++a, ++b) shared /= *a;
+        common = shared;
+    }
+    return common.empty() ? root : common.generic_string();
 }
 
 std::string escape_control_characters(std::string_view text) {
@@ -167,6 +190,29 @@ std::string valid_utf8(std::string_view s) {
         }
     }
     return out;
+}
+
+std::string fit_text(std::string_view raw, std::size_t max_bytes) {
+    std::string text = valid_utf8(raw);
+    if (text.size() <= max_bytes) return text;
+    static constexpr std::string_view ellipsis = "\u2026";
+    // Never split a UTF-8 sequence: back up to the first byte of one.
+    auto boundary = [&](std::size_t n) {
+        while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+        return n;
+    };
+    std::string_view window(text.data(), boundary(max_bytes));
+    // A sentence ends with ". " or ".\n"; keep the longest run of whole
+    // sentences, unless that would drop most of the text.
+    std::size_t best = std::string_view::npos;
+    for (std::size_t i = 0; i + 1 < window.size(); ++i) {
+        if (window[i] == '.' && (window[i + 1] == ' ' || window[i + 1] == '\n')) best = i + 1;
+    }
+    if (window.size() < text.size() && text[window.size()] == ' ' && window.back() == '.') best = window.size();
+    if (best != std::string_view::npos && best >= max_bytes / 4) return std::string(window.substr(0, best));
+    std::string_view cut = std::string_view(text).substr(0, boundary(max_bytes - ellipsis.size()));
+    if (auto space = cut.rfind(' '); space != std::string_view::npos && space >= max_bytes / 4) cut = cut.substr(0, space);
+    return std::string(cut) + std::string(ellipsis);
 }
 
 std::string xml_escape(std::string_view raw) {

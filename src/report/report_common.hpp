@@ -13,6 +13,11 @@ namespace tfsift::report::detail {
 // Replaces invalid UTF-8 sequences with U+FFFD (XML and JSON must be valid).
 std::string valid_utf8(std::string_view s);
 
+// `text` cut to at most `max_bytes` bytes of UTF-8 (GitHub counts its limits
+// in characters, never fewer than bytes): at the end of the last whole
+// sentence that fits, else at a word with "…" appended. Unchanged when it fits.
+std::string fit_text(std::string_view text, std::size_t max_bytes);
+
 // Escapes text for an XML attribute or element; drops characters XML 1.0
 // cannot carry.
 std::string xml_escape(std::string_view s);

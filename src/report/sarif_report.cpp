@@ -1,6 +1,7 @@
 // SARIF 2.1.0, as GitHub code scanning takes it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <nlohmann/json.hpp>
@@ -141,17 +142,82 @@ std::string line_hash(const lint::Finding& f, detail::SnippetGuard& guard) {
     return fmt::format("{:016x}", h);
 }
 
+// Link text with its brackets and backslashes escaped, as SARIF's embedded
+// links require.
+std::string escape_link_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '[' || c == ']' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// A message with every "](" escaped, so that no bracketed text in it reads
+// as an embedded link; other brackets are left as the user wrote them.
+std::string escape_link_targets(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == ']' && i + 1 < text.size() && text[i + 1] == '(') out += '\\';
+        out += text[i];
+    }
+    return out;
+}
+
+// The finding's message, followed by a link to each related location
+// ("[text](id)", SARIF's embedded links): code scanning shows related
+// locations only through such links.
+std::string message_with_links(const lint::Finding& f) {
+    std::string text = escape_link_targets(detail::valid_utf8(f.message));
+    if (f.related.empty()) return text;
+    text += " (see ";
+    for (std::size_t i = 0; i < f.related.size(); ++i) {
+        std::string label = detail::valid_utf8(f.related[i].message);
+        if (label.empty()) label = "related location";
+        text += fmt::format("{}[{}]({})", i == 0 ? "" : ", ", escape_link_text(label), i + 1);
+    }
+    return text + ")";
+}
+
+// GitHub code scanning's limits on a rule's texts (docs/ci.md).
+constexpr std::size_t max_rule_name = 255;
+constexpr std::size_t max_description = 1024;
+
+// GitHub's problem.severity for a rule that is not a security rule.
+std::string_view problem_severity(Severity s) {
+    switch (s) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::notice: return "recommendation";
+    }
+    return "warning";
+}
+
 json rule_descriptor(const lint::Rule& r) {
-    json tags = json::array({"terraform", "opentofu"});
-    if (r.is_policy) tags.push_back("policy");
+    // The category first: code scanning shows only the first ten tags.
+    json tags = json::array({lint::to_string(r.category)});
+    if (r.security_severity > 0) tags.push_back("security");
+    tags.push_back("terraform");
+    tags.push_back("opentofu");
+    json properties = {{"tags", std::move(tags)}, {"precision", lint::to_string(r.precision)}};
+    if (r.security_severity > 0) {
+        // A security rule is ranked by security-severity, not problem.severity.
+        properties["security-severity"] = fmt::format("{:.1f}", std::clamp(r.security_severity, 0.1, 10.0));
+    } else {
+        properties["problem.severity"] = problem_severity(r.default_severity);
+    }
+    // The descriptions are shown beside every alert and are limited; the
+    // whole documentation is in help, which has no limit.
     return {{"id", r.id},
-            {"name", pascal_case(r.id)},
-            {"shortDescription", {{"text", detail::valid_utf8(r.doc.summary)}}},
-            {"fullDescription", {{"text", detail::valid_utf8(r.doc.what)}}},
+            {"name", detail::fit_text(pascal_case(r.id), max_rule_name)},
+            {"shortDescription", {{"text", detail::fit_text(r.doc.summary, max_description)}}},
+            {"fullDescription", {{"text", detail::fit_text(r.doc.what, max_description)}}},
             {"help", {{"text", detail::valid_utf8(lint::rule_plain_text(r))}, {"markdown", detail::valid_utf8(lint::rule_markdown(r))}}},
             {"helpUri", lint::rule_help_uri(r)},
             {"defaultConfiguration", {{"level", sarif_level(r.default_severity)}, {"enabled", r.enabled_by_default}}},
-            {"properties", {{"tags", std::move(tags)}, {"problem.severity", to_string(r.default_severity)}}}};
+            {"properties", std::move(properties)}};
 }
 
 }  // namespace
@@ -171,7 +237,7 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
     for (const lint::Finding& f : in.findings) {
         json result = {{"ruleId", f.rule_id},
                        {"level", sarif_level(f.severity)},
-                       {"message", {{"text", detail::valid_utf8(f.message)}}},
+                       {"message", {{"text", message_with_links(f)}}},
                        {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
         if (auto it = rule_index.find(f.rule_id); it != rule_index.end()) result["ruleIndex"] = it->second;
         // Many findings may share one long line: hash it once per rule.
@@ -227,13 +293,19 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
                  {"semanticVersion", TFSIFT_VERSION},
                  {"informationUri", lint::project_url},
                  {"rules", std::move(rules)}}}}},
-             {"automationDetails", {{"id", "tfsift/lint/"}}},
              {"originalUriBaseIds", {{source_root, {{"uri", root_uri}}}}},
              {"invocations", json::array({std::move(invocation)})},
              {"columnKind", "utf16CodeUnits"},
              {"results", std::move(results)},
          }})},
     };
+    if (!in.sarif_category.empty()) {
+        // "CATEGORY/": code scanning reads the part before the last slash as
+        // the category and the rest as a run id, here none.
+        std::string id = in.sarif_category;
+        if (id.back() != '/') id += '/';
+        doc["runs"][0]["automationDetails"] = {{"id", detail::valid_utf8(id)}};
+    }
     out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 

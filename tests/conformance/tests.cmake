@@ -38,6 +38,16 @@ foreach(check IN ITEMS xml sarif)
   endforeach()
 endforeach()
 
+# ---- reports for CI systems: github, gitlab and rdjson against their formats'
+# documented rules (the fixtures: every rule's findings), and the warnings for
+# GitHub code scanning's limits on results (generated modules) -------------
+add_test(NAME report-ci-formats
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_formats_check.py
+          --tfsift $<TARGET_FILE:tfsift> --check ci ${PROJECT_SOURCE_DIR}/fixtures/rules)
+add_test(NAME report-github-limits
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_formats_check.py --tfsift $<TARGET_FILE:tfsift> --check github-limits)
+set_tests_properties(report-ci-formats report-github-limits PROPERTIES TIMEOUT 300)
+
 # ---- the pre-commit hook, tried as a new user would (Debian's pre-commit) ----
 add_test(NAME precommit-hook
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/precommit_hook_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)

@@ -1,8 +1,10 @@
 // A rule: its identity, its documentation and its check.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/finding.hpp"
@@ -39,12 +41,37 @@ private:
 
 using RuleCheck = std::function<void(const LintContext&, FindingSink&)>;
 
+// What kind of problem a rule finds. Reports group and filter by it (SARIF
+// tags, Code Climate categories).
+enum class RuleCategory : std::uint8_t {
+    correctness,      // Terraform/OpenTofu rejects the configuration or does what the author did not mean
+    supply_chain,     // which provider or module code runs: versions, sources, the lock file's hashes
+    maintainability,  // works today, breaks on a likely change (an upgrade, a new caller)
+    style,            // conventions only
+    policy,           // a project's own [[policy]] table
+};
+
+// How often a rule's findings are true problems (SARIF precision, which code
+// scanning sorts by): very_high for the rules that restate a check Terraform
+// itself makes, lower where a rule guesses at intent.
+enum class RulePrecision : std::uint8_t { very_high, high, medium, low };
+
+std::string_view to_string(RuleCategory c);
+std::string_view to_string(RulePrecision p);
+
 struct Rule {
     std::string id;                   // stable kebab-case id
     Severity default_severity = Severity::warning;
     bool enabled_by_default = true;
     bool fixable = false;             // some of its findings carry a Fix
     RuleDoc doc;
+    RuleCategory category = RuleCategory::correctness;
+    RulePrecision precision = RulePrecision::high;
+    // For supply-chain rules, how much a finding weakens the guarantee that
+    // the code Terraform runs is the code the author chose, on the 0.1-10.0
+    // scale of SARIF's security-severity (over 9.0 critical, 7.0 high, 4.0
+    // medium, below low); 0 for every other rule.
+    double security_severity = 0;
     // Null for the rules whose findings the engine itself produces
     // (`unused-ignore` needs every other rule's findings first).
     RuleCheck check;

@@ -12,7 +12,7 @@
 
 namespace tfsift::report {
 
-enum class Format : std::uint8_t { text, json, sarif, checkstyle, junit, compact };
+enum class Format : std::uint8_t { text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson };
 
 std::optional<Format> parse_format(std::string_view name);
 std::string_view to_string(Format f);
@@ -31,6 +31,10 @@ struct ReportInput {
     bool color = false;                         // text only: ANSI colours
     bool quiet = false;                         // text only: no summary line
     std::vector<std::string> command_line;      // SARIF invocation
+    // SARIF: the code scanning category of the run (`--sarif-category`),
+    // written as automationDetails.id "NAME/"; empty: no automationDetails,
+    // so that the upload step's own category applies.
+    std::string sarif_category;
     // Source text (snippets, and in SARIF the line hash) is shown only for
     // files that resolve inside one of these directories; empty: any file.
     // A file read from outside the repository may hold anything (a
@@ -40,12 +44,40 @@ struct ReportInput {
 
 void write_report(Format format, const ReportInput& input, std::ostream& out);
 
+// GitHub's documented limits on what it takes from a report (docs/ci.md).
+// Code scanning rejects a SARIF file beyond a maximum and keeps only part of
+// what is beyond a display limit; workflow commands show only so many
+// annotations per step.
+struct GitHubLimits {
+    static constexpr std::size_t runs_per_file = 20;
+    static constexpr std::size_t results_per_run = 25'000;
+    static constexpr std::size_t results_shown = 5'000;
+    static constexpr std::size_t rules_per_run = 25'000;
+    static constexpr std::size_t locations_per_result = 1'000;
+    static constexpr std::size_t tags_per_rule = 20;
+    static constexpr std::size_t tags_shown = 10;
+    static constexpr std::size_t gzip_bytes = 10'000'000;  // the file, gzip-compressed
+    static constexpr std::size_t annotations_per_step = 10;  // of each level: error, warning
+};
+
+// What the consumer of a rendered report would reject or leave out: for SARIF,
+// GitHub code scanning's limits; for `github`, annotations past the ones a
+// step shows. One sentence each, empty when nothing is lost.
+std::vector<std::string> report_warnings(Format format, const ReportInput& input, std::string_view rendered);
+
+// The size of `text` compressed with deflate at gzip's default level (what
+// the SARIF upload sends), give or take a hundred bytes of headers.
+std::size_t deflated_size(std::string_view text);
+
 void write_text(const ReportInput& input, std::ostream& out);
 void write_compact(const ReportInput& input, std::ostream& out);
 void write_json(const ReportInput& input, std::ostream& out);
 void write_sarif(const ReportInput& input, std::ostream& out);
 void write_checkstyle(const ReportInput& input, std::ostream& out);
 void write_junit(const ReportInput& input, std::ostream& out);
+void write_github(const ReportInput& input, std::ostream& out);
+void write_gitlab(const ReportInput& input, std::ostream& out);
+void write_rdjson(const ReportInput& input, std::ostream& out);
 
 // The number of findings per rule id, most frequent first (`--statistics`).
 void write_statistics(const lint::Findings& findings, std::ostream& out);
@@ -63,5 +95,11 @@ std::string escape_control_characters(std::string_view text);
 // The nearest directory from `start` upward that holds `.git`; `start`
 // itself (made absolute) when there is none.
 std::string find_repository_root(const std::string& start);
+
+// The directory report paths are relative to for a run over `dirs` (absolute,
+// the first one first): the repository root of the first one; when no `.git`
+// lies above it, the deepest directory holding all of them, so that a tree
+// outside any repository still gets relative paths.
+std::string report_root(const std::vector<std::string>& dirs);
 
 }  // namespace tfsift::report

@@ -1,0 +1,96 @@
+// GitLab's Code Quality report: a JSON array of issues in the subset of the
+// Code Climate format GitLab reads (description, check_name, fingerprint,
+// severity, location.path, location.lines.begin), shown in merge requests.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "report/report_common.hpp"
+#include "tfsift/report/report.hpp"
+
+namespace tfsift::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// GitLab's severities are info, minor, major, critical and blocker.
+std::string_view gitlab_severity(Severity s) {
+    switch (s) {
+    case Severity::error: return "critical";
+    case Severity::warning: return "major";
+    case Severity::notice: return "minor";
+    }
+    return "major";
+}
+
+// Code Climate's categories for a rule's category.
+std::string_view code_climate_category(lint::RuleCategory c) {
+    switch (c) {
+    case lint::RuleCategory::correctness: return "Bug Risk";
+    case lint::RuleCategory::supply_chain: return "Security";
+    case lint::RuleCategory::maintainability: return "Compatibility";
+    case lint::RuleCategory::style: return "Style";
+    case lint::RuleCategory::policy: return "Bug Risk";
+    }
+    return "Bug Risk";
+}
+
+std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
+    for (char c : s) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+}  // namespace
+
+void write_gitlab(const ReportInput& in, std::ostream& out) {
+    std::map<std::string_view, const lint::Rule*> rules;
+    for (const auto& r : in.rules) rules.emplace(r.id, &r);
+    detail::SnippetGuard guard(in.trusted_roots);
+    // GitLab keys issues by fingerprint across pipelines: the rule, the file
+    // and the trimmed text of the line (not its number, so that an issue
+    // survives lines moving above it), and which repeat of those it is.
+    std::map<std::uint64_t, int> repeats;
+    json issues = json::array();
+    for (const lint::Finding& f : in.findings) {
+        const SourceFile& file = *f.file;
+        const std::string path = relative_path(file.path(), in.repository_root);
+        const std::uint32_t line = file.line(f.range.start);
+        std::string_view text = guard.may_quote(file) ? file.line_text(line) : std::string_view();
+        while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::string_view part : {std::string_view(f.rule_id), std::string_view(path), text}) {
+            h = fnv1a(h, part);
+            h = fnv1a(h, std::string_view("\0", 1));
+        }
+        const int n = ++repeats[h];
+        const std::uint64_t unique = fnv1a(h, std::to_string(n));
+        auto rule = rules.find(f.rule_id);
+        const lint::RuleCategory category =
+            rule == rules.end() ? lint::RuleCategory::correctness : rule->second->category;
+        std::string description = detail::valid_utf8(f.message);
+        for (const auto& r : f.related) {
+            description += fmt::format(" ({}:{}: {})", detail::valid_utf8(relative_path(r.file->path(), in.repository_root)),
+                                       r.file->line(r.range.start), detail::valid_utf8(r.message));
+        }
+        json issue = {{"type", "issue"},
+                      {"check_name", f.rule_id},
+                      {"description", std::move(description)},
+                      {"categories", json::array({code_climate_category(category)})},
+                      {"severity", gitlab_severity(f.severity)},
+                      {"fingerprint", fmt::format("{:016x}{:016x}", h, unique)},
+                      {"location",
+                       {{"path", detail::valid_utf8(path)},
+                        {"lines", {{"begin", line}, {"end", std::max(file.line(f.range.end), line)}}}}}};
+        if (rule != rules.end()) issue["content"] = {{"body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second)}};
+        issues.push_back(std::move(issue));
+    }
+    out << issues.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace tfsift::report
