@@ -5,6 +5,7 @@
 #include "reference_check.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -93,12 +94,8 @@ public:
                 return;
             }
             guarded_.clear();
-            for (const hcl::FunctionCallExpr* call : function_calls(*site.expr)) {
-                const std::string_view fn = call->name;
-                if (fn != "try" && fn != "can" && fn != "core::try" && fn != "core::can") continue;
-                for (const hcl::Expr* arg : call->args) {
-                    for (const ScopeTraversalExpr* t : hcl::referenced_traversals(*arg)) guarded_.insert(t);
-                }
+            if (mentions_try_or_can(*site.expr)) {
+                guard(*site.expr);
             }
             for (const ScopeTraversalExpr* t : hcl::referenced_traversals(*site.expr)) check(*t, scope);
         });
@@ -106,6 +103,26 @@ public:
     }
 
 private:
+    // Whether the expression's text may call try() or can(); most do not,
+    // and looking for the calls costs a walk of the expression.
+    bool mentions_try_or_can(const hcl::Expr& e) const {
+        const std::string_view text = file_->text();
+        if (e.range.end.byte > text.size() || e.range.start.byte >= e.range.end.byte) return false;
+        const std::string_view source = text.substr(e.range.start.byte, e.range.end.byte - e.range.start.byte);
+        return source.find("try") != std::string_view::npos || source.find("can") != std::string_view::npos;
+    }
+
+    // Remembers the traversals inside try() and can() calls of `e`.
+    void guard(const hcl::Expr& e) {
+        for (const hcl::FunctionCallExpr* call : function_calls(e)) {
+            const std::string_view fn = call->name;
+            if (fn != "try" && fn != "can" && fn != "core::try" && fn != "core::can") continue;
+            for (const hcl::Expr* arg : call->args) {
+                for (const ScopeTraversalExpr* t : hcl::referenced_traversals(*arg)) guarded_.insert(t);
+            }
+        }
+    }
+
     void report(ReferenceProblemKind kind, std::string summary, std::string detail, Range range,
                 Severity severity = Severity::error) {
         problems_.push_back({kind, severity, std::move(summary), std::move(detail), file_, range});
@@ -598,7 +615,28 @@ private:
 
 std::vector<ReferenceProblem> reference_problems(const LintContext& ctx) {
     if (ctx.tree == nullptr || ctx.tree->root == nullptr) return {};
-    return ReferenceChecker(ctx).run();
+    // Three rules report these problems, one after the other on the same
+    // module: the walk is made once. The module is recognised by its first
+    // source file, held weakly so that a freed tree is never mistaken for a
+    // new one at the same address.
+    struct Cache {
+        std::weak_ptr<const SourceFile> first;
+        const config::LoadedTree* tree = nullptr;
+        ModuleRole role = ModuleRole::root;
+        Engine engine = Engine::terraform;
+        const Settings* settings = nullptr;
+        std::vector<ReferenceProblem> problems;
+    };
+    thread_local Cache cache;
+    const auto& files = ctx.module().files;
+    std::shared_ptr<const SourceFile> first = files.empty() ? nullptr : files.front().parsed->source;
+    if (first != nullptr && cache.first.lock() == first && cache.tree == ctx.tree && cache.role == ctx.role &&
+        cache.engine == ctx.engine && cache.settings == ctx.settings) {
+        return cache.problems;
+    }
+    std::vector<ReferenceProblem> problems = ReferenceChecker(ctx).run();
+    if (first != nullptr) cache = Cache{first, ctx.tree, ctx.role, ctx.engine, ctx.settings, problems};
+    return problems;
 }
 
 }  // namespace tfsift::lint
