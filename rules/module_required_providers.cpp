@@ -53,6 +53,8 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
         if (!judged_here(declares, use)) done.insert(use.local_name);
     }
     for (const ProviderUse& use : provider_uses(module)) {
+        // A provider function needs the requirement (function-call-invalid).
+        if (use.kind == ProviderUseKind::function) continue;
         if (required.contains(use.local_name) || done.contains(use.local_name)) continue;
         done.insert(use.local_name);
         Finding f;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "support/expression_sites.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/providers/address.hpp"
@@ -87,6 +88,33 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
             uses.push_back(std::move(u));
         }
     }
+    // Provider-defined functions, in files that mention one at all (walking
+    // every expression of every file for each use list would cost more).
+    bool mentions_functions = false;
+    for (const config::ModuleFile& file : module.files) {
+        if (file.parsed->native && file.parsed->source->text().find("provider::") != std::string_view::npos) {
+            mentions_functions = true;
+            break;
+        }
+    }
+    if (mentions_functions) {
+        for_each_expression(module, [&uses](const ExpressionSite& site, const ExpressionScope&) {
+            for (const hcl::FunctionCallExpr* call : function_calls(*site.expr)) {
+                const std::string_view name = call->name;
+                if (name.substr(0, 10) != "provider::") continue;
+                const std::string_view rest = name.substr(10);
+                const auto end = rest.find("::");
+                if (end == std::string_view::npos) continue;
+                ProviderUse u;
+                u.kind = ProviderUseKind::function;
+                u.local_name = std::string(rest.substr(0, end));
+                u.object = fmt::format("function {}", name);
+                u.origin = config::Origin{site.file->parsed->source.get(), call->range.start};
+                u.name_length = name.size();
+                uses.push_back(std::move(u));
+            }
+        });
+    }
     std::erase_if(uses, [](const ProviderUse& u) { return u.local_name.empty() || u.local_name == "terraform"; });
     // Sort by (file order, position), each file's index looked up once: a
     // module may have tens of thousands of files.
@@ -122,6 +150,8 @@ Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
     switch (use.kind) {
     case ProviderUseKind::resource_type:
     case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
+    case ProviderUseKind::function:
+        return Range{use.origin.pos, Pos{use.origin.pos.byte + static_cast<std::uint32_t>(use.name_length)}};
     case ProviderUseKind::provider_argument:
     case ProviderUseKind::module_providers: {
         Pos start = use.origin.pos;

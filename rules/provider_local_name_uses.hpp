@@ -1,6 +1,6 @@
 // Where a module uses provider local names outside required_providers:
-// resource type prefixes, `provider` blocks, `provider` arguments and the
-// values of module `providers` maps. module-required-providers and
+// resource type prefixes, `provider` blocks, `provider` arguments, the
+// values of module `providers` maps and provider-defined function calls. module-required-providers and
 // resource-provider-unresolved both check these uses against the module's
 // requirements.
 #pragma once
@@ -18,6 +18,7 @@ enum class ProviderUseKind : std::uint8_t {
     provider_block,     // provider "NAME"
     provider_argument,  // provider = NAME or NAME.ALIAS
     module_providers,   // providers = { child = NAME }
+    function,           // a provider-defined function: provider::NAME::FUNCTION(...)
 };
 
 struct ProviderUse {

@@ -7,6 +7,12 @@
 
 namespace tfsift::lint {
 
+namespace rules {
+// Declared here rather than in registry.hpp, which every rule includes.
+Rule count_for_each_invalid();
+Rule connection_host_missing();
+}  // namespace rules
+
 std::span<const Rule> builtin_rules() {
     static const std::vector<Rule> all = {
         rules::syntax_error(),
@@ -57,6 +63,13 @@ std::span<const Rule> builtin_rules() {
         rules::lock_in_shared_module(),
         rules::module_version_unpinned(),
         rules::required_version_conflict(),
+        rules::reference_undeclared(),
+        rules::reference_invalid(),
+        rules::terraform_workspace_remote(),
+        rules::function_call_invalid(),
+        rules::module_arguments_invalid(),
+        rules::count_for_each_invalid(),
+        rules::connection_host_missing(),
     };
     return all;
 }

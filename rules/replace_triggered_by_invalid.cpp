@@ -1,6 +1,8 @@
 // replace-triggered-by-invalid: every item of replace_triggered_by is a
 // reference to a managed resource of the module, an instance of one, or an
 // attribute of an instance.
+#include <set>
+
 #include <fmt/format.h>
 
 #include "support/loader_reports.hpp"
@@ -95,6 +97,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
                         if (ref.front() == "count" || ref.front() == "each" || ref.size() < 2) continue;
                         std::string key = ref[0] + "." + ref[1];
                         if (resources.count(key) == 0) {
+                            static const std::set<std::string> not_resources = {"data", "var", "local", "module",
+                                                                                 "path", "terraform", "self"};
+                            if (not_resources.count(ref[0]) == 0) {
+                                // Terraform's own words for a resource it cannot find.
+                                sink.report(Finding{
+                                    std::string(rule_id), Severity::error,
+                                    fmt::format("Undeclared resource in replace_triggered_by: Resource {}.{} refers "
+                                                "to {} in replace_triggered_by, but it is not declared in this module.",
+                                                r.type, r.name, key),
+                                    ctx.shared_source(file), item.range, {}, std::nullopt});
+                                continue;
+                            }
                             report(fmt::format("replace_triggered_by refers to `{}`, which is not a managed resource "
                                                "of this module",
                                                key));

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -149,6 +151,70 @@ void merge_escape_body(Body& into, Body&& escaped) {
     for (auto& p : escaped.undecided) into.undecided.push_back(std::move(p));
 }
 
+namespace {
+
+// hcl's didyoumean: the first candidate at a Levenshtein distance under 3,
+// as " Did you mean \"X\"?", or "".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+template <class Names>
+std::string did_you_mean(std::string_view given, const Names& candidates) {
+    for (std::string_view c : candidates) {
+        if (edit_distance(given, c) < 3) return fmt::format(" Did you mean \"{}\"?", c);
+    }
+    return {};
+}
+
+// hcl's suggestion for an argument the schema does not have: a close
+// attribute not set yet in the body, else a block type of that very name.
+std::string argument_suggestion(std::string_view name, const BodySchema& schema, const hcl::Body& body) {
+    std::vector<std::string_view> unset;
+    for (const AttributeSchema& a : schema.attributes) {
+        bool set = false;
+        for (const auto& written : body.attributes) set = set || written.name == a.name;
+        if (!set) unset.push_back(a.name);
+    }
+    std::string hint = did_you_mean(name, unset);
+    if (hint.empty()) {
+        for (const BlockHeaderSchema& b : schema.blocks) {
+            if (b.type == name) return fmt::format(" Did you mean to define a block of type \"{}\"?", name);
+        }
+    }
+    return hint;
+}
+
+// hcl's suggestion for a block type the schema does not have.
+std::string block_suggestion(std::string_view type, const BodySchema& schema) {
+    std::vector<std::string_view> types;
+    for (const BlockHeaderSchema& b : schema.blocks) types.push_back(b.type);
+    std::string hint = did_you_mean(type, types);
+    if (hint.empty()) {
+        for (const AttributeSchema& a : schema.attributes) {
+            if (a.name == type) {
+                return fmt::format(" Did you mean to define argument \"{}\"? If so, use the equals sign to assign it "
+                                   "a value.",
+                                   type);
+            }
+        }
+    }
+    return hint;
+}
+
+}  // namespace
+
 Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySchema& schema, Body* remain) {
     Content out;
     if (body.native) {
@@ -167,7 +233,9 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                                                          Expression{ctx.file, a.expr->range, a.expr, nullptr}});
                 }
             } else {
-                ctx.error("Unsupported argument", fmt::format("An argument named \"{}\" is not expected here.", a.name),
+                ctx.error("Unsupported argument",
+                          fmt::format("An argument named \"{}\" is not expected here.{}", a.name,
+                                      argument_suggestion(a.name, schema, *body.native)),
                           a.name_range());
             }
         }
@@ -177,7 +245,9 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 if (schema.partial) {
                     if (remain) remain->blocks.push_back(native_nested(ctx, b));
                 } else {
-                    ctx.error("Unsupported block type", fmt::format("Blocks of type \"{}\" are not expected here.", b.type),
+                    ctx.error("Unsupported block type",
+                              fmt::format("Blocks of type \"{}\" are not expected here.{}", b.type,
+                                          block_suggestion(b.type, schema)),
                               b.type_range());
                 }
                 continue;

@@ -1,5 +1,6 @@
 #include "tfsift/config/module_checks.hpp"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -103,11 +104,39 @@ void check_import_providers(const Module& m, std::vector<ModuleProblem>& out) {
     }
 }
 
+// Two import blocks into the same address: Terraform imports an object
+// once. Addresses with a for_each key expression (`[each.key]`) name many
+// objects and are left alone.
+void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
+    std::map<std::string, const Import*> seen;
+    for (const auto& imp : m.imports) {
+        std::string address;
+        for (char c : imp.to_text) {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') address.push_back(c);
+        }
+        if (address.empty() || address.find("each.") != std::string::npos) continue;
+        auto [it, first] = seen.emplace(address, &imp);
+        if (first) continue;
+        const Origin& before = it->second->origin;
+        std::string where = before.to_string();
+        if (before.file != nullptr) {
+            const ResolvedPos at = before.file->resolve(before.pos);
+            where = fmt::format("{}:{},{}-{}", before.file->path(), at.line, at.column, at.column + 6);
+        }
+        out.push_back({Severity::error, fmt::format("Duplicate import configuration for \"{}\"", address),
+                       fmt::format("An import block for the resource \"{}\" was already declared at {}. A resource "
+                                   "can have only one import block.",
+                                   address, where),
+                       imp.origin});
+    }
+}
+
 }  // namespace
 
 std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     std::vector<ModuleProblem> out;
     check_import_providers(m, out);
+    check_duplicate_imports(m, out);
     if (engine == Engine::opentofu) check_provider_instances(m, out);
     return out;
 }

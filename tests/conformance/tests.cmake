@@ -212,3 +212,15 @@ foreach(part IN ITEMS action dockerfile)
             --source ${PROJECT_SOURCE_DIR} --tfsift $<TARGET_FILE:tfsift> --part ${part})
   set_tests_properties(${part}-check PROPERTIES TIMEOUT 300)
 endforeach()
+
+# ---- validate-class checks against OpenTofu's own validate tests -------------
+# validate_conformance.py lints every case of ../shared/conformance/validate/
+# (index.json) in one run and demands the expected severity, summary and line
+# of each diagnostic (valid cases: no error). Excused cases are listed with
+# their reason under "## Validate cases" in docs/conformance-out-of-scope.md.
+add_test(NAME validate-conformance
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/validate_conformance.py
+          --tfsift $<TARGET_FILE:tfsift>
+          --shared ${PROJECT_SOURCE_DIR}/../shared
+          --excuses ${PROJECT_SOURCE_DIR}/docs/conformance-out-of-scope.md)
+set_tests_properties(validate-conformance PROPERTIES PROCESSORS 2 TIMEOUT 300)

@@ -71,6 +71,12 @@ Rule lock_missing_hashes();
 Rule lock_in_shared_module();
 Rule module_version_unpinned();
 Rule required_version_conflict();
+// References, module call arguments and functions (terraform validate).
+Rule reference_undeclared();
+Rule reference_invalid();
+Rule terraform_workspace_remote();
+Rule function_call_invalid();
+Rule module_arguments_invalid();
 }  // namespace rules
 
 }  // namespace tfsift::lint

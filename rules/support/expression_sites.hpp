@@ -1,0 +1,53 @@
+// Every expression of a module's native-syntax files with what is in scope
+// where it is written: whether its block sets `count` or `for_each`, whether
+// `self` is available (provisioners, connection blocks, postconditions), the
+// iterator names of enclosing `dynamic` blocks, and the role of the argument
+// (`depends_on` lists are references to objects, not values). Walks the
+// files as written, so it sees every block type, those the model does not
+// keep (check, import, ephemeral) included. Arguments whose values are not
+// expressions to evaluate (variable types and defaults, `providers` maps,
+// `ignore_changes`, `replace_triggered_by`, block addresses) are left out.
+#pragma once
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "tfsift/config/effective_document.hpp"
+#include "tfsift/hcl/ast.hpp"
+
+namespace tfsift::lint {
+
+enum class SiteRole : std::uint8_t {
+    value,       // evaluated like any expression
+    depends_on,  // a `depends_on` list: each item names a whole object
+};
+
+struct ExpressionScope {
+    std::string_view block_type;            // the top-level block: "resource", "locals", "output", ...
+    const hcl::Block* block = nullptr;      // the top-level block
+    const hcl::Block* check = nullptr;      // the enclosing `check` block, if any
+    bool count = false;                     // count.index is available
+    bool for_each = false;                  // each.key and each.value are available
+    bool self = false;                      // self is available
+    std::vector<std::string_view> iterators;  // names of enclosing dynamic block iterators
+};
+
+struct ExpressionSite {
+    const hcl::Expr* expr = nullptr;
+    const config::ModuleFile* file = nullptr;
+    SiteRole role = SiteRole::value;
+    std::string_view argument;               // the argument's name
+};
+
+using SiteVisitor = std::function<void(const ExpressionSite&, const ExpressionScope&)>;
+
+// Calls `visit` for every expression of the module's native files, in file
+// load order and source order.
+void for_each_expression(const config::LoadedModule& module, const SiteVisitor& visit);
+
+// The function calls in `expr`, in tree order, except inside the type
+// argument of `convert` (a type expression, not a call of `list` or `map`).
+std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr);
+
+}  // namespace tfsift::lint
