@@ -57,6 +57,15 @@ std::span<const Rule> builtin_rules() {
         rules::lock_in_shared_module(),
         rules::module_version_unpinned(),
         rules::required_version_conflict(),
+        rules::unused_declaration(),
+        rules::unused_required_provider(),
+        rules::deprecated_interpolation(),
+        rules::deprecated_index(),
+        rules::deprecated_lookup(),
+        rules::duplicate_map_key(),
+        rules::module_source_unpinned(),
+        rules::required_version_missing(),
+        rules::variable_type_missing(),
     };
     return all;
 }

@@ -71,6 +71,16 @@ Rule lock_missing_hashes();
 Rule lock_in_shared_module();
 Rule module_version_unpinned();
 Rule required_version_conflict();
+// TFLint's recommended preset, under tfsift ids (docs/migrating-from-tflint.md).
+Rule unused_declaration();
+Rule unused_required_provider();
+Rule deprecated_interpolation();
+Rule deprecated_index();
+Rule deprecated_lookup();
+Rule duplicate_map_key();
+Rule module_source_unpinned();
+Rule required_version_missing();
+Rule variable_type_missing();
 }  // namespace rules
 
 }  // namespace tfsift::lint
