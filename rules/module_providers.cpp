@@ -41,6 +41,8 @@ std::set<std::string> default_providers_needed(const config::LoadedModule& modul
     std::set<std::string> needed;
     add_resource_needs(m.resources, needed);
     add_resource_needs(m.data, needed);
+    add_resource_needs(m.ephemeral, needed);
+    add_resource_needs(m.actions, needed);
     for (const auto& [key, p] : m.providers) {
         if (!p.alias && !p.configures()) needed.insert(p.name);
     }

@@ -90,6 +90,17 @@ Rule module_version_unpinned() {
                 f.file = ctx.shared_source(call.version_constraints->origin->file);
                 if (!f.file) continue;
                 f.range = line_from(*f.file, call.version_constraints->origin->pos);
+            } else if (call.dynamic_version) {
+                // OpenTofu v1.8 and Terraform v1.15 evaluate `version` from
+                // variables and locals while loading; tfsift does not.
+                const config::Expression& e = call.dynamic_version->expr;
+                f.message = fmt::format(
+                    "module \"{}\": version is the expression {}, which tfsift does not evaluate, so it cannot tell "
+                    "that it is one exact version; the lock file does not record module versions, so pin one",
+                    name, e.source_text());
+                f.file = ctx.shared_source(e.file);
+                if (!f.file) continue;
+                f.range = line_from(*f.file, e.range.start);
             } else {
                 f.message = "module \"" + name + "\": registry module " + *call.source->value +
                             " has no version; the lock file does not record module versions, so pin one";

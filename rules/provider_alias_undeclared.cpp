@@ -41,6 +41,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const config::Module& m = ctx.module().module;
     check_resources(ctx, m.resources, "resource", sink);
     check_resources(ctx, m.data, "data", sink);
+    check_resources(ctx, m.ephemeral, "ephemeral", sink);
+    check_resources(ctx, m.actions, "action", sink);
     for (const auto& [name, call] : m.module_calls) {
         for (const auto& passing : call.providers) {
             if (!is_aliased(passing.parent_key) || module_providers::declares_alias(m, passing.parent_key)) continue;

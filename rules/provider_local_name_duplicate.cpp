@@ -18,7 +18,7 @@ Finding finding(const WrittenRequirement& w, std::string message, const WrittenR
                 std::string related_message) {
     Finding f;
     f.rule_id = "provider-local-name-duplicate";
-    f.severity = Severity::error;
+    f.severity = Severity::warning;
     f.message = std::move(message);
     f.file = w.file->parsed->source;
     f.range = w.name_range;
@@ -42,8 +42,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
             }
         }
     }
-    // One provider under two local names: each name would get its own
-    // configurations and Terraform >= 1.4 rejects it ("Duplicate required provider").
+    // One provider under two local names: each name gets its own
+    // configurations. Terraform accepts it (its own valid test configurations
+    // do it, with import blocks choosing a local name), so a warning.
     std::map<providers::Provider, const config::RequiredProvider*> by_address;
     std::vector<std::pair<const config::RequiredProvider*, providers::Provider>> in_order;
     for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
@@ -77,7 +78,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
 Rule provider_local_name_duplicate() {
     Rule r;
     r.id = "provider-local-name-duplicate";
-    r.default_severity = Severity::error;
+    r.default_severity = Severity::warning;
     r.precision = RulePrecision::very_high;
     r.enabled_by_default = true;
     r.fixable = false;
@@ -91,8 +92,9 @@ Rule provider_local_name_duplicate() {
     r.doc.why =
         "Local names identify providers everywhere in a module and must be unique. In JSON the loader keeps "
         "the last entry without a word, so the first one is dead text that readers will trust. Requiring one "
-        "provider under two names splits its configurations between names; newer Terraform releases refuse "
-        "it outright.";
+        "provider under two names splits its configurations between names, which is rarely what was meant; "
+        "Terraform accepts it (an `import` block may choose which local name to use), so this is a warning, "
+        "not an error.";
     r.doc.failing_example =
         "terraform {\n"
         "  required_providers {\n"

@@ -18,8 +18,18 @@ namespace {
 
 std::string root_of(std::string_view reference) { return std::string(reference.substr(0, reference.find('.'))); }
 
+std::string_view block_type(config::ResourceMode mode) {
+    switch (mode) {
+        case config::ResourceMode::managed: return "resource";
+        case config::ResourceMode::data: return "data";
+        case config::ResourceMode::ephemeral: return "ephemeral";
+        case config::ResourceMode::action: return "action";
+    }
+    return "resource";
+}
+
 std::string describe(const config::Resource& r) {
-    return fmt::format("{} \"{}\" \"{}\"", r.mode == config::ResourceMode::data ? "data" : "resource", r.type, r.name);
+    return fmt::format("{} \"{}\" \"{}\"", block_type(r.mode), r.type, r.name);
 }
 
 // The header of a top-level block that starts at `origin`, searched in the
@@ -35,8 +45,10 @@ Range header_range(const config::LoadedModule& module, const config::Origin& ori
                 return b.def_range();
             }
         }
-        for (const auto& [r, decl] : file.decoded.resources) {
-            if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
+        for (const auto* table : {&file.decoded.resources, &file.decoded.others}) {
+            for (const auto& [r, decl] : *table) {
+                if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
+            }
         }
         for (const auto& [p, decl] : file.decoded.providers) {
             if (p.origin.pos.byte == origin.pos.byte) return decl.def_range;
@@ -68,6 +80,8 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
     };
     for (const auto& [key, r] : m.resources) add_resource(r);
     for (const auto& [key, r] : m.data) add_resource(r);
+    for (const auto& [key, r] : m.ephemeral) add_resource(r);
+    for (const auto& [key, r] : m.actions) add_resource(r);
     for (const auto& [key, p] : m.providers) {
         ProviderUse u;
         u.kind = ProviderUseKind::provider_block;

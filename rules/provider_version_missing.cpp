@@ -15,6 +15,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
         if (!req.version_constraints.empty()) continue;
         if (name == "terraform") continue;  // provider-legacy-terraform
+        // A built-in provider comes with Terraform itself: `init` rejects any
+        // version constraint for it.
+        if (req.source && req.source->starts_with("terraform.io/builtin/")) continue;
         const WrittenRequirement* w = written_entry_for(written, req);
         if (w == nullptr || w->has_version) continue;  // a version the loader rejected is reported there
         Finding f;

@@ -70,6 +70,16 @@ std::span<const Rule> builtin_rules() {
         rules::module_arguments_invalid(),
         rules::count_for_each_invalid(),
         rules::connection_host_missing(),
+
+        rules::unused_declaration(),
+        rules::unused_required_provider(),
+        rules::deprecated_interpolation(),
+        rules::deprecated_index(),
+        rules::deprecated_lookup(),
+        rules::duplicate_map_key(),
+        rules::module_source_unpinned(),
+        rules::required_version_missing(),
+        rules::variable_type_missing(),
     };
     return all;
 }

@@ -29,6 +29,7 @@ constexpr BlockHeaderSchema file_blocks[] = {
     {"removed", no_labels},
     {"language", no_labels},            // OpenTofu 1.12; rejected for Terraform by the decoder
     {"ephemeral", type_name_labels},    // ephemeral resources (OpenTofu; Terraform since v1.10)
+    {"action", type_name_labels},       // Terraform v1.14; rejected for OpenTofu by the decoder
 };
 
 // OpenTofu's `language` block. `compatible_with` is read without a schema:
@@ -42,7 +43,12 @@ constexpr BlockHeaderSchema terraform_blocks[] = {
     {"cloud", no_labels},
     {"required_providers", no_labels},
     {"provider_meta", provider_label},
+    {"state_store", type_label},        // Terraform v1.14 (experimental); rejected for OpenTofu by the decoder
 };
+
+// A `state_store` names the provider that implements it in one nested block;
+// the rest of its body is the store's own configuration.
+constexpr BlockHeaderSchema state_store_blocks[] = {{"provider", type_label}};
 
 constexpr AttributeSchema provider_attrs[] = {{"alias"}, {"version"}, {"count"}, {"depends_on"}, {"for_each"}, {"source"}};
 // `lifecycle` and `locals` are reserved for future use: named so that using
@@ -57,11 +63,17 @@ constexpr BlockHeaderSchema variable_blocks[] = {{"validation", no_labels}};
 
 constexpr AttributeSchema check_rule_attrs[] = {{"condition", true}, {"error_message", true}};
 
+// `type` is Terraform's (v1.15); the decoder rejects it for OpenTofu.
 constexpr AttributeSchema output_attrs[] = {{"description"}, {"value", true}, {"depends_on"}, {"sensitive"},
-                                            {"ephemeral"}, {"deprecated"}};
+                                            {"ephemeral"}, {"deprecated"}, {"type"}};
 constexpr BlockHeaderSchema output_blocks[] = {{"precondition", no_labels}, {"postcondition", no_labels}};
+// OpenTofu v1.11's `enabled` is the only argument a module's lifecycle takes.
+constexpr AttributeSchema module_lifecycle_attrs[] = {{"enabled"}};
 
-constexpr AttributeSchema module_attrs[] = {{"source", true}, {"version"}, {"count"}, {"for_each"}, {"depends_on"}, {"providers"}};
+// `ignore_nested_deprecations` is Terraform's (v1.15).
+constexpr AttributeSchema module_attrs[] = {{"source", true}, {"version"},    {"count"},
+                                            {"for_each"},     {"depends_on"}, {"providers"},
+                                            {"ignore_nested_deprecations"}};
 constexpr BlockHeaderSchema module_blocks[] = {{"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}, {"provider", type_label}};
 
 constexpr AttributeSchema resource_attrs[] = {{"count"}, {"for_each"}, {"provider"}, {"depends_on"}};
@@ -77,9 +89,19 @@ constexpr BlockHeaderSchema ephemeral_blocks[] = {
     {"provisioner", type_label}, {"_", no_labels},
 };
 
+// `destroy` (Terraform v1.16 and OpenTofu v1.12) and `enabled` (OpenTofu
+// v1.11) are newer than the reference loader; `action_trigger` (Terraform
+// v1.14) belongs to managed resources only, the decoders reject it elsewhere.
 constexpr AttributeSchema managed_lifecycle_attrs[] = {
-    {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"}, {"replace_triggered_by"}};
-constexpr BlockHeaderSchema condition_blocks[] = {{"precondition", no_labels}, {"postcondition", no_labels}};
+    {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"}, {"replace_triggered_by"}, {"destroy"},
+    {"enabled"}};
+constexpr BlockHeaderSchema condition_blocks[] = {
+    {"precondition", no_labels}, {"postcondition", no_labels}, {"action_trigger", no_labels}};
+
+// Terraform v1.14: an action is configured in its one `config` block.
+constexpr AttributeSchema action_attrs[] = {{"count"}, {"for_each"}, {"provider"}};
+constexpr BlockHeaderSchema action_blocks[] = {{"config", no_labels}};
+constexpr AttributeSchema action_trigger_attrs[] = {{"events", true}, {"condition"}, {"actions", true}, {"on_failure"}};
 
 constexpr AttributeSchema provisioner_attrs[] = {{"when"}, {"on_failure"}};
 constexpr BlockHeaderSchema provisioner_blocks[] = {{"connection", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
@@ -89,6 +111,9 @@ constexpr BlockHeaderSchema dynamic_blocks[] = {{"content", no_labels}};
 
 constexpr AttributeSchema moved_attrs[] = {{"from", true}, {"to", true}};
 constexpr AttributeSchema import_attrs[] = {{"id", true}, {"to", true}, {"provider"}, {"for_each"}};
+// Terraform v1.12 imports by `identity` as an alternative to `id`: exactly
+// one of the two, which the decoder checks.
+constexpr AttributeSchema terraform_import_attrs[] = {{"id"}, {"to", true}, {"provider"}, {"for_each"}, {"identity"}};
 constexpr AttributeSchema removed_attrs[] = {{"from", true}};
 constexpr BlockHeaderSchema removed_blocks[] = {{"lifecycle", no_labels}, {"provisioner", type_label}, {"connection", no_labels}};
 constexpr AttributeSchema removed_lifecycle_attrs[] = {{"destroy"}};
@@ -107,7 +132,11 @@ const BodySchema output{"output", output_attrs, output_blocks, false};
 const BodySchema module_call{"module", module_attrs, module_blocks, true};
 const BodySchema resource{"resource", resource_attrs, managed_blocks, true};
 const BodySchema data{"data", resource_attrs, data_blocks, true};
-const BodySchema ephemeral{"ephemeral", resource_attrs, ephemeral_blocks, true};  // OpenTofu
+const BodySchema ephemeral{"ephemeral", resource_attrs, ephemeral_blocks, true};
+const BodySchema action{"action", action_attrs, action_blocks, false};
+const BodySchema action_trigger{"action_trigger", action_trigger_attrs, {}, false};
+const BodySchema state_store{"state_store", {}, state_store_blocks, true};
+const BodySchema module_lifecycle{"lifecycle", module_lifecycle_attrs, {}, false};
 const BodySchema managed_lifecycle{"lifecycle", managed_lifecycle_attrs, condition_blocks, false};
 // Terraform decodes a data resource's lifecycle with the managed schema and
 // then rejects each argument it finds.
@@ -116,6 +145,7 @@ const BodySchema provisioner{"provisioner", provisioner_attrs, provisioner_block
 const BodySchema dynamic{"dynamic", dynamic_attrs, dynamic_blocks, false};
 const BodySchema moved{"moved", moved_attrs, {}, false};
 const BodySchema import{"import", import_attrs, {}, false};
+const BodySchema terraform_import{"import", terraform_import_attrs, {}, false};
 const BodySchema removed{"removed", removed_attrs, removed_blocks, false};
 const BodySchema removed_lifecycle{"lifecycle", removed_lifecycle_attrs, {}, false};
 const BodySchema check{"check", {}, check_blocks, false};

@@ -1,5 +1,8 @@
 #include "tfsift/config/decode.hpp"
 
+#include <algorithm>
+#include <span>
+
 #include <fmt/core.h>
 
 #include "body_content.hpp"
@@ -107,6 +110,13 @@ private:
                 // are newer than the reference loader and are not part of the
                 // effective document.
                 decode_ephemeral(b);
+            } else if (b.type == "action") {
+                if (engine_ == Engine::terraform) {
+                    decode_action(b);
+                } else {
+                    ctx_.error("Unsupported block type",
+                               fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
+                }
             } else if (b.type == "language") {
                 if (engine_ == Engine::opentofu) {
                     decode_language(b);
@@ -397,6 +407,8 @@ private:
                 be.origin = origin(inner.origin);
                 tb.clouds.push_back(std::move(be));
                 tb.cloud_ranges.push_back(inner.def_range);
+            } else if (inner.type == "state_store") {
+                decode_state_store(inner, tb);
             } else if (inner.type == "required_providers") {
                 tb.required_providers.push_back(decode_required_providers(inner));
             } else if (inner.type == "provider_meta") {
@@ -415,6 +427,45 @@ private:
             }
         }
         out_.terraform.push_back(std::move(tb));
+    }
+
+    // Terraform's pluggable state storage (v1.14, experimental): one nested
+    // `provider "NAME"` block without an alias names the provider that
+    // implements the store. OpenTofu has no such block.
+    void decode_state_store(const ContentBlock& b, TerraformBlock& tb) {
+        if (engine_ != Engine::terraform) {
+            ctx_.error("Unsupported block type", "Blocks of type \"state_store\" are not expected here.", b.type_range);
+            return;
+        }
+        Backend store;
+        store.type = b.labels[0];
+        store.origin = origin(b.origin);
+        Content c = detail::body_content(ctx_, b.body, schema::state_store, &store.config);
+        std::vector<const ContentBlock*> providers;
+        for (const auto& inner : c.blocks) {
+            if (inner.type == "provider") providers.push_back(&inner);
+        }
+        if (providers.empty()) {
+            ctx_.error("Missing provider block", "A 'provider' block is required in 'state_store' blocks",
+                       b.body.missing_item);
+            return;
+        }
+        if (providers.size() > 1) {
+            ctx_.error("Duplicate provider block", "Only one 'provider' block should be present in a 'state_store' block",
+                       providers[1]->def_range);
+            return;
+        }
+        const ContentBlock& p = *providers.front();
+        Body provider_config;
+        Content pc = detail::body_content(ctx_, p.body, schema::provider, &provider_config);
+        if (const auto* a = pc.attribute("alias")) {
+            ctx_.error("Unexpected provider alias", "Aliases are disallowed in the 'provider' block in the 'state_store' block",
+                       a->name_range);
+            return;
+        }
+        tb.state_stores.push_back(std::move(store));
+        tb.state_store_providers.emplace_back(p.labels[0]);
+        tb.state_store_ranges.push_back(b.def_range);
     }
 
     // ---- language (OpenTofu) ---------------------------------------------------
@@ -754,6 +805,24 @@ private:
         if (const auto* a = c.attribute("nullable")) {
             if (auto d = decode_bool(*a)) v.nullable = *d;
         }
+        if (const auto* a = c.attribute("ephemeral")) {
+            if (auto d = decode_bool(*a)) v.ephemeral = d->value.get<bool>();
+        }
+        if (const auto* a = c.attribute("const")) {
+            if (auto d = decode_bool(*a)) v.is_const = d->value.get<bool>();
+        }
+        if (v.is_const && engine_ == Engine::terraform) {
+            // Terraform v1.15: a const variable is known while loading, so
+            // its value may be neither hidden nor left out of the plan.
+            if (v.sensitive.value.get<bool>()) {
+                ctx_.error("Const variable cannot be sensitive",
+                           "A variable that is marked as \"const\" cannot also be marked as \"sensitive\".", b.def_range);
+            }
+            if (v.ephemeral) {
+                ctx_.error("Const variable cannot be ephemeral",
+                           "A variable that is marked as \"const\" cannot also be marked as \"ephemeral\".", b.def_range);
+            }
+        }
         if (const auto* a = c.attribute("default")) {
             v.default_expr = a->expr;
             cty::Value val = detail::static_value(ctx_, a->expr);
@@ -899,6 +968,16 @@ private:
         Content c = detail::body_content(ctx_, b.body, schema::output, nullptr);
         if (const auto* a = c.attribute("description")) o.description = decode_string(*a);
         if (const auto* a = c.attribute("value")) o.value = a->expr;
+        if (const auto* a = c.attribute("type")) {
+            if (engine_ == Engine::terraform) {
+                // Terraform v1.15: a type constraint as a variable's.
+                Variable scratch;
+                decode_variable_type(*a, scratch);
+                o.type_expr = a->expr;
+            } else {
+                unsupported_argument(*a);
+            }
+        }
         if (const auto* a = c.attribute("sensitive")) {
             if (auto d = decode_bool(*a)) o.sensitive = *d;
         }
@@ -922,6 +1001,11 @@ private:
     // lifecycle arguments about replacing and destroying, connection blocks
     // and provisioners have no meaning for them and are errors.
     void decode_ephemeral(const ContentBlock& b) {
+        Resource r;
+        r.mode = ResourceMode::ephemeral;
+        r.type = b.labels[0];
+        r.name = b.labels[1];
+        r.origin = origin(b.origin);
         if (!detail::valid_identifier(b.labels[0])) {
             ctx_.error("Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
         }
@@ -940,9 +1024,13 @@ private:
         }
         if (const auto* a = c.attribute("provider")) {
             json::Value without_key;
-            bool keyed = false;
-            (void)decode_provider_ref(without_instance_key(a->expr, without_key, keyed), "provider");
+            if (auto ref = decode_provider_ref(without_instance_key(a->expr, without_key, r.provider_keyed), "provider")) {
+                r.provider_ref = *ref;
+                r.provider_origin = a->expr.origin();
+            }
         }
+        if (count) r.count = count->expr;
+        if (for_each) r.for_each = for_each->expr;
         if (const auto* a = c.attribute("depends_on")) (void)decode_depends_on(*a);
         bool seen_lifecycle = false;
         bool seen_escape = false;
@@ -963,7 +1051,13 @@ private:
                                            a.name),
                                a.name_range);
                 }
-                for (const auto& cond : lc.blocks) (void)decode_check_rule(cond);
+                for (const auto& cond : lc.blocks) {
+                    if (cond.type == "action_trigger") {
+                        invalid_action_trigger(cond, "ephemeral resource", "ephemeral resources");
+                    } else {
+                        (void)decode_check_rule(cond);
+                    }
+                }
             } else if (inner.type == "connection" || inner.type == "provisioner") {
                 ctx_.error(fmt::format("Invalid {} block in ephemeral resource", inner.type),
                            fmt::format("An ephemeral resource creates no infrastructure object, so it cannot have a "
@@ -983,6 +1077,110 @@ private:
                            inner.type_range);
             }
         }
+        r.config = std::move(remain);
+        out_.others.emplace_back(std::move(r), Declared{b.def_range});
+    }
+
+    // ---- actions (Terraform v1.14) ------------------------------------------------
+
+    // An `action` block: a provider-defined operation, configured in one
+    // `config` block, run by a resource's `action_trigger` or by `-invoke`.
+    void decode_action(const ContentBlock& b) {
+        Resource r;
+        r.mode = ResourceMode::action;
+        r.type = b.labels[0];
+        r.name = b.labels[1];
+        r.origin = origin(b.origin);
+        if (!detail::valid_identifier(r.type)) ctx_.error("Invalid action type name", bad_identifier_detail, b.label_ranges[0]);
+        if (!detail::valid_identifier(r.name)) ctx_.error("Invalid action name", bad_identifier_detail, b.label_ranges[1]);
+        Content c = detail::body_content(ctx_, b.body, schema::action, nullptr);
+        if (const auto* a = c.attribute("count")) r.count = a->expr;
+        if (const auto* a = c.attribute("for_each")) {
+            r.for_each = a->expr;
+            if (r.count) {
+                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                           "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used.",
+                           a->name_range);
+            }
+        }
+        bool seen_config = false;
+        for (const auto& inner : c.blocks) {
+            if (seen_config) {
+                ctx_.error("Duplicate config block", "An action must contain only one nested \"config\" block.",
+                           inner.def_range);
+                return;
+            }
+            seen_config = true;
+            r.config = detail::whole_body(ctx_, inner.body);
+        }
+        if (const auto* a = c.attribute("provider")) {
+            if (auto ref = decode_provider_ref(a->expr, "provider")) {
+                r.provider_ref = *ref;
+                r.provider_origin = a->expr.origin();
+            }
+        }
+        out_.others.emplace_back(std::move(r), Declared{b.def_range});
+    }
+
+    // `lifecycle { action_trigger { ... } }` of a managed resource: the
+    // events (keywords, each at most once) on which the listed actions run.
+    void decode_action_trigger(const ContentBlock& b) {
+        Content c = detail::body_content(ctx_, b.body, schema::action_trigger, nullptr);
+        std::size_t events = 0;
+        std::size_t actions = 0;
+        if (const auto* a = c.attribute("events")) {
+            std::vector<std::string> seen;
+            for (const auto& e : detail::expr_list(ctx_, a->expr).value_or(std::vector<Expression>{})) {
+                std::string kw = detail::expr_keyword(ctx_, e);
+                if (!contains({"before_create", "after_create", "before_update", "after_update", "before_destroy",
+                               "after_destroy"},
+                              kw)) {
+                    ctx_.error(fmt::format("Invalid \"event\" value {}", kw),
+                               "The \"event\" argument supports the following values: before_create, after_create, "
+                               "before_update, after_update, before_destroy, after_destroy.",
+                               e.range);
+                    continue;
+                }
+                if (std::find(seen.begin(), seen.end(), kw) != seen.end()) {
+                    ctx_.error(fmt::format("Duplicate \"{}\" event", kw), "The event is already defined in this action_trigger block.",
+                               e.range);
+                    continue;
+                }
+                seen.push_back(kw);
+            }
+            events = seen.size();
+        }
+        if (const auto* a = c.attribute("actions")) {
+            actions = detail::expr_list(ctx_, a->expr).value_or(std::vector<Expression>{}).size();
+        }
+        if (const auto* a = c.attribute("on_failure")) {
+            if (!contains({"halt", "taint", "continue"}, detail::expr_keyword(ctx_, a->expr))) {
+                ctx_.error("Invalid \"on_failure\" keyword",
+                           "The \"on_failure\" argument requires one of the following keywords: halt, taint or continue.",
+                           a->expr.range);
+            }
+        }
+        if (c.attribute("actions") && actions == 0) {
+            ctx_.error("No actions specified", "At least one action must be specified for an action_trigger.", b.def_range);
+        }
+        if (c.attribute("events") && events == 0) {
+            ctx_.error("No events specified", "At least one event must be specified for an action_trigger.", b.def_range);
+        }
+    }
+
+    void invalid_action_trigger(const ContentBlock& b, std::string_view what, std::string_view plural) {
+        ctx_.error(fmt::format("Invalid {} lifecycle nested block", what),
+                   fmt::format("The lifecycle nested block \"{}\" is defined only for managed resources (\"resource\" "
+                               "blocks), and is not valid for {}.",
+                               b.type, plural),
+                   b.type_range);
+    }
+
+    // What hcl says of an argument its schema does not name, for the
+    // arguments only one of the two engines knows.
+    void unsupported_argument(const ContentAttr& a) {
+        ctx_.error("Unsupported argument", fmt::format("An argument named \"{}\" is not expected here.", a.name),
+                   a.name_range);
     }
 
     // OpenTofu warns about attributes of a variable default that the type
@@ -1075,13 +1273,25 @@ private:
         // them statically, so such a source is not loaded and such a version
         // is not checked (nor taken as a reason to read the source as a
         // registry address).
+        // Terraform v1.15 does the same with `const` variables and locals.
         auto needs_static_evaluation = [&](const ContentAttr* a) {
-            return a != nullptr && engine_ == Engine::opentofu && !detail::expression_variables(ctx_, a->expr).empty();
+            return a != nullptr && !detail::expression_variables(ctx_, a->expr).empty();
         };
         const ContentAttr* version = c.attribute("version");
-        if (needs_static_evaluation(version)) version = nullptr;
+        // A `version` makes the source a registry address. OpenTofu decides
+        // that after evaluating it (a version that is null does not count);
+        // Terraform whenever the argument is written.
+        const bool has_version =
+            version != nullptr && (engine_ == Engine::terraform || !needs_static_evaluation(version));
+        if (needs_static_evaluation(version)) {
+            mc.dynamic_version = DynamicSetting{version->expr};
+            version = nullptr;
+        }
         const ContentAttr* source_attr = c.attribute("source");
-        if (needs_static_evaluation(source_attr)) source_attr = nullptr;
+        if (needs_static_evaluation(source_attr)) {
+            mc.dynamic_source = DynamicSetting{source_attr->expr};
+            source_attr = nullptr;
+        }
         if (version) {
             if (auto vc = decode_version_constraint(*version)) mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
         }
@@ -1090,12 +1300,12 @@ private:
                 ModuleSource src;
                 src.as_written = sv->value.get<std::string>();
                 src.origin = a->expr.origin();
-                auto parsed = parse_module_source(src.as_written, version != nullptr);
+                auto parsed = parse_module_source(src.as_written, has_version);
                 if (parsed.error.empty()) {
                     src.value = parsed.normalized;
                 } else if (parsed.maybe_relative) {
                     ctx_.error("Invalid module source address", parsed.error, a->expr.range);
-                } else if (version) {
+                } else if (has_version) {
                     ctx_.error("Invalid registry module source address",
                                fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you "
                                            "intended a module registry source address because you also set the argument "
@@ -1171,6 +1381,9 @@ private:
                 }
                 seen_escape = true;
                 detail::merge_escape_body(mc.config, detail::whole_body(ctx_, inner.body));
+            } else if (inner.type == "lifecycle" && engine_ == Engine::opentofu) {
+                // OpenTofu v1.11: `enabled`, the zero-or-one form of count.
+                (void)detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
             } else {
                 ctx_.error("Reserved block type name in module block",
                            fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
@@ -1329,9 +1542,19 @@ private:
             }
             if (const auto* a = c.attribute("replace_triggered_by")) decode_replace_triggered_by(*a, lc);
             if (const auto* a = c.attribute("ignore_changes")) decode_ignore_changes(*a, lc);
+            if (const auto* a = c.attribute("destroy")) (void)decode_bool(*a);  // Terraform v1.16, OpenTofu v1.12
+            if (const auto* a = c.attribute("enabled"); a && engine_ != Engine::opentofu) unsupported_argument(*a);
         }
         const std::string addr = managed ? r.key() : "data." + r.key();
         for (const auto& inner : c.blocks) {
+            if (inner.type == "action_trigger") {
+                if (managed) {
+                    decode_action_trigger(inner);
+                } else {
+                    invalid_action_trigger(inner, "data resource", "data resources");
+                }
+                continue;
+            }
             Check check = decode_check_rule(inner);
             validate_self_references(check, inner.type, addr);
             (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(check);
@@ -1613,11 +1836,61 @@ private:
         return depth == 0;
     }
 
+    // The instance key at the end of an import target address.
+    static Import::Key import_to_key(const hcl::Expr* e) {
+        if (e == nullptr) return Import::Key::none;
+        auto last_step = [](std::span<const hcl::TraversalStep> steps) {
+            if (steps.empty() || steps.back().kind != hcl::StepKind::index) return Import::Key::none;
+            const hcl::LiteralExpr* key = steps.back().key();
+            if (key == nullptr) return Import::Key::expression;
+            if (key->literal == hcl::LiteralKind::string) return Import::Key::string;
+            if (key->literal == hcl::LiteralKind::number) return Import::Key::number;
+            return Import::Key::expression;
+        };
+        switch (e->kind) {
+            case hcl::ExprKind::index:
+                return Import::Key::expression;
+            case hcl::ExprKind::relative_traversal:
+                return last_step(hcl::as<hcl::RelativeTraversalExpr>(*e).steps);
+            case hcl::ExprKind::scope_traversal:
+                return last_step(hcl::as<hcl::ScopeTraversalExpr>(*e).steps);
+            default:
+                return Import::Key::none;
+        }
+    }
+
+    static Import::Key import_to_key(std::string_view text) {
+        if (text.empty() || text.back() != ']') return Import::Key::none;
+        const auto open = text.rfind('[');
+        if (open == std::string_view::npos) return Import::Key::expression;
+        std::string_view key = text.substr(open + 1, text.size() - open - 2);
+        if (key.size() >= 2 && key.front() == '"' && key.back() == '"' && key.find("${") == std::string_view::npos) {
+            return Import::Key::string;
+        }
+        if (!key.empty() && key.find_first_not_of("0123456789") == std::string_view::npos) return Import::Key::number;
+        return Import::Key::expression;
+    }
+
     void decode_import(const ContentBlock& b) {
-        Content c = detail::body_content(ctx_, b.body, schema::import, nullptr);
+        // Terraform v1.12 imports by `identity` as well as by `id`.
+        const bool terraform = engine_ == Engine::terraform;
+        Content c = detail::body_content(ctx_, b.body, terraform ? schema::terraform_import : schema::import, nullptr);
         Import imp;
         imp.origin = origin(b.origin);
+        if (const auto* a = c.attribute("id")) imp.id = a->expr;
+        if (const auto* a = c.attribute("for_each")) imp.for_each = a->expr;
+        if (terraform) {
+            const bool identity = c.attribute("identity") != nullptr;
+            if (!imp.id && !identity) {
+                ctx_.error("Invalid import block", "At least one of 'id' or 'identity' must be specified.", b.def_range);
+            } else if (imp.id && identity) {
+                ctx_.error("Invalid import block", "Only one of 'id' or 'identity' can be specified.", b.def_range);
+            }
+        }
         if (const auto* a = c.attribute("to")) {
+            imp.to = a->expr;
+            imp.to_key = a->expr.json ? (a->expr.json->is_string() ? import_to_key(a->expr.json->text) : Import::Key::none)
+                                      : import_to_key(a->expr.native);
             imp.to_text = std::string(a->expr.source_text());
             std::vector<std::string> names;
             bool ok = a->expr.json ? a->expr.json->is_string() && import_address_names(a->expr.json->text, names)

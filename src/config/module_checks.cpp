@@ -59,7 +59,7 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
 }
 
 void check_provider_instances(const Module& m, std::vector<ModuleProblem>& out) {
-    for (const auto* resources : {&m.resources, &m.data}) {
+    for (const auto* resources : {&m.resources, &m.data, &m.ephemeral}) {
         for (const auto& [key, r] : *resources) {
             if (r.provider_keyed && r.provider_ref) {
                 check_provider_instance(m, "resource", *r.provider_ref, r.provider_origin.value_or(r.origin),
@@ -104,19 +104,69 @@ void check_import_providers(const Module& m, std::vector<ModuleProblem>& out) {
     }
 }
 
-// Two import blocks into the same address: Terraform imports an object
-// once. Addresses with a for_each key expression (`[each.key]`) name many
-// objects and are left alone.
+// An import target's instance key must agree with how its resource is
+// repeated: a string key needs for_each, a number needs count, and no key
+// neither. An expression key (`[each.key]`) is known only when planning.
+// The import's own for_each and id may not refer to the resource being
+// imported. Terraform's validate checks both.
+void check_import_targets(const Module& m, std::vector<ModuleProblem>& out) {
+    for (const auto& imp : m.imports) {
+        if (imp.to_resource.empty() || !imp.to) continue;
+        auto target = m.resources.find(imp.to_resource);
+        if (target == m.resources.end()) continue;
+        const Resource& r = target->second;
+        const char* detail = nullptr;
+        switch (imp.to_key) {
+            case Import::Key::string:
+                if (!r.for_each) detail = "The target resource does not use for_each.";
+                break;
+            case Import::Key::number:
+                if (!r.count) detail = "The target resource does not use count.";
+                break;
+            case Import::Key::none:
+                if (r.for_each) detail = "The target resource is using for_each.";
+                if (r.count) detail = "The target resource is using count.";
+                break;
+            case Import::Key::expression:
+                break;
+        }
+        if (detail != nullptr) out.push_back({Severity::error, "Invalid import 'to' expression", detail, imp.to->origin()});
+        auto refers_to_target = [&](const std::optional<Expression>& e) -> std::optional<Origin> {
+            if (!e || e->native == nullptr) return std::nullopt;
+            for (const auto* t : hcl::referenced_traversals(*e->native)) {
+                if (t->steps.empty() || t->steps[0].kind != hcl::StepKind::attr) continue;
+                if (t->root == r.type && t->steps[0].name == r.name) return Origin{e->file, t->range.start};
+            }
+            return std::nullopt;
+        };
+        if (auto at = refers_to_target(imp.for_each)) {
+            out.push_back({Severity::error, "Invalid for_each argument",
+                           "The for_each expression cannot reference the resource being imported.", *at});
+        }
+        if (auto at = refers_to_target(imp.id)) {
+            out.push_back({Severity::error, "Invalid import id argument",
+                           "The import ID cannot reference the resource being imported.", *at});
+        }
+    }
+}
+
+// Two import blocks into one resource instance: the loaders reject the
+// second. Targets with an expression key or a for_each are known only when
+// planning and are not compared.
 void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
     std::map<std::string, const Import*> seen;
     for (const auto& imp : m.imports) {
+        if (imp.for_each || !imp.to || imp.to_key == Import::Key::expression) continue;
         std::string address;
         for (char c : imp.to_text) {
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') address.push_back(c);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') address += c;
         }
-        if (address.empty() || address.find("each.") != std::string::npos) continue;
-        auto [it, first] = seen.emplace(address, &imp);
-        if (first) continue;
+        if (address.size() >= 2 && address.front() == '"' && address.back() == '"') {
+            address = address.substr(1, address.size() - 2);  // JSON: the string's content
+        }
+        auto [it, inserted] = seen.emplace(address, &imp);
+        if (inserted) continue;
+        // Terraform names the earlier block by its `import` keyword's range.
         const Origin& before = it->second->origin;
         std::string where = before.to_string();
         if (before.file != nullptr) {
@@ -131,12 +181,41 @@ void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
     }
 }
 
+// Terraform v1.15 evaluates a module's `source` and `version` while
+// loading, where only local values and variables declared `const = true`
+// are known. (OpenTofu evaluates them with every variable.)
+void check_dynamic_module_settings(const Module& m, std::vector<ModuleProblem>& out) {
+    for (const auto& [name, call] : m.module_calls) {
+        for (const auto* setting : {&call.dynamic_source, &call.dynamic_version}) {
+            if (!*setting || (*setting)->expr.native == nullptr) continue;
+            const Expression& e = (*setting)->expr;
+            for (const auto* t : hcl::referenced_traversals(*e.native)) {
+                if (t->root == "local") continue;
+                std::string what = std::string(t->root);
+                if (t->root == "var" && !t->steps.empty() && t->steps[0].kind == hcl::StepKind::attr) {
+                    auto v = m.variables.find(std::string(t->steps[0].name));
+                    if (v != m.variables.end() && v->second.is_const) continue;
+                    what = "var." + std::string(t->steps[0].name);
+                }
+                out.push_back({Severity::error, "Variables not allowed",
+                               fmt::format("A module's source and version are evaluated while the configuration is "
+                                           "loaded, where only local values and variables declared with const = "
+                                           "true are known; {} is not one of them.",
+                                           what),
+                               Origin{e.file, t->range.start}});
+            }
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     std::vector<ModuleProblem> out;
     check_import_providers(m, out);
+    check_import_targets(m, out);
     check_duplicate_imports(m, out);
+    if (engine == Engine::terraform) check_dynamic_module_settings(m, out);
     if (engine == Engine::opentofu) check_provider_instances(m, out);
     return out;
 }

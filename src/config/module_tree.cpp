@@ -161,10 +161,12 @@ public:
             if (cycle) {
                 // Terraform's loader follows a cycle until its depth limit,
                 // which a module calling itself three times turns into 3^16
-                // modules; the call that closes the cycle is not followed.
-                tree_diag(Severity::warning, "Module call cycle",
+                // modules, and `init` cannot install such a tree: an error.
+                // The call that closes the cycle is not followed.
+                tree_diag(Severity::error, "Module call cycle",
                           fmt::format("The module directory {} is already being loaded as a caller of this module, "
-                                      "directly or through other modules; this call is not followed.",
+                                      "directly or through other modules, so `init` cannot install this module "
+                                      "tree; this call is not followed.",
                                       child_dir),
                           call.origin);
                 continue;

@@ -176,6 +176,17 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
             }
             tf.cloud = c;
         }
+        for (std::size_t i = 0; i < block.state_stores.size(); ++i) {
+            if (tf.state_store) {
+                error(src, block.state_store_ranges[i], "Duplicate 'state_store' configuration block",
+                      fmt::format("A module may have only one 'state_store' configuration block. The state store was "
+                                  "previously configured at {}.",
+                                  at(tf.state_store->origin)));
+                continue;
+            }
+            tf.state_store = block.state_stores[i];
+            tf.state_store_provider = block.state_store_providers[i];
+        }
         for (const auto& pm : block.provider_metas) {
             if (tf.provider_meta.count(pm.provider) != 0) {
                 error(src, Range{pm.origin.pos, pm.origin.pos}, "Duplicate provider_meta block",
@@ -188,7 +199,34 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         for (const auto& e : block.experiments) tf.experiments.push_back(e);
     }
-    if (tf.backend && tf.cloud) {
+    if (tf.state_store && (tf.backend || tf.cloud)) {
+        // Terraform v1.14: one way of storing state at most. (Backend and
+        // cloud together keep the reference loader's message below.)
+        const Origin& store = tf.state_store->origin;
+        if (tf.backend && tf.cloud) {
+            error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
+                  "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
+                  fmt::format("A module may only declare one 'cloud', 'state_store' OR 'backend' block when "
+                              "configuring state storage. The 'cloud' block is configured at {}; a 'state_store' is "
+                              "configured at {}; a 'backend' is configured at {}. Remove two of these blocks.",
+                              at(tf.cloud->origin), at(store), at(tf.backend->origin)));
+        } else if (tf.cloud) {
+            error(store.file, Range{store.pos, store.pos},
+                  "Conflicting 'cloud' and 'state_store' configuration blocks are present",
+                  fmt::format("A module may declare either one 'cloud' block OR one 'state_store' block for "
+                              "configuring state storage. A 'cloud' block is configured at {}; a 'state_store' is "
+                              "configured at {}. Remove the 'state_store' block to configure HCP Terraform or "
+                              "Terraform Enterprise.",
+                              at(tf.cloud->origin), at(store)));
+        } else {
+            error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
+                  "Conflicting 'state_store' and 'backend' configuration blocks are present",
+                  fmt::format("A module may declare either one 'state_store' block OR one 'backend' block when "
+                              "configuring state storage. A 'state_store' block is configured at {}; a 'backend' is "
+                              "configured at {}. Remove one of these blocks.",
+                              at(store), at(tf.backend->origin)));
+        }
+    } else if (tf.backend && tf.cloud) {
         error(tf.cloud->origin.file, Range{tf.cloud->origin.pos, tf.cloud->origin.pos},
               "Both a backend and Terraform Cloud configuration are present",
               fmt::format("A module may declare either one 'cloud' block configuring Terraform Cloud OR one "
@@ -271,6 +309,17 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     }
     for (const auto& [m, decl] : file.moved) module_.moved.push_back(m);
     for (const auto& [i, decl] : file.imports) module_.imports.push_back(i);
+    for (const auto& [r, decl] : file.others) {
+        auto& table = r.mode == ResourceMode::action ? module_.actions : module_.ephemeral;
+        const char* kind = r.mode == ResourceMode::action ? "action" : "ephemeral";
+        if (auto [it, inserted] = table.try_emplace(r.key(), r); !inserted) {
+            error(src, decl.def_range, fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
+                  fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type in "
+                              "each module.",
+                              r.type, r.mode == ResourceMode::action ? "action" : "ephemeral resource", r.name,
+                              at(it->second.origin), r.mode == ResourceMode::action ? "Action" : "Ephemeral resource"));
+        }
+    }
 }
 
 // ---- override files -----------------------------------------------------------------
@@ -285,7 +334,9 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     std::vector<RequiredVersion> versions;
     std::vector<std::pair<const Backend*, Range>> backends;
     std::vector<std::pair<const Backend*, Range>> clouds;
+    std::vector<std::pair<std::size_t, const TerraformBlock*>> stores;
     for (const auto& block : file.terraform) {
+        for (std::size_t i = 0; i < block.state_stores.size(); ++i) stores.emplace_back(i, &block);
         if (block.required_version) versions.push_back(*block.required_version);
         for (std::size_t i = 0; i < block.backends.size(); ++i) backends.emplace_back(&block.backends[i], block.backend_ranges[i]);
         for (std::size_t i = 0; i < block.clouds.size(); ++i) clouds.emplace_back(&block.clouds[i], block.cloud_ranges[i]);
@@ -293,6 +344,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     if (!versions.empty()) tf.required_version = std::move(versions);
     if (backends.size() == 1) {
         tf.cloud.reset();
+        tf.state_store.reset();
         tf.backend = *backends.front().first;
     } else if (backends.size() > 1) {
         error(src, backends[1].second, "Duplicate backend configuration",
@@ -300,8 +352,24 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                           "configured at {}.",
                           at(backends[0].first->origin)));
     }
+    // Backend, state_store and cloud exclude one another: whichever an
+    // override file sets replaces the other two (in this order, when it
+    // sets several).
+    if (stores.size() == 1) {
+        tf.backend.reset();
+        tf.cloud.reset();
+        tf.state_store = stores.front().second->state_stores[stores.front().first];
+        tf.state_store_provider = stores.front().second->state_store_providers[stores.front().first];
+    } else if (stores.size() > 1) {
+        const auto& [i, block] = stores[1];
+        error(src, block->state_store_ranges[i], "Duplicate state storage configuration",
+              fmt::format("Each override file may have only one state storage configuration. A state storage was "
+                          "previously configured at {}.",
+                          at(stores[0].second->state_stores[stores[0].first].origin)));
+    }
     if (clouds.size() == 1) {
         tf.backend.reset();
+        tf.state_store.reset();
         tf.cloud = *clouds.front().first;
     } else if (clouds.size() > 1) {
         error(src, clouds[1].second, "Duplicate Terraform Cloud configurations",
@@ -536,6 +604,8 @@ Module OverrideMerger::finish() {
     };
     for (auto& [key, r] : module_.resources) assign(r);
     for (auto& [key, r] : module_.data) assign(r);
+    for (auto& [key, r] : module_.ephemeral) assign(r);
+    for (auto& [key, r] : module_.actions) assign(r);
     auto& exps = module_.terraform.experiments;
     std::sort(exps.begin(), exps.end());
     exps.erase(std::unique(exps.begin(), exps.end()), exps.end());

@@ -42,7 +42,7 @@ public:
             if (p.version_constraints) constraints = constraint_strings(p.version_constraints->value);
             add(*provider, m, p.origin, root_call, constraints);
         }
-        for (const auto* resources : {&mod.resources, &mod.data}) {
+        for (const auto* resources : {&mod.resources, &mod.data, &mod.ephemeral, &mod.actions}) {
             for (const auto& [key, r] : *resources) {
                 std::string local = r.provider_ref ? r.provider_ref->substr(0, r.provider_ref->find('.'))
                                                    : std::string(implied_local_name(r.type));

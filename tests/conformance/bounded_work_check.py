@@ -186,7 +186,7 @@ def case_module_cycle(tmp):
     check(len(cycles) == 3, f"module cycle: {len(cycles)} 'Module call cycle' findings, want one per call (3)")
     check(not findings(doc, message="Too many modules"), "module cycle: the cycle was expanded")
     print(f"  9-line module calling ./ three times: {r.seconds:.2f} s CPU, peak RSS {r.max_rss_mb:.0f} MB, "
-          f"{len(cycles)} 'Module call cycle' warnings")
+          f"{len(cycles)} 'Module call cycle' errors")
 
     # No cycle, but 3^16 modules: sixteen directories each calling the next three times.
     d = os.path.join(tmp, "fanout")

@@ -30,3 +30,7 @@ resource "aws_s3_bucket" "logs" {
 output "bucket_arn" {
   value = aws_s3_bucket.logs.arn
 }
+
+output "ports" {
+  value = local.ports
+}

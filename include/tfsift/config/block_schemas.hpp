@@ -38,13 +38,18 @@ extern const BodySchema output;
 extern const BodySchema module_call;
 extern const BodySchema resource;
 extern const BodySchema data;
-extern const BodySchema ephemeral;           // OpenTofu
+extern const BodySchema ephemeral;
+extern const BodySchema action;              // Terraform
+extern const BodySchema action_trigger;      // Terraform
+extern const BodySchema state_store;         // Terraform
+extern const BodySchema module_lifecycle;    // OpenTofu
 extern const BodySchema managed_lifecycle;
 extern const BodySchema data_lifecycle;
 extern const BodySchema provisioner;
 extern const BodySchema dynamic;
 extern const BodySchema moved;
 extern const BodySchema import;
+extern const BodySchema terraform_import;    // with `identity`
 extern const BodySchema removed;
 extern const BodySchema removed_lifecycle;
 extern const BodySchema check;

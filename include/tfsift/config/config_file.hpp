@@ -27,6 +27,9 @@ struct TerraformBlock {
     std::vector<Range> backend_ranges;        // def ranges, parallel to backends
     std::vector<Backend> clouds;
     std::vector<Range> cloud_ranges;
+    std::vector<Backend> state_stores;        // Terraform's `state_store`
+    std::vector<std::string> state_store_providers;  // parallel: the nested provider block's name
+    std::vector<Range> state_store_ranges;
     std::vector<ProviderMeta> provider_metas;
     std::vector<std::string> experiments;
     Origin origin;
@@ -49,6 +52,7 @@ struct ConfigFile {
     std::vector<std::pair<Output, Declared>> outputs;
     std::vector<std::pair<ModuleCall, Declared>> module_calls;
     std::vector<std::pair<Resource, Declared>> resources;     // managed and data, source order
+    std::vector<std::pair<Resource, Declared>> others;        // ephemeral resources and actions, source order
     std::vector<std::pair<Moved, Declared>> moved;
     std::vector<std::pair<Import, Declared>> imports;
 };

@@ -147,6 +147,11 @@ struct TerraformSettings {
     std::map<std::string, RequiredProvider> required_providers;
     std::optional<Backend> backend;
     std::optional<Backend> cloud;
+    // Terraform's pluggable state storage (`state_store "TYPE"`, experimental
+    // since v1.14): `type` is the store type, `provider` the local name of its
+    // nested `provider` block. Not part of the effective document.
+    std::optional<Backend> state_store;
+    std::string state_store_provider;
     std::map<std::string, ProviderMeta> provider_meta;
     std::vector<std::string> experiments;
 };
@@ -187,6 +192,11 @@ struct Variable {
     std::optional<DecodedValue> description;
     DecodedValue sensitive{false, std::nullopt};
     DecodedValue nullable{true, std::nullopt};
+    // Newer than the reference loader, not part of the effective document:
+    // `ephemeral` (Terraform v1.10, OpenTofu v1.11) and `const` (Terraform
+    // v1.15: known while loading, so it may set a module's `source`).
+    bool ephemeral = false;
+    bool is_const = false;
     std::vector<Check> validations;
     Origin origin;
     std::vector<Origin> overridden_by;
@@ -208,6 +218,7 @@ struct Local {
 struct Output {
     std::string name;
     std::optional<Expression> value;
+    std::optional<Expression> type_expr;   // Terraform v1.15; not part of the effective document
     std::optional<DecodedValue> description;
     DecodedValue sensitive{false, std::nullopt};
     std::vector<Traversal> depends_on;
@@ -222,6 +233,13 @@ struct ModuleSource {
     Origin origin;
 };
 
+// A `source` or `version` that refers to variables or local values (OpenTofu
+// v1.8, Terraform v1.15: evaluated while loading). tfsift does not evaluate
+// it, so such a module call is not followed.
+struct DynamicSetting {
+    Expression expr;
+};
+
 struct ProviderPassing {
     std::string child_key;    // "aws" or "aws.east"
     std::string parent_key;
@@ -234,6 +252,8 @@ struct ModuleCall {
     std::string name;
     std::optional<ModuleSource> source;
     std::optional<DecodedValue> version_constraints;
+    std::optional<DynamicSetting> dynamic_source;
+    std::optional<DynamicSetting> dynamic_version;
     std::optional<Expression> count;
     std::optional<Expression> for_each;
     std::vector<ProviderPassing> providers;
@@ -267,7 +287,11 @@ struct Provisioner {
     Origin origin;
 };
 
-enum class ResourceMode : std::uint8_t { managed, data };
+// `ephemeral` (Terraform v1.10, OpenTofu v1.11) and `action` (Terraform
+// v1.14) blocks are kept as resources of their own mode: like resources they
+// name a type whose provider they use, and they have no place in the
+// effective document.
+enum class ResourceMode : std::uint8_t { managed, data, ephemeral, action };
 
 struct ProviderAssignment {
     std::string value;                   // "aws" or "aws.west"
@@ -312,6 +336,13 @@ struct Import {
     std::optional<std::string> provider_ref; // `provider` argument, "aws.west"
     std::optional<Origin> provider_origin;   // where the `provider` argument starts
     Origin origin;                           // the `import` keyword
+    // The instance key written after the resource in `to`: none, a literal
+    // string or number, or an expression (`[each.key]`) known only later.
+    enum class Key : std::uint8_t { none, string, number, expression };
+    Key to_key = Key::none;
+    std::optional<Expression> to;
+    std::optional<Expression> id;
+    std::optional<Expression> for_each;      // Terraform v1.7, OpenTofu v1.7
 };
 
 // One module's configuration: a file's contents, or a whole directory after
@@ -325,6 +356,8 @@ struct Module {
     std::map<std::string, ModuleCall> module_calls;
     std::map<std::string, Resource> resources;      // managed, by key()
     std::map<std::string, Resource> data;           // data, by key()
+    std::map<std::string, Resource> ephemeral;      // ephemeral resources, by key()
+    std::map<std::string, Resource> actions;        // actions, by key()
     std::vector<Moved> moved;
     std::vector<Import> imports;                    // source order, primary files only
 };

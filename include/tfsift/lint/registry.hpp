@@ -77,6 +77,17 @@ Rule reference_invalid();
 Rule terraform_workspace_remote();
 Rule function_call_invalid();
 Rule module_arguments_invalid();
+
+// TFLint's recommended preset, under tfsift ids (docs/migrating-from-tflint.md).
+Rule unused_declaration();
+Rule unused_required_provider();
+Rule deprecated_interpolation();
+Rule deprecated_index();
+Rule deprecated_lookup();
+Rule duplicate_map_key();
+Rule module_source_unpinned();
+Rule required_version_missing();
+Rule variable_type_missing();
 }  // namespace rules
 
 }  // namespace tfsift::lint

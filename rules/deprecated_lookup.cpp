@@ -1,0 +1,91 @@
+// deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
+#include "support/written_expressions.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+std::string_view text_of(const SourceFile& file, Range r) {
+    return file.text().substr(r.start.byte, r.end.byte - r.start.byte);
+}
+
+// Whether `e` can take an index as it is written, without parentheses.
+bool indexable_as_written(const hcl::Expr& e) {
+    switch (e.kind) {
+        case hcl::ExprKind::scope_traversal:
+        case hcl::ExprKind::relative_traversal:
+        case hcl::ExprKind::function_call:
+        case hcl::ExprKind::index:
+        case hcl::ExprKind::parentheses:
+        case hcl::ExprKind::object:
+        case hcl::ExprKind::tuple:
+            return true;
+        default:
+            return false;
+    }
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    for (const auto& file : ctx.files()) {
+        if (!file.parsed->native) continue;
+        const auto& source = file.parsed->source;
+        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
+            written::for_each_node(root, [&](const hcl::Expr& e) {
+                if (e.kind != hcl::ExprKind::function_call) return;
+                const auto& call = hcl::as<hcl::FunctionCallExpr>(e);
+                const std::string_view name = call.name;
+                if ((name != "lookup" && name != "core::lookup") || call.args.size() != 2 || call.expand_final) return;
+                Finding f;
+                f.rule_id = "deprecated-lookup";
+                f.severity = Severity::warning;
+                f.file = source;
+                f.range = call.name_range();
+                f.message = "lookup() with no default is deprecated: write the index, map[key]";
+                const hcl::Expr& map = *call.args[0];
+                const hcl::Expr& key = *call.args[1];
+                std::string map_text(text_of(*source, map.range));
+                if (!indexable_as_written(map)) map_text = "(" + map_text + ")";
+                Fix fix;
+                fix.description = "Write the index instead of calling lookup";
+                fix.edits.push_back({source, e.range, map_text + "[" + std::string(text_of(*source, key.range)) + "]"});
+                f.fix = std::move(fix);
+                sink.report(std::move(f));
+            });
+        });
+    }
+}
+
+}  // namespace
+
+Rule deprecated_lookup() {
+    Rule r;
+    r.id = "deprecated-lookup";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = true;
+    r.doc.summary = "`lookup(map, key)` is called without a default value.";
+    r.doc.what =
+        "Reports each call of `lookup` with two arguments in native-syntax files. With a third argument (the "
+        "default) `lookup` does something an index cannot, and is not reported. TFLint calls this "
+        "`terraform_deprecated_lookup`.";
+    r.doc.why =
+        "The two-argument form is deprecated in Terraform's documentation: it fails on a missing key exactly as "
+        "`map[key]` does, so the index says the same more plainly.";
+    r.doc.failing_example =
+        "locals {\n"
+        "  ami = lookup(var.amis, var.region)\n"
+        "}\n";
+    r.doc.passing_example =
+        "locals {\n"
+        "  ami      = var.amis[var.region]\n"
+        "  fallback = lookup(var.amis, var.region, \"ami-0000\")\n"
+        "}\n";
+    r.doc.fix_safety =
+        "Safe: `--fix` writes `map[key]` (with parentheses around the map when it is an operation), which gives "
+        "the same value and the same error for a missing key.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,74 @@
+// required-version-missing: a module that states no `required_version`.
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+// Where to report: the first `terraform` block of the module's files (its
+// keyword, or the property name in JSON), else the start of its first file.
+std::pair<std::shared_ptr<const SourceFile>, Range> report_site(const LintContext& ctx) {
+    for (const auto& file : ctx.files()) {
+        if (file.decoded.terraform.empty()) continue;
+        const Pos at = file.decoded.terraform.front().origin.pos;
+        if (file.parsed->native) {
+            for (const auto& b : file.parsed->native->body->blocks) {
+                if (b.type_range().start.byte == at.byte) return {file.parsed->source, b.type_range()};
+            }
+        }
+        return {file.parsed->source, Range{at, at}};
+    }
+    if (ctx.files().empty()) return {nullptr, {}};
+    return {ctx.files().front().parsed->source, Range{}};
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const config::Module& m = ctx.module().module;
+    if (!m.terraform.required_version.empty()) return;
+    auto [file, range] = report_site(ctx);
+    if (!file) return;
+    Finding f;
+    f.rule_id = "required-version-missing";
+    f.severity = Severity::warning;
+    f.file = std::move(file);
+    f.range = range;
+    f.message = "this module sets no required_version: say which Terraform versions it is written for";
+    sink.report(std::move(f));
+}
+
+}  // namespace
+
+Rule required_version_missing() {
+    Rule r;
+    r.id = "required-version-missing";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A module has no `required_version` in any `terraform` block.";
+    r.doc.what =
+        "Reports a module none of whose files (override files applied) sets `required_version` in a "
+        "`terraform` block, at the first `terraform` block, or at the start of the module's first file when "
+        "there is none. Root and called modules alike. TFLint calls this `terraform_required_version`.";
+    r.doc.why =
+        "Without it any Terraform release will try the module, and one older than the language features it "
+        "uses fails with errors about unknown blocks and arguments rather than saying that it is too old; a "
+        "newer one may silently behave differently.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    aws = {\n"
+        "      source  = \"hashicorp/aws\"\n"
+        "      version = \"~> 5.0\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_version = \">= 1.5\"\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: state the oldest release you test with yourself.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

@@ -1,0 +1,141 @@
+// unused-declaration: a variable, local value or data source that nothing in
+// its module refers to.
+#include <set>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "support/written_expressions.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+struct Used {
+    std::set<std::string, std::less<>> variables;
+    std::set<std::string, std::less<>> locals;
+    std::set<std::string, std::less<>> data;  // "TYPE.NAME"
+};
+
+// The name of the attribute step `i` of a traversal, or empty.
+std::string_view attr_step(const hcl::ScopeTraversalExpr& t, std::size_t i) {
+    if (i >= t.steps.size() || t.steps[i].kind != hcl::StepKind::attr) return {};
+    return t.steps[i].name;
+}
+
+Used used_in(const LintContext& ctx) {
+    Used used;
+    for (const auto& file : ctx.files()) {
+        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite& site) {
+            written::for_each_node(root, [&](const hcl::Expr& e) {
+                if (e.kind != hcl::ExprKind::scope_traversal) return;
+                const auto& t = hcl::as<hcl::ScopeTraversalExpr>(e);
+                const std::string_view name = attr_step(t, 0);
+                if (name.empty()) return;
+                if (t.root == "var") {
+                    // A variable's own validation refers to it without using it.
+                    if (site.block_type == "variable" && site.block_label == name) return;
+                    used.variables.emplace(name);
+                } else if (t.root == "local") {
+                    used.locals.emplace(name);
+                } else if (t.root == "data") {
+                    const std::string_view data_name = attr_step(t, 1);
+                    if (!data_name.empty()) used.data.insert(fmt::format("{}.{}", name, data_name));
+                }
+            });
+        });
+    }
+    return used;
+}
+
+// The header of the declaration at `origin` (the block's `variable` keyword,
+// or a local's expression), as the file's decoded blocks record it.
+Range declared_range(const LintContext& ctx, const config::Origin& origin, bool local) {
+    for (const auto& file : ctx.files()) {
+        if (file.parsed->source.get() != origin.file) continue;
+        if (local) {
+            for (const auto& [l, decl] : file.decoded.locals) {
+                if (l.expr.range.start.byte == origin.pos.byte) return decl.def_range;
+            }
+        }
+        for (const auto& [v, decl] : file.decoded.variables) {
+            if (v.origin.pos.byte == origin.pos.byte) return decl.def_range;
+        }
+        for (const auto& [r, decl] : file.decoded.resources) {
+            if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
+        }
+    }
+    return Range{origin.pos, origin.pos};
+}
+
+void report(const LintContext& ctx, FindingSink& sink, const config::Origin& origin, bool local, std::string message) {
+    Finding f;
+    f.rule_id = "unused-declaration";
+    f.severity = Severity::warning;
+    f.file = ctx.shared_source(origin.file);
+    if (!f.file) return;
+    f.range = declared_range(ctx, origin, local);
+    f.message = std::move(message);
+    sink.report(std::move(f));
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const config::Module& m = ctx.module().module;
+    const Used used = used_in(ctx);
+    for (const auto& [name, v] : m.variables) {
+        if (used.variables.count(name) != 0) continue;
+        report(ctx, sink, v.origin, false, fmt::format("variable \"{}\" is declared but not used", name));
+    }
+    for (const auto& [name, l] : m.locals) {
+        if (used.locals.count(name) != 0) continue;
+        report(ctx, sink, l.expr.origin(), true, fmt::format("local value \"{}\" is defined but not used", name));
+    }
+    for (const auto& [key, d] : m.data) {
+        if (used.data.count(key) != 0) continue;
+        report(ctx, sink, d.origin, false,
+               fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
+    }
+}
+
+}  // namespace
+
+Rule unused_declaration() {
+    Rule r;
+    r.id = "unused-declaration";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A variable, local value or data source is declared but nothing in its module refers to it.";
+    r.doc.what =
+        "Reports each `variable`, each local value and each `data` block of a module that no expression in the "
+        "module's own files refers to (`var.NAME`, `local.NAME`, `data.TYPE.NAME`), in any block: resources, "
+        "outputs, module calls, `check`, `import` and `action` blocks included. A variable's own `validation` "
+        "does not count as a use. Files of other modules, `.tftest.hcl` and `.tfquery.hcl` files do not count "
+        "either. TFLint calls this `terraform_unused_declarations`.";
+    r.doc.why =
+        "An unused declaration is dead configuration: readers look for its effect and find none, a variable "
+        "asks callers for a value that changes nothing, and an unused data source still reads from the "
+        "provider on every plan.";
+    r.doc.failing_example =
+        "variable \"region\" {\n"
+        "  type = string\n"
+        "}\n"
+        "\n"
+        "locals {\n"
+        "  name = \"web\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "variable \"region\" {\n"
+        "  type = string\n"
+        "}\n"
+        "\n"
+        "output \"region\" {\n"
+        "  value = var.region\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: remove the declaration, or use it, yourself.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

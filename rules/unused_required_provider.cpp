@@ -1,0 +1,131 @@
+// unused-required-provider: a required_providers entry that nothing uses.
+#include <set>
+
+#include <fmt/core.h>
+
+#include "provider_local_name_uses.hpp"
+#include "support/written_expressions.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+#include "tfsift/providers/tree_requirements.hpp"
+#include "written_provider_requirements.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+// The local names of provider-defined functions (`provider::NAME::fn`)
+// called anywhere in the module's files.
+std::set<std::string, std::less<>> function_providers(const config::LoadedModule& module) {
+    std::set<std::string, std::less<>> out;
+    for (const auto& file : module.files) {
+        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
+            written::for_each_node(root, [&](const hcl::Expr& e) {
+                if (e.kind != hcl::ExprKind::function_call) return;
+                std::string_view name = hcl::as<hcl::FunctionCallExpr>(e).name;
+                if (!name.starts_with("provider::")) return;
+                name.remove_prefix(10);
+                out.emplace(name.substr(0, name.find("::")));
+            });
+        });
+    }
+    return out;
+}
+
+// The providers the modules below `module` use by their own names: a child
+// inherits its caller's default configurations, so an entry of the caller
+// may be there only to constrain the version a child uses.
+void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
+    for (const auto& [name, child] : module.children) {
+        for (const auto& use : provider_uses(child)) {
+            if (auto p = providers::resolve_local_name(child.module, use.local_name, engine)) out.insert(*p);
+        }
+        for (const auto& [local, req] : child.module.terraform.required_providers) {
+            if (auto p = providers::resolve_local_name(child.module, local, engine)) out.insert(*p);
+        }
+        used_below(child, engine, out);
+    }
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    const config::LoadedModule& module = ctx.module();
+    const config::Module& m = module.module;
+    if (m.terraform.required_providers.empty()) return;
+    // A call not followed (a remote source not installed, a dynamic source)
+    // may use any of them.
+    for (const auto& [name, call] : m.module_calls) {
+        if (module.children.count(name) == 0) return;
+    }
+    std::set<std::string, std::less<>> used;
+    for (const auto& use : provider_uses(module)) used.insert(use.local_name);
+    for (auto& name : function_providers(module)) used.insert(name);
+    if (m.terraform.state_store) used.insert(m.terraform.state_store_provider);
+    // provider_meta "NAME" sends module metadata to that provider.
+    for (const auto& [name, meta] : m.terraform.provider_meta) used.insert(name);
+    std::set<providers::Provider> below;
+    used_below(module, ctx.engine, below);
+    const auto written = written_provider_requirements(ctx);
+    for (const auto& [name, req] : m.terraform.required_providers) {
+        if (used.count(name) != 0) continue;
+        auto provider = providers::resolve_local_name(m, name, ctx.engine);
+        if (!provider || provider->is_builtin(ctx.engine)) continue;
+        if (below.count(*provider) != 0) continue;
+        const WrittenRequirement* w = written_entry_for(written, req);
+        if (w == nullptr) continue;
+        Finding f;
+        f.rule_id = "unused-required-provider";
+        f.severity = Severity::warning;
+        f.file = w->file->parsed->source;
+        f.range = w->name_range;
+        f.message = fmt::format(
+            "provider \"{}\" is required but nothing in this module or the modules it calls uses it", name);
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule unused_required_provider() {
+    Rule r;
+    r.id = "unused-required-provider";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A `required_providers` entry names a provider that nothing uses.";
+    r.doc.what =
+        "Reports each entry of a module's `required_providers` whose local name no resource, data source, "
+        "ephemeral resource, action, `provider` block, `provider` argument, module `providers` map, "
+        "provider-defined function (`provider::NAME::fn`), `provider_meta` block or `state_store` of the module uses, and whose "
+        "provider no module it calls (loaded from a local path or `.terraform/modules`) uses or requires "
+        "either: a caller's entry that constrains the version its children use is a use. The built-in "
+        "`terraform` provider is left out. TFLint calls this `terraform_unused_required_providers`.";
+    r.doc.why =
+        "`terraform init` installs every required provider, and the lock file records it: an unused entry "
+        "costs a download on every fresh checkout and suggests a dependency that does not exist.";
+    r.doc.failing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    random = {\n"
+        "      source  = \"hashicorp/random\"\n"
+        "      version = \"~> 3.6\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n";
+    r.doc.passing_example =
+        "terraform {\n"
+        "  required_providers {\n"
+        "    random = {\n"
+        "      source  = \"hashicorp/random\"\n"
+        "      version = \"~> 3.6\"\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "resource \"random_id\" \"suffix\" {\n"
+        "  byte_length = 4\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: remove the entry yourself (and run `terraform init` to update the lock file).";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules

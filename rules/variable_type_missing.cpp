@@ -1,0 +1,65 @@
+// variable-type-missing: a variable declared without a type constraint.
+#include <fmt/core.h>
+
+#include "tfsift/lint/context.hpp"
+#include "tfsift/lint/registry.hpp"
+
+namespace tfsift::lint::rules {
+namespace {
+
+Range declared_range(const LintContext& ctx, const config::Variable& v) {
+    for (const auto& file : ctx.files()) {
+        if (file.parsed->source.get() != v.origin.file) continue;
+        for (const auto& [written, decl] : file.decoded.variables) {
+            if (written.origin.pos.byte == v.origin.pos.byte) return decl.def_range;
+        }
+    }
+    return Range{v.origin.pos, v.origin.pos};
+}
+
+void check(const LintContext& ctx, FindingSink& sink) {
+    for (const auto& [name, v] : ctx.module().module.variables) {
+        if (v.type_expr) continue;
+        Finding f;
+        f.rule_id = "variable-type-missing";
+        f.severity = Severity::warning;
+        f.file = ctx.shared_source(v.origin.file);
+        if (!f.file) continue;
+        f.range = declared_range(ctx, v);
+        f.message = fmt::format("variable \"{}\" has no type, so any value is accepted", name);
+        sink.report(std::move(f));
+    }
+}
+
+}  // namespace
+
+Rule variable_type_missing() {
+    Rule r;
+    r.id = "variable-type-missing";
+    r.default_severity = Severity::warning;
+    r.enabled_by_default = true;
+    r.fixable = false;
+    r.doc.summary = "A `variable` block has no `type`.";
+    r.doc.what =
+        "Reports each input variable of a module (override files applied) that declares no `type` constraint. "
+        "TFLint calls this `terraform_typed_variables`.";
+    r.doc.why =
+        "Without a type a variable accepts any value, even when its default is a string: a caller's mistake "
+        "(a list where a string was meant) surfaces later, far from the call, as an error inside the module "
+        "or not at all. The type is also the variable's most useful documentation, and attribute access on it "
+        "can only be checked when it is declared.";
+    r.doc.failing_example =
+        "variable \"region\" {\n"
+        "  default = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.passing_example =
+        "variable \"region\" {\n"
+        "  type    = string\n"
+        "  default = \"eu-west-1\"\n"
+        "}\n";
+    r.doc.fix_safety = "Not fixable: the type is a decision about what callers may pass.";
+    r.check = check;
+    return r;
+}
+
+}  // namespace tfsift::lint::rules
