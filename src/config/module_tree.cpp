@@ -1,5 +1,6 @@
 #include "tfsift/config/module_tree.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -7,6 +8,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
@@ -36,6 +38,12 @@ std::shared_ptr<const SourceFile> LoadedTree::shared_source(const SourceFile* fi
 namespace {
 
 std::string file_path(const std::string& dir, const std::string& name) { return dir == "." ? name : dir + "/" + name; }
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t nanoseconds_since(Clock::time_point start) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
 
 class TreeLoader {
 public:
@@ -68,12 +76,17 @@ public:
         list_dir(dir, names);
         auto selected = select_config_files(std::move(names), options_.engine);
         OverrideMerger merger;
+        LoadCounters& counters = load_counters();
+        counters.modules_loaded.fetch_add(1, std::memory_order_relaxed);
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
             if (options_.exclude_file && options_.exclude_file(rel)) continue;
             FileContent failure;
+            auto started = Clock::now();
             std::shared_ptr<const SourceFile> src = read_source_file(
                 (fs::path(root_dir_) / rel).string(), options_.read_policy, failure, options_.source_name_prefix + rel);
+            counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+            counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
                 Diagnostic d;
                 d.summary = "Failed to read file";
@@ -83,10 +96,15 @@ public:
                 out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
                 continue;
             }
+            counters.bytes_read.fetch_add(src->text().size(), std::memory_order_relaxed);
+            started = Clock::now();
             auto pf = parse_config_file(src, f.syntax);
+            counters.parse_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             for (auto& d : pf->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
+            started = Clock::now();
             Diagnostics diags;
             ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
+            counters.decode_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, src});
             (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
             m.files.push_back(ModuleFile{pf.get(), std::move(cf), f.role == FileRole::override});
@@ -94,6 +112,7 @@ public:
             sources_by_path_.emplace(src->path(), src);
             out_.files.push_back(std::move(pf));
         }
+        const auto merge_started = Clock::now();
         for (const ModuleFile& mf : m.files) {
             if (!mf.is_override) merger.add_primary(mf.decoded);
         }
@@ -105,6 +124,7 @@ public:
         for (auto& p : check_module(m.module, options_.engine)) {
             tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
         }
+        counters.merge_ns.fetch_add(nanoseconds_since(merge_started), std::memory_order_relaxed);
 
         if (!address.empty() && !m.module.imports.empty()) {
             tree_diag(Severity::error, "Invalid import configuration",
