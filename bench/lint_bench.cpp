@@ -270,8 +270,10 @@ int main(int argc, char** argv) {
         std::printf("  stages (s)        targets %.3f  load %.3f (read %.3f  parse %.3f  decode %.3f  merge %.3f, "
                     "summed over threads)  rules %.3f  report %.3f\n",
                     t.targets, t.load, t.read, t.parse, t.decode, t.merge, t.rules, f.report);
-        std::printf("  loading           %llu modules loaded, %llu files read for %.0f files linted\n",
-                    static_cast<unsigned long long>(t.modules_loaded), static_cast<unsigned long long>(t.files_read),
+        std::printf("  loading           %llu module directories loaded, %llu times one was shared instead; %llu "
+                    "files read for %.0f files linted\n",
+                    static_cast<unsigned long long>(t.modules_loaded),
+                    static_cast<unsigned long long>(t.modules_reused), static_cast<unsigned long long>(t.files_read),
                     f.files);
         std::printf("  peak RSS          %.1f MB = %.2fx the configuration bytes\n", f.peak_rss / 1e6,
                     f.peak_rss / f.config_bytes);
@@ -313,10 +315,11 @@ int main(int argc, char** argv) {
             return 1;
         }
         per_module[k] = f.total / static_cast<double>(sizes[k]);
-        std::printf("%5zu modules        %.3f s on one thread, %.1f us per module, %llu modules loaded, peak RSS "
-                    "%.1f MB (%.2fx)\n",
+        std::printf("%5zu modules        %.3f s on one thread, %.1f us per module, %llu directories loaded, %llu "
+                    "shared, peak RSS %.1f MB (%.2fx)\n",
                     sizes[k], f.total, per_module[k] * 1e6, static_cast<unsigned long long>(f.stages.modules_loaded),
-                    f.peak_rss / 1e6, f.peak_rss / f.config_bytes);
+                    static_cast<unsigned long long>(f.stages.modules_reused), f.peak_rss / 1e6,
+                    f.peak_rss / f.config_bytes);
     }
     std::printf("scaling            %.2fx the cost per module from 1,000 to 10,000 modules\n",
                 per_module[1] / per_module[0]);

@@ -33,10 +33,11 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 // any, count too).
 struct LoadSnapshot {
     explicit LoadSnapshot(const config::LoadCounters& c)
-        : modules_loaded(c.modules_loaded.load()), files_read(c.files_read.load()), bytes_read(c.bytes_read.load()),
+        : modules_loaded(c.modules_loaded.load()), modules_reused(c.modules_reused.load()), files_read(c.files_read.load()), bytes_read(c.bytes_read.load()),
           read_ns(c.read_ns.load()), parse_ns(c.parse_ns.load()), decode_ns(c.decode_ns.load()),
           merge_ns(c.merge_ns.load()) {}
     std::uint64_t modules_loaded;
+    std::uint64_t modules_reused;
     std::uint64_t files_read;
     std::uint64_t bytes_read;
     std::uint64_t read_ns;
@@ -263,6 +264,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     scan.times.decode = seconds_between(before.decode_ns, after.decode_ns);
     scan.times.merge = seconds_between(before.merge_ns, after.merge_ns);
     scan.times.modules_loaded = after.modules_loaded - before.modules_loaded;
+    scan.times.modules_reused = after.modules_reused - before.modules_reused;
     scan.times.files_read = after.files_read - before.files_read;
     scan.times.bytes_read = after.bytes_read - before.bytes_read;
     for (const auto& run : runs) {

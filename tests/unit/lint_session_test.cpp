@@ -67,18 +67,37 @@ lint::LintResult lint_tree(const ScratchDir& dir, unsigned jobs) {
 
 }  // namespace
 
-TEST_CASE("session: the modules, files and loading work of a run", "[lint][session]") {
+TEST_CASE("session: a module called by two roots is read once", "[lint][session]") {
     ScratchDir dir;
     write_two_roots(dir);
     const lint::LintResult result = lint_tree(dir, 1);
     REQUIRE(result.completed);
     CHECK(result.modules.size() == 3);
     CHECK(result.files.size() == 3);
-    // Five modules loaded: the three targets, and the shared module again
-    // under each root that calls it.
-    CHECK(result.times.modules_loaded == 5);
-    CHECK(result.times.files_read == 5);
+    // Five module instances (the three targets, the shared module under
+    // each root), three directories read.
+    CHECK(result.times.modules_loaded == 3);
+    CHECK(result.times.modules_reused == 2);
+    CHECK(result.times.files_read == 3);
     CHECK(result.times.load > 0);
+}
+
+TEST_CASE("session: a changed file is read again, not taken from an earlier tree", "[lint][session]") {
+    ScratchDir dir;
+    write_two_roots(dir);
+    lint::LintResult first = lint_tree(dir, 1);
+    REQUIRE(first.completed);
+    // The first result's findings still hold what they point into.
+    write_file(dir.path / "modules" / "shared" / "main.tf", "variable \"only\" {\n");
+    const lint::LintResult second = lint_tree(dir, 1);
+    REQUIRE(second.completed);
+    bool syntax_error = false;
+    for (const auto& f : second.findings) {
+        syntax_error = syntax_error || (f.rule_id == "syntax-error" &&
+                                        f.file->path().find("modules/shared/main.tf") != std::string::npos);
+    }
+    CHECK(syntax_error);
+    CHECK(!first.findings.empty());
 }
 
 TEST_CASE("session: a shared module is still checked in each calling context", "[lint][session]") {

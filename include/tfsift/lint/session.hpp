@@ -66,10 +66,11 @@ struct SessionTimes {
     double merge = 0;    // merging each module and its own checks (summed)
     double rules = 0;    // the rules, ignores and per-module filtering (wall)
     double fix = 0;      // applying fixes and repairing lock files (wall)
-    // Modules read, parsed, decoded and merged (a module called from several
-    // places, or contained in several roots, counts each time it is
-    // loaded) and configuration files read.
+    // Module directories read, parsed, decoded and merged, and the times a
+    // tree took one already loaded by another tree or caller instead;
+    // configuration files read.
     std::uint64_t modules_loaded = 0;
+    std::uint64_t modules_reused = 0;
     std::uint64_t files_read = 0;
     std::uint64_t bytes_read = 0;
 };
