@@ -1,19 +1,23 @@
-// lint_bench: the wall time of `tfsift lint --recursive` over a whole corpus,
-// on one thread and on every processor, beside the time the Go reference
-// parser (hclbench) takes to parse the corpus's .tf files, all in one run.
+// lint_bench: the whole lint of a corpus, in process, through the same lint
+// session `tfsift lint --recursive` runs (lint/session.hpp), on one thread
+// and on every processor, beside the time the Go reference parser (hclbench)
+// takes to parse the corpus's .tf files, all in one run. Then the same lint
+// of generated trees of 1,000 and 10,000 small modules, half of them called
+// by several roots, for the cost per module as the run grows.
 //
-// Usage: lint_bench [--rounds N] [--tfsift PATH] [--hclbench PATH] [CORPUS_DIR]
-//   CORPUS_DIR  default ../shared/corpus
-//   --rounds    timed runs of each; the best one is reported (default 3)
-//   --tfsift    the tfsift binary (default: the one beside this program)
-//   --hclbench  the Go reference benchmark (tools/oracle/hclbench); the
-//               HCLBENCH environment variable works too
+// Usage: lint_bench [--rounds N] [--hclbench PATH] [--no-scaling] [CORPUS_DIR]
+//   CORPUS_DIR    default ../shared/corpus
+//   --rounds      timed runs of each; the best one is reported (default 3)
+//   --hclbench    the Go reference benchmark (tools/oracle/hclbench); the
+//                 HCLBENCH environment variable works too
+//   --no-scaling  leave out the generated trees
 //
-// A tfsift run is the whole command as a user runs it: finding the modules,
-// reading, parsing, loading and merging every module, every default rule, and
-// a JSON report (thrown away). hclbench reports its best in-process round of
+// Each timed run happens in a child process (forked, not executed), so that
+// its peak resident memory is its own: finding the modules, reading,
+// parsing, loading and merging every module, every default rule, and a JSON
+// report (thrown away). hclbench reports its best in-process round of
 // parsing the .tf files it has read, so the ratio flatters Go: it leaves out
-// start-up, reading, loading and the rules.
+// reading, loading and the rules.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -21,17 +25,20 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tfsift/lint/session.hpp"
 #include "tfsift/parallel_for.hpp"
+#include "tfsift/report/report.hpp"
 
 extern char** environ;
 
@@ -43,13 +50,13 @@ namespace {
 struct Options {
     std::string corpus = "../shared/corpus";
     int rounds = 3;
-    std::string tfsift;
     std::string hclbench;
+    bool scaling = true;
 };
 
 [[noreturn]] void usage(const std::string& message) {
     std::fprintf(stderr,
-                 "lint_bench: %s\nusage: lint_bench [--rounds N] [--tfsift PATH] [--hclbench PATH] [CORPUS_DIR]\n",
+                 "lint_bench: %s\nusage: lint_bench [--rounds N] [--hclbench PATH] [--no-scaling] [CORPUS_DIR]\n",
                  message.c_str());
     std::exit(2);
 }
@@ -66,67 +73,131 @@ Options parse_options(int argc, char** argv) {
         if (arg == "--rounds") {
             o.rounds = std::atoi(value().c_str());
             if (o.rounds < 1) usage("--rounds must be at least 1");
-        } else if (arg == "--tfsift") {
-            o.tfsift = value();
         } else if (arg == "--hclbench") {
             o.hclbench = value();
+        } else if (arg == "--no-scaling") {
+            o.scaling = false;
         } else if (!arg.empty() && arg[0] == '-') {
             usage("unknown option " + arg);
         } else {
             o.corpus = arg;
         }
     }
-    if (o.tfsift.empty()) o.tfsift = (fs::read_symlink("/proc/self/exe").parent_path() / "tfsift").string();
     return o;
 }
 
+// What one lint run measured.
+struct Figures {
+    bool ok = false;
+    double total = 0;       // wall seconds, session and report
+    double report = 0;      // wall seconds of the JSON report
+    double files = 0;       // configuration files linted
+    double findings = 0;
+    double config_bytes = 0;
+    double peak_rss = 0;    // bytes
+    tfsift::lint::SessionTimes stages;
+};
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// One lint of `paths` with `jobs` jobs in a forked child; the child sends its
+// figures back through a pipe, the parent adds the child's peak RSS.
+Figures lint_in_child(const std::vector<std::string>& paths, unsigned jobs) {
+    Figures figures;
+    int fds[2] = {-1, -1};
+    if (::pipe(fds) != 0) return figures;
+    const pid_t pid = ::fork();
+    if (pid < 0) return figures;
+    if (pid == 0) {
+        ::close(fds[0]);
+        const auto start = Clock::now();
+        tfsift::lint::LintRequest request;
+        request.paths = paths;
+        request.recursive = true;
+        request.jobs = jobs;
+        request.offline = true;
+        const tfsift::lint::LintResult result = tfsift::lint::run_session(request);
+        const auto report_start = Clock::now();
+        std::ostringstream out;
+        tfsift::report::ReportInput input{result.findings, result.catalogue};
+        input.working_dir = fs::current_path().generic_string();
+        input.repository_root = input.working_dir;
+        input.files_scanned = result.files.size();
+        tfsift::report::write_report(tfsift::report::Format::json, input, out);
+        Figures f;
+        f.report = seconds_since(report_start);
+        f.total = seconds_since(start);
+        f.ok = result.completed;
+        f.stages = result.times;
+        f.files = static_cast<double>(result.files.size());
+        f.findings = static_cast<double>(result.findings.size());
+        for (const auto& file : result.files) {
+            std::error_code ec;
+            const auto size = fs::file_size(file, ec);
+            if (!ec) f.config_bytes += static_cast<double>(size);
+        }
+        const bool sent = ::write(fds[1], &f, sizeof f) == static_cast<ssize_t>(sizeof f);
+        std::_Exit(sent ? 0 : 1);
+    }
+    ::close(fds[1]);
+    Figures received;
+    const bool got = ::read(fds[0], &received, sizeof received) == static_cast<ssize_t>(sizeof received);
+    ::close(fds[0]);
+    int status = 0;
+    struct rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
+    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return figures;
+    received.peak_rss = static_cast<double>(usage.ru_maxrss) * 1024.0;
+    return received;
+}
+
+// The best of `rounds` runs (by total time); peak RSS is the largest seen.
+Figures best_of(const std::vector<std::string>& paths, unsigned jobs, int rounds) {
+    Figures best;
+    double rss = 0;
+    for (int r = 0; r < rounds; ++r) {
+        Figures f = lint_in_child(paths, jobs);
+        if (!f.ok) return f;
+        rss = std::max(rss, f.peak_rss);
+        if (!best.ok || f.total < best.total) best = f;
+    }
+    best.peak_rss = rss;
+    return best;
+}
+
+// Runs a program with its standard output captured; `ok` when it exits 0.
 struct RunResult {
     bool ok = false;
-    double seconds = 0;      // wall
-    double cpu_seconds = 0;  // user + system of the process and its threads
     std::string out;
 };
 
-// Runs a program with its standard output captured (or thrown away) and
-// returns its wall time. `ok` when it exits with a status in `accepted`.
-RunResult run(const std::vector<std::string>& argv, bool keep_output, std::initializer_list<int> accepted) {
+RunResult run(const std::vector<std::string>& argv) {
     RunResult result;
     int pipe_fds[2] = {-1, -1};
-    if (keep_output && ::pipe(pipe_fds) != 0) return result;
+    if (::pipe(pipe_fds) != 0) return result;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    if (keep_output) {
-        posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-        posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    }
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
-    auto start = Clock::now();
-    int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (keep_output) {
-        ::close(pipe_fds[1]);
-        if (rc == 0) {
-            char chunk[4096];
-            for (ssize_t n; (n = ::read(pipe_fds[0], chunk, sizeof chunk)) > 0;) {
-                result.out.append(chunk, static_cast<std::size_t>(n));
-            }
+    ::close(pipe_fds[1]);
+    if (rc == 0) {
+        std::array<char, 4096> chunk{};
+        for (ssize_t n; (n = ::read(pipe_fds[0], chunk.data(), chunk.size())) > 0;) {
+            result.out.append(chunk.data(), static_cast<std::size_t>(n));
         }
-        ::close(pipe_fds[0]);
     }
+    ::close(pipe_fds[0]);
     if (rc != 0) return result;
     int status = 0;
-    struct rusage usage {};
-    ::wait4(pid, &status, 0, &usage);
-    auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
-    result.cpu_seconds = secs(usage.ru_utime) + secs(usage.ru_stime);
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    result.ok = WIFEXITED(status) && std::find(accepted.begin(), accepted.end(), WEXITSTATUS(status)) != accepted.end();
+    ::waitpid(pid, &status, 0);
+    result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return result;
 }
 
@@ -140,76 +211,118 @@ double field(const std::string& text, const std::string& key) {
     return std::nan("");
 }
 
-// The first integer after `"key":` in a JSON text (the report's summary
-// comes before its findings); NaN when absent.
-double json_count(const std::string& json, const std::string& key) {
-    auto at = json.find("\"" + key + "\":");
-    if (at == std::string::npos) return std::nan("");
-    at += key.size() + 3;
-    while (at < json.size() && json[at] == ' ') ++at;
-    return std::strtod(json.c_str() + at, nullptr);
+void write_text(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+// `modules` small modules under `dir`: half of them shared modules, the
+// other half roots that each call three shared modules by a local path, so
+// that every shared module has three callers.
+void generate_tree(const fs::path& dir, std::size_t modules) {
+    const std::size_t shared = modules / 2;
+    for (std::size_t i = 0; i < shared; ++i) {
+        std::ostringstream m;
+        m << "variable \"name\" {\n  type    = string\n  default = \"m" << i << "\"\n}\n\n"
+          << "resource \"null_resource\" \"this\" {\n  triggers = {\n    name = var.name\n  }\n}\n\n"
+          << "output \"id\" {\n  value = null_resource.this.id\n}\n";
+        write_text(dir / "modules" / ("m" + std::to_string(i)) / "main.tf", m.str());
+        write_text(dir / "modules" / ("m" + std::to_string(i)) / "versions.tf",
+                   "terraform {\n  required_providers {\n    null = {\n      source  = \"hashicorp/null\"\n"
+                   "      version = \">= 3.0\"\n    }\n  }\n}\n");
+    }
+    for (std::size_t i = 0; i < modules - shared; ++i) {
+        std::ostringstream r;
+        r << "terraform {\n  required_version = \">= 1.5\"\n  required_providers {\n    null = {\n"
+          << "      source  = \"hashicorp/null\"\n      version = \"~> 3.2\"\n    }\n  }\n}\n\n";
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::size_t target = (i + k * 7) % shared;
+            r << "module \"m" << k << "\" {\n  source = \"../../modules/m" << target << "\"\n  name   = \"r" << i
+              << "-" << k << "\"\n}\n\n";
+        }
+        write_text(dir / "roots" / ("r" + std::to_string(i)) / "main.tf", r.str());
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Options o = parse_options(argc, argv);
+    const Options o = parse_options(argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each figure as soon as it is measured
     if (!fs::is_directory(o.corpus)) usage("no directory " + o.corpus);
-    if (!fs::exists(o.tfsift)) usage("no tfsift binary at " + o.tfsift + " (give --tfsift PATH)");
-    unsigned cores = tfsift::available_processors();
+    const unsigned cores = tfsift::available_processors();
 
     std::printf("corpus              %s\n", o.corpus.c_str());
-    std::printf("tfsift              %s\n", o.tfsift.c_str());
     std::printf("rounds              %d (best reported)\n", o.rounds);
-
-    // One untimed run pages in the binary and the corpus.
-    auto lint = [&](unsigned jobs, bool keep_output = false) {
-        return run({o.tfsift, "lint", "--recursive", o.corpus, "--format", "json", "--jobs", std::to_string(jobs)},
-                   keep_output, {0, 1});
-    };
-    auto warm = lint(cores, true);
-    if (!warm.ok) {
-        std::printf("tfsift lint failed (exit status other than 0 or 1)\n");
-        return 1;
-    }
-    std::printf("files linted        %.0f (.tf, .tf.json, .tofu; %.0f findings)\n", json_count(warm.out, "files"),
-                json_count(warm.out, "findings"));
-    double best[2] = {1e300, 1e300};
-    double best_cpu[2] = {1e300, 1e300};
-    const unsigned jobs_of[2] = {1, cores};
-    for (int r = 0; r < o.rounds; ++r) {
-        for (int k = 0; k < 2; ++k) {
-            auto res = lint(jobs_of[k]);
-            if (!res.ok) {
-                std::printf("tfsift lint --jobs %u failed\n", jobs_of[k]);
-                return 1;
-            }
-            best[k] = std::min(best[k], res.seconds);
-            best_cpu[k] = std::min(best_cpu[k], res.cpu_seconds);
+    lint_in_child({o.corpus}, cores);  // pages in the corpus
+    const std::array<unsigned, 2> jobs_of = {1, cores};
+    std::array<Figures, 2> lint{};
+    for (std::size_t k = 0; k < 2; ++k) {
+        lint[k] = best_of({o.corpus}, jobs_of[k], o.rounds);
+        if (!lint[k].ok) {
+            std::printf("lint --jobs %u failed\n", jobs_of[k]);
+            return 1;
         }
+        const Figures& f = lint[k];
+        std::printf("lint --jobs %-4u    %.3f s (report %.3f s)  %.0f files, %.0f findings, %.1f MB of configuration\n",
+                    jobs_of[k], f.total, f.report, f.files, f.findings, f.config_bytes / 1e6);
+        const auto& t = f.stages;
+        std::printf("  stages (s)        targets %.3f  load %.3f (read %.3f  parse %.3f  decode %.3f  merge %.3f, "
+                    "summed over threads)  rules %.3f  report %.3f\n",
+                    t.targets, t.load, t.read, t.parse, t.decode, t.merge, t.rules, f.report);
+        std::printf("  loading           %llu module directories loaded, %llu times one was shared instead; %llu "
+                    "files read for %.0f files linted\n",
+                    static_cast<unsigned long long>(t.modules_loaded),
+                    static_cast<unsigned long long>(t.modules_reused), static_cast<unsigned long long>(t.files_read),
+                    f.files);
+        std::printf("  peak RSS          %.1f MB = %.2fx the configuration bytes\n", f.peak_rss / 1e6,
+                    f.peak_rss / f.config_bytes);
     }
-    // CPU time says how much work was done; it is the steadier figure on a
-    // machine that other processes share.
-    std::printf("tfsift lint -j 1    %.3f s wall  %.3f s CPU\n", best[0], best_cpu[0]);
-    std::printf("tfsift lint -j %-4u %.3f s wall  %.3f s CPU  (wall speed-up %.2fx)\n", cores, best[1], best_cpu[1],
-                best[0] / best[1]);
+    std::printf("speed-up           %.2fx on %u cores\n", lint[0].total / lint[1].total, cores);
 
     if (o.hclbench.empty()) {
         std::printf("hclbench            not given (--hclbench PATH or HCLBENCH=PATH)\n");
-        return 0;
+    } else {
+        std::array<double, 2> go{};
+        for (std::size_t k = 0; k < 2; ++k) {
+            auto res = run({o.hclbench, "-n", std::to_string(o.rounds), "-j", std::to_string(jobs_of[k]), o.corpus});
+            go[k] = res.ok ? field(res.out, "best_seconds") : std::nan("");
+            const double files = res.ok ? field(res.out, "files") : std::nan("");
+            if (std::isnan(go[k]) || std::isnan(files)) {
+                std::printf("hclbench -j %u failed to run %s\n", jobs_of[k], o.hclbench.c_str());
+                return 1;
+            }
+            std::printf("Go hcl parse -j %-3u %.3f s (%.0f .tf files, best in-process round)\n", jobs_of[k], go[k],
+                        files);
+        }
+        std::printf("lint --jobs 1 / Go parse -j 1        %.3f\n", lint[0].total / go[0]);
+        std::printf("lint --jobs %u / Go parse -j 1        %.3f\n", cores, lint[1].total / go[0]);
+        std::printf("lint --jobs %u / Go parse -j %u        %.3f\n", cores, cores, lint[1].total / go[1]);
     }
-    for (int k = 0; k < 2; ++k) {
-        auto res = run({o.hclbench, "-n", std::to_string(o.rounds), "-j", std::to_string(jobs_of[k]), o.corpus}, true,
-                       {0});
-        double go_seconds = res.ok ? field(res.out, "best_seconds") : std::nan("");
-        double files = res.ok ? field(res.out, "files") : std::nan("");
-        if (std::isnan(go_seconds) || std::isnan(files)) {
-            std::printf("hclbench -j %u failed to run %s\n", jobs_of[k], o.hclbench.c_str());
+
+    if (!o.scaling) return 0;
+    // The cost per module of a small and a large generated tree, on one thread.
+    const fs::path scratch = fs::temp_directory_path() / ("lint_bench." + std::to_string(::getpid()));
+    std::array<double, 2> per_module{};
+    const std::array<std::size_t, 2> sizes = {1000, 10000};
+    for (std::size_t k = 0; k < 2; ++k) {
+        const fs::path dir = scratch / std::to_string(sizes[k]);
+        generate_tree(dir, sizes[k]);
+        const Figures f = best_of({dir.string()}, 1, o.rounds);
+        if (!f.ok) {
+            std::printf("lint of the generated tree of %zu modules failed\n", sizes[k]);
+            fs::remove_all(scratch);
             return 1;
         }
-        std::printf("Go hcl parse -j %-3u %.3f s (%.0f .tf files, best in-process round)  tfsift lint / Go parse %.2f\n",
-                    jobs_of[k], go_seconds, files, best[k] / go_seconds);
+        per_module[k] = f.total / static_cast<double>(sizes[k]);
+        std::printf("%5zu modules        %.3f s on one thread, %.1f us per module, %llu directories loaded, %llu "
+                    "shared, peak RSS %.1f MB (%.2fx)\n",
+                    sizes[k], f.total, per_module[k] * 1e6, static_cast<unsigned long long>(f.stages.modules_loaded),
+                    static_cast<unsigned long long>(f.stages.modules_reused), f.peak_rss / 1e6,
+                    f.peak_rss / f.config_bytes);
     }
+    std::printf("scaling            %.2fx the cost per module from 1,000 to 10,000 modules\n",
+                per_module[1] / per_module[0]);
+    fs::remove_all(scratch);
     return 0;
 }

@@ -3,8 +3,9 @@
 # reference benchmark hclbench from ../shared/tools/oracle/hclbench (into
 # build-release/, never into ../shared), then runs them on the same corpus:
 # parse_bench (the parser alone against Go's), load_bench (loading and merging
-# against parsing) and lint_bench (the wall time of `tfsift lint --recursive`
-# on one thread and on every core against Go's parse), then scaling_bench (the
+# against parsing) and lint_bench (the whole lint of the corpus through the
+# lint session, per stage, on one thread and on every core, against Go's
+# parse, and its cost per module on generated trees), then scaling_bench (the
 # time per unit of input as each dimension grows: files per module,
 # diagnostics per file, findings per line, modules per tree, lock-file size,
 # `**` per glob).

@@ -70,7 +70,16 @@ bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, std::string& 
     constexpr std::size_t chunk = std::size_t{1} << 16;
     while (out.size() <= limit) {
         const std::size_t old = out.size();
-        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, limit + 1 - old));
+        // What fstat promised and one byte more, then one byte to see the
+        // end: growing the string by a whole chunk each time would zero
+        // 128 KiB for every small file (and reallocate it).
+        std::uint64_t hint = chunk;
+        if (old < expected) {
+            hint = expected - old + 1;
+        } else if (old == expected && expected > 0) {
+            hint = 1;
+        }
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(hint, limit + 1 - old));
         out.resize(old + want);
         const ssize_t n = ::read(fd, out.data() + old, want);
         if (n < 0) {

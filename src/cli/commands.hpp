@@ -88,15 +88,8 @@ struct LockOptions {
 void add_lock_options(CLI::App& cmd, LockOptions& options);
 int run_lock(const LockOptions& options);
 
-// `tfsift lint --fix`, lock file part: repairs the lock file of one root
-// module (see providers/lock_repair.hpp) and prints what changed to stderr.
-// TFSIFT_OFFLINE=1 (any value but "" and "0") forces `offline` everywhere.
+// TFSIFT_OFFLINE=1 (any value but "" and "0") forces `offline` everywhere
+// (`tfsift lock`, `tfsift lint --fix`).
 [[nodiscard]] bool offline_forced();
-// 0 when done, 1 when the lock file could not be repaired (it has errors, a
-// settings value is wrong), 2 when writing it failed (see LockUpdateFailure)
-// or a provider could not be fetched. Offline sources are tried first; what
-// they cannot repair is fetched from the registries unless `offline`.
-int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                         const lint::Settings& settings, const std::string& state_file, bool offline);
 
 }  // namespace tfsift::cli

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "tfsift/enum_names.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/providers/lock_file.hpp"
 
@@ -19,8 +20,8 @@ int run_debug_lock(const std::string& file, const std::string& engine_name) {
     }
     // The engine: as asked, else as the header says (spec 1.7), else Terraform.
     providers::Engine engine = providers::Engine::terraform;
-    if (engine_name == "opentofu") {
-        engine = providers::Engine::opentofu;
+    if (auto asked = parse_engine(engine_name)) {
+        engine = *asked;
     } else if (engine_name.empty()) {
         std::string_view first_line(content.bytes);
         first_line = first_line.substr(0, first_line.find('\n'));

@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "tfsift/enum_names.hpp"
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/effective_hcl.hpp"
 #include "tfsift/config/module_tree.hpp"
@@ -30,7 +31,7 @@ int run_effective(const EffectiveOptions& options) {
         return exit_failure;
     }
     config::TreeOptions tree_options;
-    tree_options.engine = options.engine == "opentofu" ? config::Engine::opentofu : config::Engine::terraform;
+    tree_options.engine = parse_engine(options.engine).value_or(Engine::terraform);
     tree_options.installed_modules = options.installed_modules;
     config::LoadedTree tree = config::load_module_tree(options.dir, tree_options);
     if (!tree.root) {

@@ -1,35 +1,24 @@
-// `tfsift lint`: find the modules, load the settings, run the rules and write
-// the reports.
+// `tfsift lint`: the command line's flags become a lint request
+// (lint/session.hpp); the session's result becomes the reports and the exit
+// status.
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <optional>
-#include <memory>
 #include <new>
-#include <set>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "tfsift/atomic_write.hpp"
-#include "tfsift/file_read.hpp"
-#include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/hcl/ast.hpp"
-#include "tfsift/lint/apply_fixes.hpp"
-#include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/module_discovery.hpp"
-#include "tfsift/lint/settings.hpp"
-#include "tfsift/online/lock_verification.hpp"
-#include "tfsift/parallel_for.hpp"
+#include "tfsift/enum_names.hpp"
+#include "tfsift/lint/session.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace fs = std::filesystem;
@@ -82,243 +71,12 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
 
 namespace {
 
-// One module to lint and the files whose findings are reported (all when
-// `only_files` is empty).
-struct Target {
-    std::string dir;
-    std::set<std::string> only_files;  // absolute
-    // Files must resolve inside it: the repository root of the path named
-    // on the command line, else that path itself.
-    std::string trusted_root;
-};
-
-// Settings files are read once, whichever targets share them.
-class SettingsCache {
-public:
-    SettingsCache(std::string explicit_file, std::optional<bool> online)
-        : explicit_file_(std::move(explicit_file)), online_(online) {}
-
-    // Null after printing the errors of a broken settings file.
-    const lint::Settings* for_dir(const std::string& dir) {
-        std::string file = explicit_file_.empty() ? lint::find_settings_file(dir) : explicit_file_;
-        auto it = loaded_.find(file);
-        if (it == loaded_.end()) {
-            auto result = std::make_unique<lint::SettingsResult>(
-                file.empty() ? lint::SettingsResult{} : lint::load_settings(file, !explicit_file_.empty()));
-            for (const auto& e : result->errors) fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
-            if (online_) result->settings.online = *online_;
-            it = loaded_.emplace(file, std::move(result)).first;
-        }
-        return it->second->ok() ? &it->second->settings : nullptr;
-    }
-
-private:
-    std::string explicit_file_;
-    std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
-    std::map<std::string, std::unique_ptr<lint::SettingsResult>> loaded_;
-};
-
-std::optional<Severity> parse_severity(const std::string& s) {
-    if (s == "error") return Severity::error;
-    if (s == "warning") return Severity::warning;
-    if (s == "notice") return Severity::notice;
-    return std::nullopt;
-}
-
 bool use_color(const std::string& mode) {
     if (mode == "always") return true;
     if (mode == "never") return false;
     const char* no_color = std::getenv("NO_COLOR");
     if (no_color != nullptr && *no_color != '\0') return false;
     return isatty(STDOUT_FILENO) != 0;
-}
-
-// Whether a rule whose findings the lock repair fixes runs under these
-// settings and the command line's selection.
-bool lock_repair_selected(const lint::Settings& settings, const lint::RuleSelection& selection) {
-    static const std::set<std::string> fixed_by_repair = {
-        "lock-missing", "lock-missing-provider", "lock-stale-provider", "lock-version-mismatch",
-        "lock-constraints-drift", "lock-platforms-incomplete", "lock-missing-hashes"};
-    auto rules = lint::rules_for(settings);
-    std::vector<std::string> unknown;
-    for (const auto& a : lint::activate_rules(rules, settings, selection, unknown)) {
-        if (a.enabled && fixed_by_repair.count(a.rule->id)) return true;
-    }
-    return false;
-}
-
-struct ModuleRun {
-    std::string dir;
-    std::string trusted_root;
-    const lint::Settings* settings = nullptr;
-    Engine engine = Engine::terraform;
-    config::LoadedTree tree;
-    std::set<std::string> only_files;
-};
-
-// The findings of one scan of the targets, and what the reports need besides.
-struct Scan {
-    lint::Findings findings;
-    std::map<std::string, lint::Rule> catalogue;  // every rule that could report, for SARIF
-    std::vector<std::string> catalogue_order;
-    std::size_t files_scanned = 0;
-    bool lock_repair_failed = false;  // a lock file could not be repaired (exit 1)
-    bool lock_write_failed = false;   // writing a repaired lock file failed (exit 2)
-    // Files and directories that exist but could not be read (each already
-    // printed on stderr): the run ends with exit_failure.
-    std::size_t read_failures = 0;
-};
-
-void print_read_failure(const std::string& message) {
-    fmt::print(stderr, "tfsift: cannot read {}\n", report::escape_control_characters(message));
-}
-
-// The state file a module is compared with: --state, else terraform.tfstate
-// in the module directory when there is anything by that name (a FIFO or a
-// dangling link included, so that it is reported rather than skipped).
-std::string state_file_for(const LintOptions& options, const std::string& dir) {
-    if (!options.state.empty()) return options.state;
-    fs::path candidate = fs::path(dir) / "terraform.tfstate";
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(candidate, ec))) return candidate.string();
-    return {};
-}
-
-// Reads what the rules will read besides the configuration (the lock file
-// and the state file) once up front, so that one that cannot be read stops
-// the run with exit_failure instead of becoming a finding or nothing.
-void check_module_inputs(const ModuleRun& run, const LintOptions& options, Scan& scan) {
-    for (const auto& message : run.tree.read_failures) {
-        print_read_failure(message);
-        ++scan.read_failures;
-    }
-    const FileContent lock = read_regular_file(lint::lock_file_display_path(run.dir), run.tree.read_policy);
-    if (!lock.ok() && lock.failure != ReadFailure::missing) {
-        print_read_failure("the lock file " + lock.message);
-        ++scan.read_failures;
-    }
-    const std::string state = state_file_for(options, run.dir);
-    if (!state.empty()) {
-        ReadPolicy policy = run.tree.read_policy;
-        if (!options.state.empty()) policy.root.clear();  // named by the user: it may lie anywhere
-        const FileContent content = read_regular_file(state, policy);
-        if (!content.ok()) {
-            print_read_failure("the state file " + content.message);
-            ++scan.read_failures;
-        }
-    }
-}
-
-// Loads and lints every target, `--jobs` modules at once. Loading and linting
-// one module does not depend on another, so each runs on its own; results are
-// kept per module and joined in the targets' order, so the findings are the
-// same whatever the number of jobs. Returns 0, or 2 after printing why not.
-// With `repair_locks`, the lock files of root modules are repaired after
-// loading and before linting, so the report shows what is left; a repair that
-// fails sets `scan.lock_repair_failed`, a failed write `scan.lock_write_failed`.
-int scan_targets(const std::map<std::string, Target>& targets, const std::map<std::string, std::string>& display_dir,
-                 SettingsCache& settings_cache, const LintOptions& options, bool repair_locks, Scan& scan) {
-    unsigned jobs = options.jobs > 0 ? options.jobs : available_processors();
-    // Settings and engine first (they print errors), then load in parallel.
-    std::vector<ModuleRun> runs;
-    for (const auto& [abs, target] : targets) {
-        ModuleRun run;
-        run.dir = display_dir.at(abs);
-        run.trusted_root = target.trusted_root;
-        run.settings = settings_cache.for_dir(run.dir);
-        if (run.settings == nullptr) return exit_failure;
-        if (!options.engine.empty()) {
-            run.engine = options.engine == "opentofu" ? Engine::opentofu : Engine::terraform;
-        } else if (run.settings->engine) {
-            run.engine = *run.settings->engine;
-        } else {
-            run.engine = lint::detect_engine(run.dir);
-        }
-        if (!target.only_files.count("")) run.only_files = target.only_files;
-        runs.push_back(std::move(run));
-    }
-    parallel_for(runs.size(), jobs, [&runs](std::size_t i) {
-        runs[i].tree = lint::load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings, runs[i].trusted_root);
-    });
-    for (const auto& run : runs) {
-        if (!run.tree.root) {
-            print_read_failure(run.dir);
-            return exit_failure;
-        }
-        scan.files_scanned += run.tree.root->files.size();
-        check_module_inputs(run, options, scan);
-    }
-
-    // Modules that another module of the scan calls by a local path.
-    std::set<std::string> called;
-    for (const auto& run : runs) {
-        std::string base = lint::absolute_normal_path(run.dir);
-        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
-        while (!todo.empty()) {
-            const config::LoadedModule* m = todo.back();
-            todo.pop_back();
-            for (const auto& [name, child] : m->children) {
-                called.insert(lint::absolute_normal_path(base + "/" + child.dir));
-                todo.push_back(&child);
-            }
-        }
-    }
-
-    if (repair_locks) {
-        for (const auto& run : runs) {
-            if (called.count(lint::absolute_normal_path(run.dir))) continue;
-            if (!lock_repair_selected(*run.settings, options.selection)) continue;
-            std::string state = state_file_for(options, run.dir);
-            const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
-                                                    options.offline || offline_forced());
-            if (status == 1) scan.lock_repair_failed = true;
-            if (status == 2) scan.lock_write_failed = true;
-        }
-    }
-
-    // Rule activation (each distinct settings object gets its rule list once),
-    // then the lint itself in parallel.
-    std::map<const lint::Settings*, std::vector<lint::Rule>> rules_of;
-    std::vector<std::vector<lint::ActiveRule>> active(runs.size());
-    std::vector<lint::LintContext> contexts(runs.size());
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const ModuleRun& run = runs[i];
-        auto [it, added] = rules_of.try_emplace(run.settings);
-        if (added) {
-            it->second = lint::rules_for(*run.settings);
-            for (const auto& r : it->second) {
-                if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
-            }
-        }
-        std::vector<std::string> unknown;
-        active[i] = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
-        if (!unknown.empty()) {
-            fmt::print(stderr, "tfsift: unknown rule {}\n", report::escape_control_characters(unknown.front()));
-            return exit_failure;
-        }
-        lint::LintContext& ctx = contexts[i];
-        ctx.module_dir = run.dir;
-        ctx.tree = &run.tree;
-        ctx.engine = run.engine;
-        ctx.settings = run.settings;
-        ctx.state_file = state_file_for(options, run.dir);
-        ctx.state_file_given = !options.state.empty();
-        ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
-    }
-    std::vector<lint::Findings> per_module(runs.size());
-    parallel_for(runs.size(), jobs, [&](std::size_t i) {
-        for (auto& f : lint::lint_module(contexts[i], active[i], *runs[i].settings)) {
-            if (!runs[i].only_files.empty() && !runs[i].only_files.count(lint::absolute_normal_path(f.file->path()))) {
-                continue;
-            }
-            per_module[i].push_back(std::move(f));
-        }
-    });
-    for (auto& module_findings : per_module) {
-        for (auto& f : module_findings) scan.findings.push_back(std::move(f));
-    }
-    lint::sort_findings(scan.findings);
-    return 0;
 }
 
 }  // namespace
@@ -379,124 +137,57 @@ int run_lint(const LintOptions& options) {
         }
         outputs.push_back({*format, o.substr(colon + 1)});
     }
-    if (!options.state.empty()) {
-        // Named by the user, so read wherever it lies, but only a regular
-        // file: a state that cannot be read is an error, not a finding.
-        const FileContent state = read_regular_file(options.state, ReadPolicy{});
-        if (!state.ok()) {
-            print_read_failure("the state file " + state.message);
-            return exit_failure;
-        }
-    }
 
-    // Targets: directories are modules (or roots of modules with --recursive);
-    // files lint their module and report only themselves.
-    const bool offline = options.offline || offline_forced();
-    SettingsCache settings_cache(options.config, offline ? std::optional<bool>(false)
-                                                 : options.online ? std::optional<bool>(true)
-                                                                  : std::nullopt);
-    std::vector<std::string> paths = options.paths;
-    if (paths.empty()) paths.emplace_back(".");
-    std::map<std::string, Target> targets;  // by absolute directory
-    std::map<std::string, std::string> display_dir;  // absolute -> as the user named it
-    std::size_t unreadable_dirs = 0;
-    for (const auto& path : paths) {
-        std::error_code ec;
-        if (fs::is_regular_file(path, ec)) {
-            std::string dir = fs::path(path).parent_path().string();
-            if (dir.empty()) dir = ".";
-            std::string abs = lint::absolute_normal_path(dir);
-            display_dir.emplace(abs, dir);
-            targets[abs].dir = abs;
-            targets[abs].only_files.insert(lint::absolute_normal_path(path));
-            if (targets[abs].trusted_root.empty()) targets[abs].trusted_root = trusted_root_of(dir);
-        } else if (fs::is_directory(path, ec)) {
-            const lint::Settings* settings = settings_cache.for_dir(path);
-            if (settings == nullptr) return exit_failure;
-            std::vector<std::string> dirs;
-            if (options.recursive) {
-                std::vector<std::string> problems;
-                dirs = lint::find_module_dirs(path, *settings, problems);
-                for (const auto& p : problems) print_read_failure(p);
-                unreadable_dirs += problems.size();
-            } else {
-                dirs.push_back(path);
-            }
-            const std::string root = trusted_root_of(path);
-            for (const auto& d : dirs) {
-                std::string abs = lint::absolute_normal_path(d);
-                display_dir.emplace(abs, d);
-                auto& t = targets[abs];
-                t.dir = abs;
-                t.only_files.clear();  // the whole module was asked for
-                t.only_files.insert("");  // marker: report everything
-                if (t.trusted_root.empty()) t.trusted_root = root;
-            }
-        } else {
-            fmt::print(stderr, "tfsift: {}: no such file or directory\n", report::escape_control_characters(path));
-            return exit_failure;
-        }
+    lint::LintRequest request;
+    request.paths = options.paths;
+    request.recursive = options.recursive;
+    request.selection = options.selection;
+    request.settings_file = options.config;
+    if (!options.engine.empty()) request.engine = parse_engine(options.engine);
+    request.state_file = options.state;
+    request.jobs = options.jobs;
+    if (options.fix || options.unsafe_fixes) {
+        request.fix = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
     }
-
-    Scan scan;
-    bool fix_failed = false;  // a file could not be fixed: exit 2 after the report
-    const bool fixing = options.fix || options.unsafe_fixes;
-    if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
-    const bool lock_repair_failed = scan.lock_repair_failed;
-    const bool lock_write_failed = scan.lock_write_failed;
-    const std::size_t read_failures = scan.read_failures;
-    if (fixing) {
-        auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
-        auto plan = lint::plan_fixes(scan.findings, mode);
-        auto written = lint::write_fixes(plan);
-        for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
-        if (!options.quiet) {
-            fmt::print(stderr, "Fixed {} finding{} in {} file{}\n", plan.findings_fixed,
-                       plan.findings_fixed == 1 ? "" : "s", written.written.size(),
-                       written.written.size() == 1 ? "" : "s");
+    if (options.online) request.online = true;
+    request.offline = options.offline || offline_forced();
+    request.on_message = [&options](lint::MessageKind kind, const std::string& text) {
+        switch (kind) {
+            case lint::MessageKind::error:
+                fmt::print(stderr, "{}\n", report::escape_control_characters(text));
+                break;
+            case lint::MessageKind::lock_repair:
+                fmt::print(stderr, "{}\n", text);
+                break;
+            case lint::MessageKind::fix_summary:
+                if (!options.quiet) fmt::print(stderr, "{}\n", text);
+                break;
         }
-        if (!written.written.empty()) {
-            // Report what remains, from the files as they are now.
-            scan = Scan{};
-            if (int rc = scan_targets(targets, display_dir, settings_cache, options, false, scan); rc != 0) return rc;
-        }
-        fix_failed = !written.errors.empty();
-    }
-    lint::Findings& findings = scan.findings;
-    auto& catalogue = scan.catalogue;
-    auto& catalogue_order = scan.catalogue_order;
-    std::size_t files_scanned = scan.files_scanned;
+    };
+    lint::LintResult result = lint::run_session(request);
+    if (!result.completed) return exit_failure;
+    const lint::Findings& findings = result.findings;
 
     // Findings decide between 0 and 1, and so does a lock file --fix could
     // not repair (its findings say why); anything that could not be read or
     // written makes it 2 (cli/exit_status.hpp).
-    int exit_code = lock_repair_failed ? exit_findings : exit_clean;
+    int exit_code = result.lock_repair_failed ? exit_findings : exit_clean;
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
-    const bool io_failed = fix_failed || lock_write_failed || read_failures > 0 || unreadable_dirs > 0;
-    if (io_failed) exit_code = exit_failure;
+    if (result.io_failed()) exit_code = exit_failure;
 
-    std::vector<lint::Rule> rules;
-    if (catalogue.empty()) rules = lint::rules_for(lint::Settings{});
-    for (const auto& id : catalogue_order) rules.push_back(catalogue.at(id));
     std::string cwd = fs::current_path().generic_string();
-    report::ReportInput input{findings, rules};
+    report::ReportInput input{findings, result.catalogue};
     // SARIF paths are relative to the repository of what was linted (the first
     // target's), which need not be the working directory's; outside any
     // repository, to the directory that holds every target.
-    std::vector<std::string> target_dirs;
-    for (const auto& [abs, target] : targets) target_dirs.push_back(abs);
-    input.repository_root = report::report_root(target_dirs.empty() ? std::vector<std::string>{cwd} : target_dirs);
+    input.repository_root =
+        report::report_root(result.target_dirs.empty() ? std::vector<std::string>{cwd} : result.target_dirs);
     // Snippets only from files inside the roots the targets were read under.
-    for (const auto& [abs, target] : targets) {
-        if (std::find(input.trusted_roots.begin(), input.trusted_roots.end(), target.trusted_root) ==
-            input.trusted_roots.end()) {
-            input.trusted_roots.push_back(target.trusted_root);
-        }
-    }
+    input.trusted_roots = result.trusted_roots;
     input.working_dir = cwd;
-    input.files_scanned = files_scanned;
+    input.files_scanned = result.files.size();
     input.exit_code = exit_code;
     input.quiet = options.quiet;
     input.command_line = options.command_line;
@@ -534,9 +225,10 @@ int run_lint(const LintOptions& options) {
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
     }
     // --online checks that could not be made are failures, not passes.
-    const auto unchecked = online::failed_online_checks();
-    for (const auto& e : unchecked) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
-    return finish_standard_output(unchecked.empty() ? exit_code : exit_failure);
+    for (const auto& e : result.online_check_failures) {
+        fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+    }
+    return finish_standard_output(result.online_check_failures.empty() ? exit_code : exit_failure);
 }
 
 }  // namespace tfsift::cli

@@ -13,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "tfsift/enum_names.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/lint/module_discovery.hpp"
@@ -148,62 +149,6 @@ bool offline_forced() {
     return value != nullptr && *value != '\0' && std::string_view(value) != "0";
 }
 
-int fix_module_lock_file(const std::string& dir, const config::LoadedTree& tree, Engine engine,
-                         const lint::Settings& settings, const std::string& state_file, bool offline) {
-    if (!tree.root) return 0;
-    auto requirements = providers::collect_tree_requirements(*tree.root, engine);
-    providers::RepairOptions options;
-    options.engine = engine;
-    options.installed_dir = fs::path(dir) / ".terraform" / "providers";
-    options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
-    bool ok = true;
-    options.platforms = platforms_of(settings.platforms, ok);
-    if (!ok) return 1;
-    if (!state_file.empty()) {
-        auto state = providers::read_state_file(state_file, state_file, engine);
-        if (state.has_errors()) {
-            options.keep_unrequired = true;  // cannot tell what the state still needs
-        } else {
-            providers::add_state_requirements(requirements, state);
-        }
-    }
-    auto local = providers::find_local_packages(dir, providers::process_environment(), engine);
-    auto update = providers::update_lock_file(dir, requirements, providers::all_packages(local), options);
-    // Packages missing on disk come from the registries; a package that
-    // contradicts the lock file is not something a download can settle.
-    online::OnlineLockRequest request;
-    for (const auto& [provider, req] : requirements) {
-        const std::string name = provider.to_string();
-        const bool missing = std::any_of(update.problems.begin(), update.problems.end(), [&](const std::string& p) {
-            return (p.compare(0, name.size() + 1, name + ":") == 0 || p.compare(0, name.size() + 1, name + " ") == 0) &&
-                   p.find("is available offline") != std::string::npos;
-        });
-        if (missing) request.only.push_back(provider);
-    }
-    if (offline || request.only.empty() || !update.error.empty()) {
-        print_update(update);
-        if (update.write_failed()) return 2;
-        return update.error.empty() ? 0 : 1;
-    }
-    update.problems.erase(std::remove_if(update.problems.begin(), update.problems.end(),
-                                         [](const std::string& p) { return p.find("is available offline") != std::string::npos; }),
-                          update.problems.end());
-    print_update(update);
-    if (update.write_failed()) return 2;
-    request.dir = dir;
-    request.requirements = requirements;
-    request.repair = options;
-    request.use_installation_methods = true;
-    const auto env = providers::process_environment();
-    request.fetch.cache_dir = online::default_cache_dir(env);
-    request.fetch.engine_version = settings.engine_version.value_or(std::string(default_engine_version(engine)));
-    auto outcome = online::lock_online(request, env);
-    for (const auto& w : outcome.warnings) fmt::print(stderr, "tfsift: warning: {}\n", w);
-    for (const auto& line : outcome.progress) fmt::print(stderr, "{}\n", line);
-    for (const auto& e : outcome.errors) fmt::print(stderr, "{}: not repaired: {}\n", update.path.string(), e);
-    return outcome.ok() ? 0 : 2;
-}
-
 void add_lock_options(CLI::App& cmd, LockOptions& o) {
     cmd.add_option("dir", o.dir, "The root module directory (default: .)");
     cmd.add_option("--platform", o.platforms, "Record hashes for this OS_ARCH platform (repeatable; default: this one)")
@@ -242,9 +187,7 @@ int run_lock(const LockOptions& o) {
     lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
     for (const auto& e : settings.errors) fmt::print(stderr, "{}\n", e.to_string());
     if (!settings.ok()) return exit_failure;
-    Engine engine = !o.engine.empty()            ? (o.engine == "opentofu" ? Engine::opentofu : Engine::terraform)
-                    : settings.settings.engine ? *settings.settings.engine
-                                               : lint::detect_engine(o.dir);
+    const Engine engine = lint::resolve_engine(parse_engine(o.engine), settings.settings, o.dir);
     auto tree = lint::load_for_lint(o.dir, engine, settings.settings);
     if (!tree.root) {
         fmt::print(stderr, "tfsift: cannot read {}\n", o.dir);

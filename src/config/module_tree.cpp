@@ -1,12 +1,16 @@
 #include "tfsift/config/module_tree.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
@@ -37,6 +41,79 @@ namespace {
 
 std::string file_path(const std::string& dir, const std::string& name) { return dir == "." ? name : dir + "/" + name; }
 
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t nanoseconds_since(Clock::time_point start) {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+}
+
+// One module directory read, parsed, decoded and merged, with the
+// diagnostics of doing so in the order they arose (`limited`: counted
+// toward max_diagnostics_per_kind, which each tree applies; read failures
+// are not). A `shared` one is never changed after loading and serves every
+// tree that reaches the same directory under the same file names while any
+// of them is alive (see TreeLoader::directory_for).
+struct LoadedDirectory {
+    bool shared = false;
+    std::vector<std::unique_ptr<ParsedFile>> parsed;
+    std::vector<std::string> names;  // file names within the directory
+    std::vector<bool> is_override;
+    std::vector<ConfigFile> decoded;
+    Module module;
+    std::vector<std::pair<LoadDiagnostic, bool>> diagnostics;
+    std::vector<std::string> read_failures;
+    // What the files were when read, to notice a change (a --fix between
+    // two scans, a test rewriting a file): the selected names, and each
+    // file's size and modification time.
+    std::vector<std::string> selected;
+    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> stamps;
+};
+
+// The shared directories of this process, by key. Weak: a directory goes
+// with the last tree (or finding) that holds it.
+class DirectoryRegistry {
+public:
+    static DirectoryRegistry& instance() {
+        static DirectoryRegistry registry;
+        return registry;
+    }
+    std::shared_ptr<LoadedDirectory> find(const std::string& key) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = entries_.find(key);
+        return it == entries_.end() ? nullptr : it->second.lock();
+    }
+    void add(const std::string& key, const std::shared_ptr<LoadedDirectory>& directory) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (++adds_ % 4096 == 0) {
+            std::erase_if(entries_, [](const auto& entry) { return entry.second.expired(); });
+        }
+        entries_[key] = directory;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::string, std::weak_ptr<LoadedDirectory>> entries_;
+    std::size_t adds_ = 0;
+};
+
+// The size and modification time of each file, or nullopt when one cannot
+// be read that way.
+std::optional<std::vector<std::pair<std::uintmax_t, fs::file_time_type>>> stamps_of(
+    const std::string& dir, const std::vector<std::string>& names) {
+    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> out;
+    out.reserve(names.size());
+    for (const auto& name : names) {
+        std::error_code ec1;
+        std::error_code ec2;
+        const fs::path p = fs::path(dir) / name;
+        const auto size = fs::file_size(p, ec1);
+        const auto time = fs::last_write_time(p, ec2);
+        if (ec1 || ec2) return std::nullopt;
+        out.emplace_back(size, time);
+    }
+    return out;
+}
+
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
@@ -64,47 +141,50 @@ public:
               std::vector<std::string>& ancestors) {
         m.address = address;
         m.dir = dir;
-        std::vector<std::string> names;
-        list_dir(dir, names);
-        auto selected = select_config_files(std::move(names), options_.engine);
-        OverrideMerger merger;
-        for (const auto& f : selected) {
-            std::string rel = file_path(dir, f.name);
-            if (options_.exclude_file && options_.exclude_file(rel)) continue;
-            FileContent failure;
-            std::shared_ptr<const SourceFile> src = read_source_file(
-                (fs::path(root_dir_) / rel).string(), options_.read_policy, failure, options_.source_name_prefix + rel);
-            if (!src) {
-                Diagnostic d;
-                d.summary = "Failed to read file";
-                d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
-                out_.read_failures.push_back(failure.message);
-                d.filename = options_.source_name_prefix + rel;
-                out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
-                continue;
+        std::shared_ptr<LoadedDirectory> directory = directory_for(dir);
+        if (!directory->shared) {
+            // Loaded for this tree alone: its parses and decoded files move in.
+            for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
+                (directory->is_override[i] ? m.override_files : m.primary_files)
+                    .push_back(file_path(dir, directory->names[i]));
+                m.files.push_back(
+                    ModuleFile{directory->parsed[i].get(), std::move(directory->decoded[i]), directory->is_override[i]});
+                sources_[directory->parsed[i]->source.get()] = directory->parsed[i]->source;
+                out_.files.push_back(std::move(directory->parsed[i]));
             }
-            auto pf = parse_config_file(src, f.syntax);
-            for (auto& d : pf->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
-            Diagnostics diags;
-            ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
-            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, src});
-            (f.role == FileRole::override ? m.override_files : m.primary_files).push_back(rel);
-            m.files.push_back(ModuleFile{pf.get(), std::move(cf), f.role == FileRole::override});
-            sources_[src.get()] = src;
-            sources_by_path_.emplace(src->path(), src);
-            out_.files.push_back(std::move(pf));
+            m.module = std::move(directory->module);
+        } else {
+            // Shared with other callers and trees: this tree gets its own
+            // handle on each parse (whose source keeps the directory alive)
+            // and its own copy of the decoded files and the merged module.
+            for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
+                const ParsedFile& real = *directory->parsed[i];
+                auto pf = std::make_unique<ParsedFile>();
+                pf->source = std::shared_ptr<const SourceFile>(directory, real.source.get());
+                pf->syntax = real.syntax;
+                pf->parse_diagnostics = real.parse_diagnostics;
+                pf->native.emplace();
+                pf->native->source = pf->source;
+                pf->native->body = real.native->body;
+                pf->native->comments = real.native->comments;
+                pf->native->diagnostics = real.native->diagnostics;
+                (directory->is_override[i] ? m.override_files : m.primary_files)
+                    .push_back(file_path(dir, directory->names[i]));
+                m.files.push_back(ModuleFile{pf.get(), directory->decoded[i], directory->is_override[i]});
+                sources_[pf->source.get()] = pf->source;
+                out_.files.push_back(std::move(pf));
+            }
+            m.module = directory->module;
         }
-        for (const ModuleFile& mf : m.files) {
-            if (!mf.is_override) merger.add_primary(mf.decoded);
+        for (const auto& [d, limited] : directory->diagnostics) {
+            if (limited) {
+                keep(d);
+            } else {
+                out_.diagnostics.push_back(d);
+            }
         }
-        for (const ModuleFile& mf : m.files) {
-            if (mf.is_override) merger.apply_override(mf.decoded);
-        }
-        m.module = merger.finish();
-        for (const auto& d : merger.diagnostics()) keep(LoadDiagnostic{d, LoadPhase::load, source_of(d.filename)});
-        for (auto& p : check_module(m.module, options_.engine)) {
-            tree_diag(p.severity, std::move(p.summary), std::move(p.detail), p.at);
-        }
+        out_.read_failures.insert(out_.read_failures.end(), directory->read_failures.begin(),
+                                  directory->read_failures.end());
 
         if (!address.empty() && !m.module.imports.empty()) {
             tree_diag(Severity::error, "Invalid import configuration",
@@ -210,6 +290,137 @@ public:
     }
 
 private:
+    // The name prefix of the files of the module in `dir`: the root's prefix
+    // and `dir`, but for a directory above the root named through it
+    // ("env/prod/../../modules/vpc/") the lexically normal form
+    // ("modules/vpc/") when that is the same directory, so that every caller
+    // names the module's files alike and can share them.
+    [[nodiscard]] std::string names_prefix(const std::string& dir) const {
+        std::string raw = dir == "." ? options_.source_name_prefix : options_.source_name_prefix + dir + "/";
+        if (options_.source_name_prefix.empty() || !(dir == ".." || dir.starts_with("../"))) return raw;
+        const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
+        std::string out = normal.generic_string();
+        while (!out.empty() && out.back() == '/') out.pop_back();
+        std::error_code ec1;
+        std::error_code ec2;
+        const fs::path opened = fs::canonical(fs::path(root_dir_) / dir, ec1);
+        const fs::path named = fs::canonical(out.empty() ? fs::path(".") : fs::path(out), ec2);
+        if (ec1 || ec2 || opened != named) return raw;
+        return out.empty() || out == "." ? std::string() : out + "/";
+    }
+
+    // The module directory `dir`: shared when a tree of this process holds
+    // it loaded from the same place, under the same file names and options,
+    // and its files are unchanged; loaded otherwise. Directories with JSON
+    // files, unreadable files or excludes are loaded for each tree.
+    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir) {
+        std::vector<std::string> names;
+        list_dir(dir, names);
+        auto selected = select_config_files(std::move(names), options_.engine);
+        const std::string prefix = names_prefix(dir);
+        const std::string opened = (fs::path(root_dir_) / dir).string();
+        if (options_.exclude_file) return load_directory(dir, selected, prefix, false);
+        std::vector<std::string> selected_names;
+        bool all_native = true;
+        for (const auto& f : selected) {
+            selected_names.push_back(f.name);
+            all_native = all_native && f.syntax == FileSyntax::native;
+        }
+        if (!all_native) return load_directory(dir, selected, prefix, false);
+        std::error_code ec;
+        fs::path where = fs::canonical(opened, ec);
+        if (ec) return load_directory(dir, selected, prefix, false);
+        const auto& policy = options_.read_policy;
+        const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix,
+                                            to_string(options_.engine), policy.root, policy.follow_external,
+                                            policy.max_size);
+        auto& registry = DirectoryRegistry::instance();
+        if (auto found = registry.find(key); found && found->selected == selected_names) {
+            auto stamps = stamps_of(opened, selected_names);
+            if (stamps && *stamps == found->stamps) {
+                load_counters().modules_reused.fetch_add(1, std::memory_order_relaxed);
+                return found;
+            }
+        }
+        auto stamps = stamps_of(opened, selected_names);
+        auto loaded = load_directory(dir, selected, prefix, true);
+        if (!stamps || !loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size()) {
+            loaded->shared = false;
+            return loaded;
+        }
+        loaded->selected = std::move(selected_names);
+        loaded->stamps = std::move(*stamps);
+        registry.add(key, loaded);
+        return loaded;
+    }
+
+    // Reads, parses and decodes the `selected` files of `dir` and merges
+    // them, naming each file `prefix` + its name.
+    std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const std::vector<ConfigFileName>& selected,
+                                                    const std::string& prefix, bool shared) {
+        auto out = std::make_shared<LoadedDirectory>();
+        out->shared = shared;
+        LoadCounters& counters = load_counters();
+        counters.modules_loaded.fetch_add(1, std::memory_order_relaxed);
+        std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources;
+        std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path;
+        for (const auto& f : selected) {
+            std::string rel = file_path(dir, f.name);
+            if (options_.exclude_file && options_.exclude_file(rel)) continue;
+            FileContent failure;
+            auto started = Clock::now();
+            std::shared_ptr<const SourceFile> src = read_source_file((fs::path(root_dir_) / rel).string(),
+                                                                     options_.read_policy, failure, prefix + f.name);
+            counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+            counters.files_read.fetch_add(1, std::memory_order_relaxed);
+            if (!src) {
+                Diagnostic d;
+                d.summary = "Failed to read file";
+                d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
+                out->read_failures.push_back(failure.message);
+                d.filename = prefix + f.name;
+                out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr}, false);
+                continue;
+            }
+            counters.bytes_read.fetch_add(src->text().size(), std::memory_order_relaxed);
+            started = Clock::now();
+            auto pf = parse_config_file(src, f.syntax);
+            counters.parse_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+            for (auto& d : pf->parse_diagnostics) out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::parse, src}, true);
+            started = Clock::now();
+            Diagnostics diags;
+            ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
+            counters.decode_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+            for (auto& d : diags) out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::load, src}, true);
+            out->names.push_back(f.name);
+            out->is_override.push_back(f.role == FileRole::override);
+            out->decoded.push_back(std::move(cf));
+            sources[src.get()] = src;
+            sources_by_path.emplace(src->path(), src);
+            out->parsed.push_back(std::move(pf));
+        }
+        const auto started = Clock::now();
+        OverrideMerger merger;
+        for (std::size_t i = 0; i < out->decoded.size(); ++i) {
+            if (!out->is_override[i]) merger.add_primary(out->decoded[i]);
+        }
+        for (std::size_t i = 0; i < out->decoded.size(); ++i) {
+            if (out->is_override[i]) merger.apply_override(out->decoded[i]);
+        }
+        out->module = merger.finish();
+        for (const auto& d : merger.diagnostics()) {
+            auto it = sources_by_path.find(d.filename);
+            out->diagnostics.emplace_back(
+                LoadDiagnostic{d, LoadPhase::load, it == sources_by_path.end() ? nullptr : it->second}, true);
+        }
+        for (auto& p : check_module(out->module, options_.engine)) {
+            out->diagnostics.emplace_back(
+                tree_diagnostic(p.severity, std::move(p.summary), std::move(p.detail), p.at, sources), true);
+        }
+        counters.merge_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+        return out;
+    }
+
     // Whether the module directory `rel` resolves outside the trusted root.
     [[nodiscard]] bool leaves_root(const std::string& rel) const {
         if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
@@ -359,12 +570,8 @@ private:
         }
     }
 
-    std::shared_ptr<const SourceFile> source_of(const std::string& path) const {
-        auto it = sources_by_path_.find(path);
-        return it == sources_by_path_.end() ? nullptr : it->second;
-    }
-
-    void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
+    static LoadDiagnostic tree_diagnostic(Severity sev, std::string summary, std::string detail, const Origin& at,
+                                          const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
         Diagnostic d;
         d.severity = sev;
         d.summary = std::move(summary);
@@ -373,10 +580,14 @@ private:
         if (at.file) {
             d.filename = at.file->path();
             d.subject = Range{at.pos, at.pos};
-            auto it = sources_.find(at.file);
-            if (it != sources_.end()) src = it->second;
+            auto it = sources.find(at.file);
+            if (it != sources.end()) src = it->second;
         }
-        keep(LoadDiagnostic{std::move(d), LoadPhase::tree, src});
+        return LoadDiagnostic{std::move(d), LoadPhase::tree, src};
+    }
+
+    void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
+        keep(tree_diagnostic(sev, std::move(summary), std::move(detail), at, sources_));
     }
 
     std::string root_dir_;
@@ -384,7 +595,6 @@ private:
     LoadedTree& out_;
     std::map<std::string, std::string> installed_;
     std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
-    std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path_;
     std::size_t modules_loaded_ = 1;  // the root
     bool warned_too_many_ = false;
     struct LeftOut {

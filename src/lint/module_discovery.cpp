@@ -104,4 +104,10 @@ Engine detect_engine(const std::string& dir) {
     return Engine::terraform;
 }
 
+Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir) {
+    if (asked) return *asked;
+    if (settings.engine) return *settings.engine;
+    return detect_engine(dir);
+}
+
 }  // namespace tfsift::lint

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "tfsift/file_read.hpp"
+#include "tfsift/enum_names.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -72,13 +73,6 @@ std::string find_settings_file(const std::string& start) {
 }
 
 namespace {
-
-std::optional<Severity> parse_severity(std::string_view s) {
-    if (s == "error") return Severity::error;
-    if (s == "warning") return Severity::warning;
-    if (s == "notice") return Severity::notice;
-    return std::nullopt;
-}
 
 // A rule id named somewhere in the settings; checked once every policy is known.
 struct RuleReference {
@@ -288,10 +282,8 @@ private:
     void read_engine(const toml::node& node) {
         auto value = string(node, "engine");
         if (!value) return;
-        if (*value == "terraform") {
-            s_.engine = Engine::terraform;
-        } else if (*value == "opentofu") {
-            s_.engine = Engine::opentofu;
+        if (auto engine = parse_engine(*value)) {
+            s_.engine = *engine;
         } else {
             error(node, fmt::format("`engine` must be \"terraform\" or \"opentofu\", not \"{}\"", *value));
         }

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <iterator>
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "providers/go_quote.hpp"
@@ -275,10 +277,31 @@ Result process(std::string_view input, bool to_ascii) {
     return result;
 }
 
+// process(), remembered: a lint asks about the same few hosts and provider
+// names once per module or more, and the mapping, normalization and checks
+// cost more than the rest of reading an address. Per thread, so that the
+// threads of a parallel lint do not wait on each other; bounded, so that a
+// hostile configuration with many distinct names cannot grow it for ever.
+const Result& remembered(std::string_view domain, bool to_ascii) {
+    constexpr std::size_t max_remembered = 4096;
+    thread_local std::unordered_map<std::string, Result> ascii_seen;
+    thread_local std::unordered_map<std::string, Result> unicode_seen;
+    thread_local Result last;
+    auto& cache = to_ascii ? ascii_seen : unicode_seen;
+    std::string key(domain);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    Result result = process(domain, to_ascii);
+    if (cache.size() >= max_remembered) {
+        last = std::move(result);
+        return last;
+    }
+    return cache.emplace(std::move(key), std::move(result)).first->second;
+}
+
 }  // namespace
 
-Result to_ascii(std::string_view domain) { return process(domain, true); }
+Result to_ascii(std::string_view domain) { return remembered(domain, true); }
 
-Result to_unicode(std::string_view domain) { return process(domain, false); }
+Result to_unicode(std::string_view domain) { return remembered(domain, false); }
 
 }  // namespace tfsift::providers::idna

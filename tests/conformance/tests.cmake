@@ -224,3 +224,12 @@ add_test(NAME validate-conformance
           --shared ${PROJECT_SOURCE_DIR}/../shared
           --excuses ${PROJECT_SOURCE_DIR}/docs/conformance-out-of-scope.md)
 set_tests_properties(validate-conformance PROPERTIES PROCESSORS 2 TIMEOUT 300)
+
+# ---- the whole-corpus report, against the stored one ------------------------
+# corpus_report_check.py lints ../shared/corpus and compares the JSON report
+# byte for byte with tests/expected/corpus-report.json.gz (its --update
+# regenerates it when a change is intended). A few seconds.
+add_test(NAME lint-corpus-report
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/corpus_report_check.py --tfsift $<TARGET_FILE:tfsift>
+          --shared ${PROJECT_SOURCE_DIR}/../shared --expected ${PROJECT_SOURCE_DIR}/tests/expected/corpus-report.json.gz)
+set_tests_properties(lint-corpus-report PROPERTIES TIMEOUT 600)

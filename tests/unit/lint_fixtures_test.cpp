@@ -5,8 +5,9 @@
 // fixture_selection).
 //
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
-// one module. Its settings are the nearest .tfsift.toml inside
-// fixtures/rules/<id>/ (policies are fixtures of their own: policy-<kind>/).
+// one module, linted through the same session as `tfsift lint --recursive`:
+// its settings are the nearest .tfsift.toml (policies are fixtures of their
+// own: policy-<kind>/).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -14,9 +15,9 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/session.hpp"
+#include "tfsift/lint/settings.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
@@ -49,13 +50,6 @@ std::multiset<std::string> expectations(const SourceFile& src) {
     return out;
 }
 
-std::string nearest_settings(const fs::path& module_dir, const fs::path& rule_dir) {
-    for (fs::path d = module_dir;; d = d.parent_path()) {
-        if (fs::exists(d / ".tfsift.toml")) return (d / ".tfsift.toml").string();
-        if (d == rule_dir || d == d.parent_path()) return {};
-    }
-}
-
 struct FixtureOutcome {
     std::multiset<std::string> expected;
     std::multiset<std::string> actual;
@@ -63,85 +57,59 @@ struct FixtureOutcome {
 };
 
 // The rules a fixture directory runs: the rule it is named after, every
-// policy of its settings, and the rules its settings mention (a fixture of
+// policy of its settings files, and the rules they mention (a fixture of
 // `unused-ignore` needs rules whose findings the ignores suppress). Other
 // rules stay off, so a fixture shows one rule's behaviour without having to
 // satisfy the whole catalogue.
-lint::RuleSelection fixture_selection(const fs::path& rule_dir, const lint::Settings& settings) {
+lint::RuleSelection fixture_selection(const fs::path& rule_dir) {
     lint::RuleSelection selection;
     std::string id = rule_dir.filename().string();
     if (lint::find_builtin_rule(id) != nullptr) selection.only.push_back(id);
-    for (const auto& p : settings.policies) selection.only.push_back(p.id);
-    for (const auto& [rule, setting] : settings.rules) {
-        if (setting.enabled.value_or(true)) selection.only.push_back(rule);
+    for (const auto& entry : fs::recursive_directory_iterator(rule_dir)) {
+        if (entry.path().filename() != ".tfsift.toml") continue;
+        auto loaded = lint::load_settings(entry.path().string());
+        INFO(entry.path().string());
+        REQUIRE(loaded.ok());
+        for (const auto& p : loaded.settings.policies) selection.only.push_back(p.id);
+        for (const auto& [rule, setting] : loaded.settings.rules) {
+            if (setting.enabled.value_or(true)) selection.only.push_back(rule);
+        }
     }
     return selection;
 }
 
-// Lints every module below `rule_dir` the way `tfsift lint --recursive` does:
-// a module that another fixture module calls by a local path is "called".
+// Lints `rule_dir` as `tfsift lint --recursive` does (a module that another
+// fixture module calls by a local path is "called"), running the fixture's
+// rules only, and collects the expectations of every file it read.
 FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
     FixtureOutcome outcome;
-    lint::Settings none;
-    struct Module {
-        std::string dir;
-        lint::SettingsResult settings;
-        Engine engine = Engine::terraform;
-        config::LoadedTree tree;
-    };
-    std::vector<Module> modules;
-    std::set<std::string> called_dirs;
-    for (const auto& dir : lint::find_module_dirs(rule_dir.string(), none)) {
-        std::string settings_file = nearest_settings(dir, rule_dir);
-        Module m;
-        m.dir = dir;
-        m.settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
-        INFO(settings_file);
-        REQUIRE(m.settings.ok());
-        m.engine = m.settings.settings.engine.value_or(lint::detect_engine(dir));
-        m.tree = lint::load_for_lint(dir, m.engine, m.settings.settings);
-        REQUIRE(m.tree.root);
-        for (const auto& f : m.tree.root->files) {
-            outcome.expected.merge(expectations(*f.parsed->source));
-            ++outcome.files;
-        }
-        // The lock file and the state file are not configuration files, but
-        // lock rules report into them; both are named as the module's files are.
+    lint::LintRequest request;
+    request.paths = {rule_dir.string()};
+    request.recursive = true;
+    request.selection = fixture_selection(rule_dir);
+    const lint::LintResult result = lint::run_session(request);
+    std::string messages;
+    for (const auto& [kind, text] : result.messages) messages += text + "\n";
+    INFO(messages);
+    REQUIRE(result.completed);
+    for (const auto& file : result.files) {
+        auto src = SourceFile::read(file);
+        REQUIRE(src);
+        outcome.expected.merge(expectations(*src));
+        ++outcome.files;
+    }
+    // The lock file and the state file are not configuration files, but
+    // lock rules report into them; both are named as the module's files are.
+    for (const auto& dir : result.modules) {
         for (const char* name : {".terraform.lock.hcl", "terraform.tfstate"}) {
             fs::path extra = fs::path(dir) / name;
             if (!fs::is_regular_file(extra)) continue;
-            std::string shown = extra.string();
-            auto text = SourceFile::read(extra.string());
-            outcome.expected.merge(expectations(SourceFile(shown, std::string(text->text()))));
+            auto src = SourceFile::read(extra.string());
+            REQUIRE(src);
+            outcome.expected.merge(expectations(SourceFile(extra.string(), std::string(src->text()))));
         }
-        std::vector<const config::LoadedModule*> todo{m.tree.root.get()};
-        while (!todo.empty()) {
-            const config::LoadedModule* lm = todo.back();
-            todo.pop_back();
-            for (const auto& [name, child] : lm->children) {
-                called_dirs.insert(lint::absolute_normal_path(dir + "/" + child.dir));
-                todo.push_back(&child);
-            }
-        }
-        modules.push_back(std::move(m));
     }
-    lint::Findings all;
-    for (const Module& m : modules) {
-        auto rules = lint::rules_for(m.settings.settings);
-        std::vector<std::string> unknown;
-        auto active = lint::activate_rules(rules, m.settings.settings, fixture_selection(rule_dir, m.settings.settings), unknown);
-        REQUIRE(unknown.empty());
-        lint::LintContext ctx;
-        ctx.module_dir = m.dir;
-        ctx.tree = &m.tree;
-        ctx.engine = m.engine;
-        ctx.settings = &m.settings.settings;
-        ctx.role = called_dirs.count(lint::absolute_normal_path(m.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
-        if (fs::exists(fs::path(m.dir) / "terraform.tfstate")) ctx.state_file = (fs::path(m.dir) / "terraform.tfstate").string();
-        for (auto& f : lint::lint_module(ctx, active, m.settings.settings)) all.push_back(std::move(f));
-    }
-    lint::sort_findings(all);  // a called module's loader findings also come with its caller
-    for (const auto& f : all) {
+    for (const auto& f : result.findings) {
         outcome.actual.insert(f.file->path() + ":" + std::to_string(f.file->line(f.range.start)) + " " + f.rule_id);
     }
     return outcome;

@@ -31,4 +31,8 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
 // `tofu init`; Terraform otherwise.
 Engine detect_engine(const std::string& dir);
 
+// The engine a module directory is linted for: the one asked for (the
+// command line's --engine), else the settings' `engine`, else detected.
+Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir);
+
 }  // namespace tfsift::lint

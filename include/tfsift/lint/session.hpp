@@ -1,0 +1,115 @@
+// A lint session: one run of the linter over the paths a user names, the
+// same for every front end (the CLI, the fixture tests, the benchmark, an
+// editor server). A request goes in; the findings, the rule catalogue they
+// were checked against and what could not be read come out. Printing and
+// exit codes are the front end's business.
+//
+// A session resolves the targets (directories are modules, or with
+// `recursive` roots to search for modules; files lint their module and keep
+// only their own findings), reads the settings that apply to each, chooses
+// each module's engine, loads the modules (`jobs` at once), tells root
+// modules from the ones other modules of the run call, repairs root modules'
+// lock files when fixing, activates the rules and lints every module. With
+// `fix`, it applies the fixes and lints again, so the result shows what is
+// left. The findings are the same whatever `jobs` is.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfsift/engine.hpp"
+#include "tfsift/lint/apply_fixes.hpp"
+#include "tfsift/lint/finding.hpp"
+#include "tfsift/lint/linter.hpp"
+#include "tfsift/lint/rule.hpp"
+
+namespace tfsift::lint {
+
+// What a session says while it runs, besides its result.
+enum class MessageKind : std::uint8_t {
+    error,        // something could not be read, a settings error, an unknown rule: a line for stderr
+    lock_repair,  // what the repair of a lock file changed or could not change
+    fix_summary,  // how many findings the fixes repaired, in how many files
+};
+
+// Receives each message as it arises (one line, or several joined by
+// newlines, without the final newline).
+using MessageSink = std::function<void(MessageKind kind, const std::string& text)>;
+
+struct LintRequest {
+    std::vector<std::string> paths;  // directories or files; none means "."
+    bool recursive = false;          // every module below the directories
+    RuleSelection selection;         // applied on top of each module's settings
+    std::string settings_file;       // used instead of the nearest .tfsift.toml when not empty
+    std::optional<Engine> engine;    // none: the settings' engine, else detected per module
+    std::string state_file;          // none: terraform.tfstate in each module directory, when present
+    unsigned jobs = 0;               // modules loaded and linted at once; 0: one per processor
+    std::optional<FixMode> fix;      // apply fixes and repair root modules' lock files, then lint again
+    std::optional<bool> online;      // beats the settings' `online`
+    bool offline = false;            // open no connection, not even to repair a lock file
+    MessageSink on_message;          // may be empty: the messages are in the result either way
+};
+
+// Where a session's time went, in seconds. The load stages are summed over
+// the threads that loaded (so with several jobs they add up to more than
+// the wall time of loading); the others are wall time.
+struct SessionTimes {
+    double targets = 0;  // finding the modules, reading the settings
+    double load = 0;     // loading every module tree (wall)
+    double read = 0;     // of which reading files (summed over threads)
+    double parse = 0;    // parsing them (summed)
+    double decode = 0;   // decoding their blocks (summed)
+    double merge = 0;    // merging each module and its own checks (summed)
+    double rules = 0;    // the rules, ignores and per-module filtering (wall)
+    double fix = 0;      // applying fixes and repairing lock files (wall)
+    // Module directories read, parsed, decoded and merged, and the times a
+    // tree took one already loaded by another tree or caller instead;
+    // configuration files read.
+    std::uint64_t modules_loaded = 0;
+    std::uint64_t modules_reused = 0;
+    std::uint64_t files_read = 0;
+    std::uint64_t bytes_read = 0;
+};
+
+struct LintResult {
+    // False when the run stopped before linting (a path that does not exist,
+    // a broken settings file, an unknown rule, an unreadable --state file or
+    // module directory): there is nothing to report, `messages` says why.
+    bool completed = false;
+    Findings findings;                  // sorted (see sort_findings)
+    std::vector<Rule> catalogue;        // every rule that could report, in catalogue order
+    std::vector<std::string> modules;   // the module directories linted, as named
+    std::vector<std::string> files;     // their configuration files, as the findings name them
+    // The absolute directories of the targets, sorted, and the roots their
+    // files had to resolve inside (for reports: repository root, snippets).
+    std::vector<std::string> target_dirs;
+    std::vector<std::string> trusted_roots;
+    // Every message, in the order it was sent to `on_message`.
+    std::vector<std::pair<MessageKind, std::string>> messages;
+
+    // Files and directories that exist but could not be read.
+    std::size_t read_failures = 0;
+    bool lock_repair_failed = false;  // a lock file could not be repaired (its findings say why)
+    bool lock_write_failed = false;   // writing a repaired lock file, or fetching for it, failed
+    bool fix_write_failed = false;    // a fixed file could not be written
+    std::size_t findings_fixed = 0;
+    std::size_t files_fixed = 0;
+    // Online checks that could not be made (a check not made is not a pass).
+    std::vector<std::string> online_check_failures;
+    SessionTimes times;  // of the last scan (after fixes, of the one that reports)
+
+    // Something could not be read or written: the run failed whatever the findings.
+    [[nodiscard]] bool io_failed() const {
+        return read_failures > 0 || lock_write_failed || fix_write_failed;
+    }
+};
+
+// Runs one lint. Never throws for bad input; an I/O failure or bad input
+// becomes a message and a flag of the result.
+LintResult run_session(const LintRequest& request);
+
+}  // namespace tfsift::lint

@@ -1,0 +1,149 @@
+// The lint session: the modules and files it reports, what it counts, a
+// called module checked in each calling context, the same findings for any
+// number of jobs, and a clear stop on a path that does not exist.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "support/scratch_dir.hpp"
+#include "tfsift/lint/session.hpp"
+
+using namespace tfsift;
+using tfsift::testing::ScratchDir;
+using tfsift::testing::write_file;
+
+namespace {
+
+// A shared module that needs a second configuration of its provider, and
+// two roots that call it: `good` passes that configuration, `bad` does not.
+void write_two_roots(const ScratchDir& dir) {
+    write_file(dir.path / "modules" / "shared" / "main.tf",
+               "terraform {\n"
+               "  required_providers {\n"
+               "    aws = {\n"
+               "      source                = \"hashicorp/aws\"\n"
+               "      configuration_aliases = [aws.east]\n"
+               "    }\n"
+               "  }\n"
+               "}\n"
+               "resource \"aws_s3_bucket\" \"b\" {\n"
+               "  provider = aws.east\n"
+               "}\n");
+    write_file(dir.path / "roots" / "good" / "main.tf",
+               "provider \"aws\" {\n"
+               "  alias  = \"east\"\n"
+               "  region = \"us-east-1\"\n"
+               "}\n"
+               "module \"shared\" {\n"
+               "  source = \"../../modules/shared\"\n"
+               "  providers = {\n"
+               "    aws.east = aws.east\n"
+               "  }\n"
+               "}\n");
+    write_file(dir.path / "roots" / "bad" / "main.tf",
+               "module \"shared\" {\n"
+               "  source = \"../../modules/shared\"\n"
+               "}\n");
+}
+
+std::vector<std::string> finding_lines(const lint::LintResult& result) {
+    std::vector<std::string> out;
+    for (const auto& f : result.findings) {
+        out.push_back(f.file->path() + ":" + std::to_string(f.file->line(f.range.start)) + " " + f.rule_id + " " +
+                      f.message);
+    }
+    return out;
+}
+
+lint::LintResult lint_tree(const ScratchDir& dir, unsigned jobs) {
+    lint::LintRequest request;
+    request.paths = {dir.path.string()};
+    request.recursive = true;
+    request.jobs = jobs;
+    request.offline = true;
+    return lint::run_session(request);
+}
+
+}  // namespace
+
+TEST_CASE("session: a module called by two roots is read once", "[lint][session]") {
+    ScratchDir dir;
+    write_two_roots(dir);
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    CHECK(result.modules.size() == 3);
+    CHECK(result.files.size() == 3);
+    // Five module instances (the three targets, the shared module under
+    // each root), three directories read.
+    CHECK(result.times.modules_loaded == 3);
+    CHECK(result.times.modules_reused == 2);
+    CHECK(result.times.files_read == 3);
+    CHECK(result.times.load > 0);
+}
+
+TEST_CASE("session: a changed file is read again, not taken from an earlier tree", "[lint][session]") {
+    ScratchDir dir;
+    write_two_roots(dir);
+    lint::LintResult first = lint_tree(dir, 1);
+    REQUIRE(first.completed);
+    // The first result's findings still hold what they point into.
+    write_file(dir.path / "modules" / "shared" / "main.tf", "variable \"only\" {\n");
+    const lint::LintResult second = lint_tree(dir, 1);
+    REQUIRE(second.completed);
+    bool syntax_error = false;
+    for (const auto& f : second.findings) {
+        syntax_error = syntax_error || (f.rule_id == "syntax-error" &&
+                                        f.file->path().find("modules/shared/main.tf") != std::string::npos);
+    }
+    CHECK(syntax_error);
+    CHECK(!first.findings.empty());
+}
+
+TEST_CASE("session: a shared module is still checked in each calling context", "[lint][session]") {
+    ScratchDir dir;
+    write_two_roots(dir);
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    std::size_t in_bad = 0;
+    std::size_t in_good = 0;
+    for (const auto& f : result.findings) {
+        if (f.message.find("requires an additional configuration for provider") == std::string::npos) continue;
+        if (f.file->path().find("roots/bad/main.tf") != std::string::npos) ++in_bad;
+        if (f.file->path().find("roots/good/main.tf") != std::string::npos) ++in_good;
+    }
+    CHECK(in_bad == 1);
+    CHECK(in_good == 0);
+}
+
+TEST_CASE("session: the findings are the same for any number of jobs", "[lint][session]") {
+    ScratchDir dir;
+    write_two_roots(dir);
+    // More roots than jobs, all sharing one module, so that loaders meet.
+    for (int i = 0; i < 12; ++i) {
+        write_file(dir.path / "roots" / ("r" + std::to_string(i)) / "main.tf",
+                   "module \"shared\" {\n  source = \"../../modules/shared\"\n}\nvariable \"v\" {}\n");
+    }
+    const lint::LintResult one = lint_tree(dir, 1);
+    const lint::LintResult four = lint_tree(dir, 4);
+    REQUIRE(one.completed);
+    REQUIRE(four.completed);
+    CHECK(!one.findings.empty());
+    CHECK(finding_lines(one) == finding_lines(four));
+}
+
+TEST_CASE("session: a path that does not exist stops the run with a message", "[lint][session]") {
+    ScratchDir dir;
+    lint::LintRequest request;
+    request.paths = {(dir.path / "nothing-here").string()};
+    std::vector<std::string> seen;
+    request.on_message = [&seen](lint::MessageKind kind, const std::string& text) {
+        if (kind == lint::MessageKind::error) seen.push_back(text);
+    };
+    const lint::LintResult result = lint::run_session(request);
+    CHECK(!result.completed);
+    REQUIRE(seen.size() == 1);
+    CHECK(seen.front().find("nothing-here: no such file or directory") != std::string::npos);
+    REQUIRE(result.messages.size() == 1);
+    CHECK(result.messages.front().second == seen.front());
+}
