@@ -65,12 +65,12 @@ public:
     }
 
 private:
-    void report(std::string summary, std::string detail, Range range) {
+    void report(std::string_view summary, std::string_view detail, Range range) {
         if (loader_reported_within(ctx_, file_, Range{range.start, Pos{range.end.byte + 1}})) return;
         Finding f;
         f.rule_id = std::string(rule_id);
         f.severity = Severity::error;
-        f.message = summary + ": " + detail;
+        f.message = fmt::format("{}: {}", summary, detail);
         f.file = ctx_.shared_source(file_);
         f.range = range;
         if (f.file) sink_.report(std::move(f));

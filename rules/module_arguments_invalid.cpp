@@ -96,12 +96,12 @@ public:
     }
 
 private:
-    void report(const SourceFile* file, Range range, std::string summary, std::string detail) {
+    void report(const SourceFile* file, Range range, std::string_view summary, std::string_view detail) {
         if (loader_reported_within(ctx_, file, Range{range.start, Pos{range.end.byte + 1}})) return;
         Finding f;
         f.rule_id = std::string(rule_id);
         f.severity = Severity::error;
-        f.message = summary + ": " + detail;
+        f.message = fmt::format("{}: {}", summary, detail);
         f.file = ctx_.shared_source(file);
         f.range = range;
         if (f.file) sink_.report(std::move(f));
