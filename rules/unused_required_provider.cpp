@@ -14,12 +14,25 @@ namespace tfsift::lint::rules {
 namespace {
 
 // The local names of provider-defined functions (`provider::NAME::fn`)
-// called anywhere in the module's files.
-std::set<std::string, std::less<>> function_providers(const config::LoadedModule& module) {
+// called anywhere in the module's files, and the providers implied by the
+// resource types that `moved`, `removed` and `import` blocks name: a
+// resource that left the configuration still needs its provider to be
+// moved, forgotten or destroyed.
+std::set<std::string, std::less<>> providers_named_in_expressions(const config::LoadedModule& module) {
     std::set<std::string, std::less<>> out;
     for (const auto& file : module.files) {
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
+        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite& site) {
+            const bool names_resources =
+                site.block_type == "moved" || site.block_type == "removed" || site.block_type == "import";
             written::for_each_node(root, [&](const hcl::Expr& e) {
+                if (names_resources && e.kind == hcl::ExprKind::scope_traversal) {
+                    std::string_view type = hcl::as<hcl::ScopeTraversalExpr>(e).root;
+                    if (type != "module" && type != "data" && type != "each" && type != "count" && type != "var" &&
+                        type != "local") {
+                        out.emplace(type.substr(0, type.find('_')));
+                    }
+                    return;
+                }
                 if (e.kind != hcl::ExprKind::function_call) return;
                 std::string_view name = hcl::as<hcl::FunctionCallExpr>(e).name;
                 if (!name.starts_with("provider::")) return;
@@ -57,7 +70,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     }
     std::set<std::string, std::less<>> used;
     for (const auto& use : provider_uses(module)) used.insert(use.local_name);
-    for (auto& name : function_providers(module)) used.insert(name);
+    for (auto& name : providers_named_in_expressions(module)) used.insert(name);
     if (m.terraform.state_store) used.insert(m.terraform.state_store_provider);
     // provider_meta "NAME" sends module metadata to that provider.
     for (const auto& [name, meta] : m.terraform.provider_meta) used.insert(name);
@@ -94,7 +107,8 @@ Rule unused_required_provider() {
     r.doc.what =
         "Reports each entry of a module's `required_providers` whose local name no resource, data source, "
         "ephemeral resource, action, `provider` block, `provider` argument, module `providers` map, "
-        "provider-defined function (`provider::NAME::fn`), `provider_meta` block or `state_store` of the module uses, and whose "
+        "provider-defined function (`provider::NAME::fn`), `provider_meta` block, resource type named in a `moved`, "
+        "`removed` or `import` block, or `state_store` of the module uses, and whose "
         "provider no module it calls (loaded from a local path or `.terraform/modules`) uses or requires "
         "either: a caller's entry that constrains the version its children use is a use. The built-in "
         "`terraform` provider is left out. TFLint calls this `terraform_unused_required_providers`.";

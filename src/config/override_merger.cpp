@@ -570,6 +570,35 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         error(src, decl.def_range, "Cannot override 'moved' blocks",
               "Records of moved objects can appear only in normal files, not in override files.");
     }
+    for (const auto& [i, decl] : file.imports) {
+        error(src, decl.def_range, "Cannot override 'import' blocks",
+              "Import blocks can appear only in normal files, not in override files.");
+    }
+    // Terraform v1.14 merges an override file's actions into the primary
+    // ones as it merges resources; it leaves ephemeral resources of override
+    // files out altogether.
+    for (const auto& [a, decl] : file.others) {
+        if (a.mode != ResourceMode::action) continue;
+        auto it = module_.actions.find(a.key());
+        if (it == module_.actions.end()) {
+            error(src, decl.def_range, "Missing resource to override",
+                  fmt::format("There is no action named \"{}\". An override file can only override a resource block "
+                              "defined in a primary configuration file.",
+                              a.name));
+            continue;
+        }
+        Resource& base = it->second;
+        if (a.count) base.count = a.count;
+        if (a.for_each) base.for_each = a.for_each;
+        if (a.provider_ref) {
+            base.provider_ref = a.provider_ref;
+            base.provider_origin = a.provider_origin;
+        }
+        if (!a.config.arguments.empty() || !a.config.blocks.empty() || !a.config.undecided.empty()) {
+            base.config = a.config;  // the override's one `config` block replaces the base's
+        }
+        base.overridden_by.push_back(a.origin);
+    }
 }
 
 Module OverrideMerger::finish() {
