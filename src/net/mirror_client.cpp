@@ -61,15 +61,15 @@ MirrorVersion decode_mirror_version(const std::string& body, const std::string& 
             return out;
         }
         auto resolved = resolve_reference(final_url, url->get<std::string>());
-        if (!resolved) {
+        auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
+        if (!parsed || parsed->host.empty() || (parsed->scheme != "https" && parsed->scheme != "http")) {
             out.error = fmt::format("invalid response content from mirror server {}: invalid url \"{}\"", final_url,
                                     url->get<std::string>());
             return out;
         }
         MirrorArchive archive;
         archive.url = *resolved;
-        auto parsed = parse_absolute_url(*resolved);
-        const std::string& path = parsed ? parsed->path : *resolved;
+        const std::string& path = parsed->path;
         archive.filename = path.substr(path.rfind('/') + 1);
         if (const auto* hashes = json_field(entry, "hashes"); hashes != nullptr && hashes->is_array()) {
             for (const auto& h : *hashes) {

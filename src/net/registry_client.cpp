@@ -114,7 +114,7 @@ DownloadLookup decode_download_document(const std::string& body, const std::stri
         const std::string given = string_field(*doc, field);
         auto resolved = resolve_reference(final_url, given);
         auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
-        if (given.empty() || !parsed) {
+        if (given.empty() || !parsed || parsed->host.empty()) {
             out.error = fmt::format("registry response includes invalid {} \"{}\"", field, given);
             return out;
         }

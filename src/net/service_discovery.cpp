@@ -37,7 +37,7 @@ ServiceUrl providers_service_of(const std::string& host, const nlohmann::json& d
     }
     auto resolved = resolve_reference(final_url, it->get<std::string>());
     auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
-    if (!parsed || (parsed->scheme != "https" && parsed->scheme != "http")) {
+    if (!parsed || parsed->host.empty() || (parsed->scheme != "https" && parsed->scheme != "http")) {
         return failure(fmt::format("host {}: service {} URL \"{}\" is not an http or https URL", host, kService,
                                    it->get<std::string>()));
     }
