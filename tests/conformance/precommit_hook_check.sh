@@ -52,8 +52,10 @@ grep -q 'modules/web/main.tf:2:13: error\[syntax-error\]' "$work/out.txt" ||
   { cat "$work/out.txt"; echo "FAIL: the finding is not in the hook's output"; exit 1; }
 echo "broken commit refused with the finding"
 # The fixed module declares its provider, as the provider requirement rules ask.
-printf 'terraform {\n  required_providers {\n    aws = {\n      source  = "hashicorp/aws"\n      version = "~> 5.0"\n    }\n  }\n}\n\n' > modules/web/main.tf
+printf 'terraform {\n  required_version = ">= 1.5"\n  required_providers {\n    aws = {\n      source  = "hashicorp/aws"\n      version = "~> 5.0"\n    }\n  }\n}\n\n' > modules/web/main.tf
 printf 'resource "aws_instance" "web" {\n  ami           = "x"\n  instance_type = "y"\n}\n' >> modules/web/main.tf
+# The root module too: a version requirement, and a typed variable it uses.
+printf 'terraform {\n  required_version = ">= 1.5"\n}\n\nvariable "region" {\n  type = string\n}\n\noutput "region" {\n  value = var.region\n}\n' > variables.tf
 git add -A
 git commit -q -m fixed > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; echo "FAIL: the fixed commit was refused"; exit 1; }
 echo "fixed commit accepted"
