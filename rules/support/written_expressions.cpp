@@ -71,9 +71,4 @@ void for_each_expression(const config::ParsedFile& file, const ExpressionVisitor
     }
 }
 
-void for_each_node(const hcl::Expr& e, const std::function<void(const hcl::Expr&)>& visit) {
-    visit(e);
-    hcl::for_each_child(e, [&](const hcl::Expr& child) { for_each_node(child, visit); });
-}
-
 }  // namespace tfsift::lint::written

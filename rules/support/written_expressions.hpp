@@ -30,7 +30,13 @@ using ExpressionVisitor = std::function<void(const hcl::Expr&, const ExpressionS
 // errors leave an expression out.
 void for_each_expression(const config::ParsedFile& file, const ExpressionVisitor& visit);
 
-// Calls `visit` with `e` and every expression below it, parents first.
-void for_each_node(const hcl::Expr& e, const std::function<void(const hcl::Expr&)>& visit);
+// Calls `visit` with `e` and every expression below it, parents first. A
+// template, so that the visitor is inlined: the rules run it over every
+// node of every file.
+template <class Visit>
+void for_each_node(const hcl::Expr& e, Visit&& visit) {
+    visit(e);
+    hcl::for_each_child(e, [&](const hcl::Expr& child) { for_each_node(child, visit); });
+}
 
 }  // namespace tfsift::lint::written
