@@ -5,6 +5,7 @@ _tfsift_takes_value() {
     case "$1 $2" in
         "tfsift lint --format"|"tfsift lint -f") return 0 ;;
         "tfsift lint --output"|"tfsift lint -o") return 0 ;;
+        "tfsift lint --sarif-category") return 0 ;;
         "tfsift lint --minimum-failure-severity") return 0 ;;
         "tfsift lint --enable") return 0 ;;
         "tfsift lint --disable") return 0 ;;
@@ -46,8 +47,9 @@ _tfsift() {
     COMPREPLY=()
     if (( skip )); then
         case "$path $prev" in
-            "tfsift lint --format"|"tfsift lint -f") mapfile -t COMPREPLY < <(compgen -W 'text json sarif checkstyle junit compact' -- "$cur") ;;
+            "tfsift lint --format"|"tfsift lint -f") mapfile -t COMPREPLY < <(compgen -W 'text json sarif checkstyle junit compact github gitlab rdjson' -- "$cur") ;;
             "tfsift lint --output"|"tfsift lint -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --sarif-category") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --minimum-failure-severity") mapfile -t COMPREPLY < <(compgen -W 'error warning notice' -- "$cur") ;;
             "tfsift lint --enable") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --disable") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
@@ -74,7 +76,7 @@ _tfsift() {
     local options="" subcommands="" values=""
     case "$path" in
         "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock debug completion man'; values='' ;;
-        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j'; subcommands=''; values='' ;;
+        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j'; subcommands=''; values='' ;;
         "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
         "tfsift effective") options='--help -h --format --engine --installed-modules'; subcommands=''; values='' ;;

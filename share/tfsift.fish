@@ -12,7 +12,7 @@ function __tfsift_path
             continue
         end
         switch "$path $word"
-            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift debug lock --engine'
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift debug lock --engine'
                 set skip 1
             case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
                 set path "$path $word"
@@ -34,8 +34,9 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -l help -s h -d 'Print t
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -l version -d 'Display program version information and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l recursive -s r -d 'Lint every module below the given directories'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l format -s f -x -a 'text json sarif checkstyle junit compact' -d 'Report on stdout: text, json, sarif, checkstyle, junit, compact'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l format -s f -x -a 'text json sarif checkstyle junit compact github gitlab rdjson' -d 'Report on stdout: text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l output -s o -r -F -d 'Also write a report to a file, as FORMAT:PATH (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l sarif-category -r -F -d 'The code scanning category of the SARIF report\'s run (default: none, the upload\'s own)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l minimum-failure-severity -x -a 'error warning notice' -d 'Exit 1 when a finding is at least this severe (default: warning)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l enable -r -F -d 'Enable a rule (repeatable)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l disable -r -F -d 'Disable a rule (repeatable)'
