@@ -25,32 +25,21 @@ count per origin and fails on any failing case that is not excused.
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
+from lint_conformance import read_list
+
 HEADING = "## Validate cases"
 
 
 def read_excuses(path):
-    items = {}
-    if not path or not os.path.exists(path):
-        return items
-    current = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            s = line.strip()
-            if s.startswith("## "):
-                current = s
-                continue
-            if current == HEADING:
-                m = re.match(r"^[-*] `validate:([^`]+)`: (.+)$", s)
-                if m:
-                    items[m.group(1)] = m.group(2)
-    return items
+    """Case id -> reason, from the `- \`validate:ID\`: reason` lines under HEADING."""
+    return {key[len("validate:"):]: reason for key, reason in read_list(path, HEADING).items()
+            if key.startswith("validate:")}
 
 
 def lint(tfsift, settings, scratch, dirs):

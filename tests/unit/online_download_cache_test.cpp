@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "support/gpg_home.hpp"
+#include "support/scoped_env.hpp"
+#include "support/scratch_dir.hpp"
 #include "tfsift/online/download_cache.hpp"
 #include "tfsift/providers/package_sources.hpp"
 
@@ -24,51 +26,9 @@ namespace fs = std::filesystem;
 using tfsift::online::DownloadCache;
 using tfsift::providers::Platform;
 using tfsift::providers::Provider;
+using tfsift::testing::ScopedEnv;
+using tfsift::testing::ScratchDir;
 using tfsift::testing::read_binary_file;
-
-class TempDir {
-public:
-    TempDir() {
-        char name[] = "/tmp/tfsift-cache-XXXXXX";
-        REQUIRE(::mkdtemp(name) != nullptr);
-        path_ = name;
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
-
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        if (value != nullptr) {
-            ::setenv(name, value, 1);
-        } else {
-            ::unsetenv(name);
-        }
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-    ~ScopedEnv() {
-        if (old_) {
-            ::setenv(name_, old_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
 
 fs::path write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
@@ -137,14 +97,14 @@ TEST_CASE("download cache: where it lives", "[online][cache]") {
 }
 
 TEST_CASE("download cache: a stored package is found, and the cache is a filesystem mirror", "[online][cache]") {
-    const TempDir dir;
-    const DownloadCache cache(dir.path() / "cache");
+    const ScratchDir dir("tfsift-cache");
+    const DownloadCache cache(dir.path / "cache");
     CHECK(cache.package_path(demo(), "1.0.0", kLinux) ==
-          dir.path() / "cache/localhost:8443/example/demo/terraform-provider-demo_1.0.0_linux_amd64.zip");
+          dir.path / "cache/localhost:8443/example/demo/terraform-provider-demo_1.0.0_linux_amd64.zip");
 
     auto download = cache.new_download_file(demo());
     REQUIRE(download.error.empty());
-    CHECK(download.path.parent_path() == dir.path() / "cache/localhost:8443/example/demo/.tfsift/tmp");
+    CHECK(download.path.parent_path() == dir.path / "cache/localhost:8443/example/demo/.tfsift/tmp");
     write(download.path, kZipBytes);
     const auto stored = cache.store_package(demo(), "1.0.0", kLinux, download.path);
     REQUIRE(stored.ok());
@@ -155,7 +115,7 @@ TEST_CASE("download cache: a stored package is found, and the cache is a filesys
     for (const auto* sub : {"cache", "cache/localhost:8443", "cache/localhost:8443/example",
                             "cache/localhost:8443/example/demo", "cache/localhost:8443/example/demo/.tfsift"}) {
         struct stat st {};
-        REQUIRE(::stat((dir.path() / sub).c_str(), &st) == 0);
+        REQUIRE(::stat((dir.path / sub).c_str(), &st) == 0);
         INFO(sub);
         CHECK((st.st_mode & 0777) == 0700);
     }
@@ -179,8 +139,8 @@ TEST_CASE("download cache: a stored package is found, and the cache is a filesys
 }
 
 TEST_CASE("download cache: a copy matching no trusted hash is dropped", "[online][cache]") {
-    const TempDir dir;
-    const DownloadCache cache(dir.path());
+    const ScratchDir dir("tfsift-cache");
+    const DownloadCache cache(dir.path);
     const auto path = cache.package_path(demo(), "1.0.0", kLinux);
     fs::create_directories(path.parent_path());
 
@@ -199,7 +159,7 @@ TEST_CASE("download cache: a copy matching no trusted hash is dropped", "[online
         CHECK_FALSE(found.dropped.empty());
     }
     SECTION("a symlink planted in the cache") {
-        const auto outside = write(dir.path() / "outside.zip", kZipBytes);
+        const auto outside = write(dir.path / "outside.zip", kZipBytes);
         fs::create_symlink(outside, path);
         const auto found = cache.find_package(demo(), "1.0.0", kLinux, std::vector<std::string>{kZipZh});
         CHECK_FALSE(found.zip);
@@ -210,11 +170,11 @@ TEST_CASE("download cache: a copy matching no trusted hash is dropped", "[online
 }
 
 TEST_CASE("download cache: sidecar documents and remembered h1 hashes", "[online][cache]") {
-    const TempDir dir;
-    const DownloadCache cache(dir.path());
+    const ScratchDir dir("tfsift-cache");
+    const DownloadCache cache(dir.path);
     REQUIRE(cache.store_document(demo(), "1.0.0", "SHA256SUMS", "abc  x.zip\n").ok());
     CHECK(cache.load_document(demo(), "1.0.0", "SHA256SUMS") == std::optional<std::string>("abc  x.zip\n"));
-    CHECK(fs::exists(dir.path() / "localhost:8443/example/demo/.tfsift/1.0.0/SHA256SUMS"));
+    CHECK(fs::exists(dir.path / "localhost:8443/example/demo/.tfsift/1.0.0/SHA256SUMS"));
     CHECK_FALSE(cache.load_document(demo(), "1.0.0", "SHA256SUMS.sig"));
     CHECK_FALSE(cache.store_document(demo(), "1.0.0", "../escape", "x").ok());
     CHECK_FALSE(cache.store_document(demo(), "..", "SHA256SUMS", "x").ok());
@@ -233,26 +193,26 @@ TEST_CASE("download cache: sidecar documents and remembered h1 hashes", "[online
 }
 
 TEST_CASE("download cache: the h1 of a verified zip", "[online][cache]") {
-    const TempDir dir;
-    const auto scratch = dir.path() / "scratch";
+    const ScratchDir dir("tfsift-cache");
+    const auto scratch = dir.path / "scratch";
     fs::create_directories(scratch);
 
     SECTION("the hash Terraform records (spec 4.3's worked example)") {
-        const auto zip = make_zip(dir.path() / "p.zip", {{"terraform-provider-example_v1.0.0", "hello\n"}});
+        const auto zip = make_zip(dir.path / "p.zip", {{"terraform-provider-example_v1.0.0", "hello\n"}});
         const auto result = tfsift::online::h1_of_verified_zip(zip, tfsift::online::kDefaultMaxPackageSize, scratch);
         INFO(result.error);
         CHECK(result.h1 == "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0=");
         CHECK(entries_in(scratch) == 0);
     }
     SECTION("zip-slip is refused and nothing is left behind") {
-        const auto zip = make_zip(dir.path() / "p.zip", {{"../../evil.sh", "#!/bin/sh\n"}});
+        const auto zip = make_zip(dir.path / "p.zip", {{"../../evil.sh", "#!/bin/sh\n"}});
         const auto result = tfsift::online::h1_of_verified_zip(zip, tfsift::online::kDefaultMaxPackageSize, scratch);
         CHECK(result.error == "entry contains '..': ../../evil.sh");
         CHECK(entries_in(scratch) == 0);
-        CHECK_FALSE(fs::exists(dir.path() / "evil.sh"));
+        CHECK_FALSE(fs::exists(dir.path / "evil.sh"));
     }
     SECTION("more than the size limit, counted in bytes actually inflated") {
-        const auto zip = make_zip(dir.path() / "p.zip", {{"bomb", std::string(std::size_t{2} << 20, '\0')}});
+        const auto zip = make_zip(dir.path / "p.zip", {{"bomb", std::string(std::size_t{2} << 20, '\0')}});
         REQUIRE(fs::file_size(zip) < 100000);  // compresses well
         const auto result = tfsift::online::h1_of_verified_zip(zip, std::uint64_t{1} << 20, scratch);
         CHECK_THAT(result.error, Catch::Contains("beyond the size limit"));
@@ -261,7 +221,7 @@ TEST_CASE("download cache: the h1 of a verified zip", "[online][cache]") {
         CHECK(tfsift::online::h1_of_verified_zip(zip, tfsift::online::kDefaultMaxPackageSize, scratch).ok());
     }
     SECTION("an empty archive") {
-        const auto zip = write(dir.path() / "empty.zip", std::string("PK\x05\x06", 4) + std::string(18, '\0'));
+        const auto zip = write(dir.path / "empty.zip", std::string("PK\x05\x06", 4) + std::string(18, '\0'));
         const auto result = tfsift::online::h1_of_verified_zip(zip, tfsift::online::kDefaultMaxPackageSize, scratch);
         CHECK_THAT(result.error, Catch::StartsWith("empty archive"));
         CHECK(entries_in(scratch) == 0);
@@ -269,8 +229,8 @@ TEST_CASE("download cache: the h1 of a verified zip", "[online][cache]") {
 }
 
 TEST_CASE("download cache: what interrupted runs left is removed once it is stale", "[online][cache]") {
-    const TempDir dir;
-    const DownloadCache cache(dir.path());
+    const ScratchDir dir("tfsift-cache");
+    const DownloadCache cache(dir.path);
     const auto old_download = cache.new_download_file(demo());
     REQUIRE(old_download.error.empty());
     const auto tmp = cache.temporary_dir(demo());
@@ -296,11 +256,11 @@ TEST_CASE("download cache: what interrupted runs left is removed once it is stal
 }
 
 TEST_CASE("download cache: a network mirror's h1 vouches for a cached zip", "[online][cache]") {
-    const TempDir dir;
-    const DownloadCache cache(dir.path() / "cache");
+    const ScratchDir dir("tfsift-cache");
+    const DownloadCache cache(dir.path / "cache");
     // The zip of spec 4.3's worked example, whose h1 is known independently.
     const std::string h1 = "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0=";
-    const auto zip = make_zip(dir.path() / "p.zip", {{"terraform-provider-example_v1.0.0", "hello\n"}});
+    const auto zip = make_zip(dir.path / "p.zip", {{"terraform-provider-example_v1.0.0", "hello\n"}});
     REQUIRE(cache.store_package(demo(), "1.0.0", kLinux, zip).ok());
     const auto path = cache.package_path(demo(), "1.0.0", kLinux);
 

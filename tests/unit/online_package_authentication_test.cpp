@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "support/gpg_home.hpp"
+#include "support/scratch_dir.hpp"
 #include "tfsift/online/package_authentication.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ using tfsift::online::SignatureVerdict;
 using tfsift::online::SigningKey;
 using tfsift::online::TrustTier;
 using tfsift::testing::GpgHome;
+using tfsift::testing::ScratchDir;
 using tfsift::testing::read_binary_file;
 
 // A 32-byte digest written as Go's %x prints [32]byte{b0, b1, b2}.
@@ -33,26 +35,6 @@ std::string digest_hex(std::initializer_list<unsigned> leading) {
     hex.resize(64, '0');
     return hex;
 }
-
-// A temporary directory for one test.
-class TempDir {
-public:
-    TempDir() {
-        char name[] = "/tmp/tfsift-auth-XXXXXX";
-        REQUIRE(::mkdtemp(name) != nullptr);
-        path_ = name;
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 fs::path write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
@@ -129,19 +111,19 @@ TEST_CASE("package authentication: the zh: set of a SHA256SUMS document", "[onli
 }
 
 TEST_CASE("package authentication: the archive's checksum", "[online][authentication]") {
-    const TempDir dir;
-    const auto zip = write(dir.path() / kFilename, kPackage);
+    const ScratchDir dir("tfsift-auth");
+    const auto zip = write(dir.path / kFilename, kPackage);
     CHECK(tfsift::online::check_archive_checksum(zip, kPackageSha256).empty());
     const auto wrong = digest_hex({0x12, 0x34});
     CHECK(tfsift::online::check_archive_checksum(zip, wrong) ==
           "archive has incorrect checksum zh:" + kPackageSha256 + " (expected zh:" + wrong + ")");
-    CHECK_THAT(tfsift::online::check_archive_checksum(dir.path() / "missing.zip", kPackageSha256),
-               Catch::StartsWith("failed to compute checksum for " + (dir.path() / "missing.zip").string() + ": "));
+    CHECK_THAT(tfsift::online::check_archive_checksum(dir.path / "missing.zip", kPackageSha256),
+               Catch::StartsWith("failed to compute checksum for " + (dir.path / "missing.zip").string() + ": "));
 }
 
 TEST_CASE("package authentication: OpenTofu's packages extension", "[online][authentication]") {
-    const TempDir dir;
-    const auto zip = write(dir.path() / kFilename, kPackage);
+    const ScratchDir dir("tfsift-auth");
+    const auto zip = write(dir.path / kFilename, kPackage);
     const auto good = std::map<std::string, RegistryPackage>{
         {"linux_amd64", {{"zh:" + kPackageSha256, "h1:AAAA"}, static_cast<std::int64_t>(kPackage.size())}},
         {"darwin_arm64", {{"zh:" + digest_hex({1})}, 10}}};
@@ -168,8 +150,8 @@ TEST_CASE("package authentication: OpenTofu's packages extension", "[online][aut
 TEST_CASE("package authentication: the chain, in Terraform's order", "[online][authentication][gpg]") {
     const GpgHome home;
     REQUIRE(home.gpg("--quick-gen-key 'author <author@example.invalid>' ed25519 sign never"));
-    const TempDir dir;
-    const auto zip = write(dir.path() / kFilename, kPackage);
+    const ScratchDir dir("tfsift-auth");
+    const auto zip = write(dir.path / kFilename, kPackage);
     const auto other = digest_hex({0xab});
     const std::string sums = kPackageSha256 + "  " + kFilename + "\n" + other +
                              "  terraform-provider-demo_1.0.0_darwin_arm64.zip\n";

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scoped_env.hpp"
 #include "tfsift/online/hashicorp_keys.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
 #include "tfsift/online/signature.hpp"
@@ -28,6 +29,7 @@ using tfsift::online::SignatureVerdict;
 using tfsift::online::SigningKey;
 using tfsift::online::TrustTier;
 using tfsift::online::verify_sums_signature;
+using tfsift::testing::ScopedEnv;
 
 std::string vector_file(const std::string& name) {
     const fs::path path = fs::path(TFSIFT_SOURCE_DIR) / "fixtures/online/terraform-v1.5.7-signatures" / name;
@@ -50,32 +52,6 @@ SignatureVerdict verify(const std::string& document, const std::string& signatur
     context.hostname = host;
     return verify_sums_signature(document, signature, keys, context);
 }
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        if (value != nullptr) {
-            ::setenv(name, value, 1);
-        } else {
-            ::unsetenv(name);
-        }
-    }
-    ScopedEnv(const ScopedEnv&) = delete;
-    ScopedEnv& operator=(const ScopedEnv&) = delete;
-    ~ScopedEnv() {
-        if (old_) {
-            ::setenv(name_, old_->c_str(), 1);
-        } else {
-            ::unsetenv(name_);
-        }
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
 
 const std::string kAuthorKeyId = "37A6AB3BCF2C170A";
 const std::string kHashiCorpKeyId = "34365D9472D7468F";
