@@ -24,9 +24,16 @@
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/hcl/ast.hpp"
+#include "tfsift/lint/add_ignore.hpp"
 #include "tfsift/lint/apply_fixes.hpp"
+#include "tfsift/lint/baseline.hpp"
+#include "tfsift/lint/fix_diff.hpp"
+#include "tfsift/lint/gitignore.hpp"
+#include "tfsift/lint/repository_root.hpp"
+#include "tfsift/lint/rule_suggestion.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_roles.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
@@ -48,9 +55,15 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--minimum-failure-severity", o.minimum_failure_severity,
                    "Exit 1 when a finding is at least this severe (default: warning)")
         ->check(CLI::IsMember({"error", "warning", "notice"}));
-    cmd.add_option("--enable", o.selection.enable, "Enable a rule (repeatable)")->allow_extra_args(false);
-    cmd.add_option("--disable", o.selection.disable, "Disable a rule (repeatable)")->allow_extra_args(false);
-    cmd.add_option("--only", o.selection.only, "Run only this rule (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--enable", o.selection.enable, "Enable rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    cmd.add_option("--disable", o.selection.disable, "Disable rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    cmd.add_option("--only", o.selection.only, "Run only these rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
     cmd.add_option("--config", o.config, "Use this settings file instead of the nearest .tfsift.toml");
     cmd.add_option("--chdir", o.chdir, "Change to this directory first");
     cmd.add_option("--state", o.state,
@@ -70,6 +83,19 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
         ->check(CLI::Range(1U, 4096U));
+    cmd.add_flag("--exit-zero", o.exit_zero, "Exit 0 even when there are findings (2 still means an error)");
+    cmd.add_option("--write-baseline", o.write_baseline,
+                   "Record the current findings in FILE (with --baseline later, only new findings are reported)");
+    cmd.add_option("--baseline", o.baseline, "Report only findings that the baseline FILE does not record");
+    cmd.add_flag("--add-ignore", o.add_ignore,
+                 "Add `# tfsift-ignore: RULE -- REASON` above every current finding, then report what remains");
+    cmd.add_option("--ignore-reason", o.ignore_reason, "The REASON --add-ignore writes")->capture_default_str();
+    cmd.add_flag("--diff", o.diff, "Print the unified diff of what --fix would change, and change nothing");
+    cmd.add_flag("--show-fixes", o.show_fixes, "With --fix, print the unified diff of what was changed");
+    cmd.add_option("--preset", o.preset, "recommended (the default) or strict (also the opinionated rules)")
+        ->check(CLI::IsMember({"recommended", "strict"}))
+        ->each([&o](const std::string& name) { o.selection.preset = lint::parse_preset(name); });
+    cmd.add_flag("--no-gitignore", o.no_gitignore, "With --recursive, also lint directories that .gitignore names");
 }
 
 namespace {
@@ -241,24 +267,15 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         check_module_inputs(run, options, scan);
     }
 
-    // Modules that another module of the scan calls by a local path.
-    std::set<std::string> called;
-    for (const auto& run : runs) {
-        std::string base = lint::absolute_normal_path(run.dir);
-        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
-        while (!todo.empty()) {
-            const config::LoadedModule* m = todo.back();
-            todo.pop_back();
-            for (const auto& [name, child] : m->children) {
-                called.insert(lint::absolute_normal_path(base + "/" + child.dir));
-                todo.push_back(&child);
-            }
-        }
-    }
+    // A module's role comes from every local caller in its repository, not
+    // from what this scan happens to include (lint/module_roles.hpp).
+    auto is_called = [](const ModuleRun& run) {
+        return lint::repository_module_role(run.dir, *run.settings, run.trusted_root) == lint::ModuleRole::called;
+    };
 
     if (repair_locks) {
         for (const auto& run : runs) {
-            if (called.count(lint::absolute_normal_path(run.dir))) continue;
+            if (is_called(run)) continue;
             if (!lock_repair_selected(*run.settings, options.selection)) continue;
             std::string state = state_file_for(options, run.dir);
             const int status = fix_module_lock_file(run.dir, run.tree, run.engine, *run.settings, state,
@@ -285,7 +302,10 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         std::vector<std::string> unknown;
         active[i] = lint::activate_rules(it->second, *run.settings, options.selection, unknown);
         if (!unknown.empty()) {
-            fmt::print(stderr, "tfsift: unknown rule {}\n", report::escape_control_characters(unknown.front()));
+            std::vector<std::string> ids;
+            for (const auto& r : it->second) ids.push_back(r.id);
+            fmt::print(stderr, "tfsift: unknown rule {}{}\n", report::escape_control_characters(unknown.front()),
+                       report::escape_control_characters(lint::did_you_mean(unknown.front(), ids)));
             return exit_failure;
         }
         lint::LintContext& ctx = contexts[i];
@@ -295,7 +315,7 @@ int scan_targets(const std::map<std::string, Target>& targets, const std::map<st
         ctx.settings = run.settings;
         ctx.state_file = state_file_for(options, run.dir);
         ctx.state_file_given = !options.state.empty();
-        ctx.role = called.count(lint::absolute_normal_path(run.dir)) ? lint::ModuleRole::called : lint::ModuleRole::root;
+        ctx.role = is_called(run) ? lint::ModuleRole::called : lint::ModuleRole::root;
     }
     std::vector<lint::Findings> per_module(runs.size());
     parallel_for(runs.size(), jobs, [&](std::size_t i) {
@@ -334,6 +354,105 @@ std::optional<std::string> render_report(report::Format format, const report::Re
         fmt::print(stderr, "tfsift: cannot write the {} report: {}\n", report::to_string(format), e.what());
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+namespace {
+
+// --diff: the unified diff of what --fix would change; exit 1 when it would
+// change something (as `diff` does), 0 when not.
+int print_fix_diff(const lint::Findings& findings, const LintOptions& options) {
+    auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
+    const lint::FixPlan plan = lint::plan_fixes(findings, mode);
+    std::string out;
+    for (const auto& [path, text] : plan.new_text) out += lint::unified_diff(path, plan.old_text.at(path), text);
+    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) return finish_standard_output(exit_failure, errno);
+    if (!options.quiet) {
+        fmt::print(stderr, "Would fix {} finding{} in {} file{}\n", plan.findings_fixed,
+                   plan.findings_fixed == 1 ? "" : "s", plan.new_text.size(), plan.new_text.size() == 1 ? "" : "s");
+    }
+    return finish_standard_output(plan.new_text.empty() ? exit_clean : exit_findings);
+}
+
+// --fix says what it changed: each fix on stderr, and with --show-fixes the
+// diff of each file written on stdout.
+void report_fixes_made(const lint::FixPlan& plan, const lint::FixWriteResult& written, const LintOptions& options) {
+    if (options.quiet) return;
+    const std::set<std::string> changed(written.written.begin(), written.written.end());
+    for (const auto& line : plan.applied) {
+        const std::string path = line.substr(0, line.find(':'));
+        if (changed.count(path)) fmt::print(stderr, "Fixed {}\n", report::escape_control_characters(line));
+    }
+    if (!options.show_fixes) return;
+    for (const auto& path : written.written) {
+        const std::string diff = lint::unified_diff(path, plan.old_text.at(path), plan.new_text.at(path));
+        std::fwrite(diff.data(), 1, diff.size(), stdout);
+    }
+}
+
+// --add-ignore: 1 when files were changed, 0 when there was nothing to add,
+// exit_failure when a file could not be written (after saying why).
+int add_ignore_comments(const lint::Findings& findings, const LintOptions& options) {
+    const lint::AddIgnorePlan plan = lint::plan_add_ignores(findings, options.ignore_reason);
+    const lint::FixWriteResult written = lint::write_fixes(plan.edits);
+    for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+    if (!options.quiet) {
+        fmt::print(stderr, "Added {} ignore comment{} for {} finding{} in {} file{}", plan.comments,
+                   plan.comments == 1 ? "" : "s", plan.findings_covered, plan.findings_covered == 1 ? "" : "s",
+                   written.written.size(), written.written.size() == 1 ? "" : "s");
+        if (plan.findings_skipped > 0) {
+            fmt::print(stderr, "; {} finding{} cannot take an inline comment (JSON or lock files, heredocs, "
+                               "syntax-error, unused-ignore)",
+                       plan.findings_skipped, plan.findings_skipped == 1 ? "" : "s");
+        }
+        fmt::print(stderr, "\n");
+    }
+    if (!written.errors.empty()) return exit_failure;
+    return written.written.empty() ? 0 : 1;
+}
+
+std::string baseline_dir_of(const std::string& file) {
+    std::string dir = fs::path(lint::absolute_normal_path(file)).parent_path().string();
+    return dir.empty() ? "/" : dir;
+}
+
+// --write-baseline FILE, written atomically; false after saying why not.
+bool write_baseline_file(const lint::Findings& findings, const LintOptions& options) {
+    const auto entries = lint::baseline_entries(findings, baseline_dir_of(options.write_baseline));
+    auto written = atomic_write_file(options.write_baseline, lint::render_baseline(entries));
+    if (!written.ok()) {
+        fmt::print(stderr, "tfsift: cannot write {}: {}\n", report::escape_control_characters(options.write_baseline),
+                   written.error);
+        return false;
+    }
+    if (!options.quiet) {
+        fmt::print(stderr, "Recorded {} finding{} in {}\n", entries.size(), entries.size() == 1 ? "" : "s",
+                   report::escape_control_characters(options.write_baseline));
+    }
+    return true;
+}
+
+// --baseline FILE: drops the findings it records; false after saying why the
+// file cannot be used.
+bool apply_baseline_file(lint::Findings& findings, const LintOptions& options) {
+    const FileContent content = read_regular_file(options.baseline, ReadPolicy{});
+    if (!content.ok()) {
+        print_read_failure("the baseline " + content.message);
+        return false;
+    }
+    const lint::BaselineParse parsed = lint::parse_baseline(content.bytes);
+    if (!parsed.ok()) {
+        fmt::print(stderr, "{}:{}: error: {}\n", report::escape_control_characters(options.baseline),
+                   parsed.error.substr(0, parsed.error.find(": ")),
+                   parsed.error.substr(parsed.error.find(": ") + 2));
+        return false;
+    }
+    const std::size_t dropped = lint::filter_baseline(findings, parsed.entries, baseline_dir_of(options.baseline));
+    if (!options.quiet && dropped > 0) {
+        fmt::print(stderr, "{} finding{} recorded in the baseline left out\n", dropped, dropped == 1 ? "" : "s");
+    }
+    return true;
 }
 
 }  // namespace
@@ -405,10 +524,15 @@ int run_lint(const LintOptions& options) {
             if (options.recursive) {
                 std::vector<std::string> problems;
                 dirs = lint::find_module_dirs(path, *settings, problems);
+                if (!options.no_gitignore) dirs = lint::drop_gitignored(dirs, lint::find_repository_root(path));
                 for (const auto& p : problems) print_read_failure(p);
                 unreadable_dirs += problems.size();
             } else {
                 dirs.push_back(path);
+                if (lint::needs_recursive_hint(path, *settings)) {
+                    fmt::print(stderr, "tfsift: {} has no configuration files, but directories below it do: use "
+                                       "--recursive (-r) to lint them\n", report::escape_control_characters(path));
+                }
             }
             const std::string root = trusted_root_of(path);
             for (const auto& d : dirs) {
@@ -428,8 +552,9 @@ int run_lint(const LintOptions& options) {
 
     Scan scan;
     bool fix_failed = false;  // a file could not be fixed: exit 2 after the report
-    const bool fixing = options.fix || options.unsafe_fixes;
+    const bool fixing = (options.fix || options.unsafe_fixes) && !options.diff;
     if (int rc = scan_targets(targets, display_dir, settings_cache, options, fixing, scan); rc != 0) return rc;
+    if (options.diff) return print_fix_diff(scan.findings, options);
     const bool lock_repair_failed = scan.lock_repair_failed;
     const bool lock_write_failed = scan.lock_write_failed;
     const std::size_t read_failures = scan.read_failures;
@@ -438,6 +563,7 @@ int run_lint(const LintOptions& options) {
         auto plan = lint::plan_fixes(scan.findings, mode);
         auto written = lint::write_fixes(plan);
         for (const auto& e : written.errors) fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+        report_fixes_made(plan, written, options);
         if (!options.quiet) {
             fmt::print(stderr, "Fixed {} finding{} in {} file{}\n", plan.findings_fixed,
                        plan.findings_fixed == 1 ? "" : "s", written.written.size(),
@@ -450,6 +576,19 @@ int run_lint(const LintOptions& options) {
         }
         fix_failed = !written.errors.empty();
     }
+    if (options.add_ignore) {
+        const int rc = add_ignore_comments(scan.findings, options);
+        if (rc == exit_failure) fix_failed = true;
+        if (rc == 1) {
+            // Report what remains, from the files as they are now.
+            scan = Scan{};
+            if (int status = scan_targets(targets, display_dir, settings_cache, options, false, scan); status != 0) {
+                return status;
+            }
+        }
+    }
+    if (!options.write_baseline.empty() && !write_baseline_file(scan.findings, options)) return exit_failure;
+    if (!options.baseline.empty() && !apply_baseline_file(scan.findings, options)) return exit_failure;
     lint::Findings& findings = scan.findings;
     auto& catalogue = scan.catalogue;
     auto& catalogue_order = scan.catalogue_order;
@@ -462,6 +601,7 @@ int run_lint(const LintOptions& options) {
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
+    if (options.exit_zero && exit_code == exit_findings) exit_code = exit_clean;
     const bool io_failed = fix_failed || lock_write_failed || read_failures > 0 || unreadable_dirs > 0;
     if (io_failed) exit_code = exit_failure;
 
