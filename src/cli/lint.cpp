@@ -382,7 +382,9 @@ void report_fixes_made(const lint::FixPlan& plan, const lint::FixWriteResult& wr
     const std::set<std::string> changed(written.written.begin(), written.written.end());
     for (const auto& line : plan.applied) {
         const std::string path = line.substr(0, line.find(':'));
-        if (changed.count(path)) fmt::print(stderr, "Fixed {}\n", report::escape_control_characters(line));
+        std::string_view shown = line;
+        while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
+        if (changed.count(path)) fmt::print(stderr, "Fixed {}\n", report::escape_control_characters(shown));
     }
     if (!options.show_fixes) return;
     for (const auto& path : written.written) {
@@ -537,7 +539,8 @@ int run_lint(const LintOptions& options) {
             const std::string root = trusted_root_of(path);
             for (const auto& d : dirs) {
                 std::string abs = lint::absolute_normal_path(d);
-                display_dir.emplace(abs, d);
+                // `-r .` names `sub`, not `./sub`, as the directory alone does.
+                display_dir.emplace(abs, d.size() > 2 && d.compare(0, 2, "./") == 0 ? d.substr(2) : d);
                 auto& t = targets[abs];
                 t.dir = abs;
                 t.only_files.clear();  // the whole module was asked for

@@ -178,3 +178,19 @@ set_tests_properties(fixture-registry PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
 add_test(NAME installer-check
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/installer_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# ---- the same findings in every scope; adopting tfsift (issue 14) -----------
+# scope-consistency: every module directory gets the same findings from a
+# recursive run of its repository, a run of the directory and a run per file.
+# CI checks the rule fixtures (one repository) and one corpus repository; the
+# whole corpus is `scope_consistency_check.py --corpus ../shared/corpus`
+# (README.md, "Proving the linter").
+add_test(NAME scope-consistency
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/scope_consistency_check.py
+          --tfsift $<TARGET_FILE:tfsift> --jobs 2 --sample 4
+          --corpus ${PROJECT_SOURCE_DIR}/../shared/corpus --only terraform-aws-modules+terraform-aws-vpc
+          ${PROJECT_SOURCE_DIR}/fixtures/rules)
+set_tests_properties(scope-consistency PROPERTIES PROCESSORS 2 TIMEOUT 600)
+add_test(NAME adoption
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/adoption_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(adoption PROPERTIES TIMEOUT 300)
