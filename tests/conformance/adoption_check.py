@@ -68,6 +68,8 @@ MODULE_CALLS = """module "vpc" {
 
 def make_repo(root):
     os.makedirs(os.path.join(root, ".git"))
+    # The rules these checks use are opinionated ones: the strict preset.
+    write(root, ".tfsift.toml", 'preset = "strict"\n')
     write(root, "envs/prod/main.tf", MODULE_CALLS + 'module "net" {\n  source = "../../modules/net"\n}\n')
     # A shared module: shared-module-max-version applies to it in every scope,
     # and an ignore comment serves it.
@@ -173,6 +175,7 @@ def main():
               not any(r in ("module-version-unpinned", "unused-ignore") for r, _, _ in got), str(got))
         write(repo, ".tflint.hcl", 'plugin "terraform" {\n  preset = "all"\n}\n'
                                    'rule "terraform_module_version" {\n  enabled = false\n}\n')
+        os.remove(os.path.join(repo, ".tfsift.toml"))
         rc, _, err = run(tfsift, repo, "init", "--from-tflint", ".tflint.hcl")
         with open(os.path.join(repo, ".tfsift.toml")) as f:
             toml = f.read()
