@@ -90,7 +90,9 @@ std::string unified_diff(const std::string& path, std::string_view old_text, std
     const auto a = split_lines(old_text);
     const auto b = split_lines(new_text);
     const std::vector<Step> steps = edit_script(a, b);
-    std::string out = fmt::format("--- a/{}\n+++ b/{}\n", path, path);
+    std::string_view shown = path;
+    while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
+    std::string out = fmt::format("--- a/{}\n+++ b/{}\n", shown, shown);
     // Old and new line numbers before each step.
     std::vector<std::size_t> old_at(steps.size() + 1, 0);
     std::vector<std::size_t> new_at(steps.size() + 1, 0);
