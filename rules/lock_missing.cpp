@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -78,6 +79,26 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
     return std::nullopt;
 }
 
+// Whether the module lies in a directory of examples or tests below the
+// repository root (`examples/`, `test/fixtures/`, ...): libraries do not commit
+// lock files for those, and on the corpus nearly every finding there was noise
+// (docs/corpus-findings.md).
+bool in_examples_or_tests(const LintContext& ctx) {
+    static const std::set<std::string, std::less<>> names = {"example", "examples", "test", "tests", "testdata",
+                                                              "test-fixtures"};
+    const std::string dir = absolute_normal_path(ctx.module_dir);
+    const std::string& root = ctx.tree->read_policy.root;
+    if (root.empty() || dir.size() <= root.size() || dir.compare(0, root.size() + 1, root + "/") != 0) return false;
+    std::string_view rest = std::string_view(dir).substr(root.size() + 1);
+    while (!rest.empty()) {
+        const std::size_t slash = rest.find('/');
+        if (names.count(rest.substr(0, slash))) return true;
+        if (slash == std::string_view::npos) break;
+        rest.remove_prefix(slash + 1);
+    }
+    return false;
+}
+
 }  // namespace
 
 Rule lock_missing() {
@@ -92,7 +113,8 @@ Rule lock_missing() {
         "`cloud` block or a provider, or has a state file or a `.terraform` directory) whose module tree requires "
         "at least one installable provider but which has no `.terraform.lock.hcl`, and a lock file that a "
         "`.gitignore` up to the repository root ignores. Library modules without provider configuration are not "
-        "expected to have a lock file.";
+        "expected to have a lock file, and neither are modules in a directory named `example`, `examples`, "
+        "`test`, `tests`, `testdata` or `test-fixtures` below the repository root.";
     r.doc.why =
         "Without a committed lock file every `terraform init` selects the newest versions the constraints allow "
         "and trusts whatever packages it downloads: two runs of the same commit can use different provider code.";
@@ -111,7 +133,7 @@ Rule lock_missing() {
         "offline (installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.";
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
-        if (ctx.role != ModuleRole::root) return;
+        if (ctx.role != ModuleRole::root || in_examples_or_tests(ctx)) return;
         LockInputs in = load_lock_inputs(ctx);
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;

@@ -43,6 +43,7 @@ Range line_from(const SourceFile& file, Pos pos) {
 Rule module_version_unpinned() {
     Rule r;
     r.id = "module-version-unpinned";
+    r.enabled_by_default = false;  // the strict preset: docs/corpus-findings.md
     r.default_severity = Severity::warning;
     r.category = RuleCategory::supply_chain;
     r.security_severity = 5.0;

@@ -16,6 +16,10 @@ _tfsift_takes_value() {
         "tfsift lint --engine") return 0 ;;
         "tfsift lint --color") return 0 ;;
         "tfsift lint --jobs"|"tfsift lint -j") return 0 ;;
+        "tfsift lint --write-baseline") return 0 ;;
+        "tfsift lint --baseline") return 0 ;;
+        "tfsift lint --ignore-reason") return 0 ;;
+        "tfsift lint --preset") return 0 ;;
         "tfsift rule --all-markdown") return 0 ;;
         "tfsift effective --format") return 0 ;;
         "tfsift effective --engine") return 0 ;;
@@ -27,6 +31,8 @@ _tfsift_takes_value() {
         "tfsift lock --jobs") return 0 ;;
         "tfsift lock --max-package-size") return 0 ;;
         "tfsift lock --engine") return 0 ;;
+        "tfsift init --from-tflint") return 0 ;;
+        "tfsift init --output"|"tfsift init -o") return 0 ;;
         "tfsift debug lock --engine") return 0 ;;
     esac
     return 1
@@ -40,7 +46,7 @@ _tfsift() {
         if (( skip )); then skip=0; continue; fi
         if _tfsift_takes_value "$path" "$word"; then skip=1; continue; fi
         case "$path $word" in
-            "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
+            "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift init"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
             "tfsift debug parse"|"tfsift debug hash"|"tfsift debug lock") path="$path $word" ;;
         esac
     done
@@ -59,6 +65,10 @@ _tfsift() {
             "tfsift lint --state") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
             "tfsift lint --color") mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur") ;;
+            "tfsift lint --write-baseline") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --baseline") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --ignore-reason") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --preset") mapfile -t COMPREPLY < <(compgen -W 'recommended strict' -- "$cur") ;;
             "tfsift rule --all-markdown") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift effective --format") mapfile -t COMPREPLY < <(compgen -W 'json hcl' -- "$cur") ;;
             "tfsift effective --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
@@ -69,18 +79,21 @@ _tfsift() {
             "tfsift lock --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lock --max-package-size") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift init --from-tflint") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift init --output"|"tfsift init -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift debug lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
         esac
         return 0
     fi
     local options="" subcommands="" values=""
     case "$path" in
-        "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock debug completion man'; values='' ;;
-        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j'; subcommands=''; values='' ;;
+        "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock init debug completion man'; values='' ;;
+        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore'; subcommands=''; values='' ;;
         "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
         "tfsift effective") options='--help -h --format --engine --installed-modules'; subcommands=''; values='' ;;
         "tfsift lock") options='--help -h --platform --fs-mirror --net-mirror --provider --offline --cache-dir --jobs --max-package-size --quiet --enable-plugin-cache --engine'; subcommands=''; values='' ;;
+        "tfsift init") options='--help -h --from-tflint --output -o --force'; subcommands=''; values='' ;;
         "tfsift debug") options='--help -h'; subcommands='parse hash lock'; values='' ;;
         "tfsift debug parse") options='--help -h'; subcommands=''; values='' ;;
         "tfsift debug hash") options='--help -h'; subcommands=''; values='' ;;

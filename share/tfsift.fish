@@ -12,9 +12,9 @@ function __tfsift_path
             continue
         end
         switch "$path $word"
-            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift debug lock --engine'
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift debug lock --engine'
                 set skip 1
-            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
+            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
                 set path "$path $word"
         end
     end
@@ -27,6 +27,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rules' -d 'List ever
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rule' -d 'Print a rule\'s documentation as Markdown'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'effective' -d 'Print the effective configuration of a module tree, override files applied'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'lock' -d 'Record the required providers\' versions and hashes in .terraform.lock.hcl (from the registries, or offline)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'init' -d 'Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'debug' -d 'Inspect tfsift\'s internal models'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish (e.g. source <(tfsift completion bash))'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'man' -d 'Print the tfsift(1) manual page (roff; view it with man -l -)'
@@ -38,9 +39,9 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l format -s f -x -
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l output -s o -r -F -d 'Also write a report to a file, as FORMAT:PATH (repeatable)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l sarif-category -r -F -d 'The code scanning category of the SARIF report\'s run (default: none, the upload\'s own)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l minimum-failure-severity -x -a 'error warning notice' -d 'Exit 1 when a finding is at least this severe (default: warning)'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l enable -r -F -d 'Enable a rule (repeatable)'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l disable -r -F -d 'Disable a rule (repeatable)'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l only -r -F -d 'Run only this rule (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l enable -r -F -d 'Enable rules (repeatable, or a comma list)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l disable -r -F -d 'Disable rules (repeatable, or a comma list)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l only -r -F -d 'Run only these rules (repeatable, or a comma list)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l config -r -F -d 'Use this settings file instead of the nearest .tfsift.toml'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l chdir -r -F -d 'Change to this directory first'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l state -r -F -d 'A local state file to compare the configuration with (default: terraform.tfstate in the module directory, when present)'
@@ -53,6 +54,15 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l online -d 'Check
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l offline -d 'Open no network connection, not even to repair the lock file with --fix'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l unsafe-fixes -d 'Apply unsafe fixes too, which may change the plan (implies --fix)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l jobs -s j -x -d 'Lint this many modules at once (default: the number of processors)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l exit-zero -d 'Exit 0 even when there are findings (2 still means an error)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l write-baseline -r -F -d 'Record the current findings in FILE (with --baseline later, only new findings are reported)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l baseline -r -F -d 'Report only findings that the baseline FILE does not record'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l add-ignore -d 'Add `# tfsift-ignore: RULE -- REASON` above every current finding, then report what remains'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l ignore-reason -r -F -d 'The REASON --add-ignore writes'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l diff -d 'Print the unified diff of what --fix would change, and change nothing'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l show-fixes -d 'With --fix, print the unified diff of what was changed'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l preset -x -a 'recommended strict' -d 'recommended (the default) or strict (also the opinionated rules)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l no-gitignore -d 'With --recursive, also lint directories that .gitignore names'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift rules"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -l help -s h -d 'Print this help message and exit'
@@ -76,6 +86,10 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l quiet -d 'Print 
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l enable-plugin-cache -d 'Also unpack the fetched packages into the plugin cache (TF_PLUGIN_CACHE_DIR or plugin_cache_dir)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: settings, else detected)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l from-tflint -r -F -d 'Import rule choices from this TFLint file (e.g. .tflint.hcl)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l output -s o -r -F -d 'The settings file to write'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l force -d 'Replace the settings file when it exists'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'parse' -d 'Print the parse dump of HCL native-syntax files (format: ../shared/spec/parse-dump.md)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'hash' -d 'Print the h1: (and for a zip the zh:) hash of provider packages'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'lock' -d 'Check a .terraform.lock.hcl file and print it as tfsift would write it'

@@ -36,11 +36,30 @@ struct LintOptions {
     bool offline = false;                     // --offline: no network, not even for --fix
     unsigned jobs = 0;                        // modules linted at once; 0: one per processor
     std::vector<std::string> command_line;    // for the SARIF invocation
+    // Adoption (docs/adopting.md).
+    bool exit_zero = false;                   // --exit-zero: exit 0 even with findings
+    std::string write_baseline;               // --write-baseline FILE
+    std::string baseline;                     // --baseline FILE: report only findings not recorded there
+    bool add_ignore = false;                  // --add-ignore: suppress every current finding inline
+    std::string ignore_reason = "added by tfsift --add-ignore";  // --ignore-reason TEXT
+    bool diff = false;                        // --diff: print what --fix would change, change nothing
+    bool show_fixes = false;                  // --show-fixes: with --fix, print the diff of what changed
+    std::string preset;                       // --preset recommended|strict (into selection.preset)
+    bool no_gitignore = false;                // --no-gitignore: -r lints what .gitignore names too
 };
 
 // Declares the options of `tfsift lint` on its subcommand.
 void add_lint_options(CLI::App& cmd, LintOptions& options);
 int run_lint(const LintOptions& options);
+
+// `tfsift init [--from-tflint [FILE]] [--output FILE] [--force]`.
+struct InitOptions {
+    std::string from_tflint;                  // the .tflint.hcl to import; empty: a commented default file
+    std::string output = ".tfsift.toml";
+    bool force = false;                       // replace an existing output file
+};
+void add_init_options(CLI::App& cmd, InitOptions& options);
+int run_init(const InitOptions& options);
 
 // `tfsift rules` and `tfsift rule ID` / `tfsift rule --all-markdown DIR`.
 struct RuleDocOptions {

@@ -18,6 +18,7 @@
 #include "cli/exit_status.hpp"
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/enum_names.hpp"
+#include "tfsift/lint/fix_diff.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/report/report.hpp"
 
@@ -45,9 +46,15 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--minimum-failure-severity", o.minimum_failure_severity,
                    "Exit 1 when a finding is at least this severe (default: warning)")
         ->check(CLI::IsMember({"error", "warning", "notice"}));
-    cmd.add_option("--enable", o.selection.enable, "Enable a rule (repeatable)")->allow_extra_args(false);
-    cmd.add_option("--disable", o.selection.disable, "Disable a rule (repeatable)")->allow_extra_args(false);
-    cmd.add_option("--only", o.selection.only, "Run only this rule (repeatable)")->allow_extra_args(false);
+    cmd.add_option("--enable", o.selection.enable, "Enable rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    cmd.add_option("--disable", o.selection.disable, "Disable rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    cmd.add_option("--only", o.selection.only, "Run only these rules (repeatable, or a comma list)")
+        ->allow_extra_args(false)
+        ->delimiter(',');
     cmd.add_option("--config", o.config, "Use this settings file instead of the nearest .tfsift.toml");
     cmd.add_option("--chdir", o.chdir, "Change to this directory first");
     cmd.add_option("--state", o.state,
@@ -67,6 +74,19 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
         ->check(CLI::Range(1U, 4096U));
+    cmd.add_flag("--exit-zero", o.exit_zero, "Exit 0 even when there are findings (2 still means an error)");
+    cmd.add_option("--write-baseline", o.write_baseline,
+                   "Record the current findings in FILE (with --baseline later, only new findings are reported)");
+    cmd.add_option("--baseline", o.baseline, "Report only findings that the baseline FILE does not record");
+    cmd.add_flag("--add-ignore", o.add_ignore,
+                 "Add `# tfsift-ignore: RULE -- REASON` above every current finding, then report what remains");
+    cmd.add_option("--ignore-reason", o.ignore_reason, "The REASON --add-ignore writes")->capture_default_str();
+    cmd.add_flag("--diff", o.diff, "Print the unified diff of what --fix would change, and change nothing");
+    cmd.add_flag("--show-fixes", o.show_fixes, "With --fix, print the unified diff of what was changed");
+    cmd.add_option("--preset", o.preset, "recommended (the default) or strict (also the opinionated rules)")
+        ->check(CLI::IsMember({"recommended", "strict"}))
+        ->each([&o](const std::string& name) { o.selection.preset = lint::parse_preset(name); });
+    cmd.add_flag("--no-gitignore", o.no_gitignore, "With --recursive, also lint directories that .gitignore names");
 }
 
 namespace {
@@ -104,6 +124,21 @@ std::optional<std::string> render_report(report::Format format, const report::Re
         fmt::print(stderr, "tfsift: cannot write the {} report: {}\n", report::to_string(format), e.what());
     }
     return std::nullopt;
+}
+
+// --diff: the unified diff of what --fix would change; exit 1 when it would
+// change something (as `diff` does), 0 when not.
+int print_fix_diff(const lint::Findings& findings, const LintOptions& options) {
+    auto mode = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
+    const lint::FixPlan plan = lint::plan_fixes(findings, mode);
+    std::string out;
+    for (const auto& [path, text] : plan.new_text) out += lint::unified_diff(path, plan.old_text.at(path), text);
+    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) return finish_standard_output(exit_failure, errno);
+    if (!options.quiet) {
+        fmt::print(stderr, "Would fix {} finding{} in {} file{}\n", plan.findings_fixed,
+                   plan.findings_fixed == 1 ? "" : "s", plan.new_text.size(), plan.new_text.size() == 1 ? "" : "s");
+    }
+    return finish_standard_output(plan.new_text.empty() ? exit_clean : exit_findings);
 }
 
 }  // namespace
@@ -149,8 +184,14 @@ int run_lint(const LintOptions& options) {
     if (options.fix || options.unsafe_fixes) {
         request.fix = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;
     }
+    // --diff shows what --fix would write and writes nothing.
+    if (options.diff) request.fix.reset();
     if (options.online) request.online = true;
     request.offline = options.offline || offline_forced();
+    request.respect_gitignore = !options.no_gitignore;
+    if (options.add_ignore) request.add_ignore_reason = options.ignore_reason;
+    request.write_baseline_file = options.write_baseline;
+    request.baseline_file = options.baseline;
     request.on_message = [&options](lint::MessageKind kind, const std::string& text) {
         switch (kind) {
             case lint::MessageKind::error:
@@ -160,13 +201,24 @@ int run_lint(const LintOptions& options) {
                 fmt::print(stderr, "{}\n", text);
                 break;
             case lint::MessageKind::fix_summary:
-                if (!options.quiet) fmt::print(stderr, "{}\n", text);
+            case lint::MessageKind::fix_applied:
+            case lint::MessageKind::notice:
+                if (!options.quiet) fmt::print(stderr, "{}\n", report::escape_control_characters(text));
                 break;
         }
     };
     lint::LintResult result = lint::run_session(request);
     if (!result.completed) return exit_failure;
     const lint::Findings& findings = result.findings;
+    if (options.diff) return print_fix_diff(findings, options);
+    if (options.show_fixes) {
+        for (const auto& change : result.fixed_files) {
+            const std::string diff = lint::unified_diff(change.path, change.old_text, change.new_text);
+            if (std::fwrite(diff.data(), 1, diff.size(), stdout) != diff.size()) {
+                return finish_standard_output(exit_failure, errno);
+            }
+        }
+    }
 
     // Findings decide between 0 and 1, and so does a lock file --fix could
     // not repair (its findings say why); anything that could not be read or
@@ -175,6 +227,7 @@ int run_lint(const LintOptions& options) {
     for (const auto& f : findings) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
+    if (options.exit_zero && exit_code == exit_findings) exit_code = exit_clean;
     if (result.io_failed()) exit_code = exit_failure;
 
     std::string cwd = fs::current_path().generic_string();

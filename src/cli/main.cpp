@@ -44,6 +44,10 @@ int run_command_line(int argc, char** argv) {
         "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
+    tfsift::cli::InitOptions init;
+    auto* init_cmd = app.add_subcommand("init", "Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint");
+    tfsift::cli::add_init_options(*init_cmd, init);
+
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
@@ -81,6 +85,7 @@ int run_command_line(int argc, char** argv) {
         if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
+        if (*init_cmd) return tfsift::cli::run_init(init);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);

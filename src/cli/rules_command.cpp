@@ -7,7 +7,11 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/rule_suggestion.hpp"
+#include "tfsift/lint/settings.hpp"
+#include "tfsift/report/report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -18,11 +22,34 @@ void add_rule_options(CLI::App& cmd, RuleDocOptions& o) {
     cmd.add_option("--all-markdown", o.all_markdown_dir, "Write every rule's documentation to DIR/<id>.md");
 }
 
+namespace {
+
+// The built-in rules and the [[policy]] rules of the settings that apply to
+// the working directory; false after printing the settings' errors.
+bool catalogue(std::vector<lint::Rule>& out) {
+    const std::string file = lint::find_settings_file(".");
+    if (file.empty()) {
+        out = lint::rules_for(lint::Settings{});
+        return true;
+    }
+    const lint::SettingsResult loaded = lint::load_settings(file);
+    for (const auto& e : loaded.errors) {
+        fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
+    }
+    if (!loaded.ok()) return false;
+    out = lint::rules_for(loaded.settings);
+    return true;
+}
+
+}  // namespace
+
 int run_rules() {
+    std::vector<lint::Rule> rules;
+    if (!catalogue(rules)) return exit_failure;
     std::size_t width = 2;
-    for (const auto& r : lint::builtin_rules()) width = std::max(width, r.id.size());
+    for (const auto& r : rules) width = std::max(width, r.id.size());
     fmt::print("{:<{}}  {:<8}  {:<7}  {:<7}  {}\n", "id", width, "severity", "default", "fixable", "summary");
-    for (const auto& r : lint::builtin_rules()) {
+    for (const auto& r : rules) {
         fmt::print("{:<{}}  {:<8}  {:<7}  {:<7}  {}\n", r.id, width, to_string(r.default_severity),
                    r.enabled_by_default ? "on" : "off", r.fixable ? "yes" : "no", r.doc.summary);
     }
@@ -48,9 +75,17 @@ int run_rule(const RuleDocOptions& o) {
         fmt::print(stderr, "tfsift: rule: give a rule id (see `tfsift rules`) or --all-markdown DIR\n");
         return exit_failure;
     }
-    const lint::Rule* r = lint::find_builtin_rule(o.id);
+    std::vector<lint::Rule> rules;
+    if (!catalogue(rules)) return exit_failure;
+    const lint::Rule* r = nullptr;
+    std::vector<std::string> ids;
+    for (const auto& candidate : rules) {
+        if (candidate.id == o.id) r = &candidate;
+        ids.push_back(candidate.id);
+    }
     if (r == nullptr) {
-        fmt::print(stderr, "tfsift: unknown rule {} (see `tfsift rules`)\n", o.id);
+        fmt::print(stderr, "tfsift: unknown rule {}{} (see `tfsift rules`)\n", report::escape_control_characters(o.id),
+                   lint::did_you_mean(o.id, ids));
         return exit_failure;
     }
     fmt::print("{}", lint::rule_markdown(*r));

@@ -89,6 +89,7 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
     struct Candidate {
         EditsByFile edits;
         std::tuple<std::string, std::uint32_t, std::uint32_t> first;  // file, begin, end of the first edit
+        const Finding* finding = nullptr;
     };
     FixPlan plan;
     // Edits are grouped by the file's absolute path: a module loaded both on
@@ -100,6 +101,7 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
         if (!f.fix || f.fix->edits.empty()) continue;
         if (f.fix->applicability == Applicability::unsafe && mode != FixMode::include_unsafe) continue;
         Candidate c;
+        c.finding = &f;
         bool valid = true;
         for (const TextEdit& e : f.fix->edits) {
             const auto& src = e.file ? e.file : f.file;
@@ -149,6 +151,10 @@ FixPlan plan_fixes(const Findings& findings, FixMode mode) {
         }
         taken.push_back(c.edits);
         ++plan.findings_fixed;
+        const Finding& f = *c.finding;
+        const ResolvedPos at = f.file->resolve(f.range.start);
+        plan.applied.push_back(
+            fmt::format("{}:{}:{}: {}: {}", f.file->path(), at.line, at.column, f.rule_id, f.fix->description));
     }
     for (auto& [path, edits] : accepted) {
         std::sort(edits.begin(), edits.end());

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include "tfsift/lint/tflint_import.hpp"
+
 namespace tfsift::lint {
 namespace {
 
 constexpr std::string_view marker = "tfsift-ignore";
+constexpr std::string_view tflint_marker = "tflint-ignore";
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
@@ -26,7 +29,11 @@ bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& o
         return false;  // block comments are not ignore comments
     }
     while (i < text.size() && is_space(text[i])) ++i;
-    if (text.substr(i, marker.size()) != marker) return false;
+    if (text.substr(i, tflint_marker.size()) == tflint_marker) {
+        out.from_tflint = true;
+    } else if (text.substr(i, marker.size()) != marker) {
+        return false;
+    }
     i += marker.size();
     if (text.substr(i, 5) == "-file") {
         out.whole_file = true;
@@ -56,10 +63,15 @@ bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& o
             // Trailing junk such as a stray '\r' is not part of an id.
             while (!id.empty() && !is_id_char(id.back())) id.remove_suffix(1);
             if (id.empty()) continue;
-            out.rules.push_back({std::string(id),
-                                 Range{Pos{base + static_cast<std::uint32_t>(start)},
-                                       Pos{base + static_cast<std::uint32_t>(start + id.size())}},
-                                 false});
+            const Range range{Pos{base + static_cast<std::uint32_t>(start)},
+                              Pos{base + static_cast<std::uint32_t>(start + id.size())}};
+            if (out.from_tflint) {
+                // TFLint's names stand for the tfsift rules of the migration
+                // table; the others are TFLint's business.
+                for (auto mapped : tfsift_rules_for_tflint(id)) out.rules.push_back({std::string(mapped), range, false});
+                continue;
+            }
+            out.rules.push_back({std::string(id), range, false});
         }
     }
     out.comment = c.range;

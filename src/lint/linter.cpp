@@ -20,8 +20,9 @@ std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Set
                                        const RuleSelection& selection, std::vector<std::string>& unknown) {
     std::vector<ActiveRule> active;
     active.reserve(rules.size());
+    const Preset preset = selection.preset.value_or(settings.preset.value_or(Preset::recommended));
     for (const Rule& r : rules) {
-        ActiveRule a{&r, r.enabled_by_default, std::nullopt};
+        ActiveRule a{&r, preset == Preset::strict || r.enabled_by_default, std::nullopt};
         if (auto it = settings.rules.find(r.id); it != settings.rules.end()) {
             if (it->second.enabled) a.enabled = *it->second.enabled;
             a.severity_override = it->second.severity;
@@ -184,6 +185,7 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
             continue;
         }
         for (const IgnoreComment& ic : ignores) {
+            if (ic.from_tflint) continue;
             bool all_unused = true;
             Findings mine;
             for (const IgnoredRule& r : ic.rules) {

@@ -87,6 +87,11 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
     return find_module_dirs(root, settings, problems);
 }
 
+bool needs_recursive_hint(const std::string& dir, const Settings& settings) {
+    if (!module_config_files(dir, Engine::opentofu, settings).empty()) return false;
+    return !find_module_dirs(dir, settings).empty();
+}
+
 Engine detect_engine(const std::string& dir) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

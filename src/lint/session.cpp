@@ -10,11 +10,18 @@
 #include <set>
 #include <system_error>
 
+#include "tfsift/atomic_write.hpp"
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/lint/add_ignore.hpp"
+#include "tfsift/lint/baseline.hpp"
+#include "tfsift/lint/gitignore.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_roles.hpp"
+#include "tfsift/lint/repository_root.hpp"
+#include "tfsift/lint/rule_suggestion.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
@@ -127,15 +134,23 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             if (request.recursive) {
                 std::vector<std::string> problems;
                 dirs = find_module_dirs(path, *settings, problems);
+                if (request.respect_gitignore) dirs = drop_gitignored(dirs, find_repository_root(path));
                 for (const auto& p : problems) say.cannot_read(p);
                 unreadable_dirs += problems.size();
             } else {
                 dirs.push_back(path);
+                if (needs_recursive_hint(path, *settings)) {
+                    say.send(MessageKind::notice,
+                             fmt::format("tfsift: {} has no configuration files, but directories below it do: use "
+                                         "--recursive (-r) to lint them",
+                                         path));
+                }
             }
             const std::string root = trusted_root_of(path);
             for (const auto& d : dirs) {
                 Target& t = targets[absolute_normal_path(d)];
-                if (t.dir.empty()) t.dir = d;
+                // `-r .` names `sub`, not `./sub`, as the directory alone does.
+                if (t.dir.empty()) t.dir = d.size() > 2 && d.compare(0, 2, "./") == 0 ? d.substr(2) : d;
                 t.only_files.clear();     // the whole module was asked for
                 t.only_files.insert("");  // marker: report everything
                 if (t.trusted_root.empty()) t.trusted_root = root;
@@ -207,25 +222,6 @@ void check_module_inputs(const ModuleRun& run, const LintRequest& request, Messe
     }
 }
 
-// The absolute directories of the modules that a module of the run calls by
-// a local path.
-std::set<std::string> called_modules(const std::vector<ModuleRun>& runs) {
-    std::set<std::string> called;
-    for (const auto& run : runs) {
-        std::string base = absolute_normal_path(run.dir);
-        std::vector<const config::LoadedModule*> todo{run.tree.root.get()};
-        while (!todo.empty()) {
-            const config::LoadedModule* m = todo.back();
-            todo.pop_back();
-            for (const auto& [name, child] : m->children) {
-                called.insert(absolute_normal_path(base + "/" + child.dir));
-                todo.push_back(&child);
-            }
-        }
-    }
-    return called;
-}
-
 // Loads and lints every target, `jobs` modules at once. Loading and linting
 // one module does not depend on another, so each runs on its own; results are
 // kept per module and joined in the targets' order, so the findings are the
@@ -276,7 +272,12 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         for (const auto& f : run.tree.root->files) scan.files.push_back(f.parsed->source->path());
         check_module_inputs(run, request, say, scan);
     }
-    const std::set<std::string> called = called_modules(runs);
+    // A module's role comes from every local caller in its repository, not
+    // from what this run happens to include (lint/module_roles.hpp).
+    std::vector<ModuleRole> roles(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        roles[i] = repository_module_role(runs[i].dir, *runs[i].settings, runs[i].trusted_root);
+    }
 
     // Rule activation: each distinct settings object gets its rule list once.
     std::map<const Settings*, std::vector<Rule>> rules_of;
@@ -292,7 +293,10 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         std::vector<std::string> unknown;
         active[i] = activate_rules(it->second, *runs[i].settings, request.selection, unknown);
         if (!unknown.empty()) {
-            say.error("tfsift: unknown rule " + unknown.front());
+            std::vector<std::string> ids;
+            ids.reserve(it->second.size());
+            for (const auto& r : it->second) ids.push_back(r.id);
+            say.error("tfsift: unknown rule " + unknown.front() + did_you_mean(unknown.front(), ids));
             return false;
         }
     }
@@ -301,7 +305,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         started = Clock::now();
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const ModuleRun& run = runs[i];
-            if (called.count(absolute_normal_path(run.dir)) || !lock_repair_selected(active[i])) continue;
+            if (roles[i] == ModuleRole::called || !lock_repair_selected(active[i])) continue;
             auto outcome = repair_module_lock_file(run.dir, run.tree, run.engine, *run.settings, run.state_file,
                                                    request.offline,
                                                    [&say](std::string line) { say.send(MessageKind::lock_repair, std::move(line)); });
@@ -321,7 +325,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         ctx.settings = run.settings;
         ctx.state_file = run.state_file;
         ctx.state_file_given = !request.state_file.empty();
-        ctx.role = called.count(absolute_normal_path(run.dir)) ? ModuleRole::called : ModuleRole::root;
+        ctx.role = roles[i];
     }
     started = Clock::now();
     std::vector<Findings> per_module(runs.size());
@@ -342,6 +346,47 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     sort_findings(scan.findings);
     scan.times.rules = seconds_since(started);
     return true;
+}
+
+std::string baseline_dir_of(const std::string& file) {
+    std::string dir = fs::path(absolute_normal_path(file)).parent_path().string();
+    return dir.empty() ? "/" : dir;
+}
+
+// Records `findings` in the baseline `file`, atomically; false after saying
+// why it could not be written.
+bool write_baseline(const std::string& file, const Findings& findings, Messenger& say) {
+    const auto entries = baseline_entries(findings, baseline_dir_of(file));
+    auto written = atomic_write_file(file, render_baseline(entries));
+    if (!written.ok()) {
+        say.error(fmt::format("tfsift: cannot write {}: {}", file, written.error));
+        return false;
+    }
+    say.send(MessageKind::fix_summary,
+             fmt::format("Recorded {} finding{} in {}", entries.size(), entries.size() == 1 ? "" : "s", file));
+    return true;
+}
+
+// Leaves out the findings the baseline `file` records; how many, or nullopt
+// after saying why the file cannot be used.
+std::optional<std::size_t> apply_baseline(const std::string& file, Findings& findings, Messenger& say) {
+    const FileContent content = read_regular_file(file, ReadPolicy{});
+    if (!content.ok()) {
+        say.cannot_read("the baseline " + content.message);
+        return std::nullopt;
+    }
+    const BaselineParse parsed = parse_baseline(content.bytes);
+    if (!parsed.ok()) {
+        const auto colon = parsed.error.find(": ");
+        say.error(fmt::format("{}:{}: error: {}", file, parsed.error.substr(0, colon), parsed.error.substr(colon + 2)));
+        return std::nullopt;
+    }
+    const std::size_t dropped = filter_baseline(findings, parsed.entries, baseline_dir_of(file));
+    if (dropped > 0) {
+        say.send(MessageKind::notice, fmt::format("{} finding{} recorded in the baseline left out", dropped,
+                                                  dropped == 1 ? "" : "s"));
+    }
+    return dropped;
 }
 
 }  // namespace
@@ -376,6 +421,16 @@ LintResult run_session(const LintRequest& request) {
         for (const auto& e : written.errors) say.error("tfsift: " + e);
         result.findings_fixed = plan.findings_fixed;
         result.files_fixed = written.written.size();
+        const std::set<std::string> changed(written.written.begin(), written.written.end());
+        for (const auto& line : plan.applied) {
+            std::string_view shown = line;
+            if (!changed.count(std::string(shown.substr(0, shown.find(':'))))) continue;
+            while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
+            say.send(MessageKind::fix_applied, "Fixed " + std::string(shown));
+        }
+        for (const auto& path : written.written) {
+            result.fixed_files.push_back({path, plan.old_text.at(path), plan.new_text.at(path)});
+        }
         say.send(MessageKind::fix_summary,
                  fmt::format("Fixed {} finding{} in {} file{}", plan.findings_fixed, plan.findings_fixed == 1 ? "" : "s",
                              written.written.size(), written.written.size() == 1 ? "" : "s"));
@@ -387,6 +442,38 @@ LintResult run_session(const LintRequest& request) {
         }
         scan.times.fix = fix_time;
         result.fix_write_failed = !written.errors.empty();
+    }
+    if (request.add_ignore_reason) {
+        const AddIgnorePlan plan = plan_add_ignores(scan.findings, *request.add_ignore_reason);
+        const FixWriteResult written = write_fixes(plan.edits);
+        for (const auto& e : written.errors) say.error("tfsift: " + e);
+        result.ignores_added = plan.comments;
+        std::string summary = fmt::format(
+            "Added {} ignore comment{} for {} finding{} in {} file{}", plan.comments, plan.comments == 1 ? "" : "s",
+            plan.findings_covered, plan.findings_covered == 1 ? "" : "s", written.written.size(),
+            written.written.size() == 1 ? "" : "s");
+        if (plan.findings_skipped > 0) {
+            summary += fmt::format("; {} finding{} cannot take an inline comment (JSON or lock files, heredocs, "
+                                   "syntax-error, unused-ignore)",
+                                   plan.findings_skipped, plan.findings_skipped == 1 ? "" : "s");
+        }
+        say.send(MessageKind::fix_summary, summary);
+        if (!written.errors.empty()) result.fix_write_failed = true;
+        if (!written.written.empty()) {
+            // Report what remains, from the files as they are now.
+            const SessionTimes times = scan.times;
+            scan = Scan{};
+            if (!scan_targets(targets, settings_cache, request, false, say, scan)) return result;
+            scan.times.fix = times.fix;
+        }
+    }
+    if (!request.write_baseline_file.empty() && !write_baseline(request.write_baseline_file, scan.findings, say)) {
+        return result;
+    }
+    if (!request.baseline_file.empty()) {
+        const auto dropped = apply_baseline(request.baseline_file, scan.findings, say);
+        if (!dropped) return result;
+        result.baseline_dropped = *dropped;
     }
 
     result.completed = true;

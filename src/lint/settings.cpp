@@ -1,6 +1,7 @@
 // Reading .tfsift.toml with toml++.
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/providers/core_version.hpp"
+#include "tfsift/providers/platform.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "tfsift/file_read.hpp"
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/rule_suggestion.hpp"
 
 namespace fs = std::filesystem;
 
@@ -190,7 +192,10 @@ public:
                     error(node, "`max_file_size` must be a positive number of bytes");
                 }
             } else if (k == "platforms") {
-                if (auto list = strings(node, "platforms")) s_.platforms = *list;
+                if (auto list = strings(node, "platforms")) {
+                    s_.platforms = *list;
+                    check_platforms(*node.as_array());
+                }
             } else if (k == "online") {
                 if (const auto* flag = node.as_boolean()) {
                     s_.online = flag->get();
@@ -201,6 +206,24 @@ public:
                 if (auto list = strings(node, "exclude")) {
                     for (auto& g : *list) s_.excludes.push_back({base_dir_, PathGlob(g)});
                 }
+            } else if (k == "preset") {
+                auto name = string(node, "preset");
+                if (name && !parse_preset(*name)) {
+                    error(node, fmt::format("`preset` must be \"recommended\" or \"strict\", not \"{}\"", *name));
+                } else if (name) {
+                    s_.preset = parse_preset(*name);
+                }
+            } else if (k == "root") {
+                if (const auto* b = node.as_boolean()) {
+                    s_.repository_root = b->get();
+                } else {
+                    error(node, "`root` must be true or false");
+                }
+            } else if (k == "roots" || k == "shared") {
+                if (auto list = strings(node, k)) {
+                    auto& globs = k == "roots" ? s_.root_modules : s_.shared_modules;
+                    for (auto& g : *list) globs.push_back({base_dir_, PathGlob(g)});
+                }
             } else if (k == "rules") {
                 read_rules(node);
             } else if (k == "ignore") {
@@ -208,8 +231,9 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, engine, engine_version, platforms, online, "
-                                        "exclude, rules, ignore, policy, follow_external_symlinks or max_file_size)",
+                error(node, fmt::format("unknown setting `{}` (expected extend, root, preset, engine, engine_version, platforms, "
+                                        "online, exclude, roots, shared, rules, ignore, policy, "
+                                        "follow_external_symlinks or max_file_size)",
                                         k),
                       &key);
             }
@@ -220,9 +244,11 @@ public:
         std::set<std::string> known;
         for (const Rule& r : builtin_rules()) known.insert(r.id);
         for (const Policy& p : s_.policies) known.insert(p.id);
+        const std::vector<std::string> ids(known.begin(), known.end());
         for (const auto& ref : references_) {
             if (!known.count(ref.id)) {
-                errors_.push_back({ref.file, ref.line, ref.column, fmt::format("unknown rule `{}`", ref.id)});
+                errors_.push_back(
+                    {ref.file, ref.line, ref.column, fmt::format("unknown rule `{}`{}", ref.id, did_you_mean(ref.id, ids))});
             }
         }
     }
@@ -277,6 +303,33 @@ private:
             }
         }
         return out;
+    }
+
+    // Each platform is OS_ARCH in Go's spelling, with an OS and an
+    // architecture Go knows: a typo would otherwise pass silently.
+    void check_platforms(const toml::array& arr) {
+        static const std::vector<std::string> oses = {"aix", "android", "darwin", "dragonfly", "freebsd",
+                                                      "illumos", "ios", "js", "linux", "netbsd", "openbsd",
+                                                      "plan9", "solaris", "wasip1", "windows"};
+        static const std::vector<std::string> arches = {"386", "amd64", "arm", "arm64", "loong64", "mips",
+                                                        "mips64", "mips64le", "mipsle", "ppc64", "ppc64le",
+                                                        "riscv64", "s390x", "wasm"};
+        for (const auto& item : arr) {
+            const std::string& text = item.as_string()->get();
+            const auto parsed = providers::parse_platform(text);
+            if (!parsed.platform) {
+                error(item, fmt::format("platform \"{}\" {} (e.g. \"linux_amd64\")", text, parsed.error));
+                continue;
+            }
+            const auto& p = *parsed.platform;
+            if (std::find(oses.begin(), oses.end(), p.os) == oses.end()) {
+                error(item, fmt::format("platform \"{}\": unknown operating system `{}`{}", text, p.os,
+                                        did_you_mean(p.os, oses)));
+            } else if (std::find(arches.begin(), arches.end(), p.arch) == arches.end()) {
+                error(item, fmt::format("platform \"{}\": unknown architecture `{}`{}", text, p.arch,
+                                        did_you_mean(p.arch, arches)));
+            }
+        }
     }
 
     void read_engine(const toml::node& node) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "report/report_common.hpp"
@@ -136,6 +137,8 @@ void write_text(const ReportInput& input, std::ostream& out) {
     detail::SnippetGuard guard(input.trusted_roots);
     std::size_t counts[3] = {0, 0, 0};
     std::set<std::string> files;
+    std::map<std::string, std::string, std::less<>> help;
+    for (const lint::Rule& r : input.rules) help.emplace(r.id, lint::rule_help_uri(r));
     for (const lint::Finding& f : input.findings) {
         ++counts[static_cast<int>(f.severity)];
         files.insert(f.file->path());
@@ -156,6 +159,10 @@ void write_text(const ReportInput& input, std::ostream& out) {
         if (f.fix) {
             out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), one_line(f.fix->description),
                                lint::to_string(f.fix->applicability));
+        }
+        // Where the rule is explained (`tfsift rule ID` prints the same page).
+        if (auto it = help.find(f.rule_id); it != help.end()) {
+            out << fmt::format("  {} {}\n", style.wrap("1;36", "docs:"), it->second);
         }
     }
     if (input.quiet) return;

@@ -324,7 +324,8 @@ def case_long_line(tmp):
     text = resources_json(n)
     write(os.path.join(d, "main.tf.json"), text)
     for fmt in ("json", "sarif", "text"):
-        r = run(["lint", "--jobs", "1", "--format", fmt, d], timeout=600)
+        # provider-alias-undeclared is in the strict preset.
+        r = run(["lint", "--jobs", "1", "--preset", "strict", "--format", fmt, d], timeout=600)
         ended_normally(r, f"long line, {fmt}")
         within(r, 30, f"long line, {fmt}")
         if fmt == "json":
@@ -361,7 +362,7 @@ def case_sarif_snippet(tmp):
     write(os.path.join(d, "main.tf.json"), text)
     sarif = os.path.join(tmp, "long-line.sarif")
     # Two findings per resource; the module-level required-version-missing is not counted.
-    r = run(["lint", "--jobs", "1", "--disable", "required-version-missing", "--output", f"sarif:{sarif}", d])
+    r = run(["lint", "--jobs", "1", "--preset", "strict", "--disable", "required-version-missing", "--output", f"sarif:{sarif}", d])
     ended_normally(r, "SARIF of a one-line file")
     size = os.path.getsize(sarif)
     check(size < 2000 * 2 * n, f"SARIF of a {len(text)} byte one-line file: {size} bytes")

@@ -425,7 +425,8 @@ def check_github_limits(tfsift, outdir):
         with open(os.path.join(module, "main.tf.json"), "w", encoding="utf-8") as f:
             f.write('{"resource":{' + items + "}}")
         sarif = os.path.join(outdir, f"m{n}.sarif")
-        proc = subprocess.run([tfsift, "lint", "--jobs", "1", "--output", "sarif:" + sarif, module],
+        # provider-alias-undeclared is in the strict preset.
+        proc = subprocess.run([tfsift, "lint", "--jobs", "1", "--preset", "strict", "--output", "sarif:" + sarif, module],
                               capture_output=True, text=True)
         assert proc.returncode == 1, proc.stderr
         with open(sarif, encoding="utf-8") as f:

@@ -233,3 +233,19 @@ add_test(NAME lint-corpus-report
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/corpus_report_check.py --tfsift $<TARGET_FILE:tfsift>
           --shared ${PROJECT_SOURCE_DIR}/../shared --expected ${PROJECT_SOURCE_DIR}/tests/expected/corpus-report.json.gz)
 set_tests_properties(lint-corpus-report PROPERTIES TIMEOUT 600)
+
+# ---- the same findings in every scope; adopting tfsift (issue 14) -----------
+# scope-consistency: every module directory gets the same findings from a
+# recursive run of its repository, a run of the directory and a run per file.
+# CI checks the rule fixtures (one repository) and one corpus repository; the
+# whole corpus is `scope_consistency_check.py --corpus ../shared/corpus`
+# (README.md, "Proving the linter").
+add_test(NAME scope-consistency
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/scope_consistency_check.py
+          --tfsift $<TARGET_FILE:tfsift> --jobs 2 --sample 4
+          --corpus ${PROJECT_SOURCE_DIR}/../shared/corpus --only terraform-aws-modules+terraform-aws-vpc
+          ${PROJECT_SOURCE_DIR}/fixtures/rules)
+set_tests_properties(scope-consistency PROPERTIES PROCESSORS 2 TIMEOUT 600)
+add_test(NAME adoption
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/adoption_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(adoption PROPERTIES TIMEOUT 300)

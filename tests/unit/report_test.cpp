@@ -62,7 +62,8 @@ TEST_CASE("text report: location, caret underline, summary", "[report]") {
                                        "   | \t^~~\n"
                                        "main.tf:1:1: note: in this block\n"));
     CHECK_THAT(text, Catch::Contains("main.tf:4:18: notice[unused-ignore] unused\n"));
-    CHECK_THAT(text, Catch::Contains("fix: Remove the comment (safe)"));
+    CHECK_THAT(text, Catch::Contains("fix: Remove the comment (safe)\n"
+                                     "  docs: https://github.com/tfsift/tfsift/blob/main/docs/rules/unused-ignore.md\n"));
     CHECK_THAT(text, Catch::EndsWith("2 findings (1 error, 0 warnings, 1 notice) in 1 of 1 file.\n"));
     CHECK(text.find('\x1b') == std::string::npos);
 }

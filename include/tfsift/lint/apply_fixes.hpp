@@ -21,6 +21,8 @@ struct FixPlan {
     // Fixes left out because one of their edits overlaps an edit of a fix
     // that comes earlier in the file (they may apply on a later run).
     std::size_t conflicts_skipped = 0;
+    // What each fix taken does, in order: "PATH:LINE:COL: RULE: DESCRIPTION".
+    std::vector<std::string> applied;
 };
 
 // Chooses and applies fixes in memory. Edits are gathered per file (one file

@@ -1,6 +1,8 @@
 // Inline ignore comments:
 //   # tfsift-ignore: ID[, ID] [-- reason]   findings of ID starting on this line or the next
 //   # tfsift-ignore-file: ID[, ID]          findings of ID anywhere in this file
+//   # tflint-ignore: NAME[, NAME]          the same for the tfsift rules that stand
+//   # tflint-ignore-file: NAME[, NAME]     for these TFLint rules (tflint_import.hpp)
 // (`//` comments work the same way.)
 #pragma once
 
@@ -24,6 +26,9 @@ struct IgnoreComment {
     std::uint32_t line = 0;       // the comment's line (it covers this line and the next)
     std::vector<IgnoredRule> rules;
     std::string reason;           // after `--`, may be empty
+    // A `tflint-ignore` comment: it serves TFLint too, so it is never
+    // reported (or removed) as unused.
+    bool from_tflint = false;
 };
 
 // Every ignore comment of a parsed file, in source order.

@@ -17,6 +17,7 @@ struct RuleSelection {
     std::vector<std::string> enable;
     std::vector<std::string> disable;
     std::vector<std::string> only;   // when non-empty, exactly these rules run
+    std::optional<Preset> preset;    // --preset: beats the settings' `preset`
 };
 
 // A rule as it will run: enabled or not, with its effective severity.
@@ -30,7 +31,9 @@ struct ActiveRule {
 // per [[policy]].
 std::vector<Rule> rules_for(const Settings& settings);
 
-// Decides which rules run. Unknown ids in `selection` are returned in
+// Decides which rules run: the preset (the selection's, else the settings',
+// else recommended: each rule's enabled_by_default; strict: every rule), then
+// the settings' [rules], then --only, --enable, --disable. Unknown ids in `selection` are returned in
 // `unknown` (a usage error for the caller).
 std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Settings& settings,
                                        const RuleSelection& selection, std::vector<std::string>& unknown);

@@ -27,6 +27,11 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
 // The same, without telling what could not be read.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings);
 
+// True when `dir` has no configuration files of its own but a directory
+// below it has: linting it without --recursive finds nothing, which deserves
+// a hint.
+bool needs_recursive_hint(const std::string& dir, const Settings& settings);
+
 // OpenTofu when the directory has `.tofu` files or a lock file written by
 // `tofu init`; Terraform otherwise.
 Engine detect_engine(const std::string& dir);

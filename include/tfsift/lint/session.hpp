@@ -11,7 +11,13 @@
 // modules from the ones other modules of the run call, repairs root modules'
 // lock files when fixing, activates the rules and lints every module. With
 // `fix`, it applies the fixes and lints again, so the result shows what is
-// left. The findings are the same whatever `jobs` is.
+// left; `add_ignore` then suppresses what is left inline and lints again. A
+// baseline is written from, or applied to, the final findings. The findings
+// are the same whatever `jobs` is.
+//
+// Whether a module is a root module or one that others call is decided from
+// every local caller in its repository (lint/module_roles.hpp), not from
+// what the run happens to include, so every scope gives the same answer.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +40,15 @@ enum class MessageKind : std::uint8_t {
     error,        // something could not be read, a settings error, an unknown rule: a line for stderr
     lock_repair,  // what the repair of a lock file changed or could not change
     fix_summary,  // how many findings the fixes repaired, in how many files
+    fix_applied,  // one fix that was written: "PATH:LINE:COLUMN: RULE ..."
+    notice,       // advice that does not fail the run (a directory that needs --recursive, a baseline's effect)
+};
+
+// A file the session rewrote (fixes or ignore comments), before and after.
+struct FileChange {
+    std::string path;
+    std::string old_text;
+    std::string new_text;
 };
 
 // Receives each message as it arises (one line, or several joined by
@@ -51,6 +66,12 @@ struct LintRequest {
     std::optional<FixMode> fix;      // apply fixes and repair root modules' lock files, then lint again
     std::optional<bool> online;      // beats the settings' `online`
     bool offline = false;            // open no connection, not even to repair a lock file
+    bool respect_gitignore = true;   // with `recursive`, leave out directories .gitignore names
+    // Suppress every finding left (after `fix`) with an inline ignore comment
+    // giving this reason, then lint again.
+    std::optional<std::string> add_ignore_reason;
+    std::string write_baseline_file;  // record the final findings there (atomically)
+    std::string baseline_file;        // leave out the findings recorded there
     MessageSink on_message;          // may be empty: the messages are in the result either way
 };
 
@@ -98,6 +119,9 @@ struct LintResult {
     bool fix_write_failed = false;    // a fixed file could not be written
     std::size_t findings_fixed = 0;
     std::size_t files_fixed = 0;
+    std::vector<FileChange> fixed_files;  // what `fix` wrote, in path order
+    std::size_t ignores_added = 0;        // ignore comments `add_ignore_reason` wrote
+    std::size_t baseline_dropped = 0;     // findings the baseline recorded
     // Online checks that could not be made (a check not made is not a pass).
     std::vector<std::string> online_check_failures;
     SessionTimes times;  // of the last scan (after fixes, of the one that reports)

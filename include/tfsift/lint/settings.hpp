@@ -13,6 +13,7 @@
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/glob.hpp"
 #include "tfsift/lint/policy.hpp"
+#include "tfsift/lint/presets.hpp"
 
 namespace tfsift::lint {
 
@@ -62,10 +63,19 @@ struct Settings {
     // `online = true`: lock rules ask the registries what they signed
     // (`tfsift lint --online`); lint opens no socket otherwise.
     std::optional<bool> online;
+    std::optional<Preset> preset;            // `preset`: which rules are on before [rules]
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;
     std::vector<AnchoredGlob> excludes;      // files and directories not linted at all
     std::vector<Policy> policies;
+    // `root = true`: this file's directory is the repository root (as a
+    // directory holding `.git` is), see tfsift/lint/repository_root.hpp.
+    bool repository_root = false;
+    // Declared module roles (`roots`, `shared`): directories matching these
+    // globs are root modules / shared modules whoever calls them
+    // (tfsift/lint/module_roles.hpp); `roots` is checked first.
+    std::vector<AnchoredGlob> root_modules;
+    std::vector<AnchoredGlob> shared_modules;
     // How files are read (tfsift/file_read.hpp): files that resolve outside
     // the repository root are read only with this set, and no file larger
     // than max_file_size bytes is read.

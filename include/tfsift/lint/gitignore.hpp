@@ -1,0 +1,56 @@
+// `.gitignore` rules for `lint --recursive`: directories git ignores (build
+// output, vendored copies, generated code) are not linted unless
+// `--no-gitignore` says otherwise.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tfsift::lint {
+
+// The patterns of one .gitignore file (the rules of gitignore(5) that concern
+// directories: `#` comments, `!` negation, a leading or inner `/` anchoring
+// the pattern to the file's directory, a trailing `/` for directories only,
+// `*`, `?`, `[...]` and `**`).
+class GitignoreFile {
+public:
+    explicit GitignoreFile(std::string_view text);
+
+    // The verdict of this file for `relative` (a directory path relative to the
+    // file's directory, '/'-separated): 1 ignored, -1 re-included by `!`,
+    // 0 no pattern matches.
+    [[nodiscard]] int verdict(std::string_view relative) const;
+
+private:
+    struct Pattern {
+        std::string glob;
+        bool negated = false;
+        bool anchored = false;
+    };
+    std::vector<Pattern> patterns_;
+};
+
+// Answers for directories of one repository, reading each .gitignore once.
+class GitignoreFilter {
+public:
+    explicit GitignoreFilter(std::string repository_root);
+
+    // Whether git ignores the directory `dir` (absolute, lexically normal,
+    // below the root): the deepest .gitignore with a verdict decides, from the
+    // root down to the directory's parent; a directory inside an ignored one
+    // is ignored.
+    bool ignored(const std::string& dir);
+
+private:
+    const GitignoreFile* file_in(const std::string& dir);
+    std::string root_;
+    std::map<std::string, GitignoreFile> files_;
+    std::map<std::string, bool> has_file_;
+};
+
+// `dirs` (as find_module_dirs gives them) without the ones git ignores in the
+// repository at `repository_root`.
+std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root);
+
+}  // namespace tfsift::lint

@@ -1,0 +1,114 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "../support/scratch_dir.hpp"
+#include "tfsift/lint/module_roles.hpp"
+#include "tfsift/lint/repository_root.hpp"
+#include "tfsift/lint/settings.hpp"
+
+namespace fs = std::filesystem;
+using namespace tfsift;
+using namespace tfsift::lint;
+using tfsift::testing::ScratchDir;
+using tfsift::testing::write_file;
+
+namespace {
+
+std::string abs(const fs::path& p) { return absolute_normal_path(p.string()); }
+
+}  // namespace
+
+TEST_CASE("repository root: .git, else a settings file with root = true", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    write_file(s.path / "repo/.git/HEAD", "ref: refs/heads/main\n");
+    write_file(s.path / "repo/modules/a/main.tf", "");
+    write_file(s.path / "mono/.tfsift.toml", "root = true\n");
+    write_file(s.path / "mono/team/.tfsift.toml", "engine = \"terraform\"\n");
+    write_file(s.path / "mono/team/svc/main.tf", "");
+    write_file(s.path / "loose/x/main.tf", "");
+
+    CHECK(find_repository_root((s.path / "repo/modules/a").string()) == abs(s.path / "repo"));
+    CHECK(find_repository_root((s.path / "repo/modules/a/main.tf").string()) == abs(s.path / "repo"));
+    // A settings file without `root = true` does not stop the search.
+    CHECK(find_repository_root((s.path / "mono/team/svc").string()) == abs(s.path / "mono"));
+    CHECK(settings_file_marks_root((s.path / "mono/.tfsift.toml").string()));
+    CHECK_FALSE(settings_file_marks_root((s.path / "mono/team/.tfsift.toml").string()));
+    // Neither: the fallback (the path named on the command line), else the
+    // directory itself.
+    CHECK_FALSE(find_marked_repository_root((s.path / "loose/x").string()));
+    CHECK(find_repository_root((s.path / "loose/x").string()) == abs(s.path / "loose/x"));
+    CHECK(find_repository_root((s.path / "loose/x").string(), (s.path / "loose").string()) == abs(s.path / "loose"));
+}
+
+TEST_CASE("module roles come from every local caller in the repository", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    write_file(r / "main.tf", "resource \"null_resource\" \"x\" {}\n");
+    // Registry layout: an example calls the repository's root module.
+    write_file(r / "examples/basic/main.tf", "module \"this\" {\n  source = \"../..\"\n}\n");
+    write_file(r / "modules/net/main.tf", "");
+    write_file(r / "modules/unused/main.tf", "");
+    write_file(r / "envs/prod/main.tf", "module \"net\" {\n  source = \"../../modules/net\"\n}\n"
+                                         "module \"remote\" {\n  source = \"hashicorp/consul/aws\"\n}\n");
+    // JSON syntax counts too.
+    write_file(r / "envs/dev/main.tf.json", R"({"module": {"db": {"source": "../../modules/db"}}})");
+    write_file(r / "modules/db/main.tf", "");
+    // Hidden directories (installed modules) are not callers.
+    write_file(r / ".terraform/modules/x/main.tf", "module \"u\" {\n  source = \"../../../modules/unused\"\n}\n");
+    // A broken file is skipped, not fatal.
+    write_file(r / "broken/main.tf", "module \"m\" {\n  source = \n");
+
+    const RepositoryModuleCalls calls = scan_repository_module_calls(r.string());
+    CHECK(calls.called ==
+          std::set<std::string>{abs(r), abs(r / "modules/net"), abs(r / "modules/db")});
+
+    Settings none;
+    CHECK(decide_module_role(abs(r), none, calls) == ModuleRole::called);
+    CHECK(decide_module_role(abs(r / "modules/net"), none, calls) == ModuleRole::called);
+    CHECK(decide_module_role(abs(r / "modules/unused"), none, calls) == ModuleRole::root);
+    CHECK(decide_module_role(abs(r / "envs/prod"), none, calls) == ModuleRole::root);
+
+    // The cache answers the same for any spelling of the directory, whatever
+    // else a run scans.
+    ModuleRoleCache cache;
+    CHECK(cache.role_of((r / "modules/net/").string(), none) == ModuleRole::called);
+    CHECK(cache.role_of((r / "envs/../modules/net").string(), none) == ModuleRole::called);
+    CHECK(cache.role_of((r / "envs/prod").string(), none) == ModuleRole::root);
+}
+
+TEST_CASE("declared roles in .tfsift.toml win over callers", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    write_file(r / "modules/unused/main.tf", "");
+    write_file(r / "envs/prod/main.tf", "");
+    write_file(r / "stacks/base/main.tf", "");
+    write_file(r / "stacks/app/main.tf", "module \"b\" {\n  source = \"../base\"\n}\n");
+    const std::string toml = "shared = [\"modules/**\"]\nroots = [\"envs/*\", \"stacks/base\"]\n";
+    write_file(r / ".tfsift.toml", toml);
+    auto loaded = parse_settings((r / ".tfsift.toml").string(), toml);
+    REQUIRE(loaded.ok());
+    const RepositoryModuleCalls calls = scan_repository_module_calls(r.string());
+    CHECK(decide_module_role(abs(r / "modules/unused"), loaded.settings, calls) == ModuleRole::called);
+    CHECK(decide_module_role(abs(r / "envs/prod"), loaded.settings, calls) == ModuleRole::root);
+    // Called, but declared a root module.
+    CHECK(decide_module_role(abs(r / "stacks/base"), loaded.settings, calls) == ModuleRole::root);
+
+    // "." names the settings file's own directory: a root module its tests call.
+    write_file(r / "lib/.tfsift.toml", "roots = [\".\"]\n");
+    write_file(r / "lib/main.tf", "");
+    write_file(r / "lib/test/main.tf", "module \"t\" {\n  source = \"../\"\n}\n");
+    auto lib = parse_settings((r / "lib/.tfsift.toml").string(), "roots = [\".\"]\n");
+    REQUIRE(lib.ok());
+    const RepositoryModuleCalls calls2 = scan_repository_module_calls(r.string());
+    CHECK(calls2.called.count(abs(r / "lib")) == 1);
+    CHECK(decide_module_role(abs(r / "lib"), lib.settings, calls2) == ModuleRole::root);
+    CHECK(decide_module_role(abs(r / "lib/test"), lib.settings, calls2) == ModuleRole::root);
+
+    auto bad = parse_settings((r / "x.toml").string(), "root = \"yes\"\nshared = \"modules\"\n");
+    REQUIRE(bad.errors.size() == 2);
+    CHECK(bad.errors[0].message.find("`root` must be true or false") != std::string::npos);
+    CHECK(bad.errors[1].line == 2);
+}
