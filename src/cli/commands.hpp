@@ -36,7 +36,7 @@ struct LintOptions {
     bool offline = false;                     // --offline: no network, not even for --fix
     unsigned jobs = 0;                        // modules linted at once; 0: one per processor
     std::vector<std::string> command_line;    // for the SARIF invocation
-    // Adoption (docs/adopting.md).
+    // Adoption (docs/migrating-from-tflint.md, "Adopting tfsift in a repository with findings").
     bool exit_zero = false;                   // --exit-zero: exit 0 even with findings
     std::string write_baseline;               // --write-baseline FILE
     std::string baseline;                     // --baseline FILE: report only findings not recorded there
