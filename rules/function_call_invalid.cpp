@@ -45,8 +45,9 @@ public:
         }
     }
 
-    void check(const hcl::FunctionCallExpr& call, const SourceFile* file) {
-        file_ = file;
+    void check(const hcl::FunctionCallExpr& call, const ExpressionSite& site) {
+        file_ = site.file->parsed->source.get();
+        site_ = &site;
         const std::string_view name = call.name;
         if (name.find("::") == std::string_view::npos) return builtin(call, name, "");
         auto parts = split_namespaces(name);
@@ -65,7 +66,8 @@ public:
     }
 
 private:
-    void report(std::string_view summary, std::string_view detail, Range range) {
+    void report(std::string_view summary, std::string_view detail, Range in_expression) {
+        const Range range = site_->file_range(in_expression);
         if (loader_reported_within(ctx_, file_, Range{range.start, Pos{range.end.byte + 1}})) return;
         Finding f;
         f.rule_id = std::string(rule_id);
@@ -146,6 +148,7 @@ private:
     std::optional<std::string_view> version_;
     std::vector<std::string_view> available_;
     const SourceFile* file_ = nullptr;
+    const ExpressionSite* site_ = nullptr;
 };
 
 }  // namespace
@@ -188,14 +191,14 @@ Rule function_call_invalid() {
         FunctionChecker checker(ctx, sink);
         for_each_expression(ctx.module(), [&checker](const ExpressionSite& site, const ExpressionScope&) {
             // Most expressions call nothing; their text has no parenthesis.
-            const std::string_view text = site.file->parsed->source->text();
+            const std::string_view text = site.text->text();
             const Range r = site.expr->range;
             if (r.end.byte <= text.size() && r.start.byte < r.end.byte &&
                 text.substr(r.start.byte, r.end.byte - r.start.byte).find('(') == std::string_view::npos) {
                 return;
             }
             for (const hcl::FunctionCallExpr* call : function_calls(*site.expr)) {
-                checker.check(*call, site.file->parsed->source.get());
+                checker.check(*call, site);
             }
         });
     };

@@ -123,7 +123,7 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
                 u.kind = ProviderUseKind::function;
                 u.local_name = std::string(rest.substr(0, end));
                 u.object = fmt::format("function {}", name);
-                u.origin = config::Origin{site.file->parsed->source.get(), call->range.start};
+                u.origin = config::Origin{site.file->parsed->source.get(), site.file_range(call->range).start};
                 u.name_length = name.size();
                 uses.push_back(std::move(u));
             }

@@ -22,8 +22,9 @@ Rule reference_undeclared() {
         "resource, data source or ephemeral resource of this module (a data source nested in a `check` block only "
         "from inside that block), `module.NAME` a module call, and `module.NAME.OUTPUT` an `output` the called "
         "module declares (checked when the called module is a local directory, or installed and followed). The "
-        "message is Terraform's (`terraform validate`), with its suggestion of a close name. References are read "
-        "in native-syntax files; `.tf.json` files are not checked yet.";
+        "message is Terraform's (`terraform validate`), with its suggestion of a close name. In `.tf.json` files "
+        "every string is read as a template (`\"${var.region}\"`) and `depends_on` items as references; a finding "
+        "in a string with escapes points at the whole string.";
     r.doc.why =
         "Terraform rejects the configuration in `validate`, `plan` and `apply`; a typo in a name otherwise goes "
         "unnoticed until someone runs them with credentials and a backend.";

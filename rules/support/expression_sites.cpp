@@ -1,5 +1,10 @@
 #include "expression_sites.hpp"
 
+#include <deque>
+#include <functional>
+#include <string>
+
+#include "reference_names.hpp"
 #include "tfsift/config/decode.hpp"
 
 namespace tfsift::lint {
@@ -98,6 +103,7 @@ private:
         ExpressionSite s;
         s.expr = a.expr.get();
         s.file = &file_;
+        s.text = file_.parsed->source.get();
         s.role = role;
         s.argument = a.name;
         visit_(s, scope);
@@ -192,10 +198,288 @@ private:
     const SiteVisitor& visit_;
 };
 
+
+// The same walk over a `.tf.json` file. A block is a JSON object (or an
+// array of them, for several blocks of one type); labels are levels of
+// object keys; "//" properties are comments.
+class JsonWalker {
+public:
+    JsonWalker(const config::LoadedModule& module, const config::ModuleFile& file, const SiteVisitor& visit)
+        : module_(module), file_(file), visit_(visit) {}
+
+    void root(const json::Value& v) {
+        if (v.is_array()) {
+            for (const json::Value& item : v.items) root(item);
+            return;
+        }
+        if (!v.is_object()) return;
+        for (const json::Member& top : v.members) {
+            const std::string_view type = top.name;
+            if (type == "resource" || type == "data" || type == "ephemeral" || type == "action") {
+                labelled(top.value, 2, [&](const std::vector<std::string_view>& labels, const json::Value& body) {
+                    resource(type, labels, body);
+                });
+            } else if (type == "module") {
+                labelled(top.value, 1, [&](const std::vector<std::string_view>& labels, const json::Value& body) {
+                    resource(type, labels, body);
+                });
+            } else if (type == "locals") {
+                each_body(top.value, [&](const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    for (const json::Member& m : body.members) {
+                        if (m.name != "//") value(m.value, scope, m.name);
+                    }
+                });
+            } else if (type == "output") {
+                labelled(top.value, 1, [&](const std::vector<std::string_view>&, const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    for (const json::Member& m : body.members) {
+                        if (m.name == "//" || m.name == "type") continue;
+                        if (m.name == "depends_on") {
+                            depends_on(m.value, scope);
+                        } else if (m.name == "precondition") {
+                            conditions(m.value, scope);
+                        } else {
+                            value(m.value, scope, m.name);
+                        }
+                    }
+                });
+            } else if (type == "variable") {
+                labelled(top.value, 1, [&](const std::vector<std::string_view>&, const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    if (const json::Value* v = body.find("validation")) conditions(*v, scope);
+                });
+            } else if (type == "provider") {
+                labelled(top.value, 1, [&](const std::vector<std::string_view>&, const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    scope.for_each = body.find("for_each") != nullptr;
+                    for (const json::Member& m : body.members) {
+                        if (m.name != "//" && m.name != "alias") value(m.value, scope, m.name);
+                    }
+                });
+            } else if (type == "check") {
+                labelled(top.value, 1, [&](const std::vector<std::string_view>&, const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    if (const json::Value* data = body.find("data")) {
+                        labelled(*data, 2, [&](const std::vector<std::string_view>&, const json::Value& inner) {
+                            ExpressionScope d = scope;
+                            d.block_type = "data";
+                            resource_body(inner, d, false);
+                        });
+                    }
+                    if (const json::Value* asserts = body.find("assert")) {
+                        each_body(*asserts, [&](const json::Value& a) {
+                            for (const json::Member& m : a.members) {
+                                if (m.name != "//") value(m.value, scope, m.name);
+                            }
+                        });
+                    }
+                });
+            } else if (type == "import") {
+                each_body(top.value, [&](const json::Value& body) {
+                    ExpressionScope scope;
+                    scope.block_type = type;
+                    scope.for_each = body.find("for_each") != nullptr;
+                    for (const json::Member& m : body.members) {
+                        if (m.name == "id" || m.name == "for_each" || m.name == "identity") {
+                            value(m.value, scope, m.name);
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+private:
+    using LabelledVisitor = std::function<void(const std::vector<std::string_view>&, const json::Value&)>;
+
+    // One object, or an array of objects.
+    static void each_body(const json::Value& v, const std::function<void(const json::Value&)>& f) {
+        if (v.is_object()) {
+            f(v);
+        } else if (v.is_array()) {
+            for (const json::Value& item : v.items) {
+                if (item.is_object()) f(item);
+            }
+        }
+    }
+
+    // `depth` levels of labels, then a body (or an array of bodies).
+    static void labelled(const json::Value& v, std::size_t depth, const LabelledVisitor& f,
+                         std::vector<std::string_view> labels = {}) {
+        if (labels.size() == depth) {
+            each_body(v, [&](const json::Value& body) { f(labels, body); });
+            return;
+        }
+        each_body(v, [&](const json::Value& level) {
+            for (const json::Member& m : level.members) {
+                if (m.name == "//") continue;
+                labels.push_back(m.name);
+                labelled(m.value, depth, f, labels);
+                labels.pop_back();
+            }
+        });
+    }
+
+    void resource(std::string_view type, const std::vector<std::string_view>& labels, const json::Value& body) {
+        ExpressionScope scope;
+        scope.block_type = type;
+        scope.count = body.find("count") != nullptr;
+        scope.for_each = body.find("for_each") != nullptr;
+        // An override file's block takes count and for_each from the block
+        // it overrides: the merged module knows.
+        const config::Module& m = module_.module;
+        if ((type == "resource" || type == "data") && labels.size() == 2) {
+            const auto& map = type == "resource" ? m.resources : m.data;
+            auto it = map.find(std::string(labels[0]) + "." + std::string(labels[1]));
+            if (it != map.end()) {
+                scope.count = it->second.count.has_value();
+                scope.for_each = it->second.for_each.has_value();
+            }
+        } else if (type == "module" && labels.size() == 1) {
+            auto it = m.module_calls.find(std::string(labels[0]));
+            if (it != m.module_calls.end()) {
+                scope.count = it->second.count.has_value();
+                scope.for_each = it->second.for_each.has_value();
+            }
+        }
+        resource_body(body, scope, type == "module");
+    }
+
+    void resource_body(const json::Value& body, const ExpressionScope& scope, bool is_module) {
+        for (const json::Member& m : body.members) {
+            const std::string_view name = m.name;
+            if (name == "//" || name == "provider" || (is_module && name == "providers")) continue;
+            if (name == "depends_on") {
+                depends_on(m.value, scope);
+            } else if (name == "lifecycle") {
+                each_body(m.value, [&](const json::Value& lc) {
+                    for (const json::Member& c : lc.members) {
+                        if (c.name != "precondition" && c.name != "postcondition") continue;
+                        ExpressionScope s = scope;
+                        s.self = c.name == "postcondition";
+                        conditions(c.value, s);
+                    }
+                });
+            } else if (name == "provisioner") {
+                ExpressionScope p = scope;
+                p.self = true;
+                labelled(m.value, 1, [&](const std::vector<std::string_view>&, const json::Value& prov) {
+                    for (const json::Member& a : prov.members) {
+                        if (a.name != "//" && a.name != "when" && a.name != "on_failure") nested(a, p);
+                    }
+                });
+            } else if (name == "connection") {
+                ExpressionScope c = scope;
+                c.self = true;
+                value(m.value, c, name);
+            } else {
+                nested(m, scope);
+            }
+        }
+    }
+
+    // A property of a body: an argument, or nested blocks (`dynamic` ones
+    // bring an iterator into scope).
+    void nested(const json::Member& m, const ExpressionScope& scope) {
+        if (m.name == "//") return;
+        if (m.name != "dynamic") {
+            value(m.value, scope, m.name);
+            return;
+        }
+        labelled(m.value, 1, [&](const std::vector<std::string_view>& labels, const json::Value& body) {
+            std::string iterator(labels[0]);
+            if (const json::Value* it = body.find("iterator"); it != nullptr && it->is_string()) iterator = it->text;
+            ExpressionScope inside = scope;
+            iterators_.push_back(std::move(iterator));
+            inside.iterators.emplace_back(iterators_.back());
+            for (const json::Member& a : body.members) {
+                if (a.name == "//" || a.name == "iterator") continue;
+                if (a.name == "content") {
+                    each_body(a.value, [&](const json::Value& content) {
+                        for (const json::Member& c : content.members) nested(c, inside);
+                    });
+                } else {
+                    value(a.value, a.name == "for_each" ? scope : inside, a.name);
+                }
+            }
+        });
+    }
+
+    void conditions(const json::Value& v, const ExpressionScope& scope) {
+        each_body(v, [&](const json::Value& c) {
+            for (const json::Member& m : c.members) {
+                if (m.name != "//") value(m.value, scope, m.name);
+            }
+        });
+    }
+
+    void depends_on(const json::Value& v, const ExpressionScope& scope) {
+        if (!v.is_array()) return;
+        for (const json::Value& item : v.items) {
+            if (item.is_string()) string(item, scope, "depends_on", SiteRole::depends_on);
+        }
+    }
+
+    // Every string of a value, as a template.
+    void value(const json::Value& v, const ExpressionScope& scope, std::string_view argument) {
+        if (v.is_string()) {
+            string(v, scope, argument, SiteRole::value);
+        } else if (v.is_array()) {
+            for (const json::Value& item : v.items) value(item, scope, argument);
+        } else if (v.is_object()) {
+            for (const json::Member& m : v.members) value(m.value, scope, argument);
+        }
+    }
+
+    void string(const json::Value& v, const ExpressionScope& scope, std::string_view argument, SiteRole role) {
+        const bool as_template = role == SiteRole::value;
+        // A string without an interpolation or directive refers to nothing.
+        if (as_template && v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
+        const JsonStringExpression parsed = parse_json_string(v, as_template);
+        if (parsed.expr == nullptr) return;
+        ExpressionSite s;
+        s.expr = parsed.expr;
+        s.file = &file_;
+        s.role = role;
+        s.argument = argument;
+        s.text = parsed.source.get();
+        s.json_string = &v;
+        visit_(s, scope);
+    }
+
+    const config::LoadedModule& module_;
+    const config::ModuleFile& file_;
+    const SiteVisitor& visit_;
+    std::deque<std::string> iterators_;  // names the scopes point into
+};
+
 }  // namespace
+
+Range ExpressionSite::file_range(Range range) const {
+    if (json_string == nullptr) return range;
+    const Range whole = json_string->range;
+    const std::uint32_t quoted = whole.end.byte - whole.start.byte;
+    // The string's bytes in the file are its decoded text between quotes
+    // exactly when nothing was escaped.
+    if (quoted < 2 || text == nullptr || quoted - 2 != text->text().size() || range.end.byte > quoted - 2) {
+        return whole;
+    }
+    const std::uint32_t base = whole.start.byte + 1;
+    return Range{Pos{base + range.start.byte}, Pos{base + range.end.byte}};
+}
 
 void for_each_expression(const config::LoadedModule& module, const SiteVisitor& visit) {
     for (const config::ModuleFile& file : module.files) {
+        if (file.parsed->json) {
+            JsonWalker(module, file, visit).root(file.parsed->json->root);
+            continue;
+        }
         if (!file.parsed->native) continue;
         Walker walker(module, file, visit);
         for (const hcl::Block& b : file.parsed->native->body->blocks) walker.top_level(b);

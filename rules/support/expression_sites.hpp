@@ -1,4 +1,4 @@
-// Every expression of a module's native-syntax files with what is in scope
+// Every expression of a module's files with what is in scope
 // where it is written: whether its block sets `count` or `for_each`, whether
 // `self` is available (provisioners, connection blocks, postconditions), the
 // iterator names of enclosing `dynamic` blocks, and the role of the argument
@@ -7,6 +7,12 @@
 // keep (check, import, ephemeral) included. Arguments whose values are not
 // expressions to evaluate (variable types and defaults, `providers` maps,
 // `ignore_changes`, `replace_triggered_by`, block addresses) are left out.
+//
+// In `.tf.json` files every string is a template (`"${var.region}"`) and each
+// is visited as one expression, parsed on the fly; `depends_on` items are
+// parsed as references. Nested objects whose keys the walker does not know
+// as blocks are walked as values, whichever they are: a reference means the
+// same in either.
 #pragma once
 
 #include <functional>
@@ -15,6 +21,7 @@
 
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/hcl/ast.hpp"
+#include "tfsift/json/value.hpp"
 
 namespace tfsift::lint {
 
@@ -38,12 +45,21 @@ struct ExpressionSite {
     const config::ModuleFile* file = nullptr;
     SiteRole role = SiteRole::value;
     std::string_view argument;               // the argument's name
+    // The text the expression's ranges index into: the file's own, or for a
+    // `.tf.json` file the decoded content of `json_string`.
+    const SourceFile* text = nullptr;
+    const json::Value* json_string = nullptr;
+
+    // `range` (of `expr` or a part of it) in the file. Inside a JSON string
+    // without escapes the offsets carry over; after an escape they would
+    // not, so the whole string stands for them.
+    [[nodiscard]] Range file_range(Range range) const;
 };
 
 using SiteVisitor = std::function<void(const ExpressionSite&, const ExpressionScope&)>;
 
-// Calls `visit` for every expression of the module's native files, in file
-// load order and source order.
+// Calls `visit` for every expression of the module's files, in file load
+// order and source order.
 void for_each_expression(const config::LoadedModule& module, const SiteVisitor& visit);
 
 // The function calls in `expr`, in tree order, except inside the type

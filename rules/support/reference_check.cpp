@@ -85,6 +85,7 @@ public:
     std::vector<ReferenceProblem> run() {
         for_each_expression(ctx_.module(), [this](const ExpressionSite& site, const ExpressionScope& scope) {
             file_ = site.file->parsed->source.get();
+            site_ = &site;
             current_check_ = scope.check;
             // OpenTofu evaluates a module's source and version statically.
             static_ = engine_ == Engine::opentofu && scope.block_type == "module" &&
@@ -106,7 +107,7 @@ private:
     // Whether the expression's text may call try() or can(); most do not,
     // and looking for the calls costs a walk of the expression.
     bool mentions_try_or_can(const hcl::Expr& e) const {
-        const std::string_view text = file_->text();
+        const std::string_view text = site_->text->text();
         if (e.range.end.byte > text.size() || e.range.start.byte >= e.range.end.byte) return false;
         const std::string_view source = text.substr(e.range.start.byte, e.range.end.byte - e.range.start.byte);
         return source.find("try") != std::string_view::npos || source.find("can") != std::string_view::npos;
@@ -125,7 +126,7 @@ private:
 
     void report(ReferenceProblemKind kind, std::string summary, std::string detail, Range range,
                 Severity severity = Severity::error) {
-        problems_.push_back({kind, severity, std::move(summary), std::move(detail), file_, range});
+        problems_.push_back({kind, severity, std::move(summary), std::move(detail), file_, site_->file_range(range)});
     }
     void invalid(std::string summary, std::string detail, Range range) {
         report(ReferenceProblemKind::invalid, std::move(summary), std::move(detail), range);
@@ -141,9 +142,17 @@ private:
 
     // Terraform's `depends_on`: each item names a whole object; the object
     // must be declared.
+    // A native `depends_on` list, or one item of a JSON file's list.
     void depends_on(const hcl::Expr& list, const ExpressionScope& scope) {
-        if (list.kind != hcl::ExprKind::tuple) return;  // the loader reports it
-        for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(list).items) {
+        std::vector<const hcl::Expr*> items;
+        if (list.kind == hcl::ExprKind::tuple) {
+            for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(list).items) items.push_back(item);
+        } else if (list.kind == hcl::ExprKind::scope_traversal && site_->json_string != nullptr) {
+            items.push_back(&list);
+        } else {
+            return;  // the loader reports it
+        }
+        for (const hcl::Expr* item : items) {
             if (item->kind != hcl::ExprKind::scope_traversal) continue;  // the loader reports it
             const auto& t = hcl::as<ScopeTraversalExpr>(*item);
             std::size_t whole = object_length(t);
@@ -605,6 +614,7 @@ private:
     bool json_files_ = false;
     bool remote_backend_ = false;
     const SourceFile* file_ = nullptr;
+    const ExpressionSite* site_ = nullptr;  // the expression being checked
     const hcl::Block* current_check_ = nullptr;  // the check block of the expression being checked
     bool static_ = false;                          // the expression is evaluated statically (OpenTofu)
     std::set<const ScopeTraversalExpr*> guarded_;  // traversals inside try() or can()
