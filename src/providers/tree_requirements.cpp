@@ -51,6 +51,12 @@ public:
                 add(*provider, m, r.origin, root_call, {});
             }
         }
+        // A state store's provider is installed and locked like any other.
+        if (mod.terraform.state_store && !mod.terraform.state_store_provider.empty()) {
+            if (auto provider = resolve_local_name(mod, mod.terraform.state_store_provider, engine_)) {
+                add(*provider, m, mod.terraform.state_store->origin, root_call, {});
+            }
+        }
         for (const auto& [name, child] : m.children) {
             module(child, root_call.empty() && m.address.empty() ? name : root_call);
         }
