@@ -134,7 +134,7 @@ Rule lock_missing() {
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || in_examples_or_tests(ctx)) return;
-        LockInputs in = load_lock_inputs(ctx);
+        const LockInputs& in = lock_inputs(ctx);
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;
         if (in.exists) {

@@ -35,18 +35,22 @@ Rule lock_stale_provider() {
     r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        LockInputs in = load_lock_inputs(ctx);
+        const LockInputs& in = lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
         if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
         auto state = load_state(ctx);
+        // The state's providers count too: on a copy of the shared requirements.
+        std::optional<providers::TreeRequirements> with_state;
         if (state) {
             report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);
             if (state->has_errors()) return;
-            providers::add_state_requirements(in.requirements, *state);
+            with_state = in.requirements;
+            providers::add_state_requirements(*with_state, *state);
         }
+        const providers::TreeRequirements& requirements = with_state ? *with_state : in.requirements;
         for (const auto& [provider, lock] : in.read.locks.providers) {
-            if (in.requirements.count(provider)) continue;
+            if (requirements.count(provider)) continue;
             Finding f;
             f.rule_id = "lock-stale-provider";
             f.severity = Severity::warning;

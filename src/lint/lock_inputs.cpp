@@ -67,6 +67,11 @@ LockInputs load_lock_inputs(const LintContext& ctx) {
     return in;
 }
 
+const LockInputs& lock_inputs(const LintContext& ctx) {
+    if (!ctx.lock_inputs) ctx.lock_inputs = std::make_shared<const LockInputs>(load_lock_inputs(ctx));
+    return *ctx.lock_inputs;
+}
+
 std::optional<providers::StateFile> load_state(const LintContext& ctx) {
     if (ctx.state_file.empty()) return std::nullopt;
     ReadPolicy policy = ctx.tree->read_policy;

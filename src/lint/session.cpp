@@ -338,6 +338,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         }
         // The findings hold the sources they point into; the syntax trees
         // and the decoded modules are not needed any more.
+        contexts[i].lock_inputs.reset();
         runs[i].tree = config::LoadedTree{};
     });
     for (auto& module_findings : per_module) {

@@ -39,6 +39,10 @@ struct LockInputs {
 
 [[nodiscard]] LockInputs load_lock_inputs(const LintContext& ctx);
 
+// The context's lock inputs, loaded by the first call and kept in the
+// context for the other lock rules of the module.
+[[nodiscard]] const LockInputs& lock_inputs(const LintContext& ctx);
+
 // The state file of the context, when there is one.
 [[nodiscard]] std::optional<providers::StateFile> load_state(const LintContext& ctx);
 
