@@ -17,11 +17,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tfsift/engine.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/finding.hpp"
 #include "tfsift/lint/linter.hpp"
@@ -52,6 +54,12 @@ struct LintRequest {
     std::optional<bool> online;      // beats the settings' `online`
     bool offline = false;            // open no connection, not even to repair a lock file
     MessageSink on_message;          // may be empty: the messages are in the result either way
+    // Texts read instead of the files on disk, by absolute path with
+    // symlinks resolved (an editor's unsaved buffers; see FileOverlays in
+    // tfsift/file_read.hpp). Honoured for every configuration file and lock
+    // file the loader and the rules read; the findings point into these
+    // texts. Null: the disk only.
+    std::shared_ptr<const FileOverlays> overlays;
 };
 
 // Where a session's time went, in seconds. The load stages are summed over
