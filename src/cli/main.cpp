@@ -44,6 +44,11 @@ int run_command_line(int argc, char** argv) {
         "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
+    tfsift::cli::ServerOptions server;
+    auto* server_cmd = app.add_subcommand(
+        "server", "Run the language server on standard input and output (diagnostics, fixes and rule docs in editors)");
+    tfsift::cli::add_server_options(*server_cmd, server);
+
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
@@ -81,6 +86,7 @@ int run_command_line(int argc, char** argv) {
         if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
+        if (*server_cmd) return tfsift::cli::run_server(server);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);
