@@ -233,3 +233,9 @@ add_test(NAME lint-corpus-report
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/corpus_report_check.py --tfsift $<TARGET_FILE:tfsift>
           --shared ${PROJECT_SOURCE_DIR}/../shared --expected ${PROJECT_SOURCE_DIR}/tests/expected/corpus-report.json.gz)
 set_tests_properties(lint-corpus-report PROPERTIES TIMEOUT 600)
+
+# ---- tfsift server: an editor session scripted over the language server
+# protocol (open, edit, override, code actions, hover, garbage, shutdown) ----
+add_test(NAME lsp-session
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lsp_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(lsp-session PROPERTIES TIMEOUT 120)
