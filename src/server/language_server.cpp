@@ -352,6 +352,8 @@ private:
                 if (r->completed) result = std::move(r);
             } catch (const std::exception& e) {
                 messages += fmt::format("tfsift: linting {} failed: {}\n", dir, e.what());
+            } catch (...) {
+                messages += fmt::format("tfsift: linting {} failed\n", dir);
             }
             lock.lock();
             ModuleState& now = modules_[dir];
@@ -364,7 +366,11 @@ private:
             }
             if (now.generation != generation || !result) continue;  // stale, or nothing to publish
             now.result = result;
-            publish_locked(dir, now, versions, uris);
+            try {
+                publish_locked(dir, now, versions, uris);
+            } catch (const std::exception& e) {
+                log(log_error, fmt::format("tfsift: publishing the diagnostics of {} failed: {}", dir, e.what()));
+            }
         }
     }
 

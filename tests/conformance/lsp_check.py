@@ -225,6 +225,19 @@ def main():
             fixed = apply_edits(text, fix_all[0]["edit"]["changes"][main_uri])
             check("${" not in fixed, "fix all: every interpolation-only string repaired")
 
+        # ---- a watched settings file: written on disk, announced, applied
+        write(os.path.join(tmp, ".tfsift.toml"), '[rules]\ndeprecated-interpolation = "off"\n')
+        client.notify("workspace/didChangeWatchedFiles",
+                      {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 1}]})
+        diags = client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" not in codes(d))
+        print("      codes with the settings file: %s" % codes(diags))
+        check("override-undocumented" in codes(diags),
+              "didChangeWatchedFiles for .tfsift.toml: the module is linted again with the new settings")
+        os.remove(os.path.join(tmp, ".tfsift.toml"))
+        client.notify("workspace/didChangeWatchedFiles",
+                      {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 3}]})
+        client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" in codes(d))
+
         # ---- garbage: the server reports it and keeps going
         client.write_raw(b"this is not a header\r\n\r\n")
         client.log_message("Malformed message header")
