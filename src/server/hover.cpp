@@ -63,7 +63,8 @@ void find_candidates(const nlohmann::json& j, const std::string& label, bool mod
                 }
                 continue;
             }
-            find_candidates(value, label.empty() ? key : label + "." + key, false, path, base_dir, line, out);
+            const std::string child = label.empty() ? key : fmt::format("{}.{}", label, key);
+            find_candidates(value, child, false, path, base_dir, line, out);
         }
     } else if (j.is_array()) {
         for (std::size_t i = 0; i < j.size(); ++i) {
