@@ -59,64 +59,62 @@ bool read_line(std::istream& in, std::string& line, bool& too_long) {
 }  // namespace
 
 Frame FrameReader::next() {
+    std::optional<std::size_t> length;
+    std::string problem;
+    std::string line;
+    bool too_long = false;
+    bool any_header = false;
+    // The header block, up to its empty line.
     for (;;) {
-        std::optional<std::size_t> length;
-        std::string problem;
-        std::string line;
-        bool too_long = false;
-        bool any_header = false;
-        // The header block, up to its empty line.
-        for (;;) {
-            if (!read_line(*in_, line, too_long)) return Frame{};
-            const std::string_view text = trim(line);
-            if (text.empty()) {
-                if (!any_header) continue;  // stray blank lines between frames
-                break;
-            }
-            any_header = true;
-            if (too_long) {
-                if (problem.empty()) problem = "a header line longer than 4096 bytes";
-                continue;
-            }
-            const auto colon = text.find(':');
-            if (colon == std::string_view::npos) {
-                if (problem.empty()) problem = fmt::format("a header line without a colon: \"{}\"", text.substr(0, 80));
-                continue;
-            }
-            const std::string_view name = trim(text.substr(0, colon));
-            const std::string_view value = trim(text.substr(colon + 1));
-            if (equals_ignoring_case(name, "Content-Length")) {
-                length = parse_length(value);
-                if (!length && problem.empty()) problem = fmt::format("an invalid Content-Length \"{}\"", value.substr(0, 80));
-            }
+        if (!read_line(*in_, line, too_long)) return Frame{};
+        const std::string_view text = trim(line);
+        if (text.empty()) {
+            if (!any_header) continue;  // stray blank lines between frames
+            break;
         }
-        if (!length && problem.empty()) problem = "a header block without Content-Length";
-        if (!problem.empty()) {
-            Frame f;
-            f.kind = Frame::Kind::malformed;
-            f.error = "Malformed message header: " + problem + "; the header block was skipped";
-            return f;
+        any_header = true;
+        if (too_long) {
+            if (problem.empty()) problem = "a header line longer than 4096 bytes";
+            continue;
         }
-        if (*length > max_message_bytes) {
-            // Skip the body without holding it.
-            std::array<char, 65536> sink{};
-            std::size_t left = *length;
-            while (left > 0 && *in_) {
-                in_->read(sink.data(), static_cast<std::streamsize>(std::min(left, sink.size())));
-                left -= static_cast<std::size_t>(in_->gcount());
-            }
-            Frame f;
-            f.kind = Frame::Kind::malformed;
-            f.error = fmt::format("A message of {} bytes, more than the limit of {}; skipped", *length, max_message_bytes);
-            return f;
+        const auto colon = text.find(':');
+        if (colon == std::string_view::npos) {
+            if (problem.empty()) problem = fmt::format("a header line without a colon: \"{}\"", text.substr(0, 80));
+            continue;
         }
+        const std::string_view name = trim(text.substr(0, colon));
+        const std::string_view value = trim(text.substr(colon + 1));
+        if (equals_ignoring_case(name, "Content-Length")) {
+            length = parse_length(value);
+            if (!length && problem.empty()) problem = fmt::format("an invalid Content-Length \"{}\"", value.substr(0, 80));
+        }
+    }
+    if (!length && problem.empty()) problem = "a header block without Content-Length";
+    if (!problem.empty()) {
         Frame f;
-        f.kind = Frame::Kind::message;
-        f.body.resize(*length);
-        in_->read(f.body.data(), static_cast<std::streamsize>(*length));
-        if (static_cast<std::size_t>(in_->gcount()) != *length) return Frame{};
+        f.kind = Frame::Kind::malformed;
+        f.error = "Malformed message header: " + problem + "; the header block was skipped";
         return f;
     }
+    if (*length > max_message_bytes) {
+        // Skip the body without holding it.
+        std::array<char, 65536> sink{};
+        std::size_t left = *length;
+        while (left > 0 && *in_) {
+            in_->read(sink.data(), static_cast<std::streamsize>(std::min(left, sink.size())));
+            left -= static_cast<std::size_t>(in_->gcount());
+        }
+        Frame f;
+        f.kind = Frame::Kind::malformed;
+        f.error = fmt::format("A message of {} bytes, more than the limit of {}; skipped", *length, max_message_bytes);
+        return f;
+    }
+    Frame f;
+    f.kind = Frame::Kind::message;
+    f.body.resize(*length);
+    in_->read(f.body.data(), static_cast<std::streamsize>(*length));
+    if (static_cast<std::size_t>(in_->gcount()) != *length) return Frame{};
+    return f;
 }
 
 std::string frame_message(std::string_view body) {
