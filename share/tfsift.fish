@@ -12,9 +12,9 @@ function __tfsift_path
             continue
         end
         switch "$path $word"
-            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift debug lock --engine'
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift server --debounce' 'tfsift debug lock --engine'
                 set skip 1
-            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
+            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift server' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
                 set path "$path $word"
         end
     end
@@ -28,6 +28,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rule' -d 'Print a ru
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'effective' -d 'Print the effective configuration of a module tree, override files applied'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'lock' -d 'Record the required providers\' versions and hashes in .terraform.lock.hcl (from the registries, or offline)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'init' -d 'Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'server' -d 'Run the language server on standard input and output (diagnostics, fixes and rule docs in editors)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'debug' -d 'Inspect tfsift\'s internal models'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish (e.g. source <(tfsift completion bash))'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'man' -d 'Print the tfsift(1) manual page (roff; view it with man -l -)'
@@ -90,6 +91,9 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l help -s h -d 'Pr
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l from-tflint -r -F -d 'Import rule choices from this TFLint file (e.g. .tflint.hcl)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l output -s o -r -F -d 'The settings file to write'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l force -d 'Replace the settings file when it exists'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift server"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift server"' -l stdio -d 'Talk over standard input and output (the default and only transport)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift server"' -l debounce -x -d 'Milliseconds to wait after a change before linting its module (default 150)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'parse' -d 'Print the parse dump of HCL native-syntax files (format: ../shared/spec/parse-dump.md)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'hash' -d 'Print the h1: (and for a zip the zh:) hash of provider packages'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift debug"' -a 'lock' -d 'Check a .terraform.lock.hcl file and print it as tfsift would write it'

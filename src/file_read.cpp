@@ -155,6 +155,21 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
                                        path, via, *real, root));
         }
     }
+    if (policy.overlays && !policy.overlays->empty()) {
+        int e = 0;
+        if (auto real = real_path(path, e)) {
+            if (auto it = policy.overlays->find(*real); it != policy.overlays->end()) {
+                if (it->second.size() > policy.max_size) {
+                    return failure(ReadFailure::too_large,
+                                   fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)",
+                                               path, via, it->second.size(), size_text(policy.max_size)));
+                }
+                FileContent out;
+                out.bytes = it->second;
+                return out;
+            }
+        }
+    }
     if (static_cast<std::uint64_t>(st.st_size) > policy.max_size) {
         return failure(ReadFailure::too_large,
                        fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via,
@@ -201,6 +216,17 @@ std::shared_ptr<const SourceFile> read_source_file(const std::string& path, cons
         return nullptr;
     }
     return std::make_shared<const SourceFile>(display_name.empty() ? path : display_name, content.bytes);
+}
+
+bool overlays_directory(const ReadPolicy& policy, const std::string& dir) {
+    if (!policy.overlays) return false;
+    std::string prefix = dir;
+    if (prefix.empty() || prefix.back() != '/') prefix += '/';
+    for (auto it = policy.overlays->lower_bound(prefix); it != policy.overlays->end() && it->first.starts_with(prefix);
+         ++it) {
+        if (it->first.find('/', prefix.size()) == std::string::npos) return true;
+    }
+    return false;
 }
 
 std::string trusted_root_of(const std::string& start) {

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +26,13 @@ namespace tfsift {
 // The default bound on the size of one file (the `max_file_size` setting).
 inline constexpr std::uint64_t default_max_file_size = std::uint64_t{64} << 20;
 
+// Texts that stand in for the contents of files on disk, by absolute path
+// with symlinks resolved: an editor's unsaved buffers (`tfsift server`).
+// An overlaid file is read as if it held the text, once it passes every
+// check its disk entry must pass (it exists, is a regular file, resolves
+// inside the root); the size limit applies to the text.
+using FileOverlays = std::map<std::string, std::string, std::less<>>;
+
 struct ReadPolicy {
     // Absolute directory the file must resolve into; empty: anywhere (a path
     // the user named on the command line or in the environment).
@@ -32,7 +41,14 @@ struct ReadPolicy {
     // `follow_external_symlinks` setting).
     bool follow_external = false;
     std::uint64_t max_size = default_max_file_size;
+    // Null or empty: every file is read from disk.
+    std::shared_ptr<const FileOverlays> overlays;
 };
+
+// Whether `policy` overlays a file directly inside the directory `dir`
+// (absolute, symlinks resolved): such a directory is not what its files on
+// disk say, so it must not be shared with a load that reads the disk.
+bool overlays_directory(const ReadPolicy& policy, const std::string& dir);
 
 enum class ReadFailure : std::uint8_t {
     none,

@@ -107,6 +107,16 @@ struct LockOptions {
 void add_lock_options(CLI::App& cmd, LockOptions& options);
 int run_lock(const LockOptions& options);
 
+// `tfsift server [--stdio] [--debounce MS]`: the language server on stdin
+// and stdout; exit 0 after `shutdown` and `exit`, 1 when the stream ends or
+// `exit` comes without `shutdown`.
+struct ServerOptions {
+    bool stdio = false;  // accepted for clients that pass it; stdio is the only transport
+    unsigned debounce_ms = 150;
+};
+void add_server_options(CLI::App& cmd, ServerOptions& options);
+int run_server(const ServerOptions& options);
+
 // TFSIFT_OFFLINE=1 (any value but "" and "0") forces `offline` everywhere
 // (`tfsift lock`, `tfsift lint --fix`).
 [[nodiscard]] bool offline_forced();

@@ -47,6 +47,10 @@ int run_command_line(int argc, char** argv) {
     tfsift::cli::InitOptions init;
     auto* init_cmd = app.add_subcommand("init", "Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint");
     tfsift::cli::add_init_options(*init_cmd, init);
+    tfsift::cli::ServerOptions server;
+    auto* server_cmd = app.add_subcommand(
+        "server", "Run the language server on standard input and output (diagnostics, fixes and rule docs in editors)");
+    tfsift::cli::add_server_options(*server_cmd, server);
 
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
@@ -86,6 +90,7 @@ int run_command_line(int argc, char** argv) {
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
         if (*init_cmd) return tfsift::cli::run_init(init);
+        if (*server_cmd) return tfsift::cli::run_server(server);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
         if (*hash_cmd) return tfsift::cli::run_debug_hash(hash_paths);
         if (*lock_cmd) return tfsift::cli::run_debug_lock(lock_file, lock_engine);

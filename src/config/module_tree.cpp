@@ -331,6 +331,7 @@ private:
         fs::path where = fs::canonical(opened, ec);
         if (ec) return load_directory(dir, selected, prefix, false);
         const auto& policy = options_.read_policy;
+        if (overlays_directory(policy, where.string())) return load_directory(dir, selected, prefix, false);
         const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix,
                                             to_string(options_.engine), policy.root, policy.follow_external,
                                             policy.max_size);

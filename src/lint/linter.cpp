@@ -79,10 +79,11 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 }  // namespace
 
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
-                                 const std::string& trusted_root) {
+                                 const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays) {
     config::TreeOptions options;
     options.engine = engine;
     options.read_policy = settings.read_policy(trusted_root.empty() ? trusted_root_of(module_dir) : trusted_root);
+    options.read_policy.overlays = std::move(overlays);
     std::string dir = module_dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (dir != ".") options.source_name_prefix = dir + "/";

@@ -250,8 +250,9 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     started = Clock::now();
     const config::LoadCounters& counters = config::load_counters();
     const LoadSnapshot before(counters);
-    parallel_for(runs.size(), jobs, [&runs](std::size_t i) {
-        runs[i].tree = load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings, runs[i].trusted_root);
+    parallel_for(runs.size(), jobs, [&runs, &request](std::size_t i) {
+        runs[i].tree = load_for_lint(runs[i].dir, runs[i].engine, *runs[i].settings, runs[i].trusted_root,
+                                     request.overlays);
     });
     scan.times.load = seconds_since(started);
     const LoadSnapshot after(counters);

@@ -249,3 +249,9 @@ set_tests_properties(scope-consistency PROPERTIES PROCESSORS 2 TIMEOUT 600)
 add_test(NAME adoption
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/adoption_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(adoption PROPERTIES TIMEOUT 300)
+
+# ---- tfsift server: an editor session scripted over the language server
+# protocol (open, edit, override, code actions, hover, garbage, shutdown) ----
+add_test(NAME lsp-session
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lsp_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(lsp-session PROPERTIES TIMEOUT 120)

@@ -43,9 +43,11 @@ std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Set
 // `module_dir/NAME` (just NAME when module_dir is "."), and files, module
 // directories, the lock and the state file must resolve inside
 // `trusted_root` (default: the repository root of `module_dir`, else
-// `module_dir` itself) unless the settings allow otherwise.
+// `module_dir` itself) unless the settings allow otherwise. `overlays`
+// stand in for files on disk (ReadPolicy::overlays).
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
-                                 const std::string& trusted_root = {});
+                                 const std::string& trusted_root = {},
+                                 std::shared_ptr<const FileOverlays> overlays = nullptr);
 
 // Lints one module: reports the loader's diagnostics (each under the rule
 // that claims it, `syntax-error` for parse errors, `invalid-configuration`

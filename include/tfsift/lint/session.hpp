@@ -23,11 +23,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "tfsift/engine.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/finding.hpp"
 #include "tfsift/lint/linter.hpp"
@@ -73,6 +75,12 @@ struct LintRequest {
     std::string write_baseline_file;  // record the final findings there (atomically)
     std::string baseline_file;        // leave out the findings recorded there
     MessageSink on_message;          // may be empty: the messages are in the result either way
+    // Texts read instead of the files on disk, by absolute path with
+    // symlinks resolved (an editor's unsaved buffers; see FileOverlays in
+    // tfsift/file_read.hpp). Honoured for every configuration file and lock
+    // file the loader and the rules read; the findings point into these
+    // texts. Null: the disk only.
+    std::shared_ptr<const FileOverlays> overlays;
 };
 
 // Where a session's time went, in seconds. The load stages are summed over

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Drives `tfsift server` as an editor would, over its standard input and
+output, and checks what it publishes and answers:
+
+  * open a document, edit it into a syntax error, fix it: each
+    publishDiagnostics shows the error, then no error;
+  * edit an override file (unsaved) and check that the base file's
+    diagnostics change;
+  * ask for code actions (quick fix, ignore comment, fix all), apply them to
+    the buffer and check that the findings go away;
+  * hover over a finding (the rule's documentation) and over an overridden
+    block (where its effective value comes from);
+  * send garbage (a bad header, bad JSON, an unknown method) and check the
+    server keeps answering;
+  * shut down cleanly: exit code 0 after shutdown and exit, and no file of
+    the module written.
+
+Python standard library only. Exit 0 when every check passes.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from lsp_client import TIMEOUT, Client, apply_edits, codes, uri_of  # noqa: E402
+
+
+class Check:
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, condition, what):
+        print(("ok    " if condition else "FAIL  ") + what)
+        if not condition:
+            self.failures.append(what)
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+BASE = """\
+terraform {
+  required_version = ">= 1.5.0"
+}
+
+variable "names" {
+  type = list(string)
+}
+
+variable "size" {
+}
+
+output "count" {
+  value = "${length(var.names)}"
+}
+
+output "size" {
+  value = var.size
+}
+"""
+
+OVERRIDE = """\
+# Tests give the size a type.
+"""
+
+OVERRIDE_TYPED = """\
+# Tests give the size a type.
+variable "size" {
+  type = number
+}
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--tfsift", required=True)
+    args = ap.parse_args()
+    args.tfsift = os.path.abspath(args.tfsift)
+    check = Check()
+    started = time.monotonic()
+
+    with tempfile.TemporaryDirectory(prefix="tfsift-lsp-") as tmp:
+        tmp = os.path.realpath(tmp)
+        module = os.path.join(tmp, "module")
+        os.makedirs(module)
+        os.makedirs(os.path.join(tmp, ".git"))  # the repository root
+        main_tf = os.path.join(module, "main.tf")
+        override_tf = os.path.join(module, "override.tf")
+        write(main_tf, BASE)
+        write(override_tf, OVERRIDE)
+        on_disk = {p: read(p) for p in (main_tf, override_tf)}
+        main_uri, override_uri = uri_of(main_tf), uri_of(override_tf)
+
+        client = Client([args.tfsift, "server", "--debounce", "20"], cwd=tmp)
+
+        # Requests before initialize are refused, and the server carries on.
+        rid = client.request("textDocument/hover", {"textDocument": {"uri": main_uri}, "position": {"line": 0, "character": 0}})
+        m = client.wait_for(lambda m: m.get("id") == rid, "the refusal before initialize")
+        check(m.get("error", {}).get("code") == -32002, "a request before initialize gets ServerNotInitialized")
+
+        init = client.call("initialize", {"processId": os.getpid(), "rootUri": uri_of(tmp), "capabilities": {}})
+        caps = init["capabilities"]
+        check(caps.get("hoverProvider") is True, "initialize: hover offered")
+        check("source.fixAll.tfsift" in caps.get("codeActionProvider", {}).get("codeActionKinds", []),
+              "initialize: code actions offered, source.fixAll.tfsift among them")
+        check(caps.get("textDocumentSync", {}).get("change") == 2, "initialize: incremental sync")
+        client.notify("initialized", {})
+
+        # ---- open: the module's findings, for every file of the module
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": main_uri, "languageId": "terraform", "version": 1,
+                                                                "text": BASE}})
+        diags = client.diagnostics(main_uri, 1)
+        check("deprecated-interpolation" in codes(diags) and "variable-type-missing" in codes(diags),
+              "open: deprecated-interpolation and variable-type-missing published for main.tf")
+        override_diags = client.diagnostics(override_uri)
+        check("syntax-error" not in codes(override_diags), "open: the override file (not open) is published too")
+        interp = next((d for d in diags if d["code"] == "deprecated-interpolation"), None)
+        check(interp is not None and interp["range"]["start"]["line"] == 12 and interp["severity"] == 2,
+              "open: the finding's range is on line 13 (0-based 12), severity warning")
+        check(interp is not None and interp.get("codeDescription", {}).get("href", "").endswith(
+            "docs/rules/deprecated-interpolation.md"), "open: codeDescription links the rule's page")
+
+        # ---- edit into a syntax error (incremental change), then fix it
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": main_uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 5, "character": 21}, "end": {"line": 5, "character": 21}},
+                                "text": " \"é😀 = = "}]})
+        diags = client.diagnostics(main_uri, 2)
+        check("syntax-error" in codes(diags), "edit into a syntax error: syntax-error published")
+        err = next((d for d in diags if d["code"] == "syntax-error"), None)
+        check(err is not None and err["severity"] == 1, "edit into a syntax error: severity error")
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": main_uri, "version": 3},
+            "contentChanges": [{"range": {"start": {"line": 5, "character": 21},
+                                          "end": {"line": 5, "character": 31}}, "text": ""}]})
+        diags = client.diagnostics(main_uri, 3)
+        check("syntax-error" not in codes(diags) and "deprecated-interpolation" in codes(diags),
+              "fix it again: no syntax error, the earlier findings are back")
+        # Full sync works too, and many fast changes end in one up-to-date publication.
+        for v in range(4, 14):
+            client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": v},
+                                                     "contentChanges": [{"text": BASE + "\n" * (v - 3)}]})
+        diags = client.diagnostics(main_uri, 13)
+        check("deprecated-interpolation" in codes(diags), "ten quick full-text changes: the last version is published")
+
+        # ---- an unsaved override changes the base file's diagnostics
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": override_uri, "languageId": "terraform",
+                                                                "version": 1, "text": OVERRIDE}})
+        before = client.diagnostics(override_uri, 1)
+        check("syntax-error" not in codes(before), "the override file opened: published with its version")
+        client.notify("textDocument/didChange", {"textDocument": {"uri": override_uri, "version": 2},
+                                                 "contentChanges": [{"text": OVERRIDE_TYPED}]})
+        client.diagnostics(override_uri, 2)
+        # Earlier publications all hold variable-type-missing; only a lint of
+        # the new override text can drop it (a timeout fails the test).
+        base_after = client.diagnostics(main_uri, 13, until=lambda d: "variable-type-missing" not in codes(d))
+        check("variable-type-missing" not in codes(base_after) and "deprecated-interpolation" in codes(base_after),
+              "unsaved override gives the variable a type: variable-type-missing gone from main.tf")
+
+        # ---- hover: a finding's rule documentation; an overridden block's origins
+        hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
+                                                   "position": {"line": 12, "character": 12}})
+        value = (hover or {}).get("contents", {}).get("value", "")
+        check("deprecated-interpolation" in value and "## Why" in value,
+              "hover on a finding: the rule's documentation")
+        hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
+                                                   "position": {"line": 8, "character": 3}})
+        value = (hover or {}).get("contents", {}).get("value", "")
+        check("overridden by" in value and "override.tf:2" in value and "type" in value,
+              "hover on an overridden block: where its value comes from")
+        hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
+                                                   "position": {"line": 1, "character": 0}})
+        check(hover is None, "hover elsewhere: nothing")
+
+        # ---- code actions: a quick fix, the ignore comment, fix all
+        text = BASE + "\n" * 10
+        actions = client.call("textDocument/codeAction", {
+            "textDocument": {"uri": main_uri},
+            "range": {"start": {"line": 12, "character": 10}, "end": {"line": 12, "character": 10}},
+            "context": {"diagnostics": []}})
+        quick = [a for a in actions if a.get("kind") == "quickfix" and a.get("isPreferred")]
+        ignore = [a for a in actions if a.get("title", "").startswith("Ignore deprecated-interpolation")]
+        check(len(quick) == 1 and len(ignore) == 1, "code actions at the finding: its fix and an ignore comment")
+        if quick:
+            fixed = apply_edits(text, quick[0]["edit"]["changes"][main_uri])
+            check("value = length(var.names)" in fixed, "the quick fix's edit removes the interpolation")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 14},
+                                                     "contentChanges": [{"text": fixed}]})
+            diags = client.diagnostics(main_uri, 14)
+            check("deprecated-interpolation" not in codes(diags), "after applying the fix: the finding is gone")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 15},
+                                                     "contentChanges": [{"text": text}]})
+            client.diagnostics(main_uri, 15)
+        if ignore:
+            ignored = apply_edits(text, ignore[0]["edit"]["changes"][main_uri])
+            check("  # tfsift-ignore: deprecated-interpolation -- reason\n  value = " in ignored,
+                  "the ignore action inserts the inline ignore comment above the finding")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 16},
+                                                     "contentChanges": [{"text": ignored}]})
+            diags = client.diagnostics(main_uri, 16)
+            check("deprecated-interpolation" not in codes(diags) and "unused-ignore" not in codes(diags),
+                  "after applying the ignore: the finding is suppressed, the comment is used")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 17},
+                                                     "contentChanges": [{"text": text}]})
+            client.diagnostics(main_uri, 17)
+        fix_all = client.call("textDocument/codeAction", {
+            "textDocument": {"uri": main_uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]}})
+        check(len(fix_all) == 1 and fix_all[0]["kind"] == "source.fixAll.tfsift",
+              "only source.fixAll: one fix-all action")
+        if fix_all:
+            fixed = apply_edits(text, fix_all[0]["edit"]["changes"][main_uri])
+            check("${" not in fixed, "fix all: every interpolation-only string repaired")
+
+        # ---- a watched settings file: written on disk, announced, applied
+        # The strict preset adds override-undocumented; deprecated-interpolation goes.
+        write(os.path.join(tmp, ".tfsift.toml"), 'preset = "strict"\n\n[rules]\ndeprecated-interpolation = "off"\n')
+        client.notify("workspace/didChangeWatchedFiles",
+                      {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 1}]})
+        diags = client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" not in codes(d)
+                                   and "override-undocumented" in codes(d))
+        print("      codes with the settings file: %s" % codes(diags))
+        check("override-undocumented" in codes(diags),
+              "didChangeWatchedFiles for .tfsift.toml: the module is linted again with the new settings")
+        os.remove(os.path.join(tmp, ".tfsift.toml"))
+        client.notify("workspace/didChangeWatchedFiles",
+                      {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 3}]})
+        client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" in codes(d))
+
+        # ---- garbage: the server reports it and keeps going
+        client.write_raw(b"this is not a header\r\n\r\n")
+        client.log_message("Malformed message header")
+        client.write_raw(b"Content-Length: 9\r\n\r\n{not json")
+        m = client.wait_for(lambda m: m.get("error", {}).get("code") == -32700, "the parse error response")
+        check(m.get("id") is None, "bad JSON: a ParseError response with a null id")
+        rid = client.request("tfsift/noSuchMethod", {})
+        m = client.wait_for(lambda m: m.get("id") == rid, "the response to an unknown method")
+        check(m.get("error", {}).get("code") == -32601, "unknown request: MethodNotFound")
+        client.notify("tfsift/noSuchNotification", {})
+        client.send({"jsonrpc": "2.0", "id": 999, "method": "textDocument/hover", "params": {"textDocument": 7}})
+        m = client.wait_for(lambda m: m.get("id") == 999, "the response to a hover with bad parameters")
+        check("error" in m, "a request with bad parameters: an error response, not a crash")
+        hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
+                                                   "position": {"line": 12, "character": 12}})
+        check(hover is not None, "after the garbage: the server still answers")
+
+        # ---- shut down: exit code 0, nothing written
+        check(client.call("shutdown", None) is None, "shutdown answered with null")
+        client.notify("exit", None)
+        try:
+            code = client.proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            client.proc.kill()
+            code = None
+        check(code == 0, "exit after shutdown: exit code 0 (got %s)" % code)
+        check(all(read(p) == t for p, t in on_disk.items()), "no file of the module was written")
+        check(sorted(os.listdir(module)) == ["main.tf", "override.tf"], "no file was added to the module")
+
+        # exit without shutdown: exit code 1
+        client = Client([args.tfsift, "server"], cwd=tmp)
+        client.call("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        client.notify("exit", None)
+        code = client.proc.wait(timeout=TIMEOUT)
+        check(code == 1, "exit without shutdown: exit code 1 (got %s)" % code)
+
+    print("%.1f s" % (time.monotonic() - started))
+    if check.failures:
+        print("%d check(s) failed" % len(check.failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except AssertionError as e:
+        print("FAIL  " + str(e))
+        sys.exit(1)
