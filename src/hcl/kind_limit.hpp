@@ -29,7 +29,7 @@ public:
             if (count.seen == max_diagnostics_per_kind + 1) count.first_left_out = subject;
             return false;
         }
-        counts_.push_back({summary, Count{1, {}}});
+        counts_.emplace_back(std::string(summary), Count{1, {}});
         return true;
     }
 
@@ -53,7 +53,9 @@ private:
         std::size_t seen = 0;
         Range first_left_out;
     };
-    std::vector<std::pair<std::string_view, Count>> counts_;  // few kinds: a list
+    // Few kinds: a list. The summaries are copied: some are made for one
+    // diagnostic ("Unexpected endfor directive") and do not outlive it.
+    std::vector<std::pair<std::string, Count>> counts_;
 };
 
 }  // namespace tfsift::hcl::detail
