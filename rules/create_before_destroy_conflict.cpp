@@ -35,7 +35,7 @@ std::optional<std::pair<const SourceFile*, Range>> setting_range(const LintConte
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     const DependencyGraph graph = dependency_graph(m);
     // For each resource that turns create_before_destroy off, the resources
     // that turn it on and depend on it, directly or through other objects.

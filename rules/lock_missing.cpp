@@ -21,7 +21,7 @@ namespace {
 // than a library module nobody calls within the scan: it configures a
 // backend, a cloud block or a provider, or has state or a working directory.
 bool looks_like_root(const LintContext& ctx) {
-    const auto& m = ctx.module().module;
+    const auto& m = *ctx.module().module;
     std::error_code ec;
     return m.terraform.backend || m.terraform.cloud || !m.providers.empty() || !ctx.state_file.empty() ||
            fs::is_directory(fs::path(ctx.module_dir) / ".terraform", ec);

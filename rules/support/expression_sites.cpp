@@ -79,15 +79,15 @@ private:
         const std::string_view type = b.type;
         auto label = [&b](std::size_t i) { return std::string(std::string_view(b.labels[i].value)); };
         if ((type == "resource" || type == "data") && b.labels.size() == 2) {
-            const auto& map = type == "resource" ? module_.module.resources : module_.module.data;
+            const auto& map = type == "resource" ? module_.module->resources : module_.module->data;
             auto it = map.find(label(0) + "." + label(1));
             if (it != map.end()) {
                 scope.count = it->second.count.has_value();
                 scope.for_each = it->second.for_each.has_value();
             }
         } else if (type == "module" && b.labels.size() == 1) {
-            auto it = module_.module.module_calls.find(label(0));
-            if (it != module_.module.module_calls.end()) {
+            auto it = module_.module->module_calls.find(label(0));
+            if (it != module_.module->module_calls.end()) {
                 scope.count = it->second.count.has_value();
                 scope.for_each = it->second.for_each.has_value();
             }

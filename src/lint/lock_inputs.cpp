@@ -92,8 +92,8 @@ std::optional<SiteLocation> locate_site(const LintContext& ctx, const providers:
     if (!site_file) return std::nullopt;
     Range site_range = line_range(*site_file, site.origin.pos);
     if (site.root_call.empty()) return SiteLocation{site_file, site_range, std::nullopt};
-    auto call = ctx.module().module.module_calls.find(site.root_call);
-    if (call == ctx.module().module.module_calls.end()) return std::nullopt;
+    auto call = ctx.module().module->module_calls.find(site.root_call);
+    if (call == ctx.module().module->module_calls.end()) return std::nullopt;
     auto call_file = ctx.shared_source(call->second.origin.file);
     if (!call_file) return std::nullopt;
     return SiteLocation{call_file, line_range(*call_file, call->second.origin.pos),
