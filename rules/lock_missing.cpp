@@ -112,7 +112,7 @@ Rule lock_missing() {
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        LockInputs in = load_lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;
         if (in.exists) {

@@ -51,7 +51,9 @@ Range LockInputs::entry_range(const providers::Provider& provider,
     return it->second.definition;
 }
 
-LockInputs load_lock_inputs(const LintContext& ctx) {
+namespace {
+
+LockInputs compute_lock_inputs(const LintContext& ctx) {
     LockInputs in;
     in.path = lock_file_display_path(ctx.module_dir);
     std::error_code ec;
@@ -65,6 +67,27 @@ LockInputs load_lock_inputs(const LintContext& ctx) {
     }
     in.requirements = providers::collect_tree_requirements(ctx.module(), ctx.engine);
     return in;
+}
+
+thread_local LockInputsCache* active_cache = nullptr;
+
+}  // namespace
+
+LockInputsCache::LockInputsCache() : outer_(active_cache) { active_cache = this; }
+
+LockInputsCache::~LockInputsCache() { active_cache = outer_; }
+
+const LockInputs& load_lock_inputs(const LintContext& ctx) {
+    if (active_cache == nullptr) {
+        thread_local std::unique_ptr<LockInputs> last;
+        last = std::make_unique<LockInputs>(compute_lock_inputs(ctx));
+        return *last;
+    }
+    for (const auto& [context, answer] : active_cache->answers_) {
+        if (context == &ctx) return *answer;
+    }
+    active_cache->answers_.emplace_back(&ctx, std::make_unique<LockInputs>(compute_lock_inputs(ctx)));
+    return *active_cache->answers_.back().second;
 }
 
 std::optional<providers::StateFile> load_state(const LintContext& ctx) {
