@@ -184,6 +184,10 @@ const hcl::Block* block_at(const hcl::File& file, Pos pos) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
+    // Only override files change blocks: without one there is nothing to document.
+    if (std::none_of(ctx.files().begin(), ctx.files().end(), [](const config::ModuleFile& f) { return f.is_override; })) {
+        return;
+    }
     const config::Module& m = *ctx.module().module;
     const TerraformOverrides tf = terraform_overrides(ctx);
     std::map<std::string, std::vector<config::Origin>> local_overrides;
