@@ -232,12 +232,17 @@ std::vector<std::string> called_by(const ModuleRun& run) {
     return called;
 }
 
-// The targets that some target's files may call: every directory that a
-// string written "./..." or "../..." in them names. A guess (it reads no
-// syntax), used only to schedule: a target it leaves out is linted as a
-// root module straight away and linted again, as a called one, in the rare
-// case that a module of the run turns out to call it.
-std::vector<char> maybe_called(const std::vector<ModuleRun>& runs, unsigned jobs) {
+// What the targets' files seem to call: every directory that a string
+// written "./..." or "../..." in them names. A guess (it reads no syntax),
+// used only to schedule: a target it leaves out is linted as a root module
+// straight away and linted again, as a called one, in the rare case that a
+// module of the run turns out to call it.
+struct LocalNames {
+    std::vector<char> maybe_called;               // by target
+    std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
+};
+
+LocalNames local_names(const std::vector<ModuleRun>& runs, unsigned jobs) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
     std::vector<std::vector<std::string>> named(runs.size());
@@ -262,13 +267,30 @@ std::vector<char> maybe_called(const std::vector<ModuleRun>& runs, unsigned jobs
             }
         }
     });
-    std::vector<char> maybe(runs.size(), 0);
-    for (const auto& dirs : named) {
+    LocalNames out;
+    out.maybe_called.assign(runs.size(), 0);
+    for (auto& dirs : named) {
+        std::sort(dirs.begin(), dirs.end());
+        dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
         for (const auto& d : dirs) {
-            if (auto it = index.find(d); it != index.end()) maybe[it->second] = 1;
+            if (auto it = index.find(d); it != index.end()) out.maybe_called[it->second] = 1;
         }
     }
-    return maybe;
+    out.names = std::move(named);
+    return out;
+}
+
+// The modules of a tree with their absolute directories.
+std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(const ModuleRun& run) {
+    std::vector<std::pair<std::string, const config::LoadedModule*>> out;
+    if (!run.tree.root) return out;
+    out.emplace_back(run.absolute, run.tree.root.get());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        for (const auto& [name, child] : out[k].second->children) {
+            out.emplace_back(absolute_normal_path(run.absolute + "/" + child.dir), &child);
+        }
+    }
+    return out;
 }
 
 // Loads and lints every target, `jobs` modules at once, releasing each
@@ -326,7 +348,17 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         if (!unknown.empty() && unknown_rule.empty()) unknown_rule = unknown.front();
     }
     const bool lint_early = !repair_locks && unknown_rule.empty();
-    const std::vector<char> maybe = lint_early ? maybe_called(runs, jobs) : std::vector<char>(runs.size(), 1);
+    LocalNames local = lint_early ? local_names(runs, jobs) : LocalNames{};
+    if (!lint_early) local.maybe_called.assign(runs.size(), 1);
+    const std::vector<char>& maybe = local.maybe_called;
+    // How many targets still to load name each directory: while some do, a
+    // loaded directory is kept for them (the loader shares a directory while
+    // anything holds it), wherever they come in the order.
+    std::map<std::string, std::size_t> pending;
+    for (const auto& dirs : local.names) {
+        for (const auto& d : dirs) ++pending[d];
+    }
+    std::map<std::string, std::vector<std::shared_ptr<const config::ParsedFile>>> kept;
     scan.times.targets += seconds_since(started);
 
     const config::LoadCounters& counters = config::load_counters();
@@ -402,6 +434,24 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
                     if (!called.insert(d).second) continue;
                     if (auto it = index.find(d); it != index.end() && !taken[it->second]) queue.push_front(it->second);
                 }
+                if (run.readable && !pending.empty()) {
+                    std::map<const config::ParsedFile*, std::shared_ptr<const config::ParsedFile>> handles;
+                    for (const auto& f : run.tree.files) handles.emplace(f.get(), f);
+                    for (const auto& [dir, module] : modules_of(run)) {
+                        auto wanted = pending.find(dir);
+                        if (wanted == pending.end() || wanted->second == 0 || kept.count(dir)) continue;
+                        auto& keep = kept[dir];
+                        for (const auto& mf : module->files) {
+                            if (auto h = handles.find(mf.parsed); h != handles.end()) keep.push_back(h->second);
+                        }
+                    }
+                }
+                if (lint_early) {
+                    for (const auto& d : local.names[i]) {
+                        auto it = pending.find(d);
+                        if (it != pending.end() && it->second > 0 && --it->second == 0) kept.erase(d);
+                    }
+                }
                 if (run.readable && lint_early) {
                     if (called.count(run.absolute)) {
                         role = ModuleRole::called;
@@ -420,6 +470,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         }
     });
     recent.clear();
+    kept.clear();
 
     for (auto& run : runs) {
         if (!run.readable) {
