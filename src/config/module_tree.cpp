@@ -1,5 +1,7 @@
 #include "tfsift/config/module_tree.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -65,7 +67,7 @@ struct LoadedDirectory {
     // two scans, a test rewriting a file): the selected names, and each
     // file's size and modification time.
     std::vector<std::string> selected;
-    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> stamps;
+    std::vector<std::pair<std::uintmax_t, std::int64_t>> stamps;  // see stamps_of
 };
 
 // The shared directories of this process, by key. Weak: a directory goes
@@ -95,20 +97,22 @@ private:
     std::size_t adds_ = 0;
 };
 
-// The size and modification time of each file, or nullopt when one cannot
-// be read that way.
-std::optional<std::vector<std::pair<std::uintmax_t, fs::file_time_type>>> stamps_of(
-    const std::string& dir, const std::vector<std::string>& names) {
-    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> out;
+// A file's size and modification time (nanoseconds), to notice a change.
+using FileStamp = std::pair<std::uintmax_t, std::int64_t>;
+
+// The stamp of each file, or nullopt when one is not a regular file or
+// cannot be examined. One stat per file: this runs for every directory a
+// tree reaches.
+std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const std::vector<std::string>& names) {
+    std::vector<FileStamp> out;
     out.reserve(names.size());
+    std::string path;
     for (const auto& name : names) {
-        std::error_code ec1;
-        std::error_code ec2;
-        const fs::path p = fs::path(dir) / name;
-        const auto size = fs::file_size(p, ec1);
-        const auto time = fs::last_write_time(p, ec2);
-        if (ec1 || ec2) return std::nullopt;
-        out.emplace_back(size, time);
+        path.assign(dir).append("/").append(name);
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+        out.emplace_back(static_cast<std::uintmax_t>(st.st_size),
+                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
     }
     return out;
 }
@@ -136,11 +140,12 @@ public:
         return true;
     }
 
+    // `listed`: the directory's file names when the caller has just listed them.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
-              std::vector<std::string>& ancestors) {
+              std::vector<std::string>& ancestors, std::vector<std::string>* listed = nullptr) {
         m.address = address;
         m.dir = dir;
-        std::shared_ptr<LoadedDirectory> directory = directory_for(dir);
+        std::shared_ptr<LoadedDirectory> directory = directory_for(dir, listed);
         // Every caller and tree shares the directory's parses, decoded files
         // and merged module, which keep it alive (aliasing handles): nothing
         // is copied, whether the directory serves this tree alone or many.
@@ -242,7 +247,7 @@ public:
             LoadedModule child;
             ancestors.push_back(child_dir);
             load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
-                 depth + 1, ancestors);
+                 depth + 1, ancestors, &probe);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
@@ -289,9 +294,13 @@ private:
     // it loaded from the same place, under the same file names and options,
     // and its files are unchanged; loaded otherwise. Directories with
     // unreadable files or excludes are loaded for each tree.
-    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir) {
+    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir, std::vector<std::string>* listed) {
         std::vector<std::string> names;
-        list_dir(dir, names);
+        if (listed != nullptr) {
+            names = std::move(*listed);
+        } else {
+            list_dir(dir, names);
+        }
         auto selected = select_config_files(std::move(names), options_.engine);
         const std::string prefix = names_prefix(dir);
         const std::string opened = (fs::path(root_dir_) / dir).string();
