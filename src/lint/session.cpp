@@ -408,7 +408,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     std::deque<std::vector<std::shared_ptr<const config::ParsedFile>>> recent;
     const std::size_t recent_trees = 8 + 2 * static_cast<std::size_t>(jobs);
 
-    parallel_for(jobs, jobs, [&](std::size_t) {
+    parallel_for(std::min<std::size_t>(jobs, runs.size()), jobs, [&](std::size_t) {
         for (;;) {
             std::size_t i = 0;
             {
