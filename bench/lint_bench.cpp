@@ -267,8 +267,8 @@ int main(int argc, char** argv) {
         std::printf("lint --jobs %-4u    %.3f s (report %.3f s)  %.0f files, %.0f findings, %.1f MB of configuration\n",
                     jobs_of[k], f.total, f.report, f.files, f.findings, f.config_bytes / 1e6);
         const auto& t = f.stages;
-        std::printf("  stages (s)        targets %.3f  load %.3f (read %.3f  parse %.3f  decode %.3f  merge %.3f, "
-                    "summed over threads)  rules %.3f  report %.3f\n",
+        std::printf("  stages (s)        targets %.3f  load %.3f (read %.3f  parse %.3f  decode %.3f  merge %.3f)  "
+                    "rules %.3f (load and rules summed over threads)  report %.3f\n",
                     t.targets, t.load, t.read, t.parse, t.decode, t.merge, t.rules, f.report);
         std::printf("  loading           %llu module directories loaded, %llu times one was shared instead; %llu "
                     "files read for %.0f files linted\n",

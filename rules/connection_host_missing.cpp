@@ -34,7 +34,7 @@ Range opening_brace(const config::Origin& origin) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     if (ctx.tree == nullptr || ctx.tree->root == nullptr) return;
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     for (const auto& [key, r] : m.resources) {
         for (const config::Provisioner& p : r.provisioners) {
             // The provisioner's own block overrides the resource's argument by argument.

@@ -94,7 +94,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             }
         }
     };
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     for (const auto& [key, r] : m.resources) object(r.count, r.for_each);
     for (const auto& [key, r] : m.data) object(r.count, r.for_each);
     for (const auto& [name, call] : m.module_calls) object(call.count, call.for_each);

@@ -35,7 +35,17 @@ std::optional<std::pair<const SourceFile*, Range>> setting_range(const LintConte
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
+    // A conflict needs a resource that turns the setting on and one that
+    // turns it off; most modules have neither, and the graph is costly.
+    bool any_on = false;
+    bool any_off = false;
+    for (const auto& [key, r] : m.resources) {
+        const auto written = written_create_before_destroy(r);
+        any_on = any_on || written == true;
+        any_off = any_off || written == false;
+    }
+    if (!any_on || !any_off) return;
     const DependencyGraph graph = dependency_graph(m);
     // For each resource that turns create_before_destroy off, the resources
     // that turn it on and depend on it, directly or through other objects.

@@ -48,7 +48,7 @@ std::map<std::string, std::vector<std::string>> create_before_destroy_resources(
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     bool any_destroy_provisioner = false;
     for (const auto& [key, r] : m.resources) {
         for (const auto& p : r.provisioners) any_destroy_provisioner = any_destroy_provisioner || p.when == "destroy";

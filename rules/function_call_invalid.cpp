@@ -135,7 +135,7 @@ private:
                    call.name_range());
             return;
         }
-        const auto& required = ctx_.module().module.terraform.required_providers;
+        const auto& required = ctx_.module().module->terraform.required_providers;
         if (required.count(std::string(parts[1])) != 0) return;
         report("Unknown function provider",
                fmt::format("Provider {} does not exist within the required_providers of this module", go_quoted(parts[1])),

@@ -22,7 +22,7 @@ bool is_meta_argument(std::string_view name) {
 // The effective ignore_changes of each resource: a list an override file
 // replaced no longer counts, and the one that won points into its own file.
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& [key, r] : ctx.module().module.resources) {
+    for (const auto& [key, r] : ctx.module().module->resources) {
         if (!r.lifecycle.ignore_changes) continue;
         for (const config::Traversal& t : *r.lifecycle.ignore_changes) {
             ReferenceName name = traversal_reference(t);

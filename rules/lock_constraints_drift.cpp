@@ -41,7 +41,7 @@ Rule lock_constraints_drift() {
     r.doc.fix_safety = "`tfsift lint --fix` writes the current constraints string; it changes no version.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
         if (!providers::unloaded_module_calls(ctx.module()).empty()) return;

@@ -151,7 +151,7 @@ Rule lock_hash_mismatch() {
         "the contradicting package's hash.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors() || in.read.locks.providers.empty()) return;
         if (ctx.settings->online.value_or(false)) check_online(ctx, in, sink);
         auto local = visible_packages(ctx);

@@ -22,7 +22,7 @@ namespace {
 // than a library module nobody calls within the scan: it configures a
 // backend, a cloud block or a provider, or has state or a working directory.
 bool looks_like_root(const LintContext& ctx) {
-    const auto& m = ctx.module().module;
+    const auto& m = *ctx.module().module;
     std::error_code ec;
     return m.terraform.backend || m.terraform.cloud || !m.providers.empty() || !ctx.state_file.empty() ||
            fs::is_directory(fs::path(ctx.module_dir) / ".terraform", ec);
@@ -134,7 +134,7 @@ Rule lock_missing() {
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || in_examples_or_tests(ctx)) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;
         if (in.exists) {

@@ -39,7 +39,7 @@ Rule lock_missing_hashes() {
         "remains (`terraform providers lock` can fetch the registry's checksums).";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         for (const auto& [provider, lock] : in.read.locks.providers) {
             if (!lock.hashes.empty()) continue;

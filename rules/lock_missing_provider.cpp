@@ -42,7 +42,7 @@ Rule lock_missing_provider() {
         "available offline, with their hashes; without such a package it leaves the file alone.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         for (const auto* req : in.lockable(ctx.engine)) {
             if (in.read.locks.find(req->provider) != nullptr) continue;

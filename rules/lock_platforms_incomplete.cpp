@@ -78,7 +78,7 @@ Rule lock_platforms_incomplete() {
         "package is available offline; it never removes a hash.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || ctx.settings->platforms.empty()) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors() || in.read.locks.providers.empty()) return;
         auto local = visible_packages(ctx);
         auto packages = providers::all_packages(local);

@@ -35,22 +35,19 @@ Rule lock_stale_provider() {
     r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
         if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
         auto state = load_state(ctx);
-        // The state's providers count too: on a copy of the shared requirements.
-        std::optional<providers::TreeRequirements> with_state;
+        providers::TreeRequirements from_state;  // what only the state requires
         if (state) {
             report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);
             if (state->has_errors()) return;
-            with_state = in.requirements;
-            providers::add_state_requirements(*with_state, *state);
+            providers::add_state_requirements(from_state, *state);
         }
-        const providers::TreeRequirements& requirements = with_state ? *with_state : in.requirements;
         for (const auto& [provider, lock] : in.read.locks.providers) {
-            if (requirements.count(provider)) continue;
+            if (in.requirements.count(provider) || from_state.count(provider)) continue;
             Finding f;
             f.rule_id = "lock-stale-provider";
             f.severity = Severity::warning;

@@ -34,7 +34,7 @@ Rule lock_syntax() {
         "Not fixable: `tfsift lint --fix` and `tfsift lock` never overwrite a lock file they cannot read.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists) return;
         for (const auto& d : in.read.diagnostics) {
             Finding f;

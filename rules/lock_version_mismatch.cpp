@@ -40,7 +40,7 @@ Rule lock_version_mismatch() {
         "available offline (and records that version's hashes); without one it leaves the entry alone.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
-        const LockInputs& in = lock_inputs(ctx);
+        const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         for (const auto* req : in.lockable(ctx.engine)) {
             const auto* lock = in.read.locks.find(req->provider);

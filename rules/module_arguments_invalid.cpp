@@ -61,7 +61,7 @@ public:
     ArgumentChecker(const LintContext& ctx, FindingSink& sink) : ctx_(ctx), sink_(sink) {}
 
     void call(const config::ModuleCall& call, const config::LoadedModule& child) {
-        const auto& variables = child.module.variables;
+        const auto& variables = child.module->variables;
         std::set<std::string_view> given;
         for (const config::Argument& a : call.config.arguments) given.insert(a.name);
         for (const config::JsonProperty& p : call.config.undecided) given.insert(p.name);
@@ -194,7 +194,7 @@ Rule module_arguments_invalid() {
         if (ctx.tree == nullptr || ctx.tree->root == nullptr) return;
         ArgumentChecker checker(ctx, sink);
         const config::LoadedModule& module = ctx.module();
-        for (const auto& [name, call] : module.module.module_calls) {
+        for (const auto& [name, call] : module.module->module_calls) {
             auto child = module.children.find(name);
             if (child == module.children.end() || child->second.files.empty()) continue;
             checker.call(call, child->second);

@@ -18,13 +18,13 @@ std::string block_name(const config::Provider& p) {
 void check(const LintContext& ctx, FindingSink& sink) {
     if (ctx.role != ModuleRole::called) return;
     const config::LoadedModule& module = ctx.module();
-    for (const auto& [key, p] : module.module.providers) {
+    for (const auto& [key, p] : module.module->providers) {
         const auto base = module_providers::provider_declaration(module, p.origin);
         if (base.file == nullptr) continue;
         Finding f;
         f.rule_id = "module-provider-config";
         f.severity = Severity::warning;
-        f.file = ctx.shared_source(base.file->decoded.source);
+        f.file = ctx.shared_source(base.file->decoded->source);
         f.range = base.def_range;
         if (p.configures()) {
             f.message = fmt::format(
@@ -37,7 +37,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     auto over = module_providers::provider_declaration(module, o);
                     if (over.file == nullptr || !over.block->configures()) continue;
                     f.related.push_back({f.file, f.range, "the block this override file changes"});
-                    f.file = ctx.shared_source(over.file->decoded.source);
+                    f.file = ctx.shared_source(over.file->decoded->source);
                     f.range = over.def_range;
                     break;
                 }
@@ -45,8 +45,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         } else if (p.alias) {
             const std::string address = p.key();
             bool listed = false;
-            if (auto req = module.module.terraform.required_providers.find(p.name);
-                req != module.module.terraform.required_providers.end()) {
+            if (auto req = module.module->terraform.required_providers.find(p.name);
+                req != module.module->terraform.required_providers.end()) {
                 for (const auto& a : req->second.configuration_aliases) listed = listed || a == address;
             }
             f.message = listed ? fmt::format("{}: an empty proxy block is redundant; {} is already declared in "

@@ -33,7 +33,7 @@ std::optional<MetaArgument> meta_argument(const config::ModuleCall& call) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
-    for (const auto& [name, call] : module.module.module_calls) {
+    for (const auto& [name, call] : module.module->module_calls) {
         auto meta = meta_argument(call);
         if (!meta || meta->file == nullptr) continue;
         auto child = module.children.find(name);
@@ -54,7 +54,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         for (const auto& [m, p] : configured) {
             auto declared = module_providers::provider_declaration(*m, p->origin);
             if (declared.file == nullptr) continue;
-            f.related.push_back({ctx.shared_source(declared.file->decoded.source), declared.def_range,
+            f.related.push_back({ctx.shared_source(declared.file->decoded->source), declared.def_range,
                                  "provider configuration inside the called module"});
         }
         sink.report(std::move(f));

@@ -37,7 +37,7 @@ void add_resource_needs(const std::map<std::string, config::Resource>& resources
 }  // namespace
 
 std::set<std::string> default_providers_needed(const config::LoadedModule& module) {
-    const config::Module& m = module.module;
+    const config::Module& m = *module.module;
     std::set<std::string> needed;
     add_resource_needs(m.resources, needed);
     add_resource_needs(m.data, needed);
@@ -92,8 +92,8 @@ Range written_range(const config::Origin& at, std::string_view text) {
 
 DeclaredAt provider_declaration(const config::LoadedModule& module, const config::Origin& origin) {
     for (const auto& file : module.files) {
-        if (file.decoded.source != origin.file) continue;
-        for (const auto& [p, declared] : file.decoded.providers) {
+        if (file.decoded->source != origin.file) continue;
+        for (const auto& [p, declared] : file.decoded->providers) {
             if (p.origin.pos == origin.pos) return {&file, &p, declared.def_range};
         }
     }
@@ -104,7 +104,7 @@ namespace {
 
 void collect_configured(const config::LoadedModule& module,
                         std::vector<std::pair<const config::LoadedModule*, const config::Provider*>>& out) {
-    for (const auto& [key, p] : module.module.providers) {
+    for (const auto& [key, p] : module.module->providers) {
         if (p.configures()) out.emplace_back(&module, &p);
     }
     for (const auto& [name, child] : module.children) collect_configured(child, out);

@@ -17,7 +17,7 @@ namespace {
 Range providers_argument(const LintContext& ctx, const config::ProviderPassing& first) {
     Range fallback = module_providers::written_range(first.origin, first.child_key);
     for (const auto& file : ctx.files()) {
-        if (file.decoded.source != first.origin.file) continue;
+        if (file.decoded->source != first.origin.file) continue;
         const hcl::File* native = LintContext::native(file);
         if (native == nullptr) return fallback;
         for (const hcl::Block& block : native->body->blocks) {
@@ -35,7 +35,7 @@ Range providers_argument(const LintContext& ctx, const config::ProviderPassing& 
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
-    for (const auto& [name, call] : module.module.module_calls) {
+    for (const auto& [name, call] : module.module->module_calls) {
         if (call.providers.empty()) continue;
         auto child = module.children.find(name);
         if (child == module.children.end()) continue;  // not loaded: nothing to compare with

@@ -16,7 +16,7 @@ namespace {
 // configuration it refers to (whether or not it declares it; a missing
 // declaration is another rule's finding).
 std::set<std::string> receivable(const config::LoadedModule& child) {
-    const config::Module& m = child.module;
+    const config::Module& m = *child.module;
     std::set<std::string> out = module_providers::default_providers_needed(child);
     for (const auto& [name, req] : m.terraform.required_providers) {
         out.insert(name);
@@ -36,7 +36,7 @@ std::set<std::string> receivable(const config::LoadedModule& child) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
-    for (const auto& [name, call] : module.module.module_calls) {
+    for (const auto& [name, call] : module.module->module_calls) {
         if (call.providers.empty()) continue;
         auto child = module.children.find(name);
         if (child == module.children.end()) continue;  // not loaded: nothing to compare with

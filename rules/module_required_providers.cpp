@@ -36,14 +36,14 @@ std::optional<providers::Provider> declared_address(const config::Module& m, con
 std::set<std::string> undeclared_names(const config::LoadedModule& module) {
     std::set<std::string> out;
     for (const ProviderUse& use : provider_uses(module)) {
-        if (!module.module.terraform.required_providers.contains(use.local_name)) out.insert(use.local_name);
+        if (!module.module->terraform.required_providers.contains(use.local_name)) out.insert(use.local_name);
     }
     return out;
 }
 
 void check_own_uses(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
-    const auto& required = module.module.terraform.required_providers;
+    const auto& required = module.module->terraform.required_providers;
     // Names resource-provider-unresolved already reports are not reported again.
     std::set<std::string> done;
     // Looked at once: it reads every file of the module, and a module may
@@ -76,8 +76,8 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
 void check_calls(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
     for (const auto& [call_name, child] : module.children) {
-        auto call = module.module.module_calls.find(call_name);
-        if (call == module.module.module_calls.end()) continue;
+        auto call = module.module->module_calls.find(call_name);
+        if (call == module.module->module_calls.end()) continue;
         for (const std::string& name : undeclared_names(child)) {
             // Passed explicitly: the loader warns "Reference to undefined provider" (claimed by this rule).
             bool passed = false;
@@ -85,7 +85,7 @@ void check_calls(const LintContext& ctx, FindingSink& sink) {
                 if (p.child_key.substr(0, p.child_key.find('.')) == name) passed = true;
             }
             if (passed) continue;
-            auto mine = declared_address(module.module, name, ctx.engine);
+            auto mine = declared_address(*module.module, name, ctx.engine);
             if (!mine) continue;
             const providers::Provider implied = providers::implied_provider(name, ctx.engine);
             if (*mine == implied) continue;
@@ -101,7 +101,7 @@ void check_calls(const LintContext& ctx, FindingSink& sink) {
             if (!f.file) continue;
             f.range = Range{call->second.origin.pos, call->second.origin.pos};
             for (const config::ModuleFile& file : module.files) {
-                for (const auto& [mc, decl] : file.decoded.module_calls) {
+                for (const auto& [mc, decl] : file.decoded->module_calls) {
                     if (mc.origin.file == call->second.origin.file && mc.origin.pos.byte == call->second.origin.pos.byte) {
                         f.range = decl.def_range;
                     }

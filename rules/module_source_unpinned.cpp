@@ -40,7 +40,7 @@ bool default_branch(std::string_view ref) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& [name, call] : ctx.module().module.module_calls) {
+    for (const auto& [name, call] : ctx.module().module->module_calls) {
         if (!call.source || !call.source->value) continue;
         const std::string& address = *call.source->value;
         const bool git = address.starts_with("git::");

@@ -69,7 +69,7 @@ Rule module_version_unpinned() {
         "}\n";
     r.doc.fix_safety = "Not fixable: choose the version to pin yourself (`.terraform/modules/modules.json` shows the installed one).";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
-        for (const auto& [name, call] : ctx.module().module.module_calls) {
+        for (const auto& [name, call] : ctx.module().module->module_calls) {
             if (!call.source || !call.source->value) continue;
             auto kind = config::parse_module_source(call.source->as_written, false).kind;
             if (kind != config::ModuleSourceKind::registry) continue;

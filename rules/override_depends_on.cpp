@@ -26,11 +26,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
     std::vector<DeclaredBlock> primaries;
     for (const auto& f : ctx.files()) {
         if (f.is_override) continue;
-        for (auto& b : declared_blocks(f.decoded)) primaries.push_back(std::move(b));
+        for (auto& b : declared_blocks(*f.decoded)) primaries.push_back(std::move(b));
     }
     for (const auto& f : ctx.files()) {
         if (!f.is_override) continue;
-        std::vector<DeclaredBlock> decoded = declared_blocks(f.decoded);
+        std::vector<DeclaredBlock> decoded = declared_blocks(*f.decoded);
         for (const WrittenBlock& w : written_blocks(f, {"resource", "data", "output", "module"})) {
             const WrittenArgument* dep = w.find_argument("depends_on");
             if (!dep) continue;

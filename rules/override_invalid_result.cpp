@@ -91,7 +91,7 @@ void check_backend_and_cloud(const LintContext& ctx, FindingSink& sink) {
         const config::TerraformBlock* backend_block = nullptr;
         std::size_t backend_index = 0;
         const config::TerraformBlock* cloud_block = nullptr;
-        for (const auto& tb : f.decoded.terraform) {
+        for (const auto& tb : f.decoded->terraform) {
             if (!backend_block && !tb.backends.empty()) backend_block = &tb;
             if (!cloud_block && !tb.clouds.empty()) cloud_block = &tb;
         }
@@ -122,7 +122,7 @@ void check_module_version(const LintContext& ctx, FindingSink& sink, const confi
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     for (const auto* table : {&m.resources, &m.data}) {
         for (const auto& [key, r] : *table) {
             if (r.overridden_by.empty()) continue;

@@ -31,11 +31,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
     std::set<std::string, std::less<>> primary_providers;
     for (const auto& f : ctx.files()) {
         if (f.is_override) continue;
-        for (const auto& [p, decl] : f.decoded.providers) primary_providers.insert(p.key());
+        for (const auto& [p, decl] : f.decoded->providers) primary_providers.insert(p.key());
     }
     for (const auto& f : ctx.files()) {
         if (!f.is_override) continue;
-        for (const auto& [p, decl] : f.decoded.providers) {
+        for (const auto& [p, decl] : f.decoded->providers) {
             // An aliased configuration without a base is the loader's error.
             if (p.alias || primary_providers.count(p.key()) != 0) continue;
             Finding finding;

@@ -164,7 +164,7 @@ TerraformOverrides terraform_overrides(const LintContext& ctx) {
     TerraformOverrides out;
     for (const auto& f : ctx.files()) {
         if (!f.is_override) continue;
-        for (const auto& tb : f.decoded.terraform) {
+        for (const auto& tb : f.decoded->terraform) {
             if (tb.required_version) out.required_version.push_back(tb.origin);
             for (const auto& rp : tb.required_providers) {
                 for (const auto& e : rp.entries) out.required_providers[e.name].push_back(tb.origin);
@@ -184,12 +184,16 @@ const hcl::Block* block_at(const hcl::File& file, Pos pos) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    // Only override files change blocks: without one there is nothing to document.
+    if (std::none_of(ctx.files().begin(), ctx.files().end(), [](const config::ModuleFile& f) { return f.is_override; })) {
+        return;
+    }
+    const config::Module& m = *ctx.module().module;
     const TerraformOverrides tf = terraform_overrides(ctx);
     std::map<std::string, std::vector<config::Origin>> local_overrides;
     for (const auto& f : ctx.files()) {
         if (!f.is_override) continue;
-        for (const auto& [l, decl] : f.decoded.locals) local_overrides[l.name].push_back(l.expr.origin());
+        for (const auto& [l, decl] : f.decoded->locals) local_overrides[l.name].push_back(l.expr.origin());
     }
 
     for (const auto& f : ctx.files()) {
@@ -197,7 +201,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (f.is_override || !native || !native->body) continue;
         CommentIndex comments(*native);
 
-        for (const DeclaredBlock& b : declared_blocks(f.decoded)) {
+        for (const DeclaredBlock& b : declared_blocks(*f.decoded)) {
             const auto* overrides = overrides_of(m, b);
             if (!overrides) continue;
             report(ctx, f, comments,
@@ -206,7 +210,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                    sink);
         }
 
-        for (const auto& [l, decl] : f.decoded.locals) {
+        for (const auto& [l, decl] : f.decoded->locals) {
             auto it = local_overrides.find(l.name);
             if (it == local_overrides.end()) continue;
             auto merged = m.locals.find(l.name);
@@ -222,7 +226,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                    sink);
         }
 
-        for (const auto& tb : f.decoded.terraform) {
+        for (const auto& tb : f.decoded->terraform) {
             std::vector<config::Origin> by;
             if (tb.required_version) by.insert(by.end(), tf.required_version.begin(), tf.required_version.end());
             for (const auto& rp : tb.required_providers) {

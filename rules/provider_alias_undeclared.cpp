@@ -24,7 +24,7 @@ void check_resources(const LintContext& ctx, const std::map<std::string, config:
                      std::string_view kind, FindingSink& sink) {
     for (const auto& [key, r] : resources) {
         if (!r.provider_ref || !r.provider_origin || !is_aliased(*r.provider_ref)) continue;
-        if (module_providers::declares_alias(ctx.module().module, *r.provider_ref)) continue;
+        if (module_providers::declares_alias(*ctx.module().module, *r.provider_ref)) continue;
         Finding f;
         f.rule_id = "provider-alias-undeclared";
         f.severity = Severity::error;
@@ -38,7 +38,7 @@ void check_resources(const LintContext& ctx, const std::map<std::string, config:
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     check_resources(ctx, m.resources, "resource", sink);
     check_resources(ctx, m.data, "data", sink);
     check_resources(ctx, m.ephemeral, "ephemeral", sink);

@@ -23,9 +23,9 @@ bool config_exists(const config::LoadedModule& root, const providers::StateProvi
     if (m == nullptr) return false;
     // A default configuration of the root module exists implicitly (an empty one).
     if (pc.module_path.empty() && !pc.alias) return true;
-    for (const auto& [key, p] : m->module.providers) {
+    for (const auto& [key, p] : m->module->providers) {
         if (p.alias != pc.alias) continue;
-        auto provider = providers::resolve_local_name(m->module, p.name, engine);
+        auto provider = providers::resolve_local_name(*m->module, p.name, engine);
         if (provider && *provider == pc.provider) return true;
     }
     return false;
@@ -36,7 +36,7 @@ bool config_exists(const config::LoadedModule& root, const providers::StateProvi
 bool resource_declared(const config::LoadedModule& root, const providers::StateResource& r) {
     const config::LoadedModule* m = find_module(root, r.module_path);
     if (m == nullptr) return false;
-    const auto& map = r.managed ? m->module.resources : m->module.data;
+    const auto& map = r.managed ? m->module->resources : m->module->data;
     return map.count(r.type + "." + r.name) != 0;
 }
 

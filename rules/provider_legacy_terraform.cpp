@@ -19,7 +19,7 @@ bool is_legacy_terraform(const providers::Provider& p) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         if (!req.source_as_written) continue;
         auto parsed = providers::parse_provider_source(*req.source_as_written, ctx.engine);
         if (!parsed.provider || !is_legacy_terraform(*parsed.provider)) continue;

@@ -31,7 +31,7 @@ bool is_preferred_name(std::string_view name, std::string_view type) {
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
     std::vector<Entry> entries;
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         if (!req.source_as_written) continue;  // the implied source has the local name as its type
         auto parsed = providers::parse_provider_source(*req.source_as_written, ctx.engine);
         if (!parsed.provider || parsed.provider->is_builtin(ctx.engine)) continue;

@@ -47,7 +47,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     // do it, with import blocks choosing a local name), so a warning.
     std::map<providers::Provider, const config::RequiredProvider*> by_address;
     std::vector<std::pair<const config::RequiredProvider*, providers::Provider>> in_order;
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         auto address = req.source_as_written ? providers::parse_provider_source(*req.source_as_written, ctx.engine).provider
                                              : std::optional(providers::implied_provider(name, ctx.engine));
         if (!address || address->is_builtin(ctx.engine)) continue;

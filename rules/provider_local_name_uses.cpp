@@ -45,12 +45,12 @@ Range header_range(const config::LoadedModule& module, const config::Origin& ori
                 return b.def_range();
             }
         }
-        for (const auto* table : {&file.decoded.resources, &file.decoded.others}) {
+        for (const auto* table : {&file.decoded->resources, &file.decoded->others}) {
             for (const auto& [r, decl] : *table) {
                 if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
             }
         }
-        for (const auto& [p, decl] : file.decoded.providers) {
+        for (const auto& [p, decl] : file.decoded->providers) {
             if (p.origin.pos.byte == origin.pos.byte) return decl.def_range;
         }
     }
@@ -61,7 +61,7 @@ Range header_range(const config::LoadedModule& module, const config::Origin& ori
 
 std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
     std::vector<ProviderUse> uses;
-    const config::Module& m = module.module;
+    const config::Module& m = *module.module;
     auto add_resource = [&](const config::Resource& r) {
         ProviderUse u;
         u.object = describe(r);
@@ -151,9 +151,9 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
 }
 
 bool declares_requirements(const config::LoadedModule& module) {
-    if (!module.module.terraform.required_providers.empty()) return true;
+    if (!module.module->terraform.required_providers.empty()) return true;
     for (const config::ModuleFile& file : module.files) {
-        for (const config::TerraformBlock& tb : file.decoded.terraform) {
+        for (const config::TerraformBlock& tb : file.decoded->terraform) {
             if (!tb.required_providers.empty()) return true;
         }
     }

@@ -12,7 +12,7 @@ namespace {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         if (req.source_as_written) continue;
         // A `terraform` entry is wrong whatever its source: provider-legacy-terraform reports it.
         if (name == "terraform") continue;

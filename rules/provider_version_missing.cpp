@@ -12,7 +12,7 @@ namespace {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         if (!req.version_constraints.empty()) continue;
         if (name == "terraform") continue;  // provider-legacy-terraform
         // A built-in provider comes with Terraform itself: `init` rejects any

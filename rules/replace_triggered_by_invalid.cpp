@@ -54,7 +54,7 @@ bool reference_shaped(const hcl::Expr* e) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const auto& resources = ctx.module().module.resources;
+    const auto& resources = ctx.module().module->resources;
     for (const config::ModuleFile& mf : ctx.files()) {
         const SourceFile* file = mf.parsed->source.get();
         for (const auto& r : written::resource_blocks(*mf.parsed)) {

@@ -24,7 +24,7 @@ struct Entry {
 };
 
 void collect(const config::LoadedModule& m, const std::string& root_call, std::vector<Entry>& out) {
-    for (const auto& rv : m.module.terraform.required_version) {
+    for (const auto& rv : m.module->terraform.required_version) {
         std::string text;
         for (const auto& c : rv.constraints) text += (text.empty() ? "" : ", ") + c;
         auto parsed = providers::parse_core_constraints(text);
@@ -93,8 +93,8 @@ bool locate(const LintContext& ctx, const Entry& e, Finding& f) {
         f.range = range;
         return true;
     }
-    auto call = ctx.module().module.module_calls.find(e.root_call);
-    if (call == ctx.module().module.module_calls.end()) return false;
+    auto call = ctx.module().module->module_calls.find(e.root_call);
+    if (call == ctx.module().module->module_calls.end()) return false;
     f.file = ctx.shared_source(call->second.origin.file);
     if (!f.file) return false;
     f.range = line_from(*f.file, call->second.origin.pos);

@@ -9,8 +9,8 @@ namespace {
 // keyword, or the property name in JSON), else the start of its first file.
 std::pair<std::shared_ptr<const SourceFile>, Range> report_site(const LintContext& ctx) {
     for (const auto& file : ctx.files()) {
-        if (file.decoded.terraform.empty()) continue;
-        const Pos at = file.decoded.terraform.front().origin.pos;
+        if (file.decoded->terraform.empty()) continue;
+        const Pos at = file.decoded->terraform.front().origin.pos;
         if (file.parsed->native) {
             for (const auto& b : file.parsed->native->body->blocks) {
                 if (b.type_range().start.byte == at.byte) return {file.parsed->source, b.type_range()};
@@ -23,7 +23,7 @@ std::pair<std::shared_ptr<const SourceFile>, Range> report_site(const LintContex
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     if (!m.terraform.required_version.empty()) return;
     auto [file, range] = report_site(ctx);
     if (!file) return;

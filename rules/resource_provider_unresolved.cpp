@@ -15,7 +15,7 @@ namespace {
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
     if (!declares_requirements(module)) return;  // module-required-providers covers undeclared modules
-    const auto& required = module.module.terraform.required_providers;
+    const auto& required = module.module->terraform.required_providers;
     for (const ProviderUse& use : provider_uses(module)) {
         if (use.kind != ProviderUseKind::resource_type || required.contains(use.local_name)) continue;
         Finding f;

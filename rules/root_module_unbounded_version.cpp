@@ -20,7 +20,7 @@ bool sets_maximum(providers::ConstraintOperator op) {
 void check(const LintContext& ctx, FindingSink& sink) {
     if (ctx.role != ModuleRole::root) return;
     const auto written = written_provider_requirements(ctx);
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         const WrittenRequirement* w = written_entry_for(written, req);
         // No version at all is provider-version-missing's finding.
         if (w == nullptr || !w->version) continue;

@@ -14,7 +14,7 @@ namespace {
 void check(const LintContext& ctx, FindingSink& sink) {
     if (ctx.role != ModuleRole::called) return;
     const auto written = written_provider_requirements(ctx);
-    for (const auto& [name, req] : ctx.module().module.terraform.required_providers) {
+    for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
         const WrittenRequirement* w = written_entry_for(written, req);
         if (w == nullptr || !w->version) continue;
         auto parsed = providers::parse_constraints(w->version->text);

@@ -55,14 +55,14 @@ Range declared_range(const LintContext& ctx, const config::Origin& origin, bool 
     for (const auto& file : ctx.files()) {
         if (file.parsed->source.get() != origin.file) continue;
         if (local) {
-            for (const auto& [l, decl] : file.decoded.locals) {
+            for (const auto& [l, decl] : file.decoded->locals) {
                 if (l.expr.range.start.byte == origin.pos.byte) return decl.def_range;
             }
         }
-        for (const auto& [v, decl] : file.decoded.variables) {
+        for (const auto& [v, decl] : file.decoded->variables) {
             if (v.origin.pos.byte == origin.pos.byte) return decl.def_range;
         }
-        for (const auto& [r, decl] : file.decoded.resources) {
+        for (const auto& [r, decl] : file.decoded->resources) {
             if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
         }
     }
@@ -81,7 +81,7 @@ void report(const LintContext& ctx, FindingSink& sink, const config::Origin& ori
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    const config::Module& m = ctx.module().module;
+    const config::Module& m = *ctx.module().module;
     const Used used = used_in(ctx);
     for (const auto& [name, v] : m.variables) {
         if (used.variables.count(name) != 0) continue;

@@ -50,10 +50,10 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const config::
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
         for (const auto& use : provider_uses(child)) {
-            if (auto p = providers::resolve_local_name(child.module, use.local_name, engine)) out.insert(*p);
+            if (auto p = providers::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
         }
-        for (const auto& [local, req] : child.module.terraform.required_providers) {
-            if (auto p = providers::resolve_local_name(child.module, local, engine)) out.insert(*p);
+        for (const auto& [local, req] : child.module->terraform.required_providers) {
+            if (auto p = providers::resolve_local_name(*child.module, local, engine)) out.insert(*p);
         }
         used_below(child, engine, out);
     }
@@ -61,7 +61,7 @@ void used_below(const config::LoadedModule& module, Engine engine, std::set<prov
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
-    const config::Module& m = module.module;
+    const config::Module& m = *module.module;
     if (m.terraform.required_providers.empty()) return;
     // A call not followed (a remote source not installed, a dynamic source)
     // may use any of them.

@@ -10,7 +10,7 @@ namespace {
 Range declared_range(const LintContext& ctx, const config::Variable& v) {
     for (const auto& file : ctx.files()) {
         if (file.parsed->source.get() != v.origin.file) continue;
-        for (const auto& [written, decl] : file.decoded.variables) {
+        for (const auto& [written, decl] : file.decoded->variables) {
             if (written.origin.pos.byte == v.origin.pos.byte) return decl.def_range;
         }
     }
@@ -18,7 +18,7 @@ Range declared_range(const LintContext& ctx, const config::Variable& v) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& [name, v] : ctx.module().module.variables) {
+    for (const auto& [name, v] : ctx.module().module->variables) {
         if (v.type_expr) continue;
         Finding f;
         f.rule_id = "variable-type-missing";

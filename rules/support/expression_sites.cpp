@@ -84,15 +84,15 @@ private:
         const std::string_view type = b.type;
         auto label = [&b](std::size_t i) { return std::string(std::string_view(b.labels[i].value)); };
         if ((type == "resource" || type == "data") && b.labels.size() == 2) {
-            const auto& map = type == "resource" ? module_.module.resources : module_.module.data;
+            const auto& map = type == "resource" ? module_.module->resources : module_.module->data;
             auto it = map.find(label(0) + "." + label(1));
             if (it != map.end()) {
                 scope.count = it->second.count.has_value();
                 scope.for_each = it->second.for_each.has_value();
             }
         } else if (type == "module" && b.labels.size() == 1) {
-            auto it = module_.module.module_calls.find(label(0));
-            if (it != module_.module.module_calls.end()) {
+            auto it = module_.module->module_calls.find(label(0));
+            if (it != module_.module->module_calls.end()) {
                 scope.count = it->second.count.has_value();
                 scope.for_each = it->second.for_each.has_value();
             }
@@ -333,7 +333,7 @@ private:
         scope.for_each = body.find("for_each") != nullptr;
         // An override file's block takes count and for_each from the block
         // it overrides: the merged module knows.
-        const config::Module& m = module_.module;
+        const config::Module& m = *module_.module;
         if ((type == "resource" || type == "data") && labels.size() == 2) {
             const auto& map = type == "resource" ? m.resources : m.data;
             auto it = map.find(std::string(labels[0]) + "." + std::string(labels[1]));

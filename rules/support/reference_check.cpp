@@ -47,7 +47,7 @@ bool is_attr(const TraversalStep& s) { return s.kind == StepKind::attr; }
 
 class ReferenceChecker {
 public:
-    explicit ReferenceChecker(const LintContext& ctx) : ctx_(ctx), m_(ctx.module().module) {
+    explicit ReferenceChecker(const LintContext& ctx) : ctx_(ctx), m_(*ctx.module().module) {
         engine_ = ctx.engine;
         module_name_ = ctx.role == ModuleRole::root ? "the root module" : "this module";
         for (const auto& [key, r] : m_.resources) managed_[key] = {r.count || r.for_each, nullptr};
@@ -342,7 +342,7 @@ private:
         auto child = children.find(std::string(name));
         if (child == children.end() || child->second.files.empty()) return;  // not loaded: nothing to compare with
         const std::string_view output = step_name(t.steps[at]);
-        if (child->second.module.outputs.count(std::string(output)) != 0) return;
+        if (child->second.module->outputs.count(std::string(output)) != 0) return;
         undeclared("Unsupported attribute",
                    fmt::format("This object does not have an attribute named {}.", go_quoted(output)), t.steps[at].range);
     }

@@ -16,6 +16,11 @@ std::string_view to_string(LoadPhase phase) {
     return "load";
 }
 
+const std::shared_ptr<const Module>& empty_module() {
+    static const std::shared_ptr<const Module> empty = std::make_shared<const Module>();
+    return empty;
+}
+
 namespace {
 
 json expr_json(const Expression& e) { return json{{"expr", e.text()}, {"origin", e.origin().to_string()}}; }
@@ -140,7 +145,7 @@ json resource_json(const Resource& r) {
 }  // namespace
 
 json module_to_json(const LoadedModule& lm) {
-    const Module& m = lm.module;
+    const Module& m = *lm.module;
     json providers = json::object();
     for (const auto& [key, p] : m.providers) {
         json j{{"name", p.name}, {"config", body_json(p.config)}, {"origin", p.origin.to_string()}};

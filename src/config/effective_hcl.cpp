@@ -331,7 +331,7 @@ public:
     }
 
     void module(const LoadedModule& lm) {
-        const Module& m = lm.module;
+        const Module& m = *lm.module;
         terraform(m.terraform);
         for (const auto& [key, p] : m.providers) {
             open(0, "provider " + hcl_quoted(p.name), p.origin);

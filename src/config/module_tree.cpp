@@ -1,5 +1,7 @@
 #include "tfsift/config/module_tree.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -50,11 +52,10 @@ std::uint64_t nanoseconds_since(Clock::time_point start) {
 // One module directory read, parsed, decoded and merged, with the
 // diagnostics of doing so in the order they arose (`limited`: counted
 // toward max_diagnostics_per_kind, which each tree applies; read failures
-// are not). A `shared` one is never changed after loading and serves every
-// tree that reaches the same directory under the same file names while any
-// of them is alive (see TreeLoader::directory_for).
+// are not). Never changed after loading: it serves every caller in the
+// tree, and every tree that reaches the same directory under the same file
+// names while any of them is alive (see TreeLoader::directory_for).
 struct LoadedDirectory {
-    bool shared = false;
     std::vector<std::unique_ptr<ParsedFile>> parsed;
     std::vector<std::string> names;  // file names within the directory
     std::vector<bool> is_override;
@@ -66,7 +67,7 @@ struct LoadedDirectory {
     // two scans, a test rewriting a file): the selected names, and each
     // file's size and modification time.
     std::vector<std::string> selected;
-    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> stamps;
+    std::vector<std::pair<std::uintmax_t, std::int64_t>> stamps;  // see stamps_of
 };
 
 // The shared directories of this process, by key. Weak: a directory goes
@@ -96,20 +97,22 @@ private:
     std::size_t adds_ = 0;
 };
 
-// The size and modification time of each file, or nullopt when one cannot
-// be read that way.
-std::optional<std::vector<std::pair<std::uintmax_t, fs::file_time_type>>> stamps_of(
-    const std::string& dir, const std::vector<std::string>& names) {
-    std::vector<std::pair<std::uintmax_t, fs::file_time_type>> out;
+// A file's size and modification time (nanoseconds), to notice a change.
+using FileStamp = std::pair<std::uintmax_t, std::int64_t>;
+
+// The stamp of each file, or nullopt when one is not a regular file or
+// cannot be examined. One stat per file: this runs for every directory a
+// tree reaches.
+std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const std::vector<std::string>& names) {
+    std::vector<FileStamp> out;
     out.reserve(names.size());
+    std::string path;
     for (const auto& name : names) {
-        std::error_code ec1;
-        std::error_code ec2;
-        const fs::path p = fs::path(dir) / name;
-        const auto size = fs::file_size(p, ec1);
-        const auto time = fs::last_write_time(p, ec2);
-        if (ec1 || ec2) return std::nullopt;
-        out.emplace_back(size, time);
+        path.assign(dir).append("/").append(name);
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+        out.emplace_back(static_cast<std::uintmax_t>(st.st_size),
+                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
     }
     return out;
 }
@@ -137,45 +140,23 @@ public:
         return true;
     }
 
+    // `listed`: the directory's file names when the caller has just listed them.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
-              std::vector<std::string>& ancestors) {
+              std::vector<std::string>& ancestors, std::vector<std::string>* listed = nullptr) {
         m.address = address;
         m.dir = dir;
-        std::shared_ptr<LoadedDirectory> directory = directory_for(dir);
-        if (!directory->shared) {
-            // Loaded for this tree alone: its parses and decoded files move in.
-            for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
-                (directory->is_override[i] ? m.override_files : m.primary_files)
-                    .push_back(file_path(dir, directory->names[i]));
-                m.files.push_back(
-                    ModuleFile{directory->parsed[i].get(), std::move(directory->decoded[i]), directory->is_override[i]});
-                sources_[directory->parsed[i]->source.get()] = directory->parsed[i]->source;
-                out_.files.push_back(std::move(directory->parsed[i]));
-            }
-            m.module = std::move(directory->module);
-        } else {
-            // Shared with other callers and trees: this tree gets its own
-            // handle on each parse (whose source keeps the directory alive)
-            // and its own copy of the decoded files and the merged module.
-            for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
-                const ParsedFile& real = *directory->parsed[i];
-                auto pf = std::make_unique<ParsedFile>();
-                pf->source = std::shared_ptr<const SourceFile>(directory, real.source.get());
-                pf->syntax = real.syntax;
-                pf->parse_diagnostics = real.parse_diagnostics;
-                pf->native.emplace();
-                pf->native->source = pf->source;
-                pf->native->body = real.native->body;
-                pf->native->comments = real.native->comments;
-                pf->native->diagnostics = real.native->diagnostics;
-                (directory->is_override[i] ? m.override_files : m.primary_files)
-                    .push_back(file_path(dir, directory->names[i]));
-                m.files.push_back(ModuleFile{pf.get(), directory->decoded[i], directory->is_override[i]});
-                sources_[pf->source.get()] = pf->source;
-                out_.files.push_back(std::move(pf));
-            }
-            m.module = directory->module;
+        std::shared_ptr<LoadedDirectory> directory = directory_for(dir, listed);
+        // Every caller and tree shares the directory's parses, decoded files
+        // and merged module, which keep it alive (aliasing handles): nothing
+        // is copied, whether the directory serves this tree alone or many.
+        for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
+            std::shared_ptr<const ParsedFile> parsed(directory, directory->parsed[i].get());
+            (directory->is_override[i] ? m.override_files : m.primary_files).push_back(file_path(dir, directory->names[i]));
+            m.files.push_back(ModuleFile{parsed.get(), std::shared_ptr<const ConfigFile>(directory, &directory->decoded[i]),
+                                         directory->is_override[i]});
+            if (sources_.emplace(parsed->source.get(), parsed->source).second) out_.files.push_back(std::move(parsed));
         }
+        m.module = std::shared_ptr<const Module>(directory, &directory->module);
         for (const auto& [d, limited] : directory->diagnostics) {
             if (limited) {
                 keep(d);
@@ -186,15 +167,15 @@ public:
         out_.read_failures.insert(out_.read_failures.end(), directory->read_failures.begin(),
                                   directory->read_failures.end());
 
-        if (!address.empty() && !m.module.imports.empty()) {
+        if (!address.empty() && !m.module->imports.empty()) {
             tree_diag(Severity::error, "Invalid import configuration",
                       fmt::format("{} has an import block, but only the root module may import existing objects; "
                                   "write the import block in the root module, with a `to` address inside {}.",
                                   address, address),
-                      m.module.imports.front().origin);
+                      m.module->imports.front().origin);
         }
-        if (!address.empty() && m.module.terraform.backend) {
-            const auto& o = m.module.terraform.backend->origin;
+        if (!address.empty() && m.module->terraform.backend) {
+            const auto& o = m.module->terraform.backend->origin;
             tree_diag(Severity::warning, "Backend configuration ignored",
                       "Any selected backend applies to the entire configuration, so Terraform expects provider "
                       "configurations only in the root module.\n\nThis is a warning rather than an error because it's "
@@ -204,7 +185,7 @@ public:
         }
 
         if (depth + 1 > options_.max_depth) return;
-        for (const auto& [name, call] : m.module.module_calls) {
+        for (const auto& [name, call] : m.module->module_calls) {
             if (!call.source || !call.source->value) continue;
             const std::string& src = *call.source->value;
             std::string child_dir;
@@ -266,7 +247,7 @@ public:
             LoadedModule child;
             ancestors.push_back(child_dir);
             load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
-                 depth + 1, ancestors);
+                 depth + 1, ancestors, &probe);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
@@ -311,27 +292,27 @@ private:
 
     // The module directory `dir`: shared when a tree of this process holds
     // it loaded from the same place, under the same file names and options,
-    // and its files are unchanged; loaded otherwise. Directories with JSON
-    // files, unreadable files or excludes are loaded for each tree.
-    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir) {
+    // and its files are unchanged; loaded otherwise. Directories with
+    // unreadable files or excludes are loaded for each tree.
+    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir, std::vector<std::string>* listed) {
         std::vector<std::string> names;
-        list_dir(dir, names);
+        if (listed != nullptr) {
+            names = std::move(*listed);
+        } else {
+            list_dir(dir, names);
+        }
         auto selected = select_config_files(std::move(names), options_.engine);
         const std::string prefix = names_prefix(dir);
         const std::string opened = (fs::path(root_dir_) / dir).string();
-        if (options_.exclude_file) return load_directory(dir, selected, prefix, false);
+        if (options_.exclude_file) return load_directory(dir, selected, prefix);
         std::vector<std::string> selected_names;
-        bool all_native = true;
-        for (const auto& f : selected) {
-            selected_names.push_back(f.name);
-            all_native = all_native && f.syntax == FileSyntax::native;
-        }
-        if (!all_native) return load_directory(dir, selected, prefix, false);
+        selected_names.reserve(selected.size());
+        for (const auto& f : selected) selected_names.push_back(f.name);
         std::error_code ec;
         fs::path where = fs::canonical(opened, ec);
-        if (ec) return load_directory(dir, selected, prefix, false);
+        if (ec) return load_directory(dir, selected, prefix);
         const auto& policy = options_.read_policy;
-        if (overlays_directory(policy, where.string())) return load_directory(dir, selected, prefix, false);
+        if (overlays_directory(policy, where.string())) return load_directory(dir, selected, prefix);
         const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix,
                                             to_string(options_.engine), policy.root, policy.follow_external,
                                             policy.max_size);
@@ -344,11 +325,8 @@ private:
             }
         }
         auto stamps = stamps_of(opened, selected_names);
-        auto loaded = load_directory(dir, selected, prefix, true);
-        if (!stamps || !loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size()) {
-            loaded->shared = false;
-            return loaded;
-        }
+        auto loaded = load_directory(dir, selected, prefix);
+        if (!stamps || !loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size()) return loaded;
         loaded->selected = std::move(selected_names);
         loaded->stamps = std::move(*stamps);
         registry.add(key, loaded);
@@ -358,9 +336,8 @@ private:
     // Reads, parses and decodes the `selected` files of `dir` and merges
     // them, naming each file `prefix` + its name.
     std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const std::vector<ConfigFileName>& selected,
-                                                    const std::string& prefix, bool shared) {
+                                                    const std::string& prefix) {
         auto out = std::make_shared<LoadedDirectory>();
-        out->shared = shared;
         LoadCounters& counters = load_counters();
         counters.modules_loaded.fetch_add(1, std::memory_order_relaxed);
         std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources;
@@ -457,7 +434,7 @@ private:
     // Terraform's validateProviderConfigs for one call: configurations the
     // child requires, configurations it cannot accept, and type mismatches.
     void check_provider_passing(const LoadedModule& parent, const ModuleCall& call, const LoadedModule& child) {
-        const Module& cm = child.module;
+        const Module& cm = *child.module;
         const std::string parent_name = parent.address.empty() ? "the root module" : parent.address;
         auto own_block = [&](const std::string& key) -> const Provider* {
             auto it = cm.providers.find(key);
@@ -514,11 +491,11 @@ private:
             if (p.parent_keyed) {
                 // An instance of a provider configuration with for_each; when
                 // there is no such configuration, check_module said so.
-                auto conf = parent.module.providers.find(p.parent_key);
-                if (conf == parent.module.providers.end() || !conf->second.for_each) continue;
+                auto conf = parent.module->providers.find(p.parent_key);
+                if (conf == parent.module->providers.end() || !conf->second.for_each) continue;
             }
             const std::string child_fqn = alias != alias_sources.end() ? alias->second : provider_fqn(cm, child_local);
-            const std::string parent_fqn = provider_fqn(parent.module, parent_local);
+            const std::string parent_fqn = provider_fqn(*parent.module, parent_local);
             if (child_fqn != parent_fqn) {
                 tree_diag(Severity::error, "Provider type mismatch",
                           fmt::format("The local name \"{}\" in {} represents provider \"{}\", but \"{}\" in {} "

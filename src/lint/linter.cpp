@@ -6,6 +6,7 @@
 #include <map>
 
 #include "tfsift/lint/inline_ignores.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint {
@@ -121,6 +122,8 @@ Finding finding_of(const config::LoadDiagnostic& d, std::string_view rule_id, co
 }  // namespace
 
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
+    // The lock file rules share one reading of the lock file and the tree's requirements.
+    const LockInputsCache lock_inputs_cache;
     Findings findings;
     std::map<std::string, const ActiveRule*, std::less<>> by_id;
     for (const auto& a : rules) by_id[a.rule->id] = &a;

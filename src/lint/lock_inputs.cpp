@@ -51,7 +51,9 @@ Range LockInputs::entry_range(const providers::Provider& provider,
     return it->second.definition;
 }
 
-LockInputs load_lock_inputs(const LintContext& ctx) {
+namespace {
+
+LockInputs compute_lock_inputs(const LintContext& ctx) {
     LockInputs in;
     in.path = lock_file_display_path(ctx.module_dir);
     std::error_code ec;
@@ -67,9 +69,25 @@ LockInputs load_lock_inputs(const LintContext& ctx) {
     return in;
 }
 
-const LockInputs& lock_inputs(const LintContext& ctx) {
-    if (!ctx.lock_inputs) ctx.lock_inputs = std::make_shared<const LockInputs>(load_lock_inputs(ctx));
-    return *ctx.lock_inputs;
+thread_local LockInputsCache* active_cache = nullptr;
+
+}  // namespace
+
+LockInputsCache::LockInputsCache() : outer_(active_cache) { active_cache = this; }
+
+LockInputsCache::~LockInputsCache() { active_cache = outer_; }
+
+const LockInputs& load_lock_inputs(const LintContext& ctx) {
+    if (active_cache == nullptr) {
+        thread_local std::unique_ptr<LockInputs> last;
+        last = std::make_unique<LockInputs>(compute_lock_inputs(ctx));
+        return *last;
+    }
+    for (const auto& [context, answer] : active_cache->answers_) {
+        if (context == &ctx) return *answer;
+    }
+    active_cache->answers_.emplace_back(&ctx, std::make_unique<LockInputs>(compute_lock_inputs(ctx)));
+    return *active_cache->answers_.back().second;
 }
 
 std::optional<providers::StateFile> load_state(const LintContext& ctx) {
@@ -97,8 +115,8 @@ std::optional<SiteLocation> locate_site(const LintContext& ctx, const providers:
     if (!site_file) return std::nullopt;
     Range site_range = line_range(*site_file, site.origin.pos);
     if (site.root_call.empty()) return SiteLocation{site_file, site_range, std::nullopt};
-    auto call = ctx.module().module.module_calls.find(site.root_call);
-    if (call == ctx.module().module.module_calls.end()) return std::nullopt;
+    auto call = ctx.module().module->module_calls.find(site.root_call);
+    if (call == ctx.module().module->module_calls.end()) return std::nullopt;
     auto call_file = ctx.shared_source(call->second.origin.file);
     if (!call_file) return std::nullopt;
     return SiteLocation{call_file, line_range(*call_file, call->second.origin.pos),

@@ -29,7 +29,7 @@ public:
     Collector(Engine engine, TreeRequirements& out) : engine_(engine), out_(out) {}
 
     void module(const config::LoadedModule& m, const std::string& root_call) {
-        const config::Module& mod = m.module;
+        const config::Module& mod = *m.module;
         for (const auto& [name, rp] : mod.terraform.required_providers) {
             auto provider = resolve_local_name(mod, name, engine_);
             if (!provider) continue;
@@ -101,7 +101,7 @@ TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Eng
 namespace {
 
 void find_unloaded(const config::LoadedModule& m, std::vector<std::string>& out) {
-    for (const auto& [name, call] : m.module.module_calls) {
+    for (const auto& [name, call] : m.module->module_calls) {
         auto child = m.children.find(name);
         std::string address = (m.address.empty() ? "" : m.address + ".") + "module." + name;
         if (child == m.children.end()) {

@@ -174,7 +174,7 @@ TEST_CASE("module tree: local children, unreadable directories", "[config]") {
     REQUIRE(tree.root->children.count("a") == 1);
     CHECK(tree.root->children.at("a").address == "module.a");
     CHECK(tree.root->children.at("a").primary_files == std::vector<std::string>{"mod/main.tf"});
-    CHECK(tree.root->children.at("a").module.variables.count("x") == 1);
+    CHECK(tree.root->children.at("a").module->variables.count("x") == 1);
     bool unreadable = false;
     for (const auto& d : tree.diagnostics) {
         if (d.phase == LoadPhase::tree && d.diagnostic.summary == "Failed to read module directory" &&

@@ -54,7 +54,7 @@ TEST_CASE("effective document: a merged resource with origins", "[config][docume
     root.dir = ".";
     root.primary_files = {"example.tf"};
     root.override_files = {"override.tf"};
-    root.module = m.finish();
+    root.module = std::make_shared<const Module>(m.finish());
 
     Diagnostic warn{Severity::warning, "W", "", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};
     Diagnostic err{Severity::error, "E", "d", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};

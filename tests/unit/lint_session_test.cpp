@@ -3,6 +3,7 @@
 // number of jobs, and a clear stop on a path that does not exist.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -146,4 +147,74 @@ TEST_CASE("session: a path that does not exist stops the run with a message", "[
     CHECK(seen.front().find("nothing-here: no such file or directory") != std::string::npos);
     REQUIRE(result.messages.size() == 1);
     CHECK(result.messages.front().second == seen.front());
+}
+
+namespace {
+
+// Whether `result` reports lock-in-shared-module (a lock file beside a
+// module that other modules of the run call) for the module in `dir_name`.
+bool lock_in_shared_module(const lint::LintResult& result, const std::string& dir_name) {
+    for (const auto& f : result.findings) {
+        if (f.rule_id == "lock-in-shared-module" &&
+            f.file->path().find(dir_name + "/.terraform.lock.hcl") != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+lint::LintResult lint_paths(const std::vector<std::string>& paths, unsigned jobs) {
+    lint::LintRequest request;
+    request.paths = paths;
+    request.jobs = jobs;
+    request.offline = true;
+    return lint::run_session(request);
+}
+
+}  // namespace
+
+TEST_CASE("session: a module called only through a module outside the run is linted as called",
+          "[lint][session]") {
+    // `a_leaf` comes first and no target's files name it, so it is linted
+    // as a root before `b_app` is loaded; b_app calls it through `mid`,
+    // which is not a target, so the first lint of a_leaf has to be redone.
+    ScratchDir dir;
+    std::filesystem::create_directories(dir.path / ".git");  // one repository: calls may leave a target
+    write_file(dir.path / "a_leaf" / "main.tf", "variable \"x\" {\n  type = string\n}\n");
+    write_file(dir.path / "a_leaf" / ".terraform.lock.hcl", "# no providers\n");
+    write_file(dir.path / "mid" / "main.tf", "module \"leaf\" {\n  source = \"../a_leaf\"\n  x      = \"y\"\n}\n");
+    write_file(dir.path / "b_app" / "main.tf", "module \"mid\" {\n  source = \"../mid\"\n}\n");
+    const std::vector<std::string> paths = {(dir.path / "a_leaf").string(), (dir.path / "b_app").string()};
+    for (unsigned jobs : {1U, 3U}) {
+        const lint::LintResult result = lint_paths(paths, jobs);
+        REQUIRE(result.completed);
+        CHECK(lock_in_shared_module(result, "a_leaf"));
+    }
+}
+
+TEST_CASE("session: a module that only looks called is linted as a root", "[lint][session]") {
+    // The string "../lib" in `app` is no module source: `lib` is the root
+    // module it is.
+    ScratchDir dir;
+    std::filesystem::create_directories(dir.path / ".git");
+    write_file(dir.path / "lib" / "main.tf", "variable \"x\" {\n  type = string\n}\n");
+    write_file(dir.path / "lib" / ".terraform.lock.hcl", "# no providers\n");
+    write_file(dir.path / "app" / "main.tf", "locals {\n  where = \"../lib\"\n}\noutput \"w\" {\n  value = local.where\n}\n");
+    const lint::LintResult alone = lint_paths({(dir.path / "app").string(), (dir.path / "lib").string()}, 1);
+    REQUIRE(alone.completed);
+    CHECK(!lock_in_shared_module(alone, "lib"));
+    // With a real caller in the repository, the same module is a called one
+    // (another repository: a process keeps what it learnt of one).
+    ScratchDir other;
+    std::filesystem::create_directories(other.path / ".git");
+    write_file(other.path / "lib" / "main.tf", "variable \"x\" {\n  type = string\n}\n");
+    write_file(other.path / "lib" / ".terraform.lock.hcl", "# no providers\n");
+    write_file(other.path / "app" / "main.tf", "locals {\n  where = \"../lib\"\n}\n");
+    write_file(other.path / "called" / "main.tf", "module \"lib\" {\n  source = \"../lib\"\n  x      = \"y\"\n}\n");
+    for (unsigned jobs : {1U, 3U}) {
+        const lint::LintResult with_caller = lint_paths(
+            {(other.path / "app").string(), (other.path / "called").string(), (other.path / "lib").string()}, jobs);
+        REQUIRE(with_caller.completed);
+        CHECK(lock_in_shared_module(with_caller, "lib"));
+    }
 }

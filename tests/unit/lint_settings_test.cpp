@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "tfsift/lint/settings.hpp"
 
@@ -206,4 +208,21 @@ TEST_CASE("engine_version is a version the required_version check can use", "[li
     CHECK(bad.errors[0].line == 2);
     CHECK_THAT(bad.errors[0].message, Catch::Contains("engine_version"));
     CHECK(parse_settings("a.toml", "engine_version = 1.9\n").errors.size() == 1);
+}
+
+TEST_CASE("absolute_normal_path agrees with the lexically normal absolute path", "[lint][settings]") {
+    // What the by-hand normalization has to reproduce.
+    auto reference = [](const std::string& path) {
+        std::string out = std::filesystem::absolute(std::filesystem::path(path)).lexically_normal().generic_string();
+        while (out.size() > 1 && out.back() == '/') out.pop_back();
+        return out;
+    };
+    const std::vector<std::string> paths = {
+        "/", "//", "/a", "/a/", "/a//b", "//a/b", "/a/./b", "/a/b/.", "/a/b/..", "/a/../..", "/..", "/../a",
+        "/a/b/../../c/./d/", "/a/.b/..c/...", "a", "a/b", "./a", "../a", "../../..", ".", "..", "a/../..", "a//b/./c/",
+        "env/prod/../../modules/vpc", "x/.terraform.lock.hcl"};
+    for (const auto& p : paths) {
+        INFO(p);
+        CHECK(absolute_normal_path(p) == reference(p));
+    }
 }

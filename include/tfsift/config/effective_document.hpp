@@ -30,12 +30,16 @@ struct LoadDiagnostic {
 struct ParsedFile;
 
 // One file of a module as it was read: its syntax tree and its blocks
-// decoded on their own, before any merging.
+// decoded on their own, before any merging. The decoded file is shared by
+// every tree and caller that loads the same module directory: immutable.
 struct ModuleFile {
     const ParsedFile* parsed = nullptr;
-    ConfigFile decoded;
+    std::shared_ptr<const ConfigFile> decoded;
     bool is_override = false;
 };
+
+// The merged module of a LoadedModule that has none yet: empty.
+const std::shared_ptr<const Module>& empty_module();
 
 // One module of the tree, merged.
 struct LoadedModule {
@@ -44,7 +48,8 @@ struct LoadedModule {
     std::vector<std::string> primary_files; // paths relative to the root directory, load order
     std::vector<std::string> override_files;
     std::vector<ModuleFile> files;          // load order: primaries, then overrides
-    Module module;
+    // Shared, like the decoded files, by every caller of the directory; never null.
+    std::shared_ptr<const Module> module = empty_module();
     std::map<std::string, LoadedModule> children;
 };
 

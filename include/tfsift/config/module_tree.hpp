@@ -50,7 +50,9 @@ struct TreeOptions {
 };
 
 struct LoadedTree {
-    std::vector<std::unique_ptr<ParsedFile>> files;   // what every module points into
+    // What every module points into, each file once; shared with the other
+    // trees that load the same module directory, and keeping it alive.
+    std::vector<std::shared_ptr<const ParsedFile>> files;
     std::unique_ptr<LoadedModule> root;               // null when the root directory cannot be read
     std::vector<LoadDiagnostic> diagnostics;          // in the order they arose
     ReadPolicy read_policy;                           // how the files were read; for lock and state files

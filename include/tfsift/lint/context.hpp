@@ -20,8 +20,6 @@ struct Settings;
 // from rules for root modules.
 enum class ModuleRole : std::uint8_t { root, called };
 
-struct LockInputs;
-
 struct LintContext {
     std::string module_dir;               // the module's directory, as the user named it
     ModuleRole role = ModuleRole::root;
@@ -49,10 +47,6 @@ struct LintContext {
     [[nodiscard]] std::shared_ptr<const SourceFile> shared_source(const SourceFile* file) const {
         return tree->shared_source(file);
     }
-
-    // What the lock file rules share, made by the first of them that runs
-    // (lint/lock_inputs.hpp); the rules of one module run on one thread.
-    mutable std::shared_ptr<const LockInputs> lock_inputs;
 };
 
 }  // namespace tfsift::lint

@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/finding.hpp"
@@ -37,11 +39,28 @@ struct LockInputs {
     [[nodiscard]] Range entry_range(const providers::Provider& provider, std::optional<Range> providers::LockEntryLocation::*part) const;
 };
 
-[[nodiscard]] LockInputs load_lock_inputs(const LintContext& ctx);
+// The lock inputs of the context. Several rules ask for them in one lint of
+// a module: while a LockInputsCache lives on the calling thread, each context
+// is answered once and the answer lives as long as the cache; otherwise the
+// answer lives until the next call on the thread.
+[[nodiscard]] const LockInputs& load_lock_inputs(const LintContext& ctx);
 
-// The context's lock inputs, loaded by the first call and kept in the
-// context for the other lock rules of the module.
-[[nodiscard]] const LockInputs& lock_inputs(const LintContext& ctx);
+// Scopes the answers of load_lock_inputs (lint_module holds one while the
+// rules of one module run). Not copyable; one per thread at a time.
+class LockInputsCache {
+public:
+    LockInputsCache();
+    ~LockInputsCache();
+    LockInputsCache(const LockInputsCache&) = delete;
+    LockInputsCache& operator=(const LockInputsCache&) = delete;
+    LockInputsCache(LockInputsCache&&) = delete;
+    LockInputsCache& operator=(LockInputsCache&&) = delete;
+
+private:
+    friend const LockInputs& load_lock_inputs(const LintContext& ctx);
+    LockInputsCache* outer_;
+    std::vector<std::pair<const LintContext*, std::unique_ptr<LockInputs>>> answers_;
+};
 
 // The state file of the context, when there is one.
 [[nodiscard]] std::optional<providers::StateFile> load_state(const LintContext& ctx);

@@ -83,17 +83,18 @@ struct LintRequest {
     std::shared_ptr<const FileOverlays> overlays;
 };
 
-// Where a session's time went, in seconds. The load stages are summed over
-// the threads that loaded (so with several jobs they add up to more than
-// the wall time of loading); the others are wall time.
+// Where a session's time went, in seconds. Each module is linted as soon as
+// it is loaded, so loading and linting are summed over the threads that did
+// them (with several jobs they add up to more than the wall time); the
+// others are wall time.
 struct SessionTimes {
-    double targets = 0;  // finding the modules, reading the settings
-    double load = 0;     // loading every module tree (wall)
-    double read = 0;     // of which reading files (summed over threads)
+    double targets = 0;  // finding the modules, reading the settings, activating the rules
+    double load = 0;     // loading every module tree (summed over threads)
+    double read = 0;     // of which reading files (summed)
     double parse = 0;    // parsing them (summed)
     double decode = 0;   // decoding their blocks (summed)
     double merge = 0;    // merging each module and its own checks (summed)
-    double rules = 0;    // the rules, ignores and per-module filtering (wall)
+    double rules = 0;    // the rules, ignores and per-module filtering (summed), sorting the findings
     double fix = 0;      // applying fixes and repairing lock files (wall)
     // Module directories read, parsed, decoded and merged, and the times a
     // tree took one already loaded by another tree or caller instead;
