@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/edit_distance.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
 
@@ -155,21 +156,6 @@ namespace {
 
 // hcl's didyoumean: the first candidate at a Levenshtein distance under 3,
 // as " Did you mean \"X\"?", or "".
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 template <class Names>
 std::string did_you_mean(std::string_view given, const Names& candidates) {
     for (std::string_view c : candidates) {
