@@ -1,6 +1,6 @@
 // condition-constant: a precondition or postcondition must check something
 // from elsewhere in the configuration.
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {

@@ -7,7 +7,7 @@
 #include "support/dependency_graph.hpp"
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/registry.hpp"
 

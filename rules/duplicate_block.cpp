@@ -4,7 +4,7 @@
 // (src/config/override_merger.cpp, OverrideMerger::add_primary).
 #include <string_view>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {

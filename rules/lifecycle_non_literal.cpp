@@ -4,7 +4,7 @@
 
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/json/value.hpp"
 #include "tfsift/lint/context.hpp"

@@ -1,7 +1,7 @@
 // lifecycle-unknown-argument: a `lifecycle` block holds only the arguments
 // and blocks Terraform defines for it.
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {

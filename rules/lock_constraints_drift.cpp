@@ -44,7 +44,7 @@ Rule lock_constraints_drift() {
         LockInputs in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
-        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        if (!config::unloaded_module_calls(ctx.module()).empty()) return;
         for (const auto* req : in.lockable(ctx.engine)) {
             const auto* lock = in.read.locks.find(req->provider);
             if (lock == nullptr) continue;

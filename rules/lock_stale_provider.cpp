@@ -38,12 +38,12 @@ Rule lock_stale_provider() {
         LockInputs in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
-        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        if (!config::unloaded_module_calls(ctx.module()).empty()) return;
         auto state = load_state(ctx);
         if (state) {
             report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);
             if (state->has_errors()) return;
-            providers::add_state_requirements(in.requirements, *state);
+            config::add_state_requirements(in.requirements, *state);
         }
         for (const auto& [provider, lock] : in.read.locks.providers) {
             if (in.requirements.count(provider)) continue;

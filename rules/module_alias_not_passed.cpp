@@ -2,7 +2,7 @@
 // that its caller's `providers` map does not pass. Terraform's loader
 // reports this itself (config::load_module_tree), so the rule claims that
 // diagnostic instead of detecting the problem a second time.
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "provider_local_name_uses.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/providers/address.hpp"

@@ -25,7 +25,7 @@ bool config_exists(const config::LoadedModule& root, const providers::StateProvi
     if (pc.module_path.empty() && !pc.alias) return true;
     for (const auto& [key, p] : m->module.providers) {
         if (p.alias != pc.alias) continue;
-        auto provider = providers::resolve_local_name(m->module, p.name, engine);
+        auto provider = config::resolve_local_name(m->module, p.name, engine);
         if (provider && *provider == pc.provider) return true;
     }
     return false;

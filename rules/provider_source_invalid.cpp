@@ -4,7 +4,7 @@
 // with the installer's stricter address parser for the chosen engine.
 #include <fmt/format.h>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/registry.hpp"

@@ -1,7 +1,7 @@
 // required-providers-placement: a `required_providers` block written
 // outside the `terraform` block. Terraform's loader rejects it with its own
 // diagnostic, which this rule claims.
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {

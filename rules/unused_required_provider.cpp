@@ -7,7 +7,7 @@
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/registry.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
+#include "tfsift/config/tree_requirements.hpp"
 #include "written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
@@ -50,10 +50,10 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const config::
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
         for (const auto& use : provider_uses(child)) {
-            if (auto p = providers::resolve_local_name(child.module, use.local_name, engine)) out.insert(*p);
+            if (auto p = config::resolve_local_name(child.module, use.local_name, engine)) out.insert(*p);
         }
         for (const auto& [local, req] : child.module.terraform.required_providers) {
-            if (auto p = providers::resolve_local_name(child.module, local, engine)) out.insert(*p);
+            if (auto p = config::resolve_local_name(child.module, local, engine)) out.insert(*p);
         }
         used_below(child, engine, out);
     }
@@ -79,7 +79,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
     for (const auto& [name, req] : m.terraform.required_providers) {
         if (used.count(name) != 0) continue;
-        auto provider = providers::resolve_local_name(m, name, ctx.engine);
+        auto provider = config::resolve_local_name(m, name, ctx.engine);
         if (!provider || provider->is_builtin(ctx.engine)) continue;
         if (below.count(*provider) != 0) continue;
         const WrittenRequirement* w = written_entry_for(written, req);

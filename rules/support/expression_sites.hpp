@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/hcl/ast.hpp"
 
 namespace tfsift::lint {

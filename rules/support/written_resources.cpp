@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "tfsift/config/decode.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 
 namespace tfsift::lint::written {
 namespace {

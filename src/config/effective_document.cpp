@@ -7,15 +7,6 @@ namespace tfsift::config {
 
 using nlohmann::json;
 
-std::string_view to_string(LoadPhase phase) {
-    switch (phase) {
-        case LoadPhase::parse: return "parse";
-        case LoadPhase::load: return "load";
-        case LoadPhase::tree: return "tree";
-    }
-    return "load";
-}
-
 namespace {
 
 json expr_json(const Expression& e) { return json{{"expr", e.text()}, {"origin", e.origin().to_string()}}; }
