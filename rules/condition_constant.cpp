@@ -1,17 +1,11 @@
 // condition-constant: a precondition or postcondition must check something
 // from elsewhere in the configuration.
 #include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
-
-// The loader rejects a `condition` that refers to nothing, in the condition
-// blocks of resources, data sources and outputs alike.
-bool claims(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    return s == "Invalid precondition expression" || s == "Invalid postcondition expression";
-}
 
 }  // namespace
 
@@ -49,7 +43,7 @@ Rule condition_constant() {
         "  }\n"
         "}\n";
     r.doc.fix_safety = "Not fixable.";
-    r.claims = claims;
+    r.claimed_codes = {code::invalid_precondition_expression, code::invalid_postcondition_expression};
     return r;
 }
 

@@ -3,6 +3,7 @@
 // reports this itself (config::load_module_tree), so the rule claims that
 // diagnostic instead of detecting the problem a second time.
 #include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
@@ -41,12 +42,10 @@ Rule module_alias_not_passed() {
         "  }\n"
         "}\n";
     r.doc.fix_safety = "Not fixable: only the author knows which configuration the module should get.";
-    r.claims = [](const config::LoadDiagnostic& d) {
-        // The error form only: Terraform's warning of the same summary is about
-        // an inherited default configuration, not an alias.
-        return d.phase == config::LoadPhase::tree && d.diagnostic.severity == Severity::error &&
-               d.diagnostic.summary == "Missing required provider configuration";
-    };
+    r.claimed_codes = {code::missing_required_provider_configuration};
+    // The error form only: Terraform's warning of the same kind is about an
+    // inherited default configuration, not an alias.
+    r.claim_only_if = [](const ClaimedDiagnostic& d) { return d.tree_phase && d.severity == Severity::error; };
     return r;
 }
 

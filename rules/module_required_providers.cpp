@@ -9,6 +9,7 @@
 #include "provider_local_name_uses.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/providers/address.hpp"
 
@@ -179,7 +180,7 @@ Rule module_required_providers() {
         "}\n";
     r.doc.fix_safety = "Not fixable: the source to declare depends on the provider meant.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) { return d.diagnostic.summary == "Reference to undefined provider"; };
+    r.claimed_codes = {code::reference_to_undefined_provider};
     return r;
 }
 

@@ -11,16 +11,12 @@
 
 #include "override_support.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_depends_on_override(const config::LoadDiagnostic& d) {
-    return d.diagnostic.summary == "Unsupported override" &&
-           d.diagnostic.detail.find("depends_on") != std::string::npos;
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     std::vector<DeclaredBlock> primaries;
@@ -100,7 +96,7 @@ Rule override_depends_on() {
         "}\n";
     r.doc.fix_safety = "Not fixable: move the dependency into the primary block by hand.";
     r.check = check;
-    r.claims = is_depends_on_override;
+    r.claimed_codes = {code::depends_on_override};
     return r;
 }
 

@@ -15,6 +15,7 @@
 #include "override_support.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
@@ -22,12 +23,6 @@ namespace tfsift::lint::rules {
 namespace {
 
 constexpr std::string_view rule_id = "override-invalid-result";
-
-bool is_overridden_nullable_default(const config::LoadDiagnostic& d) {
-    std::string_view path = d.source ? std::string_view(d.source->path()) : std::string_view(d.diagnostic.filename);
-    return d.diagnostic.summary == "Invalid default value for variable" &&
-           d.diagnostic.detail.find("nullable=false") != std::string::npos && is_override_file_path(path);
-}
 
 // Where in the load order a file comes: primaries first, then override
 // files (ctx.files() lists them by name, mixed).
@@ -190,7 +185,12 @@ Rule override_invalid_result() {
         "}\n";
     r.doc.fix_safety = "Not fixable: decide which of the two settings the configuration needs.";
     r.check = check;
-    r.claims = is_overridden_nullable_default;
+    r.claimed_codes = {code::variable_default_not_nullable, code::merged_default_not_nullable};
+    // Only when an override file is the cause; the same mistake in a primary
+    // file alone stays invalid-configuration.
+    r.claim_only_if = [](const ClaimedDiagnostic& d) {
+        return is_override_file_path(d.source ? std::string_view(d.source->path()) : d.filename);
+    };
     return r;
 }
 

@@ -12,20 +12,12 @@
 
 #include "override_support.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_missing_base(const config::LoadDiagnostic& d) {
-    std::string_view s = d.diagnostic.summary;
-    return s == "Missing base provider configuration for override" ||
-           s == "Missing base variable declaration to override" ||
-           s == "Missing base local value definition to override" ||
-           s == "Missing base output definition to override" || s == "Missing module call to override" ||
-           s == "Missing resource to override" || s == "Missing data resource to override";
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     std::set<std::string, std::less<>> primary_providers;
@@ -96,7 +88,15 @@ Rule override_missing_base() {
         "}\n";
     r.doc.fix_safety = "Not fixable: the override block must be renamed to its base, or the base restored.";
     r.check = check;
-    r.claims = is_missing_base;
+    r.claimed_codes = {
+        code::missing_base_provider_configuration_for_override,
+        code::missing_base_variable_declaration_to_override,
+        code::missing_base_local_value_definition_to_override,
+        code::missing_base_output_definition_to_override,
+        code::missing_module_call_to_override,
+        code::missing_resource_to_override,
+        code::missing_data_resource_to_override,
+    };
     return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/providers/address.hpp"
 #include "written_provider_requirements.hpp"
@@ -130,9 +131,7 @@ Rule provider_local_name() {
         "Not fixable: renaming a local name means changing every resource, provider block and module "
         "`providers` map that uses it.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid provider local name" || d.diagnostic.summary == "Invalid provider name";
-    };
+    r.claimed_codes = {code::invalid_provider_local_name, code::invalid_provider_name};
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/providers/address.hpp"
 #include "written_provider_requirements.hpp"
@@ -14,12 +15,6 @@
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_source_diagnostic(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    return s == "Invalid provider source string" || s == "Invalid provider type" ||
-           s == "Invalid provider namespace" || s == "Invalid provider source hostname" || s == "Invalid source";
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     for (const WrittenRequirement& w : written_provider_requirements(ctx)) {
@@ -78,7 +73,13 @@ Rule provider_source_invalid() {
         "}\n";
     r.doc.fix_safety = "Not fixable: the right address depends on the provider meant.";
     r.check = check;
-    r.claims = is_source_diagnostic;
+    r.claimed_codes = {
+        code::invalid_provider_source_string,
+        code::invalid_provider_type,
+        code::invalid_provider_namespace,
+        code::invalid_provider_source_hostname,
+        code::invalid_source,
+    };
     return r;
 }
 

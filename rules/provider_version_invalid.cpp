@@ -7,6 +7,7 @@
 
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 #include "tfsift/providers/core_version.hpp"
 #include "tfsift/providers/version.hpp"
@@ -74,9 +75,8 @@ Rule provider_version_invalid() {
         "}\n";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid version constraint" && subject_in_required_providers(d);
-    };
+    r.claimed_codes = {code::invalid_version_constraint};
+    r.claim_only_if = subject_in_required_providers;
     return r;
 }
 

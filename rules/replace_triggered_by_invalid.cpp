@@ -10,18 +10,13 @@
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
 
 constexpr std::string_view rule_id = "replace-triggered-by-invalid";
-
-// The loader checks what each item refers to: exactly one resource, and
-// only count.index or each.key besides.
-bool claims(const config::LoadDiagnostic& d) {
-    return d.diagnostic.summary.find("replace_triggered_by") != std::string::npos;
-}
 
 // An index key Terraform can resolve when it plans: a literal, count.index
 // or each.key.
@@ -159,7 +154,12 @@ Rule replace_triggered_by_invalid() {
         "}\n";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
-    r.claims = claims;
+    r.claimed_codes = {
+        code::invalid_replace_triggered_by_expression,
+        code::invalid_each_reference_in_replace_triggered_by_expression,
+        code::invalid_count_reference_in_replace_triggered_by_expression,
+        code::invalid_reference_in_replace_triggered_by_expression,
+    };
     return r;
 }
 

@@ -2,6 +2,7 @@
 // outside the `terraform` block. Terraform's loader rejects it with its own
 // diagnostic, which this rule claims.
 #include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint::rules {
@@ -38,9 +39,7 @@ Rule required_providers_placement() {
         "  }\n"
         "}\n";
     r.doc.fix_safety = "Not fixable: move the block into the `terraform` block by hand.";
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid required_providers block";
-    };
+    r.claimed_codes = {code::invalid_required_providers_block};
     return r;
 }
 

@@ -14,6 +14,7 @@
 #include "tfsift/cty/json.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -39,6 +40,7 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
             for (const auto& i : root.items) array_of_objects = array_of_objects && i.is_object();
             if (!array_of_objects) {
                 Diagnostic d;
+                d.code = code::root_value_must_be_object;
                 d.summary = "Root value must be object";
                 d.detail = "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.";
                 d.filename = source->path();
@@ -103,7 +105,7 @@ private:
                 if (engine_ == Engine::opentofu) {
                     decode_terraform(b);
                 } else {
-                    ctx_.error("Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
+                    ctx_.error(code::unsupported_block_type, "Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
                 }
             } else if (b.type == "ephemeral") {
                 // Ephemeral resources (OpenTofu, and Terraform since v1.10)
@@ -114,18 +116,18 @@ private:
                 if (engine_ == Engine::terraform) {
                     decode_action(b);
                 } else {
-                    ctx_.error("Unsupported block type",
+                    ctx_.error(code::unsupported_block_type, "Unsupported block type",
                                fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
                 }
             } else if (b.type == "language") {
                 if (engine_ == Engine::opentofu) {
                     decode_language(b);
                 } else {
-                    ctx_.error("Unsupported block type",
+                    ctx_.error(code::unsupported_block_type, "Unsupported block type",
                                fmt::format("Blocks of type \"{}\" are not expected here.", b.type), b.type_range);
                 }
             } else if (b.type == "required_providers") {
-                ctx_.error("Invalid required_providers block",
+                ctx_.error(code::invalid_required_providers_block, "Invalid required_providers block",
                            "A \"required_providers\" block must be nested inside a \"terraform\" block.", b.type_range);
             } else if (b.type == "provider") {
                 decode_provider(b);
@@ -184,15 +186,15 @@ private:
         Range start{e.range.start, e.range.start};
         auto conv = cty::convert(v, want);
         if (!conv.ok()) {
-            ctx_.error("Unsuitable value type", "Unsuitable value: " + conv.error, start);
+            ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: " + conv.error, start);
             return std::nullopt;
         }
         if (conv.value.is_null()) {
-            ctx_.error("Unsuitable value type", "Unsuitable value: value must not be null", start);
+            ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must not be null", start);
             return std::nullopt;
         }
         if (!conv.value.is_known()) {
-            ctx_.error("Unsuitable value type", "Unsuitable value: value must be known", start);
+            ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must be known", start);
             return std::nullopt;
         }
         return conv.value;
@@ -226,17 +228,17 @@ private:
         }
         auto conv = cty::convert(v, cty::Type::string());
         if (!conv.ok()) {
-            ctx_.error("Invalid version constraint", fmt::format("A string value is required for {}.", a.name), a.expr.range);
+            ctx_.error(code::invalid_version_constraint, "Invalid version constraint", fmt::format("A string value is required for {}.", a.name), a.expr.range);
             return std::nullopt;
         }
         if (conv.value.is_null()) return std::vector<std::string>{};
         if (!conv.value.is_known()) {
-            ctx_.error("Invalid version constraint", "Version constraints must be known.", a.expr.range);
+            ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "Version constraints must be known.", a.expr.range);
             return std::nullopt;
         }
         const std::string& text = conv.value.as_string();
         if (!valid_constraint_syntax(text)) {
-            ctx_.error("Invalid version constraint", "This string does not use correct version constraint syntax.",
+            ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "This string does not use correct version constraint syntax.",
                        a.expr.range);
             return std::nullopt;
         }
@@ -284,11 +286,11 @@ private:
         std::string norm;
         std::string err;
         if (!parse_provider_part(name, norm, err)) {
-            ctx_.error("Invalid provider local name", fmt::format("{} is an invalid provider local name: {}", name, err), where);
+            ctx_.error(code::invalid_provider_local_name, "Invalid provider local name", fmt::format("{} is an invalid provider local name: {}", name, err), where);
             return;
         }
         if (norm != name) {
-            ctx_.error("Invalid provider local name",
+            ctx_.error(code::invalid_provider_local_name, "Invalid provider local name",
                        fmt::format("Provider names must be normalized. Replace \"{}\" with \"{}\" to fix this error.", name, norm),
                        where);
         }
@@ -312,9 +314,9 @@ private:
             // Only our own errors, not the generic traversal ones.
             ctx_.diags->resize(before);
             if (detail::is_native_quoted_string(e) && !t) {
-                ctx_.error("Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", e.range);
+                ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", e.range);
             } else {
-                ctx_.error("Invalid provider configuration reference",
+                ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
                            fmt::format("The {} argument requires a provider type name, optionally followed by a period and then a configuration alias.", arg_name),
                            e.range);
             }
@@ -330,7 +332,7 @@ private:
         if (!t->steps.empty()) {
             const auto& step = t->steps[0];
             if (step.kind != hcl::StepKind::attr) {
-                ctx_.error("Invalid provider configuration reference",
+                ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
                            "Provider name must either stand alone or be followed by a period and then a configuration alias.", step.range);
                 return std::nullopt;
             }
@@ -347,7 +349,9 @@ private:
         if (const auto* a = content.attribute("condition")) {
             c.condition = a->expr;
             if (b.type != "validation" && detail::expression_variables(ctx_, a->expr).empty()) {
-                ctx_.error(fmt::format("Invalid {} expression", b.type),
+                ctx_.error(b.type == "precondition" ? code::invalid_precondition_expression
+                                                   : code::invalid_postcondition_expression,
+                           fmt::format("Invalid {} expression", b.type),
                            "The condition expression must refer to at least one object from elsewhere in the "
                            "configuration, or else its result would not be checking anything.",
                            a->expr.range);
@@ -355,7 +359,8 @@ private:
         }
         if (const auto* a = content.attribute("error_message")) c.error_message = a->expr;
         if (ctx_.is_override && b.type != "validation") {
-            ctx_.error(fmt::format("Can't override {} blocks", b.type),
+            ctx_.error(b.type == "precondition" ? code::cant_override_precondition_blocks : code::cant_override_postcondition_blocks,
+                        fmt::format("Can't override {} blocks", b.type),
                        fmt::format("Override files cannot override \"{}\" blocks.", b.type), b.def_range);
         }
         return c;
@@ -381,12 +386,12 @@ private:
         if (const auto* a = c.attribute("language")) {
             std::string kw = detail::expr_keyword(ctx_, a->expr);
             if (kw.empty()) {
-                ctx_.error("Invalid language edition",
+                ctx_.error(code::invalid_language_edition, "Invalid language edition",
                            "The language argument expects a bare language edition keyword. Terraform 1.3.10 supports "
                            "only language edition TF2021, which is the default.",
                            a->expr.range);
             } else if (kw != "TF2021") {
-                ctx_.error("Unsupported language edition",
+                ctx_.error(code::unsupported_language_edition, "Unsupported language edition",
                            fmt::format("Terraform v1.3.10 only supports language edition TF2021. This module requires "
                                        "{}, which is not supported by this version of Terraform.",
                                        kw),
@@ -434,7 +439,7 @@ private:
     // implements the store. OpenTofu has no such block.
     void decode_state_store(const ContentBlock& b, TerraformBlock& tb) {
         if (engine_ != Engine::terraform) {
-            ctx_.error("Unsupported block type", "Blocks of type \"state_store\" are not expected here.", b.type_range);
+            ctx_.error(code::unsupported_block_type, "Unsupported block type", "Blocks of type \"state_store\" are not expected here.", b.type_range);
             return;
         }
         Backend store;
@@ -446,12 +451,12 @@ private:
             if (inner.type == "provider") providers.push_back(&inner);
         }
         if (providers.empty()) {
-            ctx_.error("Missing provider block", "A 'provider' block is required in 'state_store' blocks",
+            ctx_.error(code::missing_provider_block, "Missing provider block", "A 'provider' block is required in 'state_store' blocks",
                        b.body.missing_item);
             return;
         }
         if (providers.size() > 1) {
-            ctx_.error("Duplicate provider block", "Only one 'provider' block should be present in a 'state_store' block",
+            ctx_.error(code::duplicate_provider_block, "Duplicate provider block", "Only one 'provider' block should be present in a 'state_store' block",
                        providers[1]->def_range);
             return;
         }
@@ -459,7 +464,7 @@ private:
         Body provider_config;
         Content pc = detail::body_content(ctx_, p.body, schema::provider, &provider_config);
         if (const auto* a = pc.attribute("alias")) {
-            ctx_.error("Unexpected provider alias", "Aliases are disallowed in the 'provider' block in the 'state_store' block",
+            ctx_.error(code::unexpected_provider_alias, "Unexpected provider alias", "Aliases are disallowed in the 'provider' block in the 'state_store' block",
                        a->name_range);
             return;
         }
@@ -493,14 +498,14 @@ private:
         auto parsed = providers::parse_constraints(joined);
         if (!parsed.constraints) return;
         if (!providers::constraints_allow(*parsed.constraints, opentofu_language_version())) {
-            ctx_.error("Incompatible module",
+            ctx_.error(code::incompatible_module, "Incompatible module",
                        fmt::format("This module is not compatible with OpenTofu v{}: its version constraint is \"{}\".",
                                    opentofu_language_version().to_string(), joined),
                        range);
         } else if (warn_ineffective && providers::constraints_allow(*parsed.constraints, providers::Version{1, 11, 0, {}, {}})) {
             // compatible_with was introduced in v1.12.0: older releases do not
             // read it, so accepting them through it declares nothing.
-            ctx_.warning("Ineffective version constraint",
+            ctx_.warning(code::ineffective_version_constraint, "Ineffective version constraint",
                          "The compatible_with.opentofu argument is understood only by OpenTofu v1.12.0 and later, so a "
                          "constraint accepting earlier versions cannot declare compatibility with them.",
                          range);
@@ -516,10 +521,10 @@ private:
         if (const auto* a = c.attribute("edition")) {
             std::string kw = detail::expr_keyword(ctx_, a->expr);
             if (kw.empty()) {
-                ctx_.error("Invalid language edition",
+                ctx_.error(code::invalid_language_edition, "Invalid language edition",
                            "The edition argument expects a bare language edition keyword, such as tofu2024.", a->expr.range);
             } else if (kw != "tofu2024") {
-                ctx_.error("Unsupported language edition",
+                ctx_.error(code::unsupported_language_edition, "Unsupported language edition",
                            fmt::format("This version of OpenTofu supports only language edition tofu2024; this module "
                                        "requires {}.", kw),
                            a->expr.range);
@@ -530,10 +535,10 @@ private:
                 for (const auto& item : *items) {
                     std::string kw = detail::expr_keyword(ctx_, item);
                     if (kw.empty()) {
-                        ctx_.error("Invalid experiment keyword", "Elements of \"experiments\" must be experiment keywords.",
+                        ctx_.error(code::invalid_experiment_keyword, "Invalid experiment keyword", "Elements of \"experiments\" must be experiment keywords.",
                                    item.range);
                     } else {
-                        ctx_.error("Unknown experiment keyword",
+                        ctx_.error(code::unknown_experiment_keyword, "Unknown experiment keyword",
                                    fmt::format("There is no current experiment with the keyword \"{}\".", kw), item.range);
                     }
                 }
@@ -558,7 +563,7 @@ private:
     void decode_experiments(const ContentAttr& a, TerraformBlock&) {
         auto items = detail::expr_list(ctx_, a.expr);
         if (!items || items->empty()) return;
-        ctx_.error("Module uses experimental features",
+        ctx_.error(code::module_uses_experimental_features, "Module uses experimental features",
                    "Experimental features are intended only for gathering early feedback on new language designs, and "
                    "so are available only in alpha releases of Terraform.",
                    a.name_range);
@@ -575,7 +580,7 @@ private:
                 attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
-                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
+                ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
             }
         } else if (b.body.json) {
             for (const auto& m : b.body.json->members) {
@@ -601,7 +606,7 @@ private:
                 std::string type;
                 std::string err;
                 if (!parse_provider_part(e.name, type, err)) {
-                    ctx_.error("Invalid provider name", err, a.expr.range);
+                    ctx_.error(code::invalid_provider_name, "Invalid provider name", err, a.expr.range);
                     continue;
                 }
                 if (vc) e.version_constraints = *vc;
@@ -621,7 +626,7 @@ private:
                 const_cast<DecodeContext&>(ctx_).diags = saved;
             }
             if (!kvs) {
-                ctx_.error("Invalid required_providers object", "required_providers entries must be strings or objects.", a.expr.range);
+                ctx_.error(code::invalid_required_providers_object, "Invalid required_providers object", "required_providers entries must be strings or objects.", a.expr.range);
                 continue;
             }
             bool have_type = false;
@@ -630,7 +635,7 @@ private:
                 if (kv.key.native) {
                     cty::Value k = detail::static_value(ctx_, kv.key);
                     if (!k.is_known() || k.is_null() || k.type().kind() != cty::TypeKind::string) {
-                        ctx_.error("Invalid Attribute", "Invalid attribute value for provider requirement", kv.key.range);
+                        ctx_.error(code::invalid_attribute, "Invalid Attribute", "Invalid attribute value for provider requirement", kv.key.range);
                         continue;
                     }
                     key = k.as_string();
@@ -644,19 +649,19 @@ private:
                     cty::Value cv = detail::static_value(ctx_, kv.value, false);
                     if (!cv.is_known() || cv.is_null() || cv.type().kind() != cty::TypeKind::string ||
                         !valid_constraint_syntax(cv.as_string())) {
-                        ctx_.error("Invalid version constraint", "This string does not use correct version constraint syntax.", kv.value.range);
+                        ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "This string does not use correct version constraint syntax.", kv.value.range);
                         continue;
                     }
                     e.version_constraints = split_version_constraints(cv.as_string());
                 } else if (key == "source") {
                     cty::Value sv = detail::static_value(ctx_, kv.value, false);
                     if (!sv.is_known() || sv.is_null() || sv.type().kind() != cty::TypeKind::string) {
-                        ctx_.error("Invalid source", "Source must be specified as a string.", kv.value.range);
+                        ctx_.error(code::invalid_source, "Invalid source", "Source must be specified as a string.", kv.value.range);
                         continue;
                     }
                     auto parsed = parse_provider_source(sv.as_string());
                     if (!parsed.ok()) {
-                        ctx_.error(parsed.summary, parsed.detail, kv.value.range);
+                        ctx_.error(parsed.code, parsed.summary, parsed.detail, kv.value.range);
                         continue;
                     }
                     e.source_as_written = sv.as_string();
@@ -669,13 +674,13 @@ private:
                         const auto* t = detail::traversal_for_expr(ctx_, item, false, false, false);
                         if (!t) continue;
                         if (t->steps.size() != 1 || t->steps[0].kind != hcl::StepKind::attr) {
-                            ctx_.error("Invalid configuration_aliases value",
+                            ctx_.error(code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
                                        "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
                                        kv.value.range);
                             continue;
                         }
                         if (t->root != e.name) {
-                            ctx_.error("Invalid configuration_aliases value",
+                            ctx_.error(code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
                                        fmt::format("Configuration aliases must be prefixed with the provider name. Expected \"{}\", but found \"{}\".",
                                                    e.name, t->root),
                                        kv.value.range);
@@ -684,7 +689,7 @@ private:
                         e.configuration_aliases.push_back(fmt::format("{}.{}", t->root, t->steps[0].name));
                     }
                 } else {
-                    ctx_.error("Invalid required_providers object",
+                    ctx_.error(code::invalid_required_providers_object, "Invalid required_providers object",
                                "required_providers objects can only contain \"version\", \"source\" and "
                                "\"configuration_aliases\" attributes. To configure a provider, use a \"provider\" block.",
                                kv.key.range);
@@ -696,7 +701,7 @@ private:
                 std::string type;
                 std::string err;
                 if (!parse_provider_part(e.name, type, err)) {
-                    ctx_.error("Invalid provider name", err, a.expr.range);
+                    ctx_.error(code::invalid_provider_name, "Invalid provider name", err, a.expr.range);
                 } else {
                     e.source = default_provider_source(type);
                 }
@@ -724,13 +729,13 @@ private:
             if (auto v = decode_string(*a)) {
                 p.alias = v->value.get<std::string>();
                 if (!detail::valid_identifier(*p.alias)) {
-                    ctx_.error("Invalid provider configuration alias",
+                    ctx_.error(code::invalid_provider_configuration_alias, "Invalid provider configuration alias",
                                fmt::format("An alias must be a valid name. {}", bad_identifier_detail), a->expr.range);
                 }
             }
         }
         if (const auto* a = c.attribute("version")) {
-            ctx_.warning("Version constraints inside provider configuration blocks are deprecated",
+            ctx_.warning(code::version_constraints_inside_provider_configuration_blocks_are_deprecated, "Version constraints inside provider configuration blocks are deprecated",
                          "Terraform 0.13 and earlier allowed provider version constraints inside the provider "
                          "configuration block, but that is now deprecated and will be removed in a future version of "
                          "Terraform. To silence this warning, move the provider version constraint into the "
@@ -742,7 +747,7 @@ private:
         for (std::string_view reserved : {"count", "depends_on", "for_each", "source"}) {
             if (engine_ == Engine::opentofu && reserved == "for_each") continue;  // OpenTofu 1.9 provider iteration
             if (const auto* a = c.attribute(reserved)) {
-                ctx_.error("Reserved argument name in provider block",
+                ctx_.error(code::reserved_argument_name_in_provider_block, "Reserved argument name in provider block",
                            fmt::format("The provider argument name \"{}\" is reserved for use by Terraform in a future version.", reserved),
                            a->name_range);
             }
@@ -757,7 +762,7 @@ private:
                 seen_escape = true;
                 detail::merge_escape_body(p.config, detail::whole_body(ctx_, inner.body));
             } else {
-                ctx_.error("Reserved block type name in provider block",
+                ctx_.error(code::reserved_block_type_name_in_provider_block, "Reserved block type name in provider block",
                            fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
                            inner.type_range);
             }
@@ -766,7 +771,7 @@ private:
     }
 
     void duplicate_escape(const ContentBlock& b, std::string_view what) {
-        ctx_.error("Duplicate escaping block",
+        ctx_.error(code::duplicate_escaping_block, "Duplicate escaping block",
                    fmt::format("The special block type \"_\" can be used to force particular arguments to be "
                                "interpreted as {}-type-specific rather than as meta-arguments, but each {} block can have "
                                "only one such block.",
@@ -782,10 +787,10 @@ private:
         v.origin = origin(b.origin);
         v.constraint_type = cty::Type::dynamic();
         if (!detail::valid_identifier(v.name)) {
-            ctx_.error("Invalid variable name", bad_identifier_detail, b.label_ranges[0]);
+            ctx_.error(code::invalid_variable_name, "Invalid variable name", bad_identifier_detail, b.label_ranges[0]);
         }
         if (contains({"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}, v.name)) {
-            ctx_.error("Invalid variable name",
+            ctx_.error(code::invalid_variable_name, "Invalid variable name",
                        fmt::format("The variable name \"{}\" is reserved due to its special meaning inside module blocks.", v.name),
                        b.label_ranges[0]);
         }
@@ -815,11 +820,11 @@ private:
             // Terraform v1.15: a const variable is known while loading, so
             // its value may be neither hidden nor left out of the plan.
             if (v.sensitive.value.get<bool>()) {
-                ctx_.error("Const variable cannot be sensitive",
+                ctx_.error(code::const_variable_cannot_be_sensitive, "Const variable cannot be sensitive",
                            "A variable that is marked as \"const\" cannot also be marked as \"sensitive\".", b.def_range);
             }
             if (v.ephemeral) {
-                ctx_.error("Const variable cannot be ephemeral",
+                ctx_.error(code::const_variable_cannot_be_ephemeral, "Const variable cannot be ephemeral",
                            "A variable that is marked as \"const\" cannot also be marked as \"ephemeral\".", b.def_range);
             }
         }
@@ -831,7 +836,7 @@ private:
                 if (v.type_defaults && !val.is_null()) val = apply_type_defaults(*v.type_defaults, val);
                 auto conv = cty::convert(val, v.constraint_type);
                 if (!conv.ok()) {
-                    ctx_.error("Invalid default value for variable",
+                    ctx_.error(code::variable_default_type_mismatch, "Invalid default value for variable",
                                fmt::format("This default value is not compatible with the variable's type constraint: {}.", conv.error),
                                a->expr.range);
                     val = shown;
@@ -843,7 +848,7 @@ private:
                 }
             }
             if (!v.nullable.value.get<bool>() && val.is_null()) {
-                ctx_.error("Invalid default value for variable", "A null default value is not valid when nullable=false.",
+                ctx_.error(code::variable_default_not_nullable, "Invalid default value for variable", "A null default value is not valid when nullable=false.",
                            a->expr.range);
             }
             v.default_cty = val;
@@ -852,7 +857,7 @@ private:
             if (inner.type != "validation") continue;
             Check check = decode_check_rule(inner);
             if (ctx_.is_override) {
-                ctx_.error("Can't override validations", "Override files cannot override variable validations.", inner.def_range);
+                ctx_.error(code::cant_override_validations, "Can't override validations", "Override files cannot override variable validations.", inner.def_range);
             }
             if (check.condition) {
                 bool refers_to_self = false;
@@ -862,7 +867,7 @@ private:
                     }
                 }
                 if (!refers_to_self) {
-                    ctx_.error("Invalid variable validation condition",
+                    ctx_.error(code::invalid_variable_validation_condition, "Invalid variable validation condition",
                                fmt::format("The condition for variable \"{}\" must refer to var.{} in order to test incoming values.", v.name, v.name),
                                check.condition->range);
                 }
@@ -889,9 +894,9 @@ private:
                                           "indicate that the {} elements are strings.",
                                           s, s, s);
                 }
-                ctx_.error("Invalid quoted type constraints", detail, e.range);
+                ctx_.error(code::invalid_quoted_type_constraints, "Invalid quoted type constraints", detail, e.range);
             } else {
-                ctx_.error("Invalid legacy variable type hint",
+                ctx_.error(code::invalid_legacy_variable_type_hint, "Invalid legacy variable type hint",
                            "To provide a full type expression, remove the surrounding quotes and give the type expression directly.",
                            e.range);
             }
@@ -906,7 +911,7 @@ private:
         const hcl::Expr* native = e.native;
         if (e.json) {
             if (!e.json->is_string()) {
-                ctx_.error("Invalid type specification",
+                ctx_.error(code::invalid_type_specification, "Invalid type specification",
                            "A type specification is either a primitive type keyword (bool, number, string) or a complex "
                            "type constructor call, like list(string).",
                            e.range);
@@ -942,7 +947,7 @@ private:
                 attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
             }
             for (const auto& nb : b.body.native->blocks) {
-                ctx_.error(fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
+                ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
             }
         } else if (b.body.json) {
             for (const auto& m : b.body.json->members) {
@@ -952,7 +957,7 @@ private:
         }
         for (auto& a : attrs) {
             if (!detail::valid_identifier(a.name)) {
-                ctx_.error("Invalid local value name", bad_identifier_detail, a.name_range);
+                ctx_.error(code::invalid_local_value_name, "Invalid local value name", bad_identifier_detail, a.name_range);
             }
             out_.locals.emplace_back(Local{std::string(a.name), a.expr}, Declared{a.name_range});
         }
@@ -964,7 +969,7 @@ private:
         Output o;
         o.name = b.labels[0];
         o.origin = origin(b.origin);
-        if (!detail::valid_identifier(o.name)) ctx_.error("Invalid output name", bad_identifier_detail, b.label_ranges[0]);
+        if (!detail::valid_identifier(o.name)) ctx_.error(code::invalid_output_name, "Invalid output name", bad_identifier_detail, b.label_ranges[0]);
         Content c = detail::body_content(ctx_, b.body, schema::output, nullptr);
         if (const auto* a = c.attribute("description")) o.description = decode_string(*a);
         if (const auto* a = c.attribute("value")) o.value = a->expr;
@@ -987,7 +992,7 @@ private:
             if (inner.type == "precondition") {
                 o.preconditions.push_back(decode_check_rule(inner));
             } else if (inner.type == "postcondition") {
-                ctx_.error("Postconditions are not allowed", "Output values can only have preconditions, not postconditions.",
+                ctx_.error(code::postconditions_are_not_allowed, "Postconditions are not allowed", "Output values can only have preconditions, not postconditions.",
                            inner.type_range);
             }
         }
@@ -1007,17 +1012,17 @@ private:
         r.name = b.labels[1];
         r.origin = origin(b.origin);
         if (!detail::valid_identifier(b.labels[0])) {
-            ctx_.error("Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
+            ctx_.error(code::invalid_ephemeral_resource_type_name, "Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
         }
         if (!detail::valid_identifier(b.labels[1])) {
-            ctx_.error("Invalid ephemeral resource name", bad_identifier_detail, b.label_ranges[1]);
+            ctx_.error(code::invalid_ephemeral_resource_name, "Invalid ephemeral resource name", bad_identifier_detail, b.label_ranges[1]);
         }
         Body remain;
         Content c = detail::body_content(ctx_, b.body, schema::ephemeral, &remain);
         const auto* count = c.attribute("count");
         const auto* for_each = c.attribute("for_each");
         if (count && for_each) {
-            ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+            ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to "
                        "be explicit about the number of resources to be created.",
                        for_each->name_range);
@@ -1037,14 +1042,14 @@ private:
         for (const auto& inner : c.blocks) {
             if (inner.type == "lifecycle") {
                 if (seen_lifecycle) {
-                    ctx_.error("Duplicate lifecycle block", "This ephemeral resource already has a lifecycle block.",
+                    ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block", "This ephemeral resource already has a lifecycle block.",
                                inner.def_range);
                     continue;
                 }
                 seen_lifecycle = true;
                 Content lc = detail::body_content(ctx_, inner.body, schema::data_lifecycle, nullptr);
                 for (const auto& a : lc.attributes) {
-                    ctx_.error("Invalid ephemeral resource lifecycle argument",
+                    ctx_.error(code::invalid_ephemeral_resource_lifecycle_argument, "Invalid ephemeral resource lifecycle argument",
                                fmt::format("The lifecycle argument \"{}\" applies only to managed resources "
                                            "(\"resource\" blocks); an ephemeral resource is never planned for "
                                            "replacement or destruction.",
@@ -1053,13 +1058,14 @@ private:
                 }
                 for (const auto& cond : lc.blocks) {
                     if (cond.type == "action_trigger") {
-                        invalid_action_trigger(cond, "ephemeral resource", "ephemeral resources");
+                        invalid_action_trigger(cond, code::invalid_ephemeral_resource_lifecycle_nested_block, "ephemeral resource",
+                                               "ephemeral resources");
                     } else {
                         (void)decode_check_rule(cond);
                     }
                 }
             } else if (inner.type == "connection" || inner.type == "provisioner") {
-                ctx_.error(fmt::format("Invalid {} block in ephemeral resource", inner.type),
+                ctx_.error(code::invalid_block_in_ephemeral_resource, fmt::format("Invalid {} block in ephemeral resource", inner.type),
                            fmt::format("An ephemeral resource creates no infrastructure object, so it cannot have a "
                                        "\"{}\" block; only managed resources (\"resource\" blocks) run provisioners.",
                                        inner.type),
@@ -1071,7 +1077,7 @@ private:
                 }
                 seen_escape = true;
             } else {
-                ctx_.error("Reserved block type name in ephemeral block",
+                ctx_.error(code::reserved_block_type_name_in_ephemeral_block, "Reserved block type name in ephemeral block",
                            fmt::format("The block type name \"{}\" is reserved for use by a future version of the language.",
                                        inner.type),
                            inner.type_range);
@@ -1091,14 +1097,14 @@ private:
         r.type = b.labels[0];
         r.name = b.labels[1];
         r.origin = origin(b.origin);
-        if (!detail::valid_identifier(r.type)) ctx_.error("Invalid action type name", bad_identifier_detail, b.label_ranges[0]);
-        if (!detail::valid_identifier(r.name)) ctx_.error("Invalid action name", bad_identifier_detail, b.label_ranges[1]);
+        if (!detail::valid_identifier(r.type)) ctx_.error(code::invalid_action_type_name, "Invalid action type name", bad_identifier_detail, b.label_ranges[0]);
+        if (!detail::valid_identifier(r.name)) ctx_.error(code::invalid_action_name, "Invalid action name", bad_identifier_detail, b.label_ranges[1]);
         Content c = detail::body_content(ctx_, b.body, schema::action, nullptr);
         if (const auto* a = c.attribute("count")) r.count = a->expr;
         if (const auto* a = c.attribute("for_each")) {
             r.for_each = a->expr;
             if (r.count) {
-                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
                            "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used.",
                            a->name_range);
             }
@@ -1106,7 +1112,7 @@ private:
         bool seen_config = false;
         for (const auto& inner : c.blocks) {
             if (seen_config) {
-                ctx_.error("Duplicate config block", "An action must contain only one nested \"config\" block.",
+                ctx_.error(code::duplicate_config_block, "Duplicate config block", "An action must contain only one nested \"config\" block.",
                            inner.def_range);
                 return;
             }
@@ -1135,14 +1141,14 @@ private:
                 if (!contains({"before_create", "after_create", "before_update", "after_update", "before_destroy",
                                "after_destroy"},
                               kw)) {
-                    ctx_.error(fmt::format("Invalid \"event\" value {}", kw),
+                    ctx_.error(code::invalid_event_value, fmt::format("Invalid \"event\" value {}", kw),
                                "The \"event\" argument supports the following values: before_create, after_create, "
                                "before_update, after_update, before_destroy, after_destroy.",
                                e.range);
                     continue;
                 }
                 if (std::find(seen.begin(), seen.end(), kw) != seen.end()) {
-                    ctx_.error(fmt::format("Duplicate \"{}\" event", kw), "The event is already defined in this action_trigger block.",
+                    ctx_.error(code::duplicate_event, fmt::format("Duplicate \"{}\" event", kw), "The event is already defined in this action_trigger block.",
                                e.range);
                     continue;
                 }
@@ -1155,21 +1161,22 @@ private:
         }
         if (const auto* a = c.attribute("on_failure")) {
             if (!contains({"halt", "taint", "continue"}, detail::expr_keyword(ctx_, a->expr))) {
-                ctx_.error("Invalid \"on_failure\" keyword",
+                ctx_.error(code::invalid_on_failure_keyword, "Invalid \"on_failure\" keyword",
                            "The \"on_failure\" argument requires one of the following keywords: halt, taint or continue.",
                            a->expr.range);
             }
         }
         if (c.attribute("actions") && actions == 0) {
-            ctx_.error("No actions specified", "At least one action must be specified for an action_trigger.", b.def_range);
+            ctx_.error(code::no_actions_specified, "No actions specified", "At least one action must be specified for an action_trigger.", b.def_range);
         }
         if (c.attribute("events") && events == 0) {
-            ctx_.error("No events specified", "At least one event must be specified for an action_trigger.", b.def_range);
+            ctx_.error(code::no_events_specified, "No events specified", "At least one event must be specified for an action_trigger.", b.def_range);
         }
     }
 
-    void invalid_action_trigger(const ContentBlock& b, std::string_view what, std::string_view plural) {
-        ctx_.error(fmt::format("Invalid {} lifecycle nested block", what),
+    void invalid_action_trigger(const ContentBlock& b, std::string_view code, std::string_view what,
+                                std::string_view plural) {
+        ctx_.error(code, fmt::format("Invalid {} lifecycle nested block", what),
                    fmt::format("The lifecycle nested block \"{}\" is defined only for managed resources (\"resource\" "
                                "blocks), and is not valid for {}.",
                                b.type, plural),
@@ -1178,8 +1185,8 @@ private:
 
     // What hcl says of an argument its schema does not name, for the
     // arguments only one of the two engines knows.
-    void unsupported_argument(const ContentAttr& a) {
-        ctx_.error("Unsupported argument", fmt::format("An argument named \"{}\" is not expected here.", a.name),
+    void unsupported_argument(const ContentAttr& a, std::string_view code = code::unsupported_argument) {
+        ctx_.error(code, "Unsupported argument", fmt::format("An argument named \"{}\" is not expected here.", a.name),
                    a.name_range);
     }
 
@@ -1192,7 +1199,7 @@ private:
         auto visit = [&](const std::string& name, Range name_range, const hcl::Expr* vn, const json::Value* vj) {
             if (type.is_object()) {
                 if (!type.has_attribute(name)) {
-                    ctx_.warning("Object attribute is ignored",
+                    ctx_.warning(code::object_attribute_is_ignored, "Object attribute is ignored",
                                  fmt::format("The object type for this variable does not declare an attribute named "
                                              "\"{}\", so this value will be discarded when the default is converted.",
                                              name),
@@ -1239,7 +1246,7 @@ private:
     void check_deprecation_message(const ContentAttr& a) {
         auto v = decode_typed(a.expr, cty::Type::string());
         if (v && !v->is_null() && v->is_known() && v->as_string().empty()) {
-            ctx_.error("Invalid deprecated value",
+            ctx_.error(code::invalid_deprecated_value, "Invalid deprecated value",
                        "The deprecated argument must be a non-empty message telling callers what to do instead.",
                        a.expr.range);
         }
@@ -1252,7 +1259,7 @@ private:
         auto v = decode_typed(a.expr, cty::Type::string());
         if (!v) return;
         if (v->as_string().find_first_not_of(" \t\r\n\v\f") == std::string::npos) {
-            ctx_.error("Invalid `deprecated` value",
+            ctx_.error(code::invalid_deprecated_value, "Invalid `deprecated` value",
                        "The \"deprecated\" argument must not be blank: it should tell the module's callers how to stop "
                        "using this variable.",
                        name_range);
@@ -1266,7 +1273,7 @@ private:
         mc.name = b.labels[0];
         mc.origin = origin(b.origin);
         mc.config.from_json = b.body.json != nullptr;
-        if (!detail::valid_identifier(mc.name)) ctx_.error("Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
+        if (!detail::valid_identifier(mc.name)) ctx_.error(code::invalid_module_instance_name, "Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
         Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
         // OpenTofu (1.8+) evaluates module `source` and `version` with the
         // module's variables and locals in scope. tfsift does not evaluate
@@ -1304,16 +1311,16 @@ private:
                 if (parsed.error.empty()) {
                     src.value = parsed.normalized;
                 } else if (parsed.maybe_relative) {
-                    ctx_.error("Invalid module source address", parsed.error, a->expr.range);
+                    ctx_.error(code::invalid_module_source_address, "Invalid module source address", parsed.error, a->expr.range);
                 } else if (has_version) {
-                    ctx_.error("Invalid registry module source address",
+                    ctx_.error(code::invalid_registry_module_source_address, "Invalid registry module source address",
                                fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you "
                                            "intended a module registry source address because you also set the argument "
                                            "\"version\", which applies only to registry modules.",
                                            parsed.error),
                                a->expr.range);
                 } else {
-                    ctx_.error("Invalid module source address", fmt::format("Failed to parse module source address: {}.", parsed.error),
+                    ctx_.error(code::invalid_module_source_address, "Invalid module source address", fmt::format("Failed to parse module source address: {}.", parsed.error),
                                a->expr.range);
                 }
                 mc.source = std::move(src);
@@ -1323,7 +1330,7 @@ private:
         if (const auto* a = c.attribute("for_each")) {
             mc.for_each = a->expr;
             if (mc.count) {
-                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
                            "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
                            "to be explicit about the number of module instances to be created.",
                            a->name_range);
@@ -1350,7 +1357,7 @@ private:
                         if (e && e->kind == hcl::ExprKind::scope_traversal) {
                             key = hcl::render_traversal(hcl::as<hcl::ScopeTraversalExpr>(*e));
                         } else {
-                            ctx_.error("Invalid provider configuration reference",
+                            ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
                                        "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
                                        pair.key.range);
                         }
@@ -1360,7 +1367,7 @@ private:
                     auto value = decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
                     if (!key || !value) continue;
                     if (auto it = seen.find(*key); it != seen.end()) {
-                        ctx_.error("Duplicate provider address",
+                        ctx_.error(code::duplicate_provider_address, "Duplicate provider address",
                                    fmt::format("A provider configuration was already passed to {} at {}:{}. Each child "
                                                "provider configuration can be assigned only once.",
                                                *key, ctx_.file->path(), ctx_.file->line(it->second.start)),
@@ -1385,7 +1392,7 @@ private:
                 // OpenTofu v1.11: `enabled`, the zero-or-one form of count.
                 (void)detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
             } else {
-                ctx_.error("Reserved block type name in module block",
+                ctx_.error(code::reserved_block_type_name_in_module_block, "Reserved block type name in module block",
                            fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
                            inner.type_range);
             }
@@ -1415,7 +1422,7 @@ private:
             if (!*e) continue;
             for (const auto* t : detail::expression_variables(ctx_, **e)) {
                 if (referenced_resource(*t) == addr) {
-                    ctx_.error(fmt::format("Invalid reference in {}", check_type),
+                    ctx_.error(code::invalid_self_reference, fmt::format("Invalid reference in {}", check_type),
                                fmt::format("Configuration for {} may not refer to itself.", addr), (*e)->range);
                     break;
                 }
@@ -1433,7 +1440,7 @@ private:
                     if (t->root == "each" && t->steps[0].name == "key") valid = true;
                 }
                 if (!valid) {
-                    ctx_.error("Invalid reference from destroy provisioner",
+                    ctx_.error(code::invalid_reference_from_destroy_provisioner, "Invalid reference from destroy provisioner",
                                "Destroy-time provisioners and their connection configurations may only reference "
                                "attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n"
                                "References to other resources during the destroy phase can cause dependency cycles and "
@@ -1456,7 +1463,7 @@ private:
         p.type = b.labels[0];
         p.origin = origin(b.origin);
         if (contains({"chef", "habitat", "puppet", "salt-masterless"}, p.type)) {
-            ctx_.error(fmt::format("The \"{}\" provisioner has been removed", p.type),
+            ctx_.error(code::provisioner_removed, fmt::format("The \"{}\" provisioner has been removed", p.type),
                        fmt::format("The \"{}\" provisioner was deprecated in Terraform 0.13.4 has been removed from "
                                    "Terraform. Visit https://learn.hashicorp.com/collections/terraform/provision for "
                                    "alternatives to using provisioners that are a better fit for the Terraform workflow.",
@@ -1473,7 +1480,7 @@ private:
                 p.when = kw;
             } else {
                 ctx_.diags->resize(before);
-                ctx_.error("Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.",
+                ctx_.error(code::invalid_when_keyword, "Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.",
                            a->expr.range);
             }
         }
@@ -1485,7 +1492,7 @@ private:
                 p.on_failure = kw;
             } else {
                 ctx_.diags->resize(before);
-                ctx_.error("Invalid \"on_failure\" keyword",
+                ctx_.error(code::invalid_on_failure_keyword, "Invalid \"on_failure\" keyword",
                            "The \"on_failure\" argument requires one of the following keywords: continue or fail.", a->expr.range);
             }
         }
@@ -1495,7 +1502,7 @@ private:
         for (const auto& inner : c.blocks) {
             if (inner.type == "connection") {
                 if (p.connection) {
-                    ctx_.error("Duplicate connection block",
+                    ctx_.error(code::duplicate_connection_block, "Duplicate connection block",
                                "This provisioner already has a connection block.", inner.def_range);
                     continue;
                 }
@@ -1510,7 +1517,7 @@ private:
                 seen_escape = true;
                 detail::merge_escape_body(p.config, settled(detail::whole_body(ctx_, inner.body)));
             } else {
-                ctx_.error("Reserved block type name in provisioner block",
+                ctx_.error(code::reserved_block_type_name_in_provisioner_block, "Reserved block type name in provisioner block",
                            fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
                            inner.type_range);
             }
@@ -1520,11 +1527,13 @@ private:
 
     void decode_lifecycle(const ContentBlock& b, Resource& r) {
         const bool managed = r.mode == ResourceMode::managed;
+        ctx_.unknown_member_code = code::lifecycle_unknown_member;
         Content c = detail::body_content(ctx_, b.body, managed ? schema::managed_lifecycle : schema::data_lifecycle, nullptr);
+        ctx_.unknown_member_code = {};
         Lifecycle& lc = r.lifecycle;
         if (!managed) {
             for (const auto& a : c.attributes) {
-                ctx_.error("Invalid data resource lifecycle argument",
+                ctx_.error(code::invalid_data_resource_lifecycle_argument, "Invalid data resource lifecycle argument",
                            fmt::format("The lifecycle argument \"{}\" is defined only for managed resources (\"resource\" "
                                        "blocks), and is not valid for data resources.",
                                        a.name),
@@ -1533,17 +1542,31 @@ private:
         } else {
             // A value that does not decode still counts as set (to false).
             if (const auto* a = c.attribute("create_before_destroy")) {
+                const std::size_t mark = ctx_.diags->size();
                 auto d = decode_bool(*a);
                 lc.create_before_destroy = d ? *d : DecodedValue{false, a->expr.origin()};
+                recode_lifecycle_value(mark, *a);
             }
             if (const auto* a = c.attribute("prevent_destroy")) {
+                const std::size_t mark = ctx_.diags->size();
                 auto d = decode_bool(*a);
                 lc.prevent_destroy = d ? *d : DecodedValue{false, a->expr.origin()};
+                recode_lifecycle_value(mark, *a);
             }
-            if (const auto* a = c.attribute("replace_triggered_by")) decode_replace_triggered_by(*a, lc);
-            if (const auto* a = c.attribute("ignore_changes")) decode_ignore_changes(*a, lc);
+            if (const auto* a = c.attribute("replace_triggered_by")) {
+                const std::size_t mark = ctx_.diags->size();
+                decode_replace_triggered_by(*a, lc);
+                recode_lifecycle_value(mark, *a);
+            }
+            if (const auto* a = c.attribute("ignore_changes")) {
+                const std::size_t mark = ctx_.diags->size();
+                decode_ignore_changes(*a, lc);
+                recode_lifecycle_value(mark, *a);
+            }
             if (const auto* a = c.attribute("destroy")) (void)decode_bool(*a);  // Terraform v1.16, OpenTofu v1.12
-            if (const auto* a = c.attribute("enabled"); a && engine_ != Engine::opentofu) unsupported_argument(*a);
+            if (const auto* a = c.attribute("enabled"); a && engine_ != Engine::opentofu) {
+                unsupported_argument(*a, code::lifecycle_unknown_member);
+            }
         }
         const std::string addr = managed ? r.key() : "data." + r.key();
         for (const auto& inner : c.blocks) {
@@ -1551,7 +1574,8 @@ private:
                 if (managed) {
                     decode_action_trigger(inner);
                 } else {
-                    invalid_action_trigger(inner, "data resource", "data resources");
+                    invalid_action_trigger(inner, code::invalid_data_resource_lifecycle_nested_block, "data resource",
+                                           "data resources");
                 }
                 continue;
             }
@@ -1559,6 +1583,48 @@ private:
             validate_self_references(check, inner.type, addr);
             (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(check);
         }
+    }
+
+    // The errors of decoding a lifecycle argument that must be a literal
+    // (create_before_destroy, prevent_destroy, ignore_changes,
+    // replace_triggered_by), made since `mark`, get the lifecycle's codes:
+    // the shared helpers that made them do not know they are in a lifecycle
+    // block. Diagnostics with a code of the lifecycle's own keep it.
+    void recode_lifecycle_value(std::size_t mark, const ContentAttr& a) {
+        for (std::size_t i = mark; i < ctx_.diags->size(); ++i) {
+            Diagnostic& d = (*ctx_.diags)[i];
+            if (d.code == code::invalid_ignore_changes_wildcard || d.code == code::invalid_ignore_changes_ruleset ||
+                d.code == code::invalid_replace_triggered_by_expression ||
+                d.code == code::invalid_each_reference_in_replace_triggered_by_expression ||
+                d.code == code::invalid_count_reference_in_replace_triggered_by_expression ||
+                d.code == code::invalid_reference_in_replace_triggered_by_expression) {
+                continue;
+            }
+            if (a.name == "ignore_changes") {
+                // Terraform 0.11's quoted forms: `"aws_instance.a"`, `"all"`, `"*"`.
+                if (d.code == code::quoted_references_are_deprecated) {
+                    d.code = code::ignore_changes_quoted_reference;
+                    continue;
+                }
+                const bool static_expression_required = d.code == code::static_list_required ||
+                                                        d.code == code::static_map_required ||
+                                                        d.code == code::static_reference_required;
+                if (d.subject && quoted_wildcard(*d.subject)) {
+                    // `ignore_changes = "all"`: the wildcard's business, or no rule's.
+                    if (static_expression_required) d.code = code::ignore_changes_quoted_wildcard;
+                    continue;
+                }
+            }
+            if (d.severity == Severity::error) d.code = code::lifecycle_value_not_literal;
+        }
+    }
+
+    // Whether `r` of this file holds `"all"` or `"*"`, as written.
+    bool quoted_wildcard(Range r) const {
+        std::string_view text = ctx_.file->text();
+        if (r.end.byte < r.start.byte || r.end.byte > text.size()) return false;
+        std::string_view written = text.substr(r.start.byte, r.end.byte - r.start.byte);
+        return written == "\"all\"" || written == "\"*\"";
     }
 
     void decode_ignore_changes(const ContentAttr& a, Lifecycle& lc) {
@@ -1575,7 +1641,7 @@ private:
             if (v.is_known() && !v.is_null() && v.type().kind() == cty::TypeKind::string && v.as_string() == "*") {
                 lc.ignore_all_changes = e.origin();
                 star = e.range;
-                ctx_.error("Invalid ignore_changes wildcard",
+                ctx_.error(code::invalid_ignore_changes_wildcard, "Invalid ignore_changes wildcard",
                            "The [\"*\"] form of ignore_changes wildcard is was deprecated and is now invalid. Use "
                            "\"ignore_changes = all\" to ignore changes to all attributes.",
                            a.expr.range);
@@ -1584,7 +1650,7 @@ private:
             if (const auto* t = detail::traversal_for_expr(ctx_, e, true, true, false)) list.push_back(detail::make_traversal(ctx_, *t, e));
         }
         if (star && !list.empty()) {
-            ctx_.error("Invalid ignore_changes ruleset", "Cannot mix wildcard string \"*\" with non-wildcard references.", *star);
+            ctx_.error(code::invalid_ignore_changes_ruleset, "Invalid ignore_changes ruleset", "Cannot mix wildcard string \"*\" with non-wildcard references.", *star);
         }
         lc.ignore_changes = std::move(list);
     }
@@ -1608,27 +1674,27 @@ private:
             for (const auto* t : refs) {
                 if (t->root == "each") {
                     if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "key")) {
-                        ctx_.error("Invalid each reference in replace_triggered_by expression",
+                        ctx_.error(code::invalid_each_reference_in_replace_triggered_by_expression, "Invalid each reference in replace_triggered_by expression",
                                    "Only each.key may be used in replace_triggered_by.", e.range);
                     }
                 } else if (t->root == "count") {
                     if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "index")) {
-                        ctx_.error("Invalid count reference in replace_triggered_by expression",
+                        ctx_.error(code::invalid_count_reference_in_replace_triggered_by_expression, "Invalid count reference in replace_triggered_by expression",
                                    "Only count.index may be used in replace_triggered_by.", e.range);
                     }
                 } else if (!referenced_resource(*t).empty() && t->root != "data") {
                     ++resources;
                 } else {
-                    ctx_.error("Invalid reference in replace_triggered_by expression",
+                    ctx_.error(code::invalid_reference_in_replace_triggered_by_expression, "Invalid reference in replace_triggered_by expression",
                                "Only resources, count.index, and each.key may be used in replace_triggered_by.", e.range);
                     bad = true;
                 }
             }
             if (bad) continue;
             if (resources == 0) {
-                ctx_.error("Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.", e.range);
+                ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.", e.range);
             } else if (resources > 1) {
-                ctx_.error("Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.", e.range);
+                ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.", e.range);
             }
         }
     }
@@ -1642,17 +1708,19 @@ private:
         r.config.from_json = b.body.json != nullptr;
         const bool managed = mode == ResourceMode::managed;
         if (!detail::valid_identifier(r.type)) {
-            ctx_.error(managed ? "Invalid resource type name" : "Invalid data source name", bad_identifier_detail, b.label_ranges[0]);
+            ctx_.error(managed ? code::invalid_resource_type_name : code::invalid_data_source_name,
+                       managed ? "Invalid resource type name" : "Invalid data source name", bad_identifier_detail, b.label_ranges[0]);
         }
         if (!detail::valid_identifier(r.name)) {
-            ctx_.error(managed ? "Invalid resource name" : "Invalid data resource name", bad_identifier_detail, b.label_ranges[1]);
+            ctx_.error(managed ? code::invalid_resource_name : code::invalid_data_resource_name,
+                       managed ? "Invalid resource name" : "Invalid data resource name", bad_identifier_detail, b.label_ranges[1]);
         }
         Content c = detail::body_content(ctx_, b.body, managed ? schema::resource : schema::data, &r.config);
         if (const auto* a = c.attribute("count")) r.count = a->expr;
         if (const auto* a = c.attribute("for_each")) {
             r.for_each = a->expr;
             if (r.count) {
-                ctx_.error("Invalid combination of \"count\" and \"for_each\"",
+                ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
                            "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
                            "to be explicit about the number of resources to be created.",
                            a->name_range);
@@ -1676,14 +1744,14 @@ private:
         for (const auto& inner : c.blocks) {
             if (inner.type == "lifecycle") {
                 if (seen_lifecycle) {
-                    ctx_.error("Duplicate lifecycle block", "This resource already has a lifecycle block.", inner.def_range);
+                    ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block", "This resource already has a lifecycle block.", inner.def_range);
                     continue;
                 }
                 seen_lifecycle = true;
                 decode_lifecycle(inner, r);
             } else if (inner.type == "connection") {
                 if (r.connection) {
-                    ctx_.error("Duplicate connection block", "This resource already has a connection block.", inner.def_range);
+                    ctx_.error(code::duplicate_connection_block, "Duplicate connection block", "This resource already has a connection block.", inner.def_range);
                     continue;
                 }
                 r.connection = Connection{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)};
@@ -1697,7 +1765,9 @@ private:
                 seen_escape = true;
                 detail::merge_escape_body(r.config, detail::whole_body(ctx_, inner.body));
             } else {
-                ctx_.error(managed ? "Reserved block type name in resource block" : "Reserved block type name in data block",
+                ctx_.error(managed ? code::reserved_block_type_name_in_resource_block
+                                   : code::reserved_block_type_name_in_data_block,
+                           managed ? "Reserved block type name in resource block" : "Reserved block type name in data block",
                            fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
                            inner.type_range);
             }
@@ -1882,9 +1952,9 @@ private:
         if (terraform) {
             const bool identity = c.attribute("identity") != nullptr;
             if (!imp.id && !identity) {
-                ctx_.error("Invalid import block", "At least one of 'id' or 'identity' must be specified.", b.def_range);
+                ctx_.error(code::invalid_import_block, "Invalid import block", "At least one of 'id' or 'identity' must be specified.", b.def_range);
             } else if (imp.id && identity) {
-                ctx_.error("Invalid import block", "Only one of 'id' or 'identity' can be specified.", b.def_range);
+                ctx_.error(code::invalid_import_block, "Invalid import block", "Only one of 'id' or 'identity' can be specified.", b.def_range);
             }
         }
         if (const auto* a = c.attribute("to")) {
@@ -1896,7 +1966,7 @@ private:
             bool ok = a->expr.json ? a->expr.json->is_string() && import_address_names(a->expr.json->text, names)
                                    : import_address_names(a->expr.native, names);
             if (!ok) {
-                ctx_.error("Invalid import address expression",
+                ctx_.error(code::invalid_import_address_expression, "Invalid import address expression",
                            "An import address must be the address of a resource, optionally inside modules, with "
                            "instance keys that may be any expression: module.network[\"eu\"].aws_subnet.main[each.key].",
                            a->expr.range);
@@ -1913,7 +1983,7 @@ private:
         }
         if (const auto* a = c.attribute("provider")) {
             if (imp.to_module) {
-                ctx_.error("Invalid import provider argument",
+                ctx_.error(code::invalid_import_provider_argument, "Invalid import provider argument",
                            "Only an import block that generates configuration may name a provider. An import into a "
                            "module uses the provider configurations the module block passes to that module (its "
                            "providers argument).",
