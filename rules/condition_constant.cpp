@@ -2,7 +2,7 @@
 // from elsewhere in the configuration.
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "support/loader_reports.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

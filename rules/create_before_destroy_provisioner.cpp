@@ -10,7 +10,7 @@
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -2,7 +2,7 @@
 // interpolation, "${var.name}", the form Terraform 0.11 needed.
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -1,7 +1,7 @@
 // deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

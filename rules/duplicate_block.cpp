@@ -3,7 +3,7 @@
 // claims the loader's duplicate-declaration diagnostics
 // (src/config/override_merger.cpp, OverrideMerger::add_primary).
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -12,7 +12,7 @@
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/functions.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {

@@ -5,7 +5,7 @@
 #include "support/reference_names.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -1,6 +1,6 @@
 // invalid-configuration: what Terraform's own configuration loader rejects
 // and no more specific rule claims.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -9,7 +9,7 @@
 #include "tfsift/json/value.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -3,7 +3,7 @@
 #include <fmt/core.h>
 
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -7,7 +7,7 @@
 
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/net/engine_version.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/providers/package_audit.hpp"

@@ -8,7 +8,7 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {

@@ -1,6 +1,6 @@
 // lock-missing-hashes: a lock entry that records no checksum at all.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -1,7 +1,7 @@
 // lock-missing-provider: a provider the module tree requires has no entry in
 // the root module's lock file.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/lock_verification.hpp"

@@ -1,6 +1,6 @@
 // lock-stale-provider: a lock file entry for a provider nothing requires.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -1,7 +1,7 @@
 // lock-version-mismatch: the locked version is outside the combined
 // constraints of the module tree.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -4,7 +4,7 @@
 // diagnostic instead of detecting the problem a second time.
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -14,7 +14,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

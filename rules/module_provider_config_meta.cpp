@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

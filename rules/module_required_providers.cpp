@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "provider_local_name_uses.hpp"
+#include "support/provider_local_name_uses.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {

@@ -3,7 +3,7 @@
 
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/core_version.hpp"
 
 namespace tfsift::lint::rules {

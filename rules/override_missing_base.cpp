@@ -10,10 +10,10 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -16,10 +16,10 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -8,9 +8,9 @@
 // invalid-configuration.
 #include <string_view>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -4,9 +4,9 @@
 // `configuration_aliases`.
 #include <fmt/format.h>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -1,7 +1,7 @@
 // provider-config-removed: a resource in the state needs a provider
 // configuration that the configuration no longer has.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

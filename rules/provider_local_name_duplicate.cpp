@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 

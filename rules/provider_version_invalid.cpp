@@ -8,10 +8,10 @@
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/core_version.hpp"
 #include "tfsift/providers/version.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 

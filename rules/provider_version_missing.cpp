@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/factories.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -1,6 +1,6 @@
 // reference-invalid: a reference that cannot be valid where it is written.
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -2,7 +2,7 @@
 // value, resource, data source, ephemeral resource or module call the module
 // does not declare, or to an output the called module does not declare.
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -11,7 +11,7 @@
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

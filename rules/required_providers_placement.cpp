@@ -3,7 +3,7 @@
 // diagnostic, which this rule claims.
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

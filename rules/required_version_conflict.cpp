@@ -3,7 +3,7 @@
 // them.
 #include <fmt/format.h>
 
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/providers/core_version.hpp"

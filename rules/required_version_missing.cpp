@@ -1,6 +1,6 @@
 // required-version-missing: a module that states no `required_version`.
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -3,9 +3,9 @@
 // which sets no `provider` argument.
 #include <fmt/format.h>
 
-#include "provider_local_name_uses.hpp"
+#include "support/provider_local_name_uses.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {

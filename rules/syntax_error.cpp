@@ -1,5 +1,5 @@
 // syntax-error: a configuration file that cannot be parsed.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -2,7 +2,7 @@
 // `remote` backend, for Terraform releases before v1.1 (TFLint's
 // terraform_workspace_remote).
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -7,7 +7,7 @@
 
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

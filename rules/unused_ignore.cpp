@@ -1,7 +1,7 @@
 // unused-ignore: a `# tfsift-ignore` comment that suppresses nothing. The
 // engine reports it (src/lint/linter.cpp) once every other rule has run,
 // because only then is it known which comments were used.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -3,12 +3,12 @@
 
 #include <fmt/core.h>
 
-#include "provider_local_name_uses.hpp"
+#include "support/provider_local_name_uses.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/config/tree_requirements.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -22,6 +22,7 @@
 #include "tfsift/providers/lock_repair.hpp"
 #include "tfsift/providers/package_audit.hpp"
 #include "tfsift/providers/state_file.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 
@@ -184,7 +185,8 @@ int run_lock(const LockOptions& o) {
         return exit_failure;
     }
     std::string settings_file = lint::find_settings_file(o.dir);
-    lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
+    lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{}
+                                                         : lint::load_settings(settings_file, false, lint::builtin_rules());
     for (const auto& e : settings.errors) fmt::print(stderr, "{}\n", e.to_string());
     if (!settings.ok()) return exit_failure;
     const Engine engine = lint::resolve_engine(parse_engine(o.engine), settings.settings, o.dir);

@@ -7,7 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 

@@ -7,12 +7,11 @@
 #include <unordered_map>
 
 #include "tfsift/lint/inline_ignores.hpp"
-#include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint {
 
-std::vector<Rule> rules_for(const Settings& settings) {
-    std::vector<Rule> rules(builtin_rules().begin(), builtin_rules().end());
+std::vector<Rule> rules_for(const Settings& settings, std::span<const Rule> catalogue) {
+    std::vector<Rule> rules(catalogue.begin(), catalogue.end());
     for (const Policy& p : settings.policies) rules.push_back(policy_rule(p));
     return rules;
 }

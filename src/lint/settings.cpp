@@ -11,7 +11,6 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/enum_names.hpp"
-#include "tfsift/lint/registry.hpp"
 
 namespace fs = std::filesystem;
 
@@ -84,7 +83,8 @@ struct RuleReference {
 
 class SettingsReader {
 public:
-    SettingsReader(Settings& settings, std::vector<SettingsError>& errors) : s_(settings), errors_(errors) {}
+    SettingsReader(Settings& settings, std::vector<SettingsError>& errors, std::span<const Rule> catalogue)
+        : s_(settings), errors_(errors), catalogue_(catalogue) {}
 
     // Reads the file at `path` and the chain of files it extends, without
     // recursion: the chain is collected first (bounded in length, cycles
@@ -217,8 +217,9 @@ public:
     }
 
     void check_references() {
+        if (catalogue_.empty()) return;  // no catalogue to check against
         std::set<std::string> known;
-        for (const Rule& r : builtin_rules()) known.insert(r.id);
+        for (const Rule& r : catalogue_) known.insert(r.id);
         for (const Policy& p : s_.policies) known.insert(p.id);
         for (const auto& ref : references_) {
             if (!known.count(ref.id)) {
@@ -228,6 +229,10 @@ public:
     }
 
 private:
+    bool in_catalogue(std::string_view id) const {
+        return std::any_of(catalogue_.begin(), catalogue_.end(), [&](const Rule& r) { return r.id == id; });
+    }
+
     // A file of an `extend` chain, parsed.
     struct Link {
         std::string path;
@@ -451,7 +456,7 @@ private:
                     if (!valid_id(p.id)) {
                         error(v, fmt::format("policy id \"{}\" must be kebab-case: lower-case letters, digits and '-'",
                                              p.id));
-                    } else if (find_builtin_rule(p.id) != nullptr) {
+                    } else if (in_catalogue(p.id)) {
                         error(v, fmt::format("policy id \"{}\" is the id of a built-in rule", p.id));
                     }
                 }
@@ -555,21 +560,22 @@ private:
     std::string file_;
     std::string base_dir_;
     std::vector<RuleReference> references_;
+    std::span<const Rule> catalogue_;
 };
 
 }  // namespace
 
-SettingsResult load_settings(const std::string& path, bool named_by_user) {
+SettingsResult load_settings(const std::string& path, bool named_by_user, std::span<const Rule> catalogue) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors);
+    SettingsReader reader(result.settings, result.errors, catalogue);
     reader.read_chain(path, std::nullopt, named_by_user);
     reader.check_references();
     return result;
 }
 
-SettingsResult parse_settings(const std::string& path, std::string_view text) {
+SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors);
+    SettingsReader reader(result.settings, result.errors, catalogue);
     reader.read_chain(path, text, true);
     reader.check_references();
     return result;

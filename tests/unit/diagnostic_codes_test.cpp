@@ -15,7 +15,7 @@
 
 #include "tfsift/config/module_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;

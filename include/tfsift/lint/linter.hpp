@@ -2,6 +2,7 @@
 // findings through the settings and the inline ignore comments.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,9 @@ struct ActiveRule {
     std::optional<Severity> severity_override;  // from the settings
 };
 
-// Every rule that can run under `settings`: the built-in rules, then one rule
-// per [[policy]].
-std::vector<Rule> rules_for(const Settings& settings);
+// Every rule that can run under `settings`: the catalogue's (the built-in
+// rules), then one rule per [[policy]].
+std::vector<Rule> rules_for(const Settings& settings, std::span<const Rule> catalogue);
 
 // Decides which rules run. Unknown ids in `selection` are returned in
 // `unknown` (a usage error for the caller).

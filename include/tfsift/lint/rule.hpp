@@ -98,6 +98,11 @@ struct Rule {
     std::function<bool(const ClaimedDiagnostic&)> claim_only_if;
 };
 
+// Ids of the rules the engine itself reports.
+inline constexpr std::string_view syntax_error_rule_id = "syntax-error";
+inline constexpr std::string_view unused_ignore_rule_id = "unused-ignore";
+inline constexpr std::string_view invalid_configuration_rule_id = "invalid-configuration";
+
 // The Markdown documentation of a rule (what `tfsift rule ID` prints).
 std::string rule_markdown(const Rule& rule);
 
