@@ -24,24 +24,24 @@ Rule condition_constant() {
     r.doc.why =
         "A condition that refers to nothing always has the same result, so it checks nothing: it either always "
         "passes or always fails. Terraform refuses to load such a condition.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    precondition {\n"
-        "      condition     = true\n"
-        "      error_message = \"Always fine.\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    precondition {\n"
-        "      condition     = data.aws_ami.app.architecture == \"x86_64\"\n"
-        "      error_message = \"The AMI must be for the x86_64 architecture.\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    precondition {
+      condition     = true
+      error_message = "Always fine."
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    precondition {
+      condition     = data.aws_ami.app.architecture == "x86_64"
+      error_message = "The AMI must be for the x86_64 architecture."
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.claimed_codes = {code::invalid_precondition_expression, code::invalid_postcondition_expression};
     return r;

@@ -27,23 +27,23 @@ Rule duplicate_block() {
         "Terraform refuses to load the module (`init`, `validate` and `plan` all stop). A copy of a block "
         "usually appears when a file is split or duplicated; the two copies then drift apart and it is unclear "
         "which one was meant.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "# variables.tf\n"
-        "variable \"region\" {\n"
-        "  type    = string\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# variables.tf\n"
-        "variable \"region\" {\n"
-        "  type    = string\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+variable "region" {
+  type = string
+}
+
+# variables.tf
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# variables.tf
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: which declaration to keep is a decision for the author.";
     r.claimed_codes = {
         code::duplicate_provider_configuration,

@@ -59,18 +59,18 @@ Rule ignore_changes_wildcard() {
         "The wildcard form was removed and Terraform refuses to load it; the other mistakes either fail to load "
         "or silently ignore nothing at all, so the drift the author meant to tolerate is planned away on the next "
         "apply.";
-    r.doc.failing_example =
-        "resource \"aws_autoscaling_group\" \"workers\" {\n"
-        "  lifecycle {\n"
-        "    ignore_changes = [\"*\"]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_autoscaling_group\" \"workers\" {\n"
-        "  lifecycle {\n"
-        "    ignore_changes = all\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_autoscaling_group" "workers" {
+  lifecycle {
+    ignore_changes = ["*"]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_autoscaling_group" "workers" {
+  lifecycle {
+    ignore_changes = all
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
     r.claimed_codes = {

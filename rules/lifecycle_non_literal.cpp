@@ -113,20 +113,20 @@ Rule lifecycle_non_literal() {
         "Terraform reads lifecycle settings while it builds the dependency graph, before any expression can be "
         "evaluated, so only literal values are allowed; `terraform validate` stops on a variable or a function "
         "call there. Writing the literal keeps the setting obvious to a reader and to every tool.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = var.rolling_update\n"
-        "    ignore_changes        = local.ignored_attributes\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "    ignore_changes        = [tags, user_data]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    create_before_destroy = var.rolling_update
+    ignore_changes        = local.ignored_attributes
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    create_before_destroy = true
+    ignore_changes        = [tags, user_data]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the literal to write depends on what the expression meant.";
     r.check = check;
     r.claimed_codes = {code::lifecycle_value_not_literal};

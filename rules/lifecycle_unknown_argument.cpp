@@ -25,18 +25,18 @@ Rule lifecycle_unknown_argument() {
         "Terraform refuses to load the module. A misspelt lifecycle argument is worse than most typos: the "
         "protection it was meant to give (`prevent_destroy`, `ignore_changes`) would silently be missing if it "
         "were accepted.";
-    r.doc.failing_example =
-        "resource \"aws_db_instance\" \"main\" {\n"
-        "  lifecycle {\n"
-        "    prevent_destroys = true\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_db_instance\" \"main\" {\n"
-        "  lifecycle {\n"
-        "    prevent_destroy = true\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_db_instance" "main" {
+  lifecycle {
+    prevent_destroys = true
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_db_instance" "main" {
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.claimed_codes = {
         code::invalid_data_resource_lifecycle_argument,

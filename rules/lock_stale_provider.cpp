@@ -22,16 +22,16 @@ Rule lock_stale_provider() {
     r.doc.why =
         "Stale entries make the lock file say the project depends on providers it no longer uses, and the next "
         "`init` produces an unrelated diff in whatever change happens to run it.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl still lists hashicorp/null, which nothing uses\n"
-        "resource \"aws_s3_bucket\" \"logs\" {\n"
-        "  bucket = \"logs\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl lists only hashicorp/aws\n"
-        "resource \"aws_s3_bucket\" \"logs\" {\n"
-        "  bucket = \"logs\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl still lists hashicorp/null, which nothing uses
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl lists only hashicorp/aws
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+}
+)hcl";
     r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;

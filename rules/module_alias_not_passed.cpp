@@ -25,22 +25,22 @@ Rule module_alias_not_passed() {
         "Aliased provider configurations are never inherited: a module that declares one expects its caller to "
         "choose which configuration it gets. Terraform rejects the call with \"Missing required provider "
         "configuration\".";
-    r.doc.failing_example =
-        "# ./tunnel declares configuration_aliases = [aws.src, aws.dst]\n"
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src = aws.usw1\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src = aws.usw1\n"
-        "    aws.dst = aws.usw2\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# ./tunnel declares configuration_aliases = [aws.src, aws.dst]
+module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src = aws.usw1
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src = aws.usw1
+    aws.dst = aws.usw2
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows which configuration the module should get.";
     r.claimed_codes = {code::missing_required_provider_configuration};
     // The error form only: Terraform's warning of the same kind is about an

@@ -83,17 +83,17 @@ Rule override_depends_on() {
         "Dependencies decide the order of operations, and a reader of the primary file must be able to see "
         "them. Terraform refuses to load a module whose override file changes them; an empty list in an "
         "override looks like it clears the base's dependencies but does nothing.";
-    r.doc.failing_example =
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  depends_on = [aws_iam_role_policy.web]\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami        = \"ami-408c7f28\"\n"
-        "  depends_on = [aws_iam_role_policy.web]\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# override.tf
+resource "aws_instance" "web" {
+  depends_on = [aws_iam_role_policy.web]
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami        = "ami-408c7f28"
+  depends_on = [aws_iam_role_policy.web]
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: move the dependency into the primary block by hand.";
     r.check = check;
     r.claimed_codes = {code::depends_on_override};

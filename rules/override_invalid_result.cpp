@@ -161,28 +161,28 @@ Rule override_invalid_result() {
     r.doc.why =
         "Each file looks valid on its own, so the conflict only exists in the merged configuration that no one "
         "reads. Terraform either fails later, in `plan`, or silently ignores one of the settings.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 2\n"
-        "  ami   = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  for_each = toset([\"a\", \"b\"])\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 2\n"
-        "  ami   = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 3\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  count = 2
+  ami   = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  for_each = toset(["a", "b"])
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  count = 2
+  ami   = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  count = 3
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: decide which of the two settings the configuration needs.";
     r.check = check;
     r.claimed_codes = {code::variable_default_not_nullable, code::merged_default_not_nullable};

@@ -66,26 +66,26 @@ Rule override_missing_base() {
         "An override block without a base is usually a typo in a label or a block whose original was renamed "
         "or removed. Terraform stops loading the module for most of them; for a default provider configuration "
         "it silently creates one, which hides the mistake.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"webserver\" {\n"
-        "  ami = \"ami-0c55b159\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-0c55b159\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "webserver" {
+  ami = "ami-0c55b159"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  ami = "ami-0c55b159"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the override block must be renamed to its base, or the base restored.";
     r.check = check;
     r.claimed_codes = {

@@ -31,26 +31,26 @@ Rule override_variable_type() {
     r.doc.why =
         "Terraform refuses to load the module. The primary file alone looks correct, so the mistake is easy to "
         "miss in review.";
-    r.doc.failing_example =
-        "# variables.tf\n"
-        "variable \"zones\" {\n"
-        "  default = \"eu-west-1a\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "variable \"zones\" {\n"
-        "  type = list(string)\n"
-        "}\n";
-    r.doc.passing_example =
-        "# variables.tf\n"
-        "variable \"zones\" {\n"
-        "  default = [\"eu-west-1a\"]\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "variable \"zones\" {\n"
-        "  type = list(string)\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# variables.tf
+variable "zones" {
+  default = "eu-west-1a"
+}
+
+# override.tf
+variable "zones" {
+  type = list(string)
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# variables.tf
+variable "zones" {
+  default = ["eu-west-1a"]
+}
+
+# override.tf
+variable "zones" {
+  type = list(string)
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: change the default or the type so that they agree.";
     r.claimed_codes = {
         code::override_type_invalidates_default,

@@ -58,16 +58,16 @@ Rule provider_config_removed() {
         "To destroy a removed resource Terraform needs the provider configuration that created it; the plan fails "
         "with \"Provider configuration not present\" until the block is restored or the resource is removed "
         "from the state.";
-    r.doc.failing_example =
-        "# terraform.tfstate: aws_instance.old with provider[\"registry.terraform.io/hashicorp/aws\"].east\n"
-        "provider \"aws\" {\n"
-        "  region = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"aws\" {\n"
-        "  alias  = \"east\"\n"
-        "  region = \"us-east-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# terraform.tfstate: aws_instance.old with provider["registry.terraform.io/hashicorp/aws"].east
+provider "aws" {
+  region = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "aws" {
+  alias  = "east"
+  region = "us-east-1"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: keep the provider block until the resources it manages are destroyed.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         auto state = load_state(ctx);

@@ -108,25 +108,25 @@ Rule provider_local_name() {
         "The preferred name is the prefix of the provider's resource types, so resources find their provider "
         "without a `provider` argument and readers recognise it at once. A made-up name forces a `provider` "
         "argument on every resource and hides which provider is meant.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    amazon = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    hashicorp-http = {\n"
-        "      source = \"hashicorp/http\"\n"
-        "    }\n"
-        "    mycorp-http = {\n"
-        "      source = \"mycorp/http\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    amazon = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    hashicorp-http = {
+      source = "hashicorp/http"
+    }
+    mycorp-http = {
+      source = "mycorp/http"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety =
         "Not fixable: renaming a local name means changing every resource, provider block and module "
         "`providers` map that uses it.";

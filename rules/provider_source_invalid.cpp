@@ -55,22 +55,22 @@ Rule provider_source_invalid() {
     r.doc.why =
         "The source address is the provider's global identity and tells `init` where to download it. An invalid "
         "address stops `init`, and a repository name such as `terraform-provider-aws` is a common mistake.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/terraform-provider-aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/terraform-provider-aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the right address depends on the provider meant.";
     r.check = check;
     r.claimed_codes = {

@@ -136,22 +136,22 @@ Rule replace_triggered_by_invalid() {
         "Terraform decides on a replacement from the planned action of each referenced resource. Plain values "
         "have no planned action, so Terraform rejects them; route such a value through a `terraform_data` "
         "resource and reference that instead.";
-    r.doc.failing_example =
-        "resource \"aws_appautoscaling_target\" \"ecs\" {\n"
-        "  lifecycle {\n"
-        "    replace_triggered_by = [var.service_revision]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"terraform_data\" \"service_revision\" {\n"
-        "  input = var.service_revision\n"
-        "}\n"
-        "\n"
-        "resource \"aws_appautoscaling_target\" \"ecs\" {\n"
-        "  lifecycle {\n"
-        "    replace_triggered_by = [terraform_data.service_revision]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_appautoscaling_target" "ecs" {
+  lifecycle {
+    replace_triggered_by = [var.service_revision]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "terraform_data" "service_revision" {
+  input = var.service_revision
+}
+
+resource "aws_appautoscaling_target" "ecs" {
+  lifecycle {
+    replace_triggered_by = [terraform_data.service_revision]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
     r.claimed_codes = {

@@ -115,28 +115,28 @@ Rule unused_required_provider() {
     r.doc.why =
         "`terraform init` installs every required provider, and the lock file records it: an unused entry "
         "costs a download on every fresh checkout and suggests a dependency that does not exist.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = {\n"
-        "      source  = \"hashicorp/random\"\n"
-        "      version = \"~> 3.6\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = {\n"
-        "      source  = \"hashicorp/random\"\n"
-        "      version = \"~> 3.6\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "resource \"random_id\" \"suffix\" {\n"
-        "  byte_length = 4\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "~> 3.6"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "~> 3.6"
+    }
+  }
+}
+
+resource "random_id" "suffix" {
+  byte_length = 4
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: remove the entry yourself (and run `terraform init` to update the lock file).";
     r.check = check;
     return r;

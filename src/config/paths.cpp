@@ -1,5 +1,7 @@
 #include "tfsift/config/paths.hpp"
 
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 namespace tfsift::config {
@@ -50,6 +52,15 @@ std::string normalize_local_module_source(std::string_view source) {
     std::string clean = clean_path(source);
     if (!clean.starts_with("../")) clean.insert(0, "./");
     return clean;
+}
+
+std::string absolute_normal_path(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(std::filesystem::path(path), ec);
+    if (ec) p = std::filesystem::path(path);
+    std::string out = p.lexically_normal().generic_string();
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
 }
 
 }  // namespace tfsift::config

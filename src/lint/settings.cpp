@@ -21,15 +21,6 @@ std::string SettingsError::to_string() const {
     return fmt::format("{}:{}:{}: error: {}", file, line, column, message);
 }
 
-std::string absolute_normal_path(const std::string& path) {
-    std::error_code ec;
-    fs::path p = fs::absolute(fs::path(path), ec);
-    if (ec) p = fs::path(path);
-    std::string out = p.lexically_normal().generic_string();
-    while (out.size() > 1 && out.back() == '/') out.pop_back();
-    return out;
-}
-
 bool AnchoredGlob::matches(const std::string& path) const {
     std::string base = base_dir == "/" ? base_dir : base_dir + "/";
     if (path.compare(0, base.size(), base) != 0) return false;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/config/paths.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
@@ -110,7 +111,7 @@ SettingsResult load_settings(const std::string& path, bool named_by_user = false
 // anchors relative globs and `extend`.
 SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue = {});
 
-// Normalises a path to absolute, lexically normal, '/'-separated form.
-std::string absolute_normal_path(const std::string& path);
+// Paths live in config/paths.hpp; the engine uses this one throughout.
+using config::absolute_normal_path;
 
 }  // namespace tfsift::lint
