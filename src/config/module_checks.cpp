@@ -221,4 +221,37 @@ std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     return out;
 }
 
+std::vector<ModuleProblem> check_called_module(const Module& m) {
+    std::vector<ModuleProblem> out;
+    if (!m.imports.empty()) {
+        out.push_back({Severity::error, code::invalid_import_configuration, "Invalid import configuration",
+                       "An import block was detected in this module, which other modules call as a child module. "
+                       "Import blocks are only allowed in the root module: write it there, with a `to` address "
+                       "inside the module call.",
+                       m.imports.front().origin});
+    }
+    if (m.terraform.backend) {
+        out.push_back({Severity::warning, code::backend_configuration_ignored, "Backend configuration ignored",
+                       "Any selected backend applies to the entire configuration, so Terraform expects provider "
+                       "configurations only in the root module.\n\nThis is a warning rather than an error because "
+                       "it's sometimes convenient to temporarily call a root module as a child module for testing "
+                       "purposes, but this backend configuration block will have no effect.",
+                       m.terraform.backend->origin});
+    }
+    return out;
+}
+
+LoadDiagnostic tree_diagnostic(ModuleProblem p, std::shared_ptr<const SourceFile> source) {
+    Diagnostic d;
+    d.severity = p.severity;
+    d.code = p.code;
+    d.summary = std::move(p.summary);
+    d.detail = std::move(p.detail);
+    if (p.at.file) {
+        d.filename = p.at.file->path();
+        d.subject = Range{p.at.pos, p.at.pos};
+    }
+    return LoadDiagnostic{std::move(d), LoadPhase::tree, std::move(source)};
+}
+
 }  // namespace tfsift::config

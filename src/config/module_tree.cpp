@@ -168,21 +168,10 @@ public:
         out_.read_failures.insert(out_.read_failures.end(), directory->read_failures.begin(),
                                   directory->read_failures.end());
 
-        if (!address.empty() && !m.module->imports.empty()) {
-            tree_diag(Severity::error, code::invalid_import_configuration, "Invalid import configuration",
-                      fmt::format("{} has an import block, but only the root module may import existing objects; "
-                                  "write the import block in the root module, with a `to` address inside {}.",
-                                  address, address),
-                      m.module->imports.front().origin);
-        }
-        if (!address.empty() && m.module->terraform.backend) {
-            const auto& o = m.module->terraform.backend->origin;
-            tree_diag(Severity::warning, code::backend_configuration_ignored, "Backend configuration ignored",
-                      "Any selected backend applies to the entire configuration, so Terraform expects provider "
-                      "configurations only in the root module.\n\nThis is a warning rather than an error because it's "
-                      "sometimes convenient to temporarily call a root module as a child module for testing purposes, "
-                      "but this backend configuration block will have no effect.",
-                      o);
+        if (!address.empty()) {
+            for (auto& p : check_called_module(*m.module)) {
+                tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
+            }
         }
 
         if (depth + 1 > options_.max_depth) return;
@@ -555,19 +544,12 @@ private:
     static LoadDiagnostic tree_diagnostic(Severity sev, std::string_view code, std::string summary, std::string detail,
                                           const Origin& at,
                                           const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
-        Diagnostic d;
-        d.severity = sev;
-        d.code = code;
-        d.summary = std::move(summary);
-        d.detail = std::move(detail);
         std::shared_ptr<const SourceFile> src;
         if (at.file) {
-            d.filename = at.file->path();
-            d.subject = Range{at.pos, at.pos};
             auto it = sources.find(at.file);
             if (it != sources.end()) src = it->second;
         }
-        return LoadDiagnostic{std::move(d), LoadPhase::tree, src};
+        return config::tree_diagnostic(ModuleProblem{sev, code, std::move(summary), std::move(detail), at}, std::move(src));
     }
 
     void tree_diag(Severity sev, std::string_view code, std::string summary, std::string detail, const Origin& at) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "tfsift/lint/inline_ignores.hpp"
+#include "tfsift/config/module_checks.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint {
@@ -137,7 +138,16 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     for (const auto& a : rules) {
         for (std::string_view code : a.rule->claimed_codes) claimed_by.emplace(code, a.rule);
     }
-    for (const config::LoadDiagnostic& d : context.tree->diagnostics) {
+    // A module its repository calls gets what loading it under a caller
+    // would say, whichever scope it is linted in.
+    std::vector<config::LoadDiagnostic> as_called;
+    if (context.role == ModuleRole::called && context.tree->root) {
+        for (auto& p : config::check_called_module(*context.tree->root->module)) {
+            auto source = context.shared_source(p.at.file);
+            as_called.push_back(config::tree_diagnostic(std::move(p), std::move(source)));
+        }
+    }
+    auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
         std::string_view owner = d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
         auto claim = d.phase == config::LoadPhase::parse ? claimed_by.end() : claimed_by.find(d.diagnostic.code);
         if (claim != claimed_by.end()) {
@@ -150,9 +160,11 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
             }
         }
         auto it = by_id.find(owner);
-        if (it == by_id.end() || !it->second->enabled) continue;
+        if (it == by_id.end() || !it->second->enabled) return;
         findings.push_back(with_severity(*it->second, finding_of(d, owner, context)));
-    }
+    };
+    for (const auto& d : context.tree->diagnostics) report_diagnostic(d);
+    for (const auto& d : as_called) report_diagnostic(d);
 
     for (const auto& a : rules) {
         if (!a.enabled || !a.rule->check) continue;

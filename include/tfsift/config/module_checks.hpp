@@ -4,9 +4,11 @@
 // OpenTofu's provider configurations with `for_each`.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/model.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/engine.hpp"
@@ -23,5 +25,16 @@ struct ModuleProblem {
 
 // The problems of the merged module `m`.
 std::vector<ModuleProblem> check_module(const Module& m, Engine engine);
+
+// The problems of the merged module `m` because it is called as a child
+// module: an import block (only the root module may import) and a backend
+// (ignored). They do not depend on the caller, so that a module gets the same
+// answer whether it is loaded under a caller or linted alone as the called
+// module its repository makes it.
+std::vector<ModuleProblem> check_called_module(const Module& m);
+
+// `p` as a diagnostic of the tree phase, pointing into `source` (the file of
+// `p.at`, or null).
+LoadDiagnostic tree_diagnostic(ModuleProblem p, std::shared_ptr<const SourceFile> source);
 
 }  // namespace tfsift::config
