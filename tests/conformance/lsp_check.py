@@ -10,6 +10,11 @@ output, and checks what it publishes and answers:
     the buffer and check that the findings go away;
   * hover over a finding (the rule's documentation) and over an overridden
     block (where its effective value comes from);
+  * a module's role follows the files: a module nobody calls gets the
+    root-module finding lock-missing; a caller file created on disk
+    (didChangeWatchedFiles), or an unsaved caller buffer, turns it into a
+    called module (module-provider-config instead); deleting the caller, or
+    closing the buffer unsaved, turns it back;
   * send garbage (a bad header, bad JSON, an unknown method) and check the
     server keeps answering;
   * shut down cleanly: exit code 0 after shutdown and exit, and no file of
@@ -73,6 +78,31 @@ output "size" {
 
 OVERRIDE = """\
 # Tests give the size a type.
+"""
+
+# A module that configures a provider: a root module without a lock file
+# (lock-missing), or a called module that should not configure it
+# (module-provider-config).
+SHARED = """\
+terraform {
+  required_version = ">= 1.5.0"
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+
+provider "aws" {
+  region = "eu-west-1"
+}
+"""
+
+CALLER = """\
+module "shared" {
+  source = "../shared"
+}
 """
 
 OVERRIDE_TYPED = """\
@@ -239,6 +269,49 @@ def main():
         client.notify("workspace/didChangeWatchedFiles",
                       {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 3}]})
         client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" in codes(d))
+
+        # ---- roles follow the files: root until a caller appears, and back
+        shared_dir, caller_dir = os.path.join(tmp, "shared"), os.path.join(tmp, "caller")
+        os.makedirs(shared_dir)
+        os.makedirs(caller_dir)
+        shared_tf, caller_tf = os.path.join(shared_dir, "main.tf"), os.path.join(caller_dir, "main.tf")
+        write(shared_tf, SHARED)
+        shared_uri, caller_uri = uri_of(shared_tf), uri_of(caller_tf)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": shared_uri, "languageId": "terraform",
+                                                                "version": 1, "text": SHARED}})
+        diags = client.diagnostics(shared_uri, 1)
+        check("lock-missing" in codes(diags) and "module-provider-config" not in codes(diags),
+              "roles: a module nobody calls is a root module (lock-missing)")
+
+        def called(d):
+            return "module-provider-config" in codes(d) and "lock-missing" not in codes(d)
+
+        def root(d):
+            return "lock-missing" in codes(d) and "module-provider-config" not in codes(d)
+
+        write(caller_tf, CALLER)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 1}]})
+        diags = client.diagnostics(shared_uri, 1, until=called)
+        check(called(diags), "roles: a caller created on disk makes it a called module (module-provider-config)")
+        os.remove(caller_tf)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 3}]})
+        diags = client.diagnostics(shared_uri, 1, until=root)
+        check(root(diags), "roles: the caller deleted, a root module again")
+
+        # The caller exists without the call; an unsaved buffer adds it.
+        write(caller_tf, "# nothing called yet\n")
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 1}]})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": caller_uri, "languageId": "terraform",
+                                                                "version": 1, "text": "# nothing called yet\n"}})
+        client.diagnostics(caller_uri, 1)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": caller_uri, "version": 2},
+                                                 "contentChanges": [{"text": CALLER}]})
+        diags = client.diagnostics(shared_uri, 1, until=called)
+        check(called(diags), "roles: an unsaved buffer that adds the call makes it a called module")
+        client.notify("textDocument/didClose", {"textDocument": {"uri": caller_uri}})
+        diags = client.diagnostics(shared_uri, 1, until=root)
+        check(root(diags), "roles: the buffer closed unsaved, a root module again")
+        check(read(caller_tf) == "# nothing called yet\n", "roles: the caller file was not written")
 
         # ---- garbage: the server reports it and keeps going
         client.write_raw(b"this is not a header\r\n\r\n")
