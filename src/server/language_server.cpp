@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/load_cache.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
@@ -269,6 +270,7 @@ private:
             if (auto path = path_of_uri(uri)) schedule_locked(directory_of(fs::path(*path).lexically_normal().string()));
             return;
         }
+        load_cache_->forget_file(doc->path);  // its parse was of the buffer; the file on disk is what counts now
         if (params.contains("text") && params["text"].is_string()) {
             documents_.change(uri, doc->version, {TextChange{std::nullopt, params["text"].get<std::string>()}});
         } else {
@@ -284,7 +286,10 @@ private:
         const OpenDocument* doc = documents_.find(uri);
         if (doc == nullptr) return;
         const std::string dir = directory_of(doc->path);
+        load_cache_->forget_file(doc->path);  // the buffer's parse; the file on disk counts again
         documents_.close(uri);
+        // The last document of its module closed: keep nothing of it.
+        if (documents_.in_directory(dir).empty()) load_cache_->forget_directory(dir);
         schedule_locked(dir);  // from the disk again
     }
 
@@ -303,9 +308,11 @@ private:
                     if (dir == base || dir.starts_with(base + "/")) schedule_locked(dir);
                 }
                 roles_->clear();
+                load_cache_->clear();  // excludes and engines may have changed
                 continue;
             }
             const std::string dir = p.parent_path().string();
+            load_cache_->forget_file(p.string());
             if (modules_.count(dir)) schedule_locked(dir);  // a lock file or a configuration file changed on disk
             // A configuration file saved, created or deleted may add or drop
             // a module call, wherever it is: the roles of what it calls follow.
@@ -401,6 +408,7 @@ private:
                 request.overlays = std::move(overlays);
                 request.offline = true;  // never a network request per keystroke
                 request.module_roles = roles_;
+                request.load_cache = load_cache_;
                 auto r = std::make_shared<lint::LintResult>(lint::run_session(request));
                 for (const auto& [kind, text] : r->messages) {
                     if (kind == lint::MessageKind::error) messages += text + "\n";
@@ -551,7 +559,7 @@ private:
         }
         const lint::Settings settings;
         const Engine engine = lint::resolve_engine(std::nullopt, settings, dir);
-        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays);
+        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_);
         if (!tree.root) return std::nullopt;
         return origin_hover(config::module_to_json(*tree.root), path, dir, line);
     }
@@ -568,6 +576,9 @@ private:
     std::map<std::string, Clock::time_point> role_refresh_;
     // Which modules other modules call, kept for the server's life.
     std::shared_ptr<lint::ModuleRoleCache> roles_ = std::make_shared<lint::ModuleRoleCache>();
+    // The parsed files of the modules linted, kept between edits: a lint
+    // parses only the files whose text changed.
+    std::shared_ptr<config::LoadCache> load_cache_ = std::make_shared<config::LoadCache>();
     bool stopping_ = false;
 
     // Touched by the reading thread only.

@@ -88,6 +88,10 @@ struct LintRequest {
     // process does; a long-lived caller (the language server) keeps one
     // between runs and refreshes it as files change.
     std::shared_ptr<ModuleRoleCache> module_roles;
+    // Parses kept between runs (config/load_cache.hpp): a long-lived caller
+    // (the language server) re-parses only the files that changed. Null:
+    // every file is read and parsed.
+    std::shared_ptr<config::LoadCache> load_cache;
 };
 
 // Where a session's time went, in seconds. Each module is linted as soon as
