@@ -39,6 +39,7 @@
 #include "tfsift/lint/session.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 extern char** environ;
 
@@ -112,6 +113,7 @@ Figures lint_in_child(const std::vector<std::string>& paths, unsigned jobs) {
         ::close(fds[0]);
         const auto start = Clock::now();
         tfsift::lint::LintRequest request;
+        request.catalogue = tfsift::lint::builtin_rules();
         request.paths = paths;
         request.recursive = true;
         request.jobs = jobs;
