@@ -10,6 +10,7 @@
 
 #include "../support/scratch_dir.hpp"
 #include "tfsift/config/decode.hpp"
+#include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/load_cache.hpp"
 #include "tfsift/config/module_tree.hpp"
 
