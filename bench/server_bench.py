@@ -108,7 +108,7 @@ def bench_module(args, module, corpus, memory):
 
     if memory:
         print("  RSS after opening and %d edits: %.1f MiB" % (version, rss_kib(client.proc.pid) / 1024))
-        marks = sorted({m for m in (1000, args.edits) if m > version})
+        marks = sorted({m for m in (1000, args.edits) if version < m <= args.edits})
         lints = 0
         started = time.monotonic()
         for mark in marks:
