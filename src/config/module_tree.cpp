@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/load_cache.hpp"
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
@@ -57,10 +58,10 @@ std::uint64_t nanoseconds_since(Clock::time_point start) {
 // tree, and every tree that reaches the same directory under the same file
 // names while any of them is alive (see TreeLoader::directory_for).
 struct LoadedDirectory {
-    std::vector<std::unique_ptr<ParsedFile>> parsed;
+    std::vector<std::shared_ptr<const ParsedFile>> parsed;  // shared with TreeOptions::cache
     std::vector<std::string> names;  // file names within the directory
     std::vector<bool> is_override;
-    std::vector<ConfigFile> decoded;
+    std::vector<std::shared_ptr<const ConfigFile>> decoded;
     Module module;
     std::vector<std::pair<LoadDiagnostic, bool>> diagnostics;
     std::vector<std::string> read_failures;
@@ -153,7 +154,7 @@ public:
         for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
             std::shared_ptr<const ParsedFile> parsed(directory, directory->parsed[i].get());
             (directory->is_override[i] ? m.override_files : m.primary_files).push_back(file_path(dir, directory->names[i]));
-            m.files.push_back(ModuleFile{parsed.get(), std::shared_ptr<const ConfigFile>(directory, &directory->decoded[i]),
+            m.files.push_back(ModuleFile{parsed.get(), std::shared_ptr<const ConfigFile>(directory, directory->decoded[i].get()),
                                          directory->is_override[i]});
             if (sources_.emplace(parsed->source.get(), parsed->source).second) out_.files.push_back(std::move(parsed));
         }
@@ -321,6 +322,7 @@ private:
         loaded->selected = std::move(selected_names);
         loaded->stamps = std::move(*stamps);
         registry.add(key, loaded);
+        if (options_.cache) options_.cache->keep_directory(where.generic_string(), key, loaded);
         return loaded;
     }
 
@@ -353,29 +355,26 @@ private:
                 continue;
             }
             counters.bytes_read.fetch_add(src->text().size(), std::memory_order_relaxed);
-            started = Clock::now();
-            auto pf = parse_config_file(src, f.syntax);
-            counters.parse_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
-            for (auto& d : pf->parse_diagnostics) out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::parse, src}, true);
-            started = Clock::now();
-            Diagnostics diags;
-            ConfigFile cf = decode_config_file(*pf, f.role == FileRole::override, diags, options_.engine);
-            counters.decode_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
-            for (auto& d : diags) out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::load, src}, true);
+            const std::shared_ptr<const CachedFile> file = parse_and_decode(rel, f, src);
+            src = file->parsed->source;  // a cached parse points into its own copy of the same text
+            for (const auto& d : file->parsed->parse_diagnostics) {
+                out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::parse, src}, true);
+            }
+            for (const auto& d : file->decode_diagnostics) out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::load, src}, true);
             out->names.push_back(f.name);
             out->is_override.push_back(f.role == FileRole::override);
-            out->decoded.push_back(std::move(cf));
+            out->decoded.push_back(file->decoded);
             sources[src.get()] = src;
             sources_by_path.emplace(src->path(), src);
-            out->parsed.push_back(std::move(pf));
+            out->parsed.push_back(file->parsed);
         }
         const auto started = Clock::now();
         OverrideMerger merger;
         for (std::size_t i = 0; i < out->decoded.size(); ++i) {
-            if (!out->is_override[i]) merger.add_primary(out->decoded[i]);
+            if (!out->is_override[i]) merger.add_primary(*out->decoded[i]);
         }
         for (std::size_t i = 0; i < out->decoded.size(); ++i) {
-            if (out->is_override[i]) merger.apply_override(out->decoded[i]);
+            if (out->is_override[i]) merger.apply_override(*out->decoded[i]);
         }
         out->module = merger.finish();
         for (const auto& d : merger.diagnostics()) {
@@ -388,6 +387,33 @@ private:
                 tree_diagnostic(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at, sources), true);
         }
         counters.merge_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+        return out;
+    }
+
+    // Parses and decodes the file `rel` read as `src`, or takes both from
+    // TreeOptions::cache when it holds them for this very text.
+    std::shared_ptr<const CachedFile> parse_and_decode(const std::string& rel, const ConfigFileName& f,
+                                                       const std::shared_ptr<const SourceFile>& src) {
+        std::string path;
+        std::string variant;
+        if (options_.cache) {
+            std::error_code ec;
+            path = fs::absolute(fs::path(root_dir_) / rel, ec).lexically_normal().string();
+            variant = fmt::format("{}\n{}\n{}\n{}", src->path(), f.syntax == FileSyntax::json ? "json" : "native",
+                                  f.role == FileRole::override, to_string(options_.engine));
+            if (auto hit = options_.cache->find(path, variant, src->text())) return hit;
+        }
+        LoadCounters& counters = load_counters();
+        auto out = std::make_shared<CachedFile>();
+        auto started = Clock::now();
+        std::shared_ptr<ParsedFile> parsed = parse_config_file(src, f.syntax);
+        counters.parse_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+        started = Clock::now();
+        out->decoded = std::make_shared<const ConfigFile>(
+            decode_config_file(*parsed, f.role == FileRole::override, out->decode_diagnostics, options_.engine));
+        counters.decode_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+        out->parsed = std::move(parsed);
+        if (options_.cache) options_.cache->store(path, variant, out);
         return out;
     }
 

@@ -1,6 +1,9 @@
 #include "tfsift/lint/module_roles.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <iterator>
+#include <string_view>
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
@@ -12,26 +15,168 @@
 namespace fs = std::filesystem;
 
 namespace tfsift::lint {
+
+// What one configuration file called when it was last read, and a
+// fingerprint of the text it was read from.
+struct FileCalls {
+    std::size_t size = 0;
+    std::size_t hash = 0;
+    std::vector<std::string> called;
+};
+
+// One scanned repository: the local calls of each module directory, how
+// many directories call each target, and what each file that mentions a
+// module called (so that a refresh parses only the files that changed).
+struct ModuleRoleCache::Repository {
+    RepositoryModuleCalls calls;
+    ReadPolicy policy;
+    std::map<std::string, std::set<std::string>> calls_of_dir;  // by absolute directory
+    std::map<std::string, std::size_t> callers;                 // by called directory
+    std::map<std::string, FileCalls> files;                     // by absolute path
+
+    // Counts `dir`'s calls as `now`; adds the targets that gained their
+    // first caller or lost their last to `flipped`.
+    void set_calls(const std::string& dir, std::set<std::string> now, std::set<std::string>* flipped) {
+        auto it = calls_of_dir.find(dir);
+        const std::set<std::string> none;
+        const std::set<std::string>& before = it == calls_of_dir.end() ? none : it->second;
+        for (const auto& target : before) {
+            if (now.count(target)) continue;
+            auto c = callers.find(target);
+            if (c != callers.end() && --c->second == 0) {
+                callers.erase(c);
+                calls.called.erase(target);
+                if (flipped) flipped->insert(target);
+            }
+        }
+        for (const auto& target : now) {
+            if (before.count(target)) continue;
+            if (callers[target]++ == 0) {
+                calls.called.insert(target);
+                if (flipped) flipped->insert(target);
+            }
+        }
+        if (now.empty()) {
+            if (it != calls_of_dir.end()) calls_of_dir.erase(it);
+        } else {
+            calls_of_dir[dir] = std::move(now);
+        }
+    }
+};
+
 namespace {
 
-// Adds the local module calls of one configuration file.
-void add_calls_of_file(const fs::path& dir, const config::ConfigFileName& name, const ReadPolicy& policy,
-                       RepositoryModuleCalls& out) {
-    const std::string path = (dir / name.name).string();
+// The local module directories one configuration file calls; `memo` (may be
+// null) remembers them by the file's text.
+std::vector<std::string> calls_of_file(const std::string& base, const config::ConfigFileName& name,
+                                       const ReadPolicy& policy, std::map<std::string, FileCalls>* memo,
+                                       std::set<std::string>& seen, std::size_t& files_read) {
+    const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
     FileContent content = read_regular_file(path, policy);
-    if (!content.ok() || content.bytes.find("module") == std::string::npos) return;
+    if (!content.ok() || content.bytes.find("module") == std::string::npos) return {};
+    const std::size_t hash = std::hash<std::string_view>{}(content.bytes);
+    if (memo != nullptr) {
+        seen.insert(path);
+        auto it = memo->find(path);
+        if (it != memo->end() && it->second.size == content.bytes.size() && it->second.hash == hash) {
+            return it->second.called;
+        }
+    }
+    FileCalls out;
+    out.size = content.bytes.size();
+    out.hash = hash;
     auto source = std::make_shared<const SourceFile>(path, std::move(content.bytes));
     auto parsed = config::parse_config_file(source, name.syntax);
     Diagnostics diags;
     const config::ConfigFile file =
         config::decode_config_file(*parsed, name.role == config::FileRole::override, diags, Engine::opentofu);
-    ++out.files_read;
-    const std::string base = absolute_normal_path(dir.string());
+    ++files_read;
     for (const auto& [call, declared] : file.module_calls) {
         if (!call.source || !call.source->value || !config::is_local_module_source(*call.source->value)) continue;
         std::string target = absolute_normal_path(base + "/" + *call.source->value);
-        if (target != base) out.called.insert(std::move(target));
+        if (target != base) out.called.push_back(std::move(target));
     }
+    if (memo == nullptr) return std::move(out.called);
+    FileCalls& kept = (*memo)[path];
+    kept = std::move(out);
+    return kept.called;
+}
+
+// The configuration files directly inside `dir`, as a scan selects them
+// (both engines' file names: a `.tofu` file shadows its `.tf` twin), and
+// its subdirectories a scan descends into.
+void list_directory(const fs::path& dir, std::vector<config::ConfigFileName>& files, std::vector<fs::path>* subdirs) {
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) return;  // the lint reports what it cannot read
+    std::vector<std::string> names;
+    for (fs::directory_iterator end; it != end; it.increment(ec)) {
+        std::error_code entry_ec;
+        const fs::directory_entry& entry = *it;
+        std::string name = entry.path().filename().string();
+        if (name.empty() || name[0] == '.') continue;
+        if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
+            if (subdirs != nullptr) subdirs->push_back(entry.path());
+        } else if (entry.is_regular_file(entry_ec)) {
+            names.push_back(std::move(name));
+        }
+    }
+    files = config::select_config_files(std::move(names), Engine::opentofu);
+}
+
+// The local module directories the configuration files directly inside
+// `base` (absolute, lexically normal) call; forgets what `memo` held of
+// files that are gone.
+std::set<std::string> calls_of_directory(const std::string& base, const std::vector<config::ConfigFileName>& files,
+                                         const ReadPolicy& policy, std::map<std::string, FileCalls>* memo,
+                                         std::size_t& files_read) {
+    std::set<std::string> out;
+    std::set<std::string> seen;
+    for (const auto& name : files) {
+        for (auto& target : calls_of_file(base, name, policy, memo, seen, files_read)) out.insert(std::move(target));
+    }
+    if (memo != nullptr) {
+        const std::string prefix = base == "/" ? base : base + "/";
+        for (auto it = memo->lower_bound(prefix); it != memo->end() && it->first.starts_with(prefix);) {
+            const bool direct = it->first.find('/', prefix.size()) == std::string::npos;
+            it = direct && !seen.count(it->first) ? memo->erase(it) : std::next(it);
+        }
+    }
+    return out;
+}
+
+void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
+               ModuleRoleCache::Repository& repo, bool remember_files) {
+    repo.calls.root = absolute_normal_path(repository_root);
+    repo.policy = ReadPolicy{trusted_root_of(repo.calls.root), false, default_max_file_size, std::move(overlays)};
+    // An explicit stack: the depth is the repository's to choose.
+    std::vector<fs::path> todo{fs::path(repo.calls.root)};
+    while (!todo.empty()) {
+        const fs::path dir = std::move(todo.back());
+        todo.pop_back();
+        std::vector<config::ConfigFileName> files;
+        list_directory(dir, files, &todo);
+        const std::string base = absolute_normal_path(dir.string());
+        repo.set_calls(base,
+                       calls_of_directory(base, files, repo.policy, remember_files ? &repo.files : nullptr,
+                                          repo.calls.files_read),
+                       nullptr);
+    }
+}
+
+// Whether a scan from `root` reaches `dir` (inside it): no hidden or
+// symlinked directory on the way.
+bool scan_reaches(const std::string& root, const std::string& dir) {
+    fs::path at(root);
+    for (const auto& part : fs::path(dir.substr(root.size()))) {
+        const std::string name = part.string();
+        if (name.empty() || name == "/") continue;
+        if (name[0] == '.') return false;
+        at /= part;
+        std::error_code ec;
+        if (fs::is_symlink(at, ec)) return false;
+    }
+    return true;
 }
 
 // A role glob names module directories; "." names the settings file's own.
@@ -42,36 +187,11 @@ bool names_dir(const AnchoredGlob& g, const std::string& dir) {
 
 }  // namespace
 
-RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root) {
-    RepositoryModuleCalls out;
-    out.root = absolute_normal_path(repository_root);
-    const ReadPolicy policy{trusted_root_of(out.root), false, default_max_file_size};
-    // An explicit stack: the depth is the repository's to choose.
-    std::vector<fs::path> todo{fs::path(out.root)};
-    while (!todo.empty()) {
-        const fs::path dir = std::move(todo.back());
-        todo.pop_back();
-        std::error_code ec;
-        fs::directory_iterator it(dir, ec);
-        if (ec) continue;  // the lint reports what it cannot read
-        std::vector<std::string> names;
-        for (fs::directory_iterator end; it != end; it.increment(ec)) {
-            std::error_code entry_ec;
-            const fs::directory_entry& entry = *it;
-            std::string name = entry.path().filename().string();
-            if (name.empty() || name[0] == '.') continue;
-            if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
-                todo.push_back(entry.path());
-            } else if (entry.is_regular_file(entry_ec)) {
-                names.push_back(std::move(name));
-            }
-        }
-        // Both engines' file names: a `.tofu` file shadows its `.tf` twin.
-        for (const auto& name : config::select_config_files(std::move(names), Engine::opentofu)) {
-            add_calls_of_file(dir, name, policy, out);
-        }
-    }
-    return out;
+RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root,
+                                                   std::shared_ptr<const FileOverlays> overlays) {
+    ModuleRoleCache::Repository repo;
+    scan_into(repository_root, std::move(overlays), repo, false);
+    return std::move(repo.calls);
 }
 
 ModuleRole decide_module_role(const std::string& module_dir, const Settings& settings,
@@ -85,20 +205,44 @@ ModuleRole decide_module_role(const std::string& module_dir, const Settings& set
     return calls.called.count(module_dir) ? ModuleRole::called : ModuleRole::root;
 }
 
+ModuleRoleCache::ModuleRoleCache() = default;
+ModuleRoleCache::~ModuleRoleCache() = default;
+
 ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Settings& settings,
-                                    const std::string& fallback_root) {
+                                    const std::string& fallback_root,
+                                    const std::shared_ptr<const FileOverlays>& overlays) {
     const std::string dir = absolute_normal_path(module_dir);
     const std::string root = find_repository_root(dir, fallback_root);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_root_.find(root);
-    if (it == by_root_.end()) it = by_root_.emplace(root, scan_repository_module_calls(root)).first;
-    return decide_module_role(dir, settings, it->second);
+    if (it == by_root_.end()) {
+        auto repo = std::make_unique<Repository>();
+        scan_into(root, overlays, *repo, true);
+        it = by_root_.emplace(root, std::move(repo)).first;
+    }
+    return decide_module_role(dir, settings, it->second->calls);
 }
 
-ModuleRole repository_module_role(const std::string& module_dir, const Settings& settings,
-                                  const std::string& fallback_root) {
-    static ModuleRoleCache cache;
-    return cache.role_of(module_dir, settings, fallback_root);
+std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
+                                                         const std::shared_ptr<const FileOverlays>& overlays) {
+    const std::string base = absolute_normal_path(dir);
+    std::set<std::string> flipped;
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [root, repo] : by_root_) {
+        const bool inside = base == root || (base.starts_with(root) && (root == "/" || base[root.size()] == '/'));
+        if (!inside || !scan_reaches(root, base)) continue;
+        ReadPolicy policy = repo->policy;
+        policy.overlays = overlays;
+        std::vector<config::ConfigFileName> files;
+        list_directory(fs::path(base), files, nullptr);
+        repo->set_calls(base, calls_of_directory(base, files, policy, &repo->files, repo->calls.files_read), &flipped);
+    }
+    return flipped;
+}
+
+void ModuleRoleCache::clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    by_root_.clear();
 }
 
 }  // namespace tfsift::lint

@@ -324,7 +324,7 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 // and before linting, so that the findings show what is left. False after
 // reporting why the run cannot go on.
 bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request,
-                  bool repair_locks, Messenger& say, Scan& scan) {
+                  bool repair_locks, Messenger& say, Scan& scan, ModuleRoleCache& role_cache) {
     const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
@@ -372,7 +372,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // known before anything is loaded.
     std::vector<ModuleRole> roles(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        roles[i] = repository_module_role(runs[i].dir, *runs[i].settings, runs[i].trusted_root);
+        roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays);
     }
     const bool lint_early = !repair_locks && unknown_rule.empty();
     LocalNames local = lint_early ? local_names(runs, jobs) : LocalNames{};
@@ -414,7 +414,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     };
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
-        run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays);
+        run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
+                                 request.load_cache);
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
 
@@ -624,8 +625,12 @@ LintResult run_session(const LintRequest& request) {
     std::size_t unreadable_dirs = 0;
     if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs)) return result;
 
+    // One scan of each repository's module calls for the whole run, unless
+    // the caller keeps them between runs.
+    const std::shared_ptr<ModuleRoleCache> role_cache =
+        request.module_roles ? request.module_roles : std::make_shared<ModuleRoleCache>();
     Scan scan;
-    if (!scan_targets(targets, settings_cache, request, request.fix.has_value(), say, scan)) return result;
+    if (!scan_targets(targets, settings_cache, request, request.fix.has_value(), say, scan, *role_cache)) return result;
     result.lock_repair_failed = scan.lock_repair_failed;
     result.lock_write_failed = scan.lock_write_failed;
     result.read_failures = scan.read_failures + unreadable_dirs;
@@ -653,7 +658,7 @@ LintResult run_session(const LintRequest& request) {
         if (!written.written.empty()) {
             // What remains, from the files as they are now.
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, false, say, scan)) return result;
+            if (!scan_targets(targets, settings_cache, request, false, say, scan, *role_cache)) return result;
         }
         scan.times.fix = fix_time;
         result.fix_write_failed = !written.errors.empty();
@@ -678,7 +683,7 @@ LintResult run_session(const LintRequest& request) {
             // Report what remains, from the files as they are now.
             const SessionTimes times = scan.times;
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, false, say, scan)) return result;
+            if (!scan_targets(targets, settings_cache, request, false, say, scan, *role_cache)) return result;
             scan.times.fix = times.fix;
         }
     }

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <map>
@@ -14,9 +16,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/load_cache.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_roles.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/rules/catalogue.hpp"
@@ -43,6 +47,11 @@ constexpr int invalid_request = -32600;
 constexpr int method_not_found = -32601;
 constexpr int internal_error = -32603;
 constexpr int server_not_initialized = -32002;
+
+// How long after a module's last lint the module calls of its files are
+// read again (lint/module_roles.hpp): later than the lint, so that typing
+// does not pay for a second parse.
+constexpr std::chrono::milliseconds role_refresh_delay{400};
 
 // window/logMessage types.
 constexpr int log_error = 1;
@@ -262,6 +271,7 @@ private:
             if (auto path = path_of_uri(uri)) schedule_locked(directory_of(fs::path(*path).lexically_normal().string()));
             return;
         }
+        load_cache_->forget_file(doc->path);  // its parse was of the buffer; the file on disk is what counts now
         if (params.contains("text") && params["text"].is_string()) {
             documents_.change(uri, doc->version, {TextChange{std::nullopt, params["text"].get<std::string>()}});
         } else {
@@ -277,7 +287,10 @@ private:
         const OpenDocument* doc = documents_.find(uri);
         if (doc == nullptr) return;
         const std::string dir = directory_of(doc->path);
+        load_cache_->forget_file(doc->path);  // the buffer's parse; the file on disk counts again
         documents_.close(uri);
+        // The last document of its module closed: keep nothing of it.
+        if (documents_.in_directory(dir).empty()) load_cache_->forget_directory(dir);
         schedule_locked(dir);  // from the disk again
     }
 
@@ -289,14 +302,22 @@ private:
             const fs::path p = fs::path(*path).lexically_normal();
             if (p.filename() == ".tfsift.toml") {
                 // Settings apply to every module below them: lint again each
-                // module linted so far under that directory.
+                // module linted so far under that directory. A settings file
+                // may mark a repository root (`root = true`): scan anew.
                 const std::string base = p.parent_path().string();
                 for (auto& [dir, state] : modules_) {
                     if (dir == base || dir.starts_with(base + "/")) schedule_locked(dir);
                 }
-            } else if (modules_.count(p.parent_path().string())) {
-                schedule_locked(p.parent_path().string());  // a lock file or a configuration file changed on disk
+                roles_->clear();
+                load_cache_->clear();  // excludes and engines may have changed
+                continue;
             }
+            const std::string dir = p.parent_path().string();
+            load_cache_->forget_file(p.string());
+            if (modules_.count(dir)) schedule_locked(dir);  // a lock file or a configuration file changed on disk
+            // A configuration file saved, created or deleted may add or drop
+            // a module call, wherever it is: the roles of what it calls follow.
+            if (p.filename() != ".terraform.lock.hcl") refresh_roles_locked(dir, options_.debounce);
         }
     }
 
@@ -311,6 +332,34 @@ private:
         wake_.notify_all();
     }
 
+    // Marks the module calls of the files directly in `dir` for reading
+    // again after `delay` (pushed back by a later mark). Called with
+    // `mutex_` held.
+    void refresh_roles_locked(const std::string& dir, std::chrono::milliseconds delay) {
+        role_refresh_[dir] = Clock::now() + delay;
+        wake_.notify_all();
+    }
+
+    // Reads the module calls of `dir` again (with the editor's texts) and
+    // lints again each module linted so far whose role may have changed.
+    // Called with `lock` held; releases it meanwhile.
+    void refresh_roles(std::unique_lock<std::mutex>& lock, const std::string& dir) {
+        auto overlays = documents_.overlays();
+        lock.unlock();
+        std::set<std::string> flipped;
+        std::string failure;
+        try {
+            flipped = roles_->refresh_directory(dir, overlays);
+        } catch (const std::exception& e) {
+            failure = fmt::format("tfsift: reading the module calls of {} failed: {}", dir, e.what());
+        }
+        lock.lock();
+        if (!failure.empty()) log(log_error, failure);
+        for (const auto& module : flipped) {
+            if (modules_.count(module)) schedule_locked(module);
+        }
+    }
+
     void lint_loop() {
         std::unique_lock<std::mutex> lock(mutex_);
         while (!stopping_) {
@@ -322,12 +371,25 @@ private:
                     dir = d;
                 }
             }
-            if (dir.empty()) {
+            std::string refresh_dir;
+            Clock::time_point refresh_due = Clock::time_point::max();
+            for (const auto& [d, when] : role_refresh_) {
+                if (when < refresh_due) {
+                    refresh_due = when;
+                    refresh_dir = d;
+                }
+            }
+            if (dir.empty() && refresh_dir.empty()) {
                 wake_.wait(lock);
                 continue;
             }
-            if (due > Clock::now()) {
-                wake_.wait_until(lock, due);
+            if (std::min(due, refresh_due) > Clock::now()) {
+                wake_.wait_until(lock, std::min(due, refresh_due));
+                continue;
+            }
+            if (refresh_due < due) {
+                role_refresh_.erase(refresh_dir);
+                refresh_roles(lock, refresh_dir);
                 continue;
             }
             ModuleState& m = modules_[dir];
@@ -347,6 +409,8 @@ private:
                 request.jobs = options_.jobs;
                 request.overlays = std::move(overlays);
                 request.offline = true;  // never a network request per keystroke
+                request.module_roles = roles_;
+                request.load_cache = load_cache_;
                 auto r = std::make_shared<lint::LintResult>(lint::run_session(request));
                 for (const auto& [kind, text] : r->messages) {
                     if (kind == lint::MessageKind::error) messages += text + "\n";
@@ -366,7 +430,12 @@ private:
                     log(log_error, messages);
                 }
             }
-            if (now.generation != generation || !result) continue;  // stale, or nothing to publish
+            if (now.generation != generation) continue;  // stale
+            // The texts linted may add or drop module calls; reading them
+            // costs a parse of each changed file, so it waits until edits
+            // pause rather than delay the next lint.
+            refresh_roles_locked(dir, std::max(options_.debounce, role_refresh_delay));
+            if (!result) continue;  // nothing to publish
             now.result = result;
             try {
                 publish_locked(dir, now, versions, uris);
@@ -492,7 +561,7 @@ private:
         }
         const lint::Settings settings;
         const Engine engine = lint::resolve_engine(std::nullopt, settings, dir);
-        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays);
+        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_);
         if (!tree.root) return std::nullopt;
         return origin_hover(config::module_to_json(*tree.root), path, dir, line);
     }
@@ -505,6 +574,13 @@ private:
     std::condition_variable wake_;
     DocumentStore documents_;
     std::map<std::string, ModuleState> modules_;  // by absolute directory
+    // Directories whose module calls are to be read again, and when.
+    std::map<std::string, Clock::time_point> role_refresh_;
+    // Which modules other modules call, kept for the server's life.
+    std::shared_ptr<lint::ModuleRoleCache> roles_ = std::make_shared<lint::ModuleRoleCache>();
+    // The parsed files of the modules linted, kept between edits: a lint
+    // parses only the files whose text changed.
+    std::shared_ptr<config::LoadCache> load_cache_ = std::make_shared<config::LoadCache>();
     bool stopping_ = false;
 
     // Touched by the reading thread only.

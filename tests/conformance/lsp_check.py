@@ -10,6 +10,17 @@ output, and checks what it publishes and answers:
     the buffer and check that the findings go away;
   * hover over a finding (the rule's documentation) and over an overridden
     block (where its effective value comes from);
+  * a module's role follows the files: a module nobody calls gets the
+    root-module finding lock-missing; a caller file created on disk
+    (didChangeWatchedFiles), or an unsaved caller buffer, turns it into a
+    called module (module-provider-config instead); deleting the caller, or
+    closing the buffer unsaved, turns it back;
+  * after a series of edits (incremental and full, a syntax error made and
+    repaired, two buffers of a module that calls another), the published
+    diagnostics of every file of the module equal what a fresh
+    `tfsift lint` reports once the buffers are saved, before and after the
+    save (the server keeps each module's parses between edits and must end
+    where a fresh lint does);
   * send garbage (a bad header, bad JSON, an unknown method) and check the
     server keeps answering;
   * shut down cleanly: exit code 0 after shutdown and exit, and no file of
@@ -25,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from urllib.parse import unquote
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 from lsp_client import TIMEOUT, Client, apply_edits, codes, uri_of  # noqa: E402
@@ -74,6 +87,117 @@ output "size" {
 OVERRIDE = """\
 # Tests give the size a type.
 """
+
+# A module that configures a provider: a root module without a lock file
+# (lock-missing), or a called module that should not configure it
+# (module-provider-config).
+SHARED = """\
+terraform {
+  required_version = ">= 1.5.0"
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+
+provider "aws" {
+  region = "eu-west-1"
+}
+"""
+
+CALLER = """\
+module "shared" {
+  source = "../shared"
+}
+"""
+
+FRESH_MAIN = """\
+terraform {
+  required_version = ">= 1.5.0"
+}
+
+module "child" {
+  source = "./child"
+  name   = var.name
+}
+
+output "greeting" {
+  value = "${var.name}"
+}
+"""
+
+FRESH_FILES = {
+    "variables.tf": 'variable "name" {\n}\n',
+    "outputs.tf": 'output "child" {\n  value = module.child.name\n}\n',
+    "names_override.tf": 'variable "name" {\n  default = "x"\n}\n',
+    "child/main.tf": 'variable "name" {\n  type = string\n}\n\noutput "name" {\n  value = var.name\n}\n',
+    "child/versions.tf": 'terraform {\n  required_version = ">= 1.5.0"\n}\n',
+}
+
+
+def path_of(uri):
+    return unquote(uri[len("file://"):])
+
+
+def published_findings(publications):
+    """The diagnostics of {uri: diagnostics}, as comparable tuples (1-based
+    lines and columns: the texts are ASCII, so UTF-16 and byte columns agree)."""
+    out = Counter()
+    for uri, diagnostics in publications.items():
+        for d in diagnostics:
+            related = tuple(sorted((path_of(r["location"]["uri"]), r["location"]["range"]["start"]["line"] + 1,
+                                    r["location"]["range"]["start"]["character"] + 1, r["message"])
+                                   for r in d.get("relatedInformation", [])))
+            r = d["range"]
+            out[(path_of(uri), d["code"], d["severity"], r["start"]["line"] + 1, r["start"]["character"] + 1,
+                 r["end"]["line"] + 1, r["end"]["character"] + 1, d["message"], related)] += 1
+    return out
+
+
+def fresh_findings(tfsift, module, cwd):
+    """`tfsift lint MODULE --format json` of what is on disk, the findings in
+    the module's own files as published_findings() gives them."""
+    run = subprocess.run([tfsift, "lint", module, "--format", "json", "--offline"], cwd=cwd,
+                         capture_output=True, text=True, timeout=60)
+    report = json.loads(run.stdout)
+    severity = {"error": 1, "warning": 2, "notice": 3}
+    out = Counter()
+    for f in report["findings"]:
+        path = os.path.normpath(os.path.join(cwd, f["location"]["path"]))
+        if os.path.dirname(path) != module:
+            continue
+        related = tuple(sorted((os.path.normpath(os.path.join(cwd, r["location"]["path"])),
+                                r["location"]["start"]["line"], r["location"]["start"]["column"], r["message"])
+                               for r in f["related"]))
+        loc = f["location"]
+        out[(path, f["rule"], severity[f["severity"]], loc["start"]["line"], loc["start"]["column"],
+             loc["end"]["line"], loc["end"]["column"], f["message"], related)] += 1
+    return out
+
+
+def settled_publications(client, uri, version):
+    """Every file's diagnostics from the lint that publishes uri at version:
+    the server sends one lint's publications together, before it answers a
+    request that comes after them."""
+    latest = {}
+
+    module = os.path.dirname(path_of(uri))
+
+    def keep(m):
+        if m.get("method") == "textDocument/publishDiagnostics" and \
+                os.path.dirname(path_of(m["params"]["uri"])) == module:
+            latest[m["params"]["uri"]] = m["params"]["diagnostics"]
+    for m in client.backlog:
+        keep(m)
+    latest[uri] = client.diagnostics(uri, version)
+    client.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    for m in client.backlog:
+        keep(m)
+    client.backlog.clear()
+    return latest
+
 
 OVERRIDE_TYPED = """\
 # Tests give the size a type.
@@ -239,6 +363,108 @@ def main():
         client.notify("workspace/didChangeWatchedFiles",
                       {"changes": [{"uri": uri_of(os.path.join(tmp, ".tfsift.toml")), "type": 3}]})
         client.diagnostics(main_uri, 17, until=lambda d: "deprecated-interpolation" in codes(d))
+
+        # ---- roles follow the files: root until a caller appears, and back
+        shared_dir, caller_dir = os.path.join(tmp, "shared"), os.path.join(tmp, "caller")
+        os.makedirs(shared_dir)
+        os.makedirs(caller_dir)
+        shared_tf, caller_tf = os.path.join(shared_dir, "main.tf"), os.path.join(caller_dir, "main.tf")
+        write(shared_tf, SHARED)
+        shared_uri, caller_uri = uri_of(shared_tf), uri_of(caller_tf)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": shared_uri, "languageId": "terraform",
+                                                                "version": 1, "text": SHARED}})
+        diags = client.diagnostics(shared_uri, 1)
+        check("lock-missing" in codes(diags) and "module-provider-config" not in codes(diags),
+              "roles: a module nobody calls is a root module (lock-missing)")
+
+        def called(d):
+            return "module-provider-config" in codes(d) and "lock-missing" not in codes(d)
+
+        def root(d):
+            return "lock-missing" in codes(d) and "module-provider-config" not in codes(d)
+
+        write(caller_tf, CALLER)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 1}]})
+        diags = client.diagnostics(shared_uri, 1, until=called)
+        check(called(diags), "roles: a caller created on disk makes it a called module (module-provider-config)")
+        os.remove(caller_tf)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 3}]})
+        diags = client.diagnostics(shared_uri, 1, until=root)
+        check(root(diags), "roles: the caller deleted, a root module again")
+
+        # The caller exists without the call; an unsaved buffer adds it.
+        write(caller_tf, "# nothing called yet\n")
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": caller_uri, "type": 1}]})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": caller_uri, "languageId": "terraform",
+                                                                "version": 1, "text": "# nothing called yet\n"}})
+        client.diagnostics(caller_uri, 1)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": caller_uri, "version": 2},
+                                                 "contentChanges": [{"text": CALLER}]})
+        diags = client.diagnostics(shared_uri, 1, until=called)
+        check(called(diags), "roles: an unsaved buffer that adds the call makes it a called module")
+        client.notify("textDocument/didClose", {"textDocument": {"uri": caller_uri}})
+        diags = client.diagnostics(shared_uri, 1, until=root)
+        check(root(diags), "roles: the buffer closed unsaved, a root module again")
+        check(read(caller_tf) == "# nothing called yet\n", "roles: the caller file was not written")
+
+        # ---- after many edits, what a fresh lint of the saved texts reports
+        fresh = os.path.join(tmp, "fresh")
+        fresh_main = os.path.join(fresh, "main.tf")
+        fresh_vars = os.path.join(fresh, "variables.tf")
+        write_tree = {"main.tf": FRESH_MAIN}
+        write_tree.update(FRESH_FILES)
+        for name, text in write_tree.items():
+            os.makedirs(os.path.dirname(os.path.join(fresh, name)), exist_ok=True)
+            write(os.path.join(fresh, name), text)
+        main_u, vars_u = uri_of(fresh_main), uri_of(fresh_vars)
+        texts = {main_u: FRESH_MAIN, vars_u: FRESH_FILES["variables.tf"]}
+        versions = {main_u: 1, vars_u: 1}
+        for u in (main_u, vars_u):
+            client.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "terraform",
+                                                                    "version": 1, "text": texts[u]}})
+        client.diagnostics(vars_u, 1)
+
+        def change(u, start, end, text, wait=None):
+            rng = {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}}
+            texts[u] = apply_edits(texts[u], [{"range": rng, "newText": text}])
+            versions[u] += 1
+            client.notify("textDocument/didChange", {"textDocument": {"uri": u, "version": versions[u]},
+                                                     "contentChanges": [{"range": rng, "text": text}]})
+            if wait:
+                return client.diagnostics(u, versions[u])
+            return None
+
+        diags = change(main_u, (10, 9), (10, 9), "= = ", wait=True)
+        check("syntax-error" in codes(diags), "fresh: an edit into a syntax error is published")
+        change(main_u, (10, 9), (10, 13), "", wait=True)
+        change(main_u, (12, 0), (12, 0), '\noutput "greeting" {\n  value = 1\n}\n', wait=True)
+        versions[vars_u] += 1
+        texts[vars_u] = 'variable "name" {\n  type = string\n}\n\nvariable "unused" {\n}\n'
+        client.notify("textDocument/didChange", {"textDocument": {"uri": vars_u, "version": versions[vars_u]},
+                                                 "contentChanges": [{"text": texts[vars_u]}]})
+        change(main_u, (6, 11), (6, 19), '"${var.name}-x"')
+        for i, c in enumerate("-typed"):  # quick edits, one character each, nothing waited for
+            change(main_u, (6, 25 + i), (6, 25 + i), c)
+        change(main_u, (0, 0), (0, 0), "# edited\n")
+        before_save = settled_publications(client, main_u, versions[main_u])
+        codes_seen = sorted({c[1] for c in published_findings(before_save)})
+        print("      codes after the edits: %s" % codes_seen)
+        check("duplicate-block" in codes_seen and "syntax-error" not in codes_seen,
+              "fresh: the edits end with the duplicate output found, the syntax error gone")
+        for u, path in ((main_u, fresh_main), (vars_u, fresh_vars)):
+            write(path, texts[u])
+        expected = fresh_findings(args.tfsift, fresh, tmp)
+        got = published_findings(before_save)
+        check(got == expected and len(expected) > 3,
+              "fresh: after the edits, the published diagnostics equal a fresh lint of the saved texts "
+              "(%d findings; only published: %s; only fresh: %s)"
+              % (sum(expected.values()), sorted(got - expected), sorted(expected - got)))
+        for u in (main_u, vars_u):
+            client.notify("textDocument/didSave", {"textDocument": {"uri": u}})
+        after_save = settled_publications(client, vars_u, versions[vars_u])
+        got = published_findings(after_save)
+        check(got == expected, "fresh: after saving, the same (only published: %s; only fresh: %s)"
+              % (sorted(got - expected), sorted(expected - got)))
 
         # ---- garbage: the server reports it and keeps going
         client.write_raw(b"this is not a header\r\n\r\n")

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <memory>
+#include <set>
 
 #include "../support/scratch_dir.hpp"
 #include "tfsift/lint/module_roles.hpp"
@@ -111,4 +113,55 @@ TEST_CASE("declared roles in .tfsift.toml win over callers", "[lint][roles]") {
     REQUIRE(bad.errors.size() == 2);
     CHECK(bad.errors[0].message.find("`root` must be true or false") != std::string::npos);
     CHECK(bad.errors[1].line == 2);
+}
+
+TEST_CASE("the role cache follows the files a refresh reads again", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    write_file(r / "modules/net/main.tf", "variable \"cidr\" {}\n");
+    write_file(r / "envs/prod/main.tf", "locals {\n  module = 1\n}\n");
+    write_file(r / ".hidden/main.tf", "");
+    const std::string net = abs(r / "modules/net");
+    const std::string prod = abs(r / "envs/prod");
+    Settings none;
+    ModuleRoleCache cache;
+    CHECK(cache.role_of(net, none) == ModuleRole::root);
+    // Nothing changed: nothing flips.
+    CHECK(cache.refresh_directory(prod).empty());
+
+    // A caller saved on disk: the callee's role flips, the caller's does not.
+    const std::string call = "module \"net\" {\n  source = \"../../modules/net\"\n}\n";
+    write_file(r / "envs/prod/main.tf", call);
+    CHECK(cache.role_of(net, none) == ModuleRole::root);  // not read again until refreshed
+    CHECK(cache.refresh_directory((r / "envs/prod/").string()) == std::set<std::string>{net});
+    CHECK(cache.role_of(net, none) == ModuleRole::called);
+    CHECK(cache.role_of(prod, none) == ModuleRole::root);
+
+    // A second caller (created in a new directory), then the first one
+    // deleted: the module stays called while one caller is left.
+    write_file(r / "envs/dev/net.tf", call);
+    CHECK(cache.refresh_directory(abs(r / "envs/dev")).empty());
+    fs::remove(r / "envs/prod/main.tf");
+    CHECK(cache.refresh_directory(prod).empty());
+    CHECK(cache.role_of(net, none) == ModuleRole::called);
+
+    // An unsaved buffer that drops the last call stands in for the file.
+    auto overlays = std::make_shared<FileOverlays>();
+    (*overlays)[fs::canonical(r / "envs/dev/net.tf").string()] = "# the call is gone\n";
+    CHECK(cache.refresh_directory(abs(r / "envs/dev"), overlays) == std::set<std::string>{net});
+    CHECK(cache.role_of(net, none) == ModuleRole::root);
+    // The buffer closed: the file on disk counts again.
+    CHECK(cache.refresh_directory(abs(r / "envs/dev")) == std::set<std::string>{net});
+    CHECK(cache.role_of(net, none) == ModuleRole::called);
+
+    // A directory a scan does not reach (hidden) is not counted on refresh either.
+    write_file(r / ".hidden/main.tf", "module \"m\" {\n  source = \"../modules/other\"\n}\n");
+    CHECK(cache.refresh_directory(abs(r / ".hidden")).empty());
+    CHECK(cache.role_of(abs(r / "modules/other"), none) == ModuleRole::root);
+
+    // clear(): scanned afresh, same answer.
+    cache.clear();
+    CHECK(cache.role_of(net, none) == ModuleRole::called);
+    CHECK(cache.role_of(abs(r / "modules/other"), none) == ModuleRole::root);
 }

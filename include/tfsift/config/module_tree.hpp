@@ -18,6 +18,8 @@
 
 namespace tfsift::config {
 
+class LoadCache;
+
 // The most diagnostics of one kind (summary) reported for one file; the
 // rest are counted in one "Too many diagnostics" diagnostic. A zero-filled
 // or binary file would otherwise give one per byte.
@@ -47,6 +49,9 @@ struct TreeOptions {
     // sources and .terraform/modules/modules.json entries that lead outside
     // it are not followed either (unless read_policy.follow_external).
     ReadPolicy read_policy;
+    // Parses kept between loads (config/load_cache.hpp): files whose text
+    // is unchanged are not parsed again. Null: every file is parsed.
+    std::shared_ptr<LoadCache> cache;
 };
 
 struct LoadedTree {

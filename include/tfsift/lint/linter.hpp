@@ -45,10 +45,12 @@ std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Set
 // directories, the lock and the state file must resolve inside
 // `trusted_root` (default: the repository root of `module_dir`, else
 // `module_dir` itself) unless the settings allow otherwise. `overlays`
-// stand in for files on disk (ReadPolicy::overlays).
+// stand in for files on disk (ReadPolicy::overlays). `cache` keeps parses
+// between loads (TreeOptions::cache).
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root = {},
-                                 std::shared_ptr<const FileOverlays> overlays = nullptr);
+                                 std::shared_ptr<const FileOverlays> overlays = nullptr,
+                                 std::shared_ptr<config::LoadCache> cache = nullptr);
 
 // Lints one module: reports the loader's diagnostics (each under the rule
 // that claims it, `syntax-error` for parse errors, `invalid-configuration`

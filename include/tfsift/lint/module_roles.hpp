@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/settings.hpp"
 
@@ -28,8 +30,10 @@ struct RepositoryModuleCalls {
 // resolve outside the root not read) and collects the directories that their
 // `module` blocks call by a local path. Only the `source` of `module` blocks
 // matters, so a file that does not mention `module` is not parsed. Broken
-// files are skipped: the lint reports them.
-RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root);
+// files are skipped: the lint reports them. `overlays` stand in for files
+// on disk (an editor's unsaved buffers).
+RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root,
+                                                   std::shared_ptr<const FileOverlays> overlays = nullptr);
 
 // The role of `module_dir` (absolute, lexically normal): `roots` of the
 // settings first, then `shared`, then whether a module of the repository
@@ -37,23 +41,47 @@ RepositoryModuleCalls scan_repository_module_calls(const std::string& repository
 ModuleRole decide_module_role(const std::string& module_dir, const Settings& settings,
                               const RepositoryModuleCalls& calls);
 
-// Scans each repository once (thread-safe) and answers for any module in it.
+// Scans each repository once and answers for any module in it; thread-safe.
+// Whoever runs lints owns one: a lint session makes its own unless the
+// request brings one (LintRequest::module_roles), so each `tfsift lint`
+// process scans once; the language server keeps one for its whole life and
+// tells it what changed (refresh_directory), so a module's role follows the
+// files and the editor's unsaved buffers.
 class ModuleRoleCache {
 public:
+    ModuleRoleCache();
+    ~ModuleRoleCache();
+    ModuleRoleCache(const ModuleRoleCache&) = delete;
+    ModuleRoleCache& operator=(const ModuleRoleCache&) = delete;
+
     // The role of `module_dir` (as the user named it) in its repository
     // (lint::find_repository_root), under the settings that apply to it.
     // Without `.git` or `root = true` above it, the repository is
     // `fallback_root` (the directory named on the command line): only a
-    // marked repository gives the same answer in every scope.
-    ModuleRole role_of(const std::string& module_dir, const Settings& settings, const std::string& fallback_root = {});
+    // marked repository gives the same answer in every scope. A repository
+    // not scanned yet is scanned with `overlays` standing in for files.
+    ModuleRole role_of(const std::string& module_dir, const Settings& settings, const std::string& fallback_root = {},
+                       const std::shared_ptr<const FileOverlays>& overlays = nullptr);
+
+    // Reads the configuration files directly inside `dir` again (a file
+    // saved, created or deleted there, or an unsaved buffer changed), with
+    // `overlays` standing in for files, in every repository scanned so far
+    // that holds it. Returns the module directories (absolute, lexically
+    // normal) that gained their first local caller or lost their last: the
+    // modules whose role may have changed. A file whose text is unchanged
+    // since it was last read is not parsed again.
+    std::set<std::string> refresh_directory(const std::string& dir,
+                                            const std::shared_ptr<const FileOverlays>& overlays = nullptr);
+
+    // Forgets every scan (a settings file that marks a repository root may
+    // have come or gone): the next question scans again.
+    void clear();
+
+    struct Repository;  // what is known of one repository (module_roles.cpp)
 
 private:
     std::mutex mutex_;
-    std::map<std::string, RepositoryModuleCalls> by_root_;
+    std::map<std::string, std::unique_ptr<Repository>> by_root_;
 };
-
-// One cache for the whole process (a process is one run).
-ModuleRole repository_module_role(const std::string& module_dir, const Settings& settings,
-                                  const std::string& fallback_root = {});
 
 }  // namespace tfsift::lint

@@ -38,6 +38,8 @@
 
 namespace tfsift::lint {
 
+class ModuleRoleCache;  // lint/module_roles.hpp
+
 // What a session says while it runs, besides its result.
 enum class MessageKind : std::uint8_t {
     error,        // something could not be read, a settings error, an unknown rule: a line for stderr
@@ -86,6 +88,15 @@ struct LintRequest {
     // file the loader and the rules read; the findings point into these
     // texts. Null: the disk only.
     std::shared_ptr<const FileOverlays> overlays;
+    // Which modules of each repository other modules call (roles). Null:
+    // the session scans each repository once for itself, as a `tfsift lint`
+    // process does; a long-lived caller (the language server) keeps one
+    // between runs and refreshes it as files change.
+    std::shared_ptr<ModuleRoleCache> module_roles;
+    // Parses kept between runs (config/load_cache.hpp): a long-lived caller
+    // (the language server) re-parses only the files that changed. Null:
+    // every file is read and parsed.
+    std::shared_ptr<config::LoadCache> load_cache;
 };
 
 // Where a session's time went, in seconds. Each module is linted as soon as

@@ -5,7 +5,10 @@
 // buffer overlaying its file, and diagnostics are published for every file
 // of that module. Work is debounced, and a result that a newer change has
 // made stale is dropped rather than published. Each module's last result is
-// kept for code actions and hover.
+// kept for code actions and hover, and its parsed files for the next lint
+// (config/load_cache.hpp), which parses only the files that changed. Which
+// modules are called by others (lint/module_roles.hpp) is kept for the
+// server's life and read again where files change.
 //
 // Nothing the client sends ends the server but `exit` or the end of the
 // stream: a malformed frame, bad JSON, an unknown method or an exception in
