@@ -4,9 +4,11 @@
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
+#include "tfsift/config/module_call_hint.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/paths.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/hcl/block_text.hpp"
 #include "tfsift/lint/repository_root.hpp"
 
 namespace fs = std::filesystem;
@@ -19,7 +21,14 @@ void add_calls_of_file(const fs::path& dir, const config::ConfigFileName& name, 
                        RepositoryModuleCalls& out) {
     const std::string path = (dir / name.name).string();
     FileContent content = read_regular_file(path, policy);
-    if (!content.ok() || content.bytes.find("module") == std::string::npos) return;
+    if (!content.ok() || !config::may_declare_module_calls(content.bytes, name.syntax)) return;
+    if (name.syntax == config::FileSyntax::native) {
+        // Only the module blocks are parsed, when the file lets them be cut out.
+        if (auto blocks = hcl::top_level_blocks_text(content.bytes, "module")) {
+            if (blocks->empty()) return;
+            content.bytes = std::move(*blocks);
+        }
+    }
     auto source = std::make_shared<const SourceFile>(path, std::move(content.bytes));
     auto parsed = config::parse_config_file(source, name.syntax);
     Diagnostics diags;
