@@ -310,8 +310,7 @@ bool resolves_inside(const std::string& path, const std::string& root) {
     int error = 0;
     auto real = real_path(path, error);
     if (!real) return false;
-    const std::string resolved_root = real_path(root, error).value_or(root);
-    return is_within(*real, resolved_root);
+    return is_within(*real, real_root(root));
 }
 
 }  // namespace tfsift
