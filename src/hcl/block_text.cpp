@@ -1,5 +1,6 @@
 #include "tfsift/hcl/block_text.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "hcl/lexer.hpp"
@@ -42,7 +43,9 @@ bool rejected(Tok t) {
 
 }  // namespace
 
-std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type) {
+std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
+                                                const std::vector<std::string_view>& attributes) {
+    const bool filtered = !attributes.empty();
     Diagnostics diags;
     detail::Lexer lexer(text, Pos{0}, detail::LexMode::normal, {}, nullptr, &diags);
     std::vector<Tok> open;
@@ -52,6 +55,14 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
     enum class Item { none, attribute, header, body, closed } item = Item::none;
     bool wanted = false;  // the block is of type `type`
     std::uint32_t start = 0;
+    // With `attributes`: where the item of a wanted block's body being read
+    // stands (its name, then kept or left out), and where it starts.
+    enum class Inner { none, name, kept, dropped } inner = Inner::none;
+    std::uint32_t inner_start = 0;
+    bool keep = false;  // the item's name is one of `attributes`
+    auto name_of = [&](const detail::Token& t) {
+        return text.substr(t.range.start.byte, t.range.end.byte - t.range.start.byte);
+    };
     for (;;) {
         const detail::Token t = lexer.next();
         if (rejected(t.type)) return std::nullopt;
@@ -71,7 +82,7 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
             switch (item) {
                 case Item::none:
                     if (t.type != Tok::ident) return std::nullopt;
-                    wanted = text.substr(t.range.start.byte, t.range.end.byte - t.range.start.byte) == type;
+                    wanted = name_of(t) == type;
                     start = t.range.start.byte;
                     item = Item::header;
                     continue;
@@ -80,6 +91,10 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
                         item = Item::attribute;
                     } else if (t.type == Tok::obrace) {
                         item = Item::body;
+                        if (wanted && filtered) {
+                            out.append(text.substr(start, t.range.end.byte - start)).push_back('\n');
+                            inner = Inner::none;
+                        }
                     } else if (t.type != Tok::ident && t.type != Tok::oquote) {
                         return std::nullopt;
                     }
@@ -88,6 +103,30 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
                     return std::nullopt;  // more after a block's closing brace
                 default:
                     break;
+            }
+        }
+        if (filtered && wanted && item == Item::body && open.size() == 1) {
+            // An item of the block's body: an attribute to keep, or not.
+            const bool closing = t.type == Tok::cbrace;
+            if (line_end || closing) {
+                if (inner == Inner::name) return std::nullopt;  // a name alone
+                if (inner == Inner::kept) out.append(text.substr(inner_start, t.range.start.byte - inner_start)).push_back('\n');
+                inner = Inner::none;
+                if (!closing) continue;
+            } else if (t.type == Tok::comment) {
+                continue;
+            } else if (inner == Inner::none) {
+                if (t.type != Tok::ident) return std::nullopt;
+                inner = Inner::name;
+                inner_start = t.range.start.byte;
+                keep = std::find(attributes.begin(), attributes.end(), name_of(t)) != attributes.end();
+                continue;
+            } else if (inner == Inner::name) {
+                // An attribute, or a nested block (left out) after its labels.
+                if (t.type != Tok::equal && t.type != Tok::ident && t.type != Tok::oquote && t.type != Tok::obrace) {
+                    return std::nullopt;
+                }
+                inner = t.type == Tok::equal && keep ? Inner::kept : Inner::dropped;
             }
         }
         if (opens(t.type)) {
@@ -101,7 +140,11 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
         if (got != opener && !(opener == Tok::template_interp && got == Tok::template_control)) return std::nullopt;
         open.pop_back();
         if (open.empty() && item == Item::body) {
-            if (wanted) out.append(text.substr(start, t.range.end.byte - start)).push_back('\n');
+            if (wanted && filtered) {
+                out.append("}\n");
+            } else if (wanted) {
+                out.append(text.substr(start, t.range.end.byte - start)).push_back('\n');
+            }
             item = Item::closed;
         }
     }

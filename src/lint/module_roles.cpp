@@ -23,8 +23,9 @@ void add_calls_of_file(const fs::path& dir, const config::ConfigFileName& name, 
     FileContent content = read_regular_file(path, policy);
     if (!content.ok() || !config::may_declare_module_calls(content.bytes, name.syntax)) return;
     if (name.syntax == config::FileSyntax::native) {
-        // Only the module blocks are parsed, when the file lets them be cut out.
-        if (auto blocks = hcl::top_level_blocks_text(content.bytes, "module")) {
+        // Only the module blocks' `source` and `version` are parsed, when the
+        // file lets them be cut out.
+        if (auto blocks = hcl::top_level_blocks_text(content.bytes, "module", {"source", "version"})) {
             if (blocks->empty()) return;
             content.bytes = std::move(*blocks);
         }

@@ -32,3 +32,21 @@ TEST_CASE("a file needing error recovery is not cut", "[hcl][block-text]") {
     CHECK_FALSE(top_level_blocks_text("a = 1 ; b = 2\nmodule \"b\" {\n}\n", "module"));          // rejected token
     CHECK_FALSE(top_level_blocks_text("a = \"x\nmodule \"b\" {\n}\n", "module"));                // newline in a quote
 }
+
+TEST_CASE("a block's attributes can be left out but for some", "[hcl][block-text]") {
+    const std::string text =
+        "module \"a\" {\n"
+        "  doc = <<EOT\nsource = \"./no\"\nEOT\n"
+        "  source  = \"./a\" # where\n"
+        "  inputs  = {\n    source = \"./no\"\n  }\n"
+        "  nested \"x\" {\n    version = 1\n  }\n"
+        "  version = (\n    \"1.0\"\n  )\n"
+        "}\n"
+        "module b { source = \"../b\" }\n";
+    auto blocks = top_level_blocks_text(text, "module", {"source", "version"});
+    REQUIRE(blocks);
+    CHECK(*blocks ==
+          "module \"a\" {\nsource  = \"./a\" \nversion = (\n    \"1.0\"\n  )\n}\n"
+          "module b {\nsource = \"../b\" \n}\n");
+    CHECK_FALSE(top_level_blocks_text("module \"a\" {\n  source\n}\n", "module", {"source"}));  // a name alone
+}

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tfsift::hcl {
 
@@ -17,6 +18,9 @@ namespace tfsift::hcl {
 // character HCL rejects, a bracket or quote that does not match, a body item
 // that does not start with a name, something after a block's closing brace
 // on its line): where parsing needs error recovery, read the whole file.
-std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type);
+// With `attributes`, each block keeps only the attributes of those names
+// (nested blocks and other attributes left out).
+std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
+                                                const std::vector<std::string_view>& attributes = {});
 
 }  // namespace tfsift::hcl
