@@ -39,6 +39,7 @@
 #include "tfsift/lint/session.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 extern char** environ;
 
@@ -123,6 +124,7 @@ Figures lint_in_child(const std::vector<std::string>& paths, unsigned jobs) {
         const auto start = Clock::now();
         const double cpu_start = cpu_seconds();
         tfsift::lint::LintRequest request;
+        request.catalogue = tfsift::lint::builtin_rules();
         request.paths = paths;
         request.recursive = true;
         request.jobs = jobs;

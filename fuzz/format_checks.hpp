@@ -25,6 +25,7 @@
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/net/json_body.hpp"
 #include "tfsift/net/mirror_client.hpp"
 #include "tfsift/net/registry_client.hpp"
@@ -111,14 +112,14 @@ inline Problems check_settings(std::string_view bytes) {
         bytes.find("\\U") != std::string_view::npos) {
         return out;
     }
-    auto result = lint::parse_settings("/nonexistent-fuzz-dir/.tfsift.toml", bytes);
+    auto result = lint::parse_settings("/nonexistent-fuzz-dir/.tfsift.toml", bytes, lint::builtin_rules());
     for (const auto& e : result.errors) {
         if (e.message.empty()) out.emplace_back("a settings error without a message");
     }
     if (!result.ok()) return out;
     (void)result.settings.excluded("/nonexistent-fuzz-dir/main.tf");
     (void)result.settings.ignored("lock-missing", "/nonexistent-fuzz-dir/sub/x.tf");
-    auto rules = lint::rules_for(result.settings);
+    auto rules = lint::rules_for(result.settings, lint::builtin_rules());
     std::vector<std::string> unknown;
     (void)lint::activate_rules(rules, result.settings, lint::RuleSelection{}, unknown);
     return out;

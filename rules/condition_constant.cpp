@@ -1,17 +1,11 @@
 // condition-constant: a precondition or postcondition must check something
 // from elsewhere in the configuration.
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
-
-// The loader rejects a `condition` that refers to nothing, in the condition
-// blocks of resources, data sources and outputs alike.
-bool claims(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    return s == "Invalid precondition expression" || s == "Invalid postcondition expression";
-}
 
 }  // namespace
 
@@ -30,26 +24,26 @@ Rule condition_constant() {
     r.doc.why =
         "A condition that refers to nothing always has the same result, so it checks nothing: it either always "
         "passes or always fails. Terraform refuses to load such a condition.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    precondition {\n"
-        "      condition     = true\n"
-        "      error_message = \"Always fine.\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    precondition {\n"
-        "      condition     = data.aws_ami.app.architecture == \"x86_64\"\n"
-        "      error_message = \"The AMI must be for the x86_64 architecture.\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    precondition {
+      condition     = true
+      error_message = "Always fine."
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    precondition {
+      condition     = data.aws_ami.app.architecture == "x86_64"
+      error_message = "The AMI must be for the x86_64 architecture."
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
-    r.claims = claims;
+    r.claimed_codes = {code::invalid_precondition_expression, code::invalid_postcondition_expression};
     return r;
 }
 

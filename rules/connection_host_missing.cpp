@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "support/loader_reports.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -80,27 +80,27 @@ Rule connection_host_missing() {
         "brace of the block it uses (Terraform's \"Missing required argument\"). Resources without provisioners "
         "are not checked: their connection block is never used.";
     r.doc.why = "Terraform rejects the configuration in `validate`, `plan` and `apply`.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  connection {\n"
-        "    user = \"admin\"\n"
-        "  }\n"
-        "\n"
-        "  provisioner \"remote-exec\" {\n"
-        "    inline = [\"uptime\"]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  connection {\n"
-        "    user = \"admin\"\n"
-        "    host = self.public_ip\n"
-        "  }\n"
-        "\n"
-        "  provisioner \"remote-exec\" {\n"
-        "    inline = [\"uptime\"]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  connection {
+    user = "admin"
+  }
+
+  provisioner "remote-exec" {
+    inline = ["uptime"]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  connection {
+    user = "admin"
+    host = self.public_ip
+  }
+
+  provisioner "remote-exec" {
+    inline = ["uptime"]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: which address to connect to is the author's decision.";
     r.check = check;
     return r;

@@ -10,7 +10,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -115,16 +115,16 @@ Rule count_for_each_invalid() {
         "or not a map, an object or a set of strings (a list or tuple such as `[\"a\", \"b\"]` needs `toset()`). "
         "Values that depend on references are known only at plan time and are not checked.";
     r.doc.why = "Terraform rejects these in `validate` and `plan`.";
-    r.doc.failing_example =
-        "module \"web\" {\n"
-        "  source   = \"./web\"\n"
-        "  for_each = [\"a\", \"b\"]\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"web\" {\n"
-        "  source   = \"./web\"\n"
-        "  for_each = toset([\"a\", \"b\"])\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(module "web" {
+  source   = "./web"
+  for_each = ["a", "b"]
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "web" {
+  source   = "./web"
+  for_each = toset(["a", "b"])
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: wrapping a list in `toset()` changes the instance keys the author chose.";
     r.check = check;
     return r;

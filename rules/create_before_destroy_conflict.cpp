@@ -7,9 +7,9 @@
 #include "support/dependency_graph.hpp"
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -103,36 +103,36 @@ Rule create_before_destroy_conflict() {
         "and stores the propagated setting in the state. A dependency cannot opt out: replacing it destroy-first "
         "while its dependent is replaced create-first would be a cycle in the dependency graph. The explicit "
         "`false` does not do what it says.";
-    r.doc.failing_example =
-        "resource \"aws_launch_template\" \"app\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = false\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "resource \"aws_autoscaling_group\" \"app\" {\n"
-        "  launch_template {\n"
-        "    id = aws_launch_template.app.id\n"
-        "  }\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_launch_template\" \"app\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "resource \"aws_autoscaling_group\" \"app\" {\n"
-        "  launch_template {\n"
-        "    id = aws_launch_template.app.id\n"
-        "  }\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_launch_template" "app" {
+  lifecycle {
+    create_before_destroy = false
+  }
+}
+
+resource "aws_autoscaling_group" "app" {
+  launch_template {
+    id = aws_launch_template.app.id
+  }
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_launch_template" "app" {
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "aws_autoscaling_group" "app" {
+  launch_template {
+    id = aws_launch_template.app.id
+  }
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
     return r;

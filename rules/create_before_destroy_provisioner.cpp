@@ -8,9 +8,9 @@
 
 #include "support/dependency_graph.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -106,23 +106,23 @@ Rule create_before_destroy_provisioner() {
         "When a resource is replaced create-before-destroy, Terraform does not run the destroy-time provisioners "
         "of the object it destroys. The clean-up the provisioner was written for (deregistering a node, "
         "draining a service) silently never happens.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"node\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "  }\n"
-        "  provisioner \"local-exec\" {\n"
-        "    when    = destroy\n"
-        "    command = \"deregister ${self.id}\"\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"node\" {\n"
-        "  provisioner \"local-exec\" {\n"
-        "    when    = destroy\n"
-        "    command = \"deregister ${self.id}\"\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "node" {
+  lifecycle {
+    create_before_destroy = true
+  }
+  provisioner "local-exec" {
+    when    = destroy
+    command = "deregister ${self.id}"
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "node" {
+  provisioner "local-exec" {
+    when    = destroy
+    command = "deregister ${self.id}"
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
     return r;

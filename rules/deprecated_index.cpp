@@ -1,7 +1,7 @@
 // deprecated-index: the legacy index forms `list.0` and `list.*.attr`.
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -75,14 +75,14 @@ Rule deprecated_index() {
         "the same, read the same as other languages, and the `.*` splat differs from `[*]` in a surprising way: "
         "it stops at the first index after it, so `x.*.a[0]` takes the first `a` of each element's list, not "
         "the first element.";
-    r.doc.failing_example =
-        "output \"first_id\" {\n"
-        "  value = aws_instance.web.0.id\n"
-        "}\n";
-    r.doc.passing_example =
-        "output \"first_id\" {\n"
-        "  value = aws_instance.web[0].id\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(output "first_id" {
+  value = aws_instance.web.0.id
+}
+)hcl";
+    r.doc.passing_example = R"hcl(output "first_id" {
+  value = aws_instance.web[0].id
+}
+)hcl";
     r.doc.fix_safety =
         "Safe for `.0`: `--fix` writes `[0]`, which means the same. Not fixable for `.*`, whose meaning differs "
         "from `[*]` when an index follows it.";

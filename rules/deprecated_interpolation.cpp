@@ -2,7 +2,7 @@
 // interpolation, "${var.name}", the form Terraform 0.11 needed.
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -56,14 +56,14 @@ Rule deprecated_interpolation() {
         "Terraform 0.11 and earlier needed the quotes; since 0.12 an expression is written as it is. The quoted "
         "form is noise, and it converts the value to a string where it can (a number or a bool becomes a "
         "string; a list or map stays what it is), which hides the value's real type from readers.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"${var.ami}\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = var.ami\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  ami = "${var.ami}"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  ami = var.ami
+}
+)hcl";
     r.doc.fix_safety =
         "Safe: `--fix` replaces the string with the expression inside it. The value is the same, except where "
         "the string converted a number or a bool to a string and the receiving argument then converts it back, "

@@ -1,7 +1,7 @@
 // deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -72,15 +72,15 @@ Rule deprecated_lookup() {
     r.doc.why =
         "The two-argument form is deprecated in Terraform's documentation: it fails on a missing key exactly as "
         "`map[key]` does, so the index says the same more plainly.";
-    r.doc.failing_example =
-        "locals {\n"
-        "  ami = lookup(var.amis, var.region)\n"
-        "}\n";
-    r.doc.passing_example =
-        "locals {\n"
-        "  ami      = var.amis[var.region]\n"
-        "  fallback = lookup(var.amis, var.region, \"ami-0000\")\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(locals {
+  ami = lookup(var.amis, var.region)
+}
+)hcl";
+    r.doc.passing_example = R"hcl(locals {
+  ami      = var.amis[var.region]
+  fallback = lookup(var.amis, var.region, "ami-0000")
+}
+)hcl";
     r.doc.fix_safety =
         "Safe: `--fix` writes `map[key]` (with parentheses around the map when it is an operation), which gives "
         "the same value and the same error for a missing key.";

@@ -2,34 +2,10 @@
 // declare the same object. Terraform's loader rejects this, so the rule
 // claims the loader's duplicate-declaration diagnostics
 // (src/config/override_merger.cpp, OverrideMerger::add_primary).
-#include <string_view>
-
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
-
-namespace {
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-// The loader's summaries for objects declared twice among primary files.
-// Only primary files produce them: blocks repeated in override files stack.
-bool is_duplicate_object(const config::LoadDiagnostic& d) {
-    std::string_view s = d.diagnostic.summary;
-    if (s == "Duplicate provider configuration" || s == "Duplicate variable declaration" ||
-        s == "Duplicate local value definition" || s == "Duplicate output definition" || s == "Duplicate module call") {
-        return true;
-    }
-    // `Duplicate resource "aws_instance" configuration`, `Duplicate data "x" configuration`.
-    return (starts_with(s, "Duplicate resource \"") || starts_with(s, "Duplicate data \"")) &&
-           ends_with(s, "\" configuration");
-}
-
-}  // namespace
 
 Rule duplicate_block() {
     Rule r;
@@ -51,25 +27,33 @@ Rule duplicate_block() {
         "Terraform refuses to load the module (`init`, `validate` and `plan` all stop). A copy of a block "
         "usually appears when a file is split or duplicated; the two copies then drift apart and it is unclear "
         "which one was meant.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "# variables.tf\n"
-        "variable \"region\" {\n"
-        "  type    = string\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# variables.tf\n"
-        "variable \"region\" {\n"
-        "  type    = string\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+variable "region" {
+  type = string
+}
+
+# variables.tf
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# variables.tf
+variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: which declaration to keep is a decision for the author.";
-    r.claims = is_duplicate_object;
+    r.claimed_codes = {
+        code::duplicate_provider_configuration,
+        code::duplicate_variable_declaration,
+        code::duplicate_local_value_definition,
+        code::duplicate_output_definition,
+        code::duplicate_module_call,
+        code::duplicate_resource,
+        code::duplicate_data,
+    };
     return r;
 }
 

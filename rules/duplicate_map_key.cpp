@@ -7,7 +7,7 @@
 #include "support/written_expressions.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -83,20 +83,20 @@ Rule duplicate_map_key() {
     r.doc.why =
         "Terraform keeps the last value without a word, so the first one is dead text that readers will trust: "
         "usually a copy-and-paste slip where a different key was meant.";
-    r.doc.failing_example =
-        "locals {\n"
-        "  tags = {\n"
-        "    Name = \"web\"\n"
-        "    Name = \"api\"\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "locals {\n"
-        "  tags = {\n"
-        "    Name    = \"web\"\n"
-        "    Service = \"api\"\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(locals {
+  tags = {
+    Name = "web"
+    Name = "api"
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(locals {
+  tags = {
+    Name    = "web"
+    Service = "api"
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: decide which value, and which key, was meant.";
     r.check = check;
     return r;

@@ -12,7 +12,7 @@
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/functions.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {
@@ -175,16 +175,16 @@ Rule function_call_invalid() {
         "Terraform rejects an unknown function or a wrong argument count when it evaluates the expression, in "
         "`validate`, `plan` and `apply`; a function that only a newer release has breaks the configuration for "
         "everyone still on the older one.";
-    r.doc.failing_example =
-        "locals {\n"
-        "  name   = uppercase(\"web\")\n"
-        "  joined = join(\",\")\n"
-        "}\n";
-    r.doc.passing_example =
-        "locals {\n"
-        "  name   = upper(\"web\")\n"
-        "  joined = join(\",\", [\"a\", \"b\"])\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(locals {
+  name   = uppercase("web")
+  joined = join(",")
+}
+)hcl";
+    r.doc.passing_example = R"hcl(locals {
+  name   = upper("web")
+  joined = join(",", ["a", "b"])
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the intended function and arguments are the author's decision.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.tree == nullptr || ctx.tree->root == nullptr) return;

@@ -5,7 +5,7 @@
 #include "support/reference_names.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -54,20 +54,20 @@ Rule ignore_changes_meta_argument() {
         "itself or to any other meta-argument, and `terraform validate` rejects such a name because the resource "
         "type has no attribute of that name. Changes to meta-arguments are never \"drift\" to ignore: they change "
         "which instances exist or how Terraform manages them.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = var.instances\n"
-        "  lifecycle {\n"
-        "    ignore_changes = [count, tags]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = var.instances\n"
-        "  lifecycle {\n"
-        "    ignore_changes = [tags]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  count = var.instances
+  lifecycle {
+    ignore_changes = [count, tags]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  count = var.instances
+  lifecycle {
+    ignore_changes = [tags]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
     return r;

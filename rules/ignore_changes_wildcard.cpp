@@ -4,30 +4,15 @@
 
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
 
 constexpr std::string_view rule_id = "ignore-changes-wildcard";
-
-// The loader's errors about `["*"]` (alone or mixed with names), its
-// deprecation warnings about quoted names in ignore_changes, and its error
-// about `ignore_changes = "all"` (or `"*"`) written as a string.
-bool claims(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    if (s == "Invalid ignore_changes wildcard" || s == "Invalid ignore_changes ruleset") return true;
-    if (s != "Quoted references are deprecated" && s != "Invalid expression") return false;
-    return written::diagnostic_in_lifecycle(d, [&](const written::LifecycleSite& site) {
-        if (!site.member || site.member->is_block || site.member->name != "ignore_changes") return false;
-        if (s == "Quoted references are deprecated") return true;
-        const Range r = *d.diagnostic.subject;
-        std::string_view text = d.source->text().substr(r.start.byte, r.end.byte - r.start.byte);
-        return text == "\"all\"" || text == "\"*\"";
-    });
-}
 
 // `ignore_changes = [all]`: the keyword inside a list names an attribute
 // called "all", which no resource type has.
@@ -74,21 +59,26 @@ Rule ignore_changes_wildcard() {
         "The wildcard form was removed and Terraform refuses to load it; the other mistakes either fail to load "
         "or silently ignore nothing at all, so the drift the author meant to tolerate is planned away on the next "
         "apply.";
-    r.doc.failing_example =
-        "resource \"aws_autoscaling_group\" \"workers\" {\n"
-        "  lifecycle {\n"
-        "    ignore_changes = [\"*\"]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_autoscaling_group\" \"workers\" {\n"
-        "  lifecycle {\n"
-        "    ignore_changes = all\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_autoscaling_group" "workers" {
+  lifecycle {
+    ignore_changes = ["*"]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_autoscaling_group" "workers" {
+  lifecycle {
+    ignore_changes = all
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
-    r.claims = claims;
+    r.claimed_codes = {
+        code::invalid_ignore_changes_wildcard,
+        code::invalid_ignore_changes_ruleset,
+        code::ignore_changes_quoted_reference,
+        code::ignore_changes_quoted_wildcard,
+    };
     return r;
 }
 

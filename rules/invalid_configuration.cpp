@@ -1,6 +1,6 @@
 // invalid-configuration: what Terraform's own configuration loader rejects
 // and no more specific rule claims.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -24,14 +24,14 @@ Rule invalid_configuration() {
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
         "round trip through CI.";
-    r.doc.failing_example =
-        "variable \"region\" {\n"
-        "  type = \"string\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(variable "region" {
+  type = "string"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "region" {
+  type = string
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     // The engine reports it from the loader's diagnostics.
     return r;

@@ -4,11 +4,12 @@
 
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/json/value.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -16,39 +17,6 @@ namespace {
 constexpr std::string_view rule_id = "lifecycle-non-literal";
 
 bool is_bool_argument(std::string_view name) { return name == "create_before_destroy" || name == "prevent_destroy"; }
-
-bool is_list_argument(std::string_view name) { return name == "ignore_changes" || name == "replace_triggered_by"; }
-
-// The source text of a diagnostic's subject.
-std::string_view subject_text(const config::LoadDiagnostic& d) {
-    const Range r = *d.diagnostic.subject;
-    return d.source->text().substr(r.start.byte, r.end.byte - r.start.byte);
-}
-
-// The loader's errors about the value of a lifecycle argument, except those
-// that more specific rules of the lifecycle block claim: the wildcard forms
-// of ignore_changes, the items of replace_triggered_by, arguments a data
-// source may not set.
-bool claims(const config::LoadDiagnostic& d) {
-    if (d.diagnostic.severity != Severity::error) return false;
-    const std::string& s = d.diagnostic.summary;
-    if (s.starts_with("Invalid ignore_changes") || s == "Invalid data resource lifecycle argument" ||
-        s.find("replace_triggered_by") != std::string::npos) {
-        return false;
-    }
-    return written::diagnostic_in_lifecycle(d, [&](const written::LifecycleSite& site) {
-        if (!site.member || site.member->is_block) return false;
-        const std::string& name = site.member->name;
-        if (is_bool_argument(name)) return true;
-        if (!is_list_argument(name)) return false;
-        // `ignore_changes = "all"` / `"*"`: the wildcard rule's business.
-        if (name == "ignore_changes") {
-            std::string_view text = subject_text(d);
-            if (text == "\"all\"" || text == "\"*\"") return false;
-        }
-        return true;
-    });
-}
 
 const hcl::Expr* unwrap_parentheses(const hcl::Expr* e) {
     while (e && e->kind == hcl::ExprKind::parentheses) e = hcl::as<hcl::ParenthesesExpr>(*e).inner;
@@ -145,23 +113,23 @@ Rule lifecycle_non_literal() {
         "Terraform reads lifecycle settings while it builds the dependency graph, before any expression can be "
         "evaluated, so only literal values are allowed; `terraform validate` stops on a variable or a function "
         "call there. Writing the literal keeps the setting obvious to a reader and to every tool.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = var.rolling_update\n"
-        "    ignore_changes        = local.ignored_attributes\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  lifecycle {\n"
-        "    create_before_destroy = true\n"
-        "    ignore_changes        = [tags, user_data]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    create_before_destroy = var.rolling_update
+    ignore_changes        = local.ignored_attributes
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  lifecycle {
+    create_before_destroy = true
+    ignore_changes        = [tags, user_data]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the literal to write depends on what the expression meant.";
     r.check = check;
-    r.claims = claims;
+    r.claimed_codes = {code::lifecycle_value_not_literal};
     return r;
 }
 

@@ -1,38 +1,9 @@
 // lifecycle-unknown-argument: a `lifecycle` block holds only the arguments
 // and blocks Terraform defines for it.
-#include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
-namespace {
-
-bool known_member(std::string_view name) {
-    // `enabled` is OpenTofu's only: the decoder rejects it for Terraform as an
-    // unsupported argument, which this rule claims.
-    for (std::string_view k : {"create_before_destroy", "prevent_destroy", "ignore_changes", "replace_triggered_by",
-                               "destroy", "precondition", "postcondition", "action_trigger"}) {
-        if (name == k) return true;
-    }
-    return false;
-}
-
-// The loader rejects every other member of a lifecycle block ("Unsupported
-// argument", "Unsupported block type", and in JSON "Extraneous JSON object
-// property"), and the arguments a data source's lifecycle may not set.
-// Problems nested deeper (inside a precondition) are not this rule's.
-bool claims(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    if (s == "Invalid data resource lifecycle argument" || s == "Invalid data resource lifecycle nested block") return true;
-    if (s != "Unsupported argument" && s != "Unsupported block type" && s != "Extraneous JSON object property") {
-        return false;
-    }
-    return written::diagnostic_in_lifecycle(d, [](const written::LifecycleSite& site) {
-        return site.member != nullptr && !known_member(site.member->name);
-    });
-}
-
-}  // namespace
 
 Rule lifecycle_unknown_argument() {
     Rule r;
@@ -54,20 +25,24 @@ Rule lifecycle_unknown_argument() {
         "Terraform refuses to load the module. A misspelt lifecycle argument is worse than most typos: the "
         "protection it was meant to give (`prevent_destroy`, `ignore_changes`) would silently be missing if it "
         "were accepted.";
-    r.doc.failing_example =
-        "resource \"aws_db_instance\" \"main\" {\n"
-        "  lifecycle {\n"
-        "    prevent_destroys = true\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_db_instance\" \"main\" {\n"
-        "  lifecycle {\n"
-        "    prevent_destroy = true\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_db_instance" "main" {
+  lifecycle {
+    prevent_destroys = true
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_db_instance" "main" {
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
-    r.claims = claims;
+    r.claimed_codes = {
+        code::invalid_data_resource_lifecycle_argument,
+        code::invalid_data_resource_lifecycle_nested_block,
+        code::lifecycle_unknown_member,
+    };
     return r;
 }
 

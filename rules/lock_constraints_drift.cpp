@@ -3,7 +3,7 @@
 #include <fmt/core.h>
 
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -24,27 +24,27 @@ Rule lock_constraints_drift() {
     r.doc.why =
         "Terraform rewrites `constraints` only when it reinstalls a provider, so the recorded string quietly "
         "stops describing the configuration and reviewers read outdated intent from it.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl: constraints = \"~> 4.0\"\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl: constraints = \"~> 5.0\"\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl: constraints = "~> 4.0"
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl: constraints = "~> 5.0"
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+)hcl";
     r.doc.fix_safety = "`tfsift lint --fix` writes the current constraints string; it changes no version.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
-        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        if (!config::unloaded_module_calls(ctx.module()).empty()) return;
         for (const auto* req : in.lockable(ctx.engine)) {
             const auto* lock = in.read.locks.find(req->provider);
             if (lock == nullptr) continue;

@@ -7,7 +7,7 @@
 
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/net/engine_version.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/providers/package_audit.hpp"
@@ -135,17 +135,17 @@ Rule lock_hash_mismatch() {
         "`terraform init` refuses such a package (\"doesn't match any of the checksums previously recorded in the "
         "dependency lock file\"): either the mirror holds a different build than the one that was locked, or "
         "someone tampered with it.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl records h1: hashes that the mirror's package does not have\n"
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"5.31.0\"\n"
-        "  hashes  = [\"h1:AAAA...\"]\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"5.31.0\"\n"
-        "  hashes  = [\"h1:<the package's own h1 hash>\"]\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl records h1: hashes that the mirror's package does not have
+provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+  hashes  = ["h1:AAAA..."]
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+  hashes  = ["h1:<the package's own h1 hash>"]
+}
+)hcl";
     r.doc.fix_safety =
         "Not fixable: tfsift cannot tell which side is right. `--fix` keeps the recorded hashes and does not add "
         "the contradicting package's hash.";

@@ -2,7 +2,7 @@
 #include <filesystem>
 
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -21,16 +21,16 @@ Rule lock_in_shared_module() {
     r.doc.why =
         "A lock file in a shared module looks as if it pinned that module's providers, but it has no effect: "
         "callers select versions from their own lock file. It goes stale unnoticed and misleads reviewers.";
-    r.doc.failing_example =
-        "# modules/network/.terraform.lock.hcl exists, and the root module calls\n"
-        "module \"network\" {\n"
-        "  source = \"./modules/network\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# only the root module has a .terraform.lock.hcl\n"
-        "module \"network\" {\n"
-        "  source = \"./modules/network\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# modules/network/.terraform.lock.hcl exists, and the root module calls
+module "network" {
+  source = "./modules/network"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# only the root module has a .terraform.lock.hcl
+module "network" {
+  source = "./modules/network"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: delete the file (or stop calling the module) yourself.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::called) return;

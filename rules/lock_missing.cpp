@@ -9,7 +9,7 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {
@@ -118,16 +118,16 @@ Rule lock_missing() {
     r.doc.why =
         "Without a committed lock file every `terraform init` selects the newest versions the constraints allow "
         "and trusts whatever packages it downloads: two runs of the same commit can use different provider code.";
-    r.doc.failing_example =
-        "# no .terraform.lock.hcl beside this file\n"
-        "provider \"aws\" {\n"
-        "  region = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl committed beside this file\n"
-        "provider \"aws\" {\n"
-        "  region = \"eu-west-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# no .terraform.lock.hcl beside this file
+provider "aws" {
+  region = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl committed beside this file
+provider "aws" {
+  region = "eu-west-1"
+}
+)hcl";
     r.doc.fix_safety =
         "`tfsift lint --fix` creates the lock file when the packages of every required provider are available "
         "offline (installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.";

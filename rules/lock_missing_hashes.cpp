@@ -1,6 +1,6 @@
 // lock-missing-hashes: a lock entry that records no checksum at all.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -20,19 +20,19 @@ Rule lock_missing_hashes() {
     r.doc.why =
         "The checksums are what the lock file protects: with none recorded, the next `init` accepts whatever "
         "package it is handed for that version and records its checksum as if it had always been trusted.";
-    r.doc.failing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version     = \"5.31.0\"\n"
-        "  constraints = \"~> 5.0\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version     = \"5.31.0\"\n"
-        "  constraints = \"~> 5.0\"\n"
-        "  hashes = [\n"
-        "    \"h1:<checksum of the package>\",\n"
-        "  ]\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version     = "5.31.0"
+  constraints = "~> 5.0"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version     = "5.31.0"
+  constraints = "~> 5.0"
+  hashes = [
+    "h1:<checksum of the package>",
+  ]
+}
+)hcl";
     r.doc.fix_safety =
         "`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
         "is available offline and hashes cleanly; without such a package the entry stays as it is and the finding "

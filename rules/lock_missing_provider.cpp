@@ -1,7 +1,7 @@
 // lock-missing-provider: a provider the module tree requires has no entry in
 // the root module's lock file.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -23,20 +23,20 @@ Rule lock_missing_provider() {
     r.doc.why =
         "`terraform init -lockfile=readonly` (the usual CI setting) fails with \"Provider dependency changes "
         "detected\", and a plain `init` selects a version nobody reviewed.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl lists only hashicorp/aws\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = { source = \"hashicorp/random\", version = \"~> 3.0\" }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl lists hashicorp/random\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = { source = \"hashicorp/random\", version = \"~> 3.0\" }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl lists only hashicorp/aws
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = "~> 3.0" }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl lists hashicorp/random
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = "~> 3.0" }
+  }
+}
+)hcl";
     r.doc.fix_safety =
         "`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
         "available offline, with their hashes; without such a package it leaves the file alone.";

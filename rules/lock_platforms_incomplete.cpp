@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/lock_verification.hpp"
@@ -62,17 +62,17 @@ Rule lock_platforms_incomplete() {
         "A lock file made by `init` from a mirror holds only the hash of the platform it ran on; on every other "
         "platform `init` then fails to verify the package. `terraform providers lock -platform=...` exists for "
         "exactly this.";
-    r.doc.failing_example =
-        "# .tfsift.toml: platforms = [\"linux_amd64\", \"darwin_arm64\"]\n"
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"5.31.0\"\n"
-        "  hashes  = [\"h1:<linux_amd64 only>\"]\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"5.31.0\"\n"
-        "  hashes  = [\"h1:<linux_amd64>\", \"h1:<darwin_arm64>\"]\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .tfsift.toml: platforms = ["linux_amd64", "darwin_arm64"]
+provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+  hashes  = ["h1:<linux_amd64 only>"]
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+  hashes  = ["h1:<linux_amd64>", "h1:<darwin_arm64>"]
+}
+)hcl";
     r.doc.fix_safety =
         "`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
         "package is available offline; it never removes a hash.";

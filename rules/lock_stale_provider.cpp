@@ -1,6 +1,6 @@
 // lock-stale-provider: a lock file entry for a provider nothing requires.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -22,29 +22,29 @@ Rule lock_stale_provider() {
     r.doc.why =
         "Stale entries make the lock file say the project depends on providers it no longer uses, and the next "
         "`init` produces an unrelated diff in whatever change happens to run it.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl still lists hashicorp/null, which nothing uses\n"
-        "resource \"aws_s3_bucket\" \"logs\" {\n"
-        "  bucket = \"logs\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl lists only hashicorp/aws\n"
-        "resource \"aws_s3_bucket\" \"logs\" {\n"
-        "  bucket = \"logs\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl still lists hashicorp/null, which nothing uses
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl lists only hashicorp/aws
+resource "aws_s3_bucket" "logs" {
+  bucket = "logs"
+}
+)hcl";
     r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
         // Modules that are not loaded (remote sources) may require more.
-        if (!providers::unloaded_module_calls(ctx.module()).empty()) return;
+        if (!config::unloaded_module_calls(ctx.module()).empty()) return;
         auto state = load_state(ctx);
-        providers::TreeRequirements from_state;  // what only the state requires
+        config::TreeRequirements from_state;  // what only the state requires
         if (state) {
             report_state_diagnostics(*state, "lock-stale-provider", Severity::warning, sink);
             if (state->has_errors()) return;
-            providers::add_state_requirements(from_state, *state);
+            config::add_state_requirements(from_state, *state);
         }
         for (const auto& [provider, lock] : in.read.locks.providers) {
             if (in.requirements.count(provider) || from_state.count(provider)) continue;

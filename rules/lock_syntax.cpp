@@ -1,6 +1,6 @@
 // lock-syntax: the root module's `.terraform.lock.hcl` as Terraform reads it.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -22,14 +22,14 @@ Rule lock_syntax() {
     r.doc.why =
         "`terraform init` refuses a lock file it cannot read, so every later command fails until someone repairs "
         "it by hand; hand edits and merge conflicts are the usual cause.";
-    r.doc.failing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"v5.31.0\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"registry.terraform.io/hashicorp/aws\" {\n"
-        "  version = \"5.31.0\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version = "v5.31.0"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
+  version = "5.31.0"
+}
+)hcl";
     r.doc.fix_safety =
         "Not fixable: `tfsift lint --fix` and `tfsift lock` never overwrite a lock file they cannot read.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {

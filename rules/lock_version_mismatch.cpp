@@ -1,7 +1,7 @@
 // lock-version-mismatch: the locked version is outside the combined
 // constraints of the module tree.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -21,20 +21,20 @@ Rule lock_version_mismatch() {
     r.doc.why =
         "`terraform init` stops with \"locked provider ... does not match configured version constraint\" until "
         "someone runs `init -upgrade`; in CI this usually surfaces only after a module upgrade is merged.";
-    r.doc.failing_example =
-        "# .terraform.lock.hcl: version = \"4.67.0\"\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "# .terraform.lock.hcl: version = \"5.31.0\"\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = { source = \"hashicorp/aws\", version = \"~> 5.0\" }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# .terraform.lock.hcl: version = "4.67.0"
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# .terraform.lock.hcl: version = "5.31.0"
+terraform {
+  required_providers {
+    aws = { source = "hashicorp/aws", version = "~> 5.0" }
+  }
+}
+)hcl";
     r.doc.fix_safety =
         "`tfsift lint --fix` replaces the version with the newest one the constraints accept among the packages "
         "available offline (and records that version's hashes); without one it leaves the entry alone.";

@@ -2,8 +2,9 @@
 // that its caller's `providers` map does not pass. Terraform's loader
 // reports this itself (config::load_module_tree), so the rule claims that
 // diagnostic instead of detecting the problem a second time.
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -24,29 +25,27 @@ Rule module_alias_not_passed() {
         "Aliased provider configurations are never inherited: a module that declares one expects its caller to "
         "choose which configuration it gets. Terraform rejects the call with \"Missing required provider "
         "configuration\".";
-    r.doc.failing_example =
-        "# ./tunnel declares configuration_aliases = [aws.src, aws.dst]\n"
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src = aws.usw1\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src = aws.usw1\n"
-        "    aws.dst = aws.usw2\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# ./tunnel declares configuration_aliases = [aws.src, aws.dst]
+module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src = aws.usw1
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src = aws.usw1
+    aws.dst = aws.usw2
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows which configuration the module should get.";
-    r.claims = [](const config::LoadDiagnostic& d) {
-        // The error form only: Terraform's warning of the same summary is about
-        // an inherited default configuration, not an alias.
-        return d.phase == config::LoadPhase::tree && d.diagnostic.severity == Severity::error &&
-               d.diagnostic.summary == "Missing required provider configuration";
-    };
+    r.claimed_codes = {code::missing_required_provider_configuration};
+    // The error form only: Terraform's warning of the same kind is about an
+    // inherited default configuration, not an alias.
+    r.claim_only_if = [](const ClaimedDiagnostic& d) { return d.tree_phase && d.severity == Severity::error; };
     return r;
 }
 

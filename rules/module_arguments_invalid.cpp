@@ -14,7 +14,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -176,19 +176,19 @@ Rule module_arguments_invalid() {
         "Terraform refuses the whole configuration (`validate` and `plan` stop while building the graph). A "
         "renamed variable in a shared module breaks every caller, and this shows each one without running "
         "Terraform.";
-    r.doc.failing_example =
-        "# modules/web/variables.tf declares `variable \"name\" {}` and\n"
-        "# `variable \"port\" { type = number }`, both without a default.\n"
-        "module \"web\" {\n"
-        "  source = \"./modules/web\"\n"
-        "  nmae   = \"web\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"web\" {\n"
-        "  source = \"./modules/web\"\n"
-        "  name   = \"web\"\n"
-        "  port   = 8080\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# modules/web/variables.tf declares `variable "name" {}` and
+# `variable "port" { type = number }`, both without a default.
+module "web" {
+  source = "./modules/web"
+  nmae   = "web"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "web" {
+  source = "./modules/web"
+  name   = "web"
+  port   = 8080
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the intended argument or value is the author's decision.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.tree == nullptr || ctx.tree->root == nullptr) return;

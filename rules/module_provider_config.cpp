@@ -2,9 +2,9 @@
 // provider itself, or keeps a legacy proxy `provider` block.
 #include <fmt/format.h>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -90,26 +90,26 @@ Rule module_provider_config() {
         "with its own provider configuration cannot be called with `count`, `for_each` or `depends_on`, cannot "
         "receive a configuration from its caller for that provider, and its resources cannot be destroyed once "
         "the module call is removed, because the configuration goes away with it.";
-    r.doc.failing_example =
-        "# modules/bucket/main.tf, called by the root module\n"
-        "provider \"aws\" {\n"
-        "  region = \"us-west-2\"\n"
-        "}\n"
-        "\n"
-        "provider \"aws\" {\n"
-        "  alias = \"replica\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# modules/bucket/main.tf, called by the root module\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source                = \"hashicorp/aws\"\n"
-        "      version               = \">= 5.0\"\n"
-        "      configuration_aliases = [aws.replica]\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# modules/bucket/main.tf, called by the root module
+provider "aws" {
+  region = "us-west-2"
+}
+
+provider "aws" {
+  alias = "replica"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# modules/bucket/main.tf, called by the root module
+terraform {
+  required_providers {
+    aws = {
+      source                = "hashicorp/aws"
+      version               = ">= 5.0"
+      configuration_aliases = [aws.replica]
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the configuration has to move to the root module by hand.";
     r.check = check;
     return r;

@@ -5,9 +5,9 @@
 
 #include <optional>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -79,20 +79,20 @@ Rule module_provider_config_meta() {
         "Terraform rejects such a call: \"Module is incompatible with count, for_each, and depends_on\". A "
         "provider configuration inside a module exists once per module instance and would have to be torn down "
         "with it, so a module that configures providers cannot be repeated or ordered after other objects.";
-    r.doc.failing_example =
-        "module \"bucket\" {\n"
-        "  source = \"./bucket\"   # ./bucket has provider \"aws\" { region = \"us-west-2\" }\n"
-        "  count  = 2\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"aws\" {\n"
-        "  region = \"us-west-2\"\n"
-        "}\n"
-        "\n"
-        "module \"bucket\" {\n"
-        "  source = \"./bucket\"   # ./bucket has no provider block of its own\n"
-        "  count  = 2\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(module "bucket" {
+  source = "./bucket"   # ./bucket has provider "aws" { region = "us-west-2" }
+  count  = 2
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "aws" {
+  region = "us-west-2"
+}
+
+module "bucket" {
+  source = "./bucket"   # ./bucket has no provider block of its own
+  count  = 2
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the provider configuration has to move out of the called module.";
     r.check = check;
     return r;

@@ -4,9 +4,9 @@
 // uses.
 #include <fmt/format.h>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -82,22 +82,22 @@ Rule module_providers_incomplete() {
         "every provider the module needs must be listed. Terraform releases to date still let a left-out default "
         "configuration be inherited, so such a call works, but it relies on behaviour the documents disclaim, "
         "and a reader of the call cannot tell which configuration the module's other resources end up with.";
-    r.doc.failing_example =
-        "# ./app uses aws_* and random_* resources\n"
-        "module \"app\" {\n"
-        "  source = \"./app\"\n"
-        "  providers = {\n"
-        "    aws = aws.usw2\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"app\" {\n"
-        "  source = \"./app\"\n"
-        "  providers = {\n"
-        "    aws    = aws.usw2\n"
-        "    random = random\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# ./app uses aws_* and random_* resources
+module "app" {
+  source = "./app"
+  providers = {
+    aws = aws.usw2
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "app" {
+  source = "./app"
+  providers = {
+    aws    = aws.usw2
+    random = random
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: passing the caller's default configuration is usual but not always intended.";
     r.check = check;
     return r;

@@ -3,9 +3,9 @@
 // provider configuration.
 #include <fmt/format.h>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -82,23 +82,23 @@ Rule module_providers_unknown() {
         "The keys of `providers` are names inside the called module. A configuration passed under a name the "
         "module never refers to is silently unused, while the resources it was meant for fall back to another "
         "configuration, often the wrong region or account; usually the key has a typo or the module changed.";
-    r.doc.failing_example =
-        "# ./tunnel declares configuration_aliases = [aws.src, aws.dst]\n"
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src         = aws.usw1\n"
-        "    aws.destination = aws.usw2\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"tunnel\" {\n"
-        "  source = \"./tunnel\"\n"
-        "  providers = {\n"
-        "    aws.src = aws.usw1\n"
-        "    aws.dst = aws.usw2\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# ./tunnel declares configuration_aliases = [aws.src, aws.dst]
+module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src         = aws.usw1
+    aws.destination = aws.usw2
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "tunnel" {
+  source = "./tunnel"
+  providers = {
+    aws.src = aws.usw1
+    aws.dst = aws.usw2
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows which name was meant.";
     r.check = check;
     return r;

@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "provider_local_name_uses.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "support/provider_local_name_uses.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
@@ -153,33 +154,33 @@ Rule module_required_providers() {
         "name is taken to mean `hashicorp/<name>`: right for HashiCorp's providers, silently wrong for every "
         "other, and in a shared module it breaks callers that use a provider of that name from another "
         "namespace.";
-    r.doc.failing_example =
-        "# modules/dns/main.tf: no required_providers\n"
-        "resource \"cloudflare_record\" \"www\" {\n"
-        "  zone_id = var.zone_id\n"
-        "  name    = \"www\"\n"
-        "  type    = \"CNAME\"\n"
-        "  content = var.target\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    cloudflare = {\n"
-        "      source  = \"cloudflare/cloudflare\"\n"
-        "      version = \">= 4.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "resource \"cloudflare_record\" \"www\" {\n"
-        "  zone_id = var.zone_id\n"
-        "  name    = \"www\"\n"
-        "  type    = \"CNAME\"\n"
-        "  content = var.target\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# modules/dns/main.tf: no required_providers
+resource "cloudflare_record" "www" {
+  zone_id = var.zone_id
+  name    = "www"
+  type    = "CNAME"
+  content = var.target
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    cloudflare = {
+      source  = "cloudflare/cloudflare"
+      version = ">= 4.0"
+    }
+  }
+}
+
+resource "cloudflare_record" "www" {
+  zone_id = var.zone_id
+  name    = "www"
+  type    = "CNAME"
+  content = var.target
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the source to declare depends on the provider meant.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) { return d.diagnostic.summary == "Reference to undefined provider"; };
+    r.claimed_codes = {code::reference_to_undefined_provider};
     return r;
 }
 

@@ -6,7 +6,7 @@
 
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -94,14 +94,14 @@ Rule module_source_unpinned() {
         "Without a fixed revision every `terraform init` (or a fresh checkout in CI) downloads whatever the "
         "branch holds at that moment, and the dependency lock file does not record module versions: the same "
         "configuration plans different resources from one day to the next.";
-    r.doc.failing_example =
-        "module \"network\" {\n"
-        "  source = \"git::https://example.com/network.git\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"network\" {\n"
-        "  source = \"git::https://example.com/network.git?ref=v1.4.0\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(module "network" {
+  source = "git::https://example.com/network.git"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "network" {
+  source = "git::https://example.com/network.git?ref=v1.4.0"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: choose the tag or commit to pin yourself.";
     r.check = check;
     return r;

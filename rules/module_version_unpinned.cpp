@@ -3,7 +3,7 @@
 
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/core_version.hpp"
 
 namespace tfsift::lint::rules {
@@ -57,16 +57,16 @@ Rule module_version_unpinned() {
         "The dependency lock file records provider versions only, never module versions: a range lets every "
         "`terraform init -upgrade` (or a fresh checkout) pull a different module release with different "
         "resources.";
-    r.doc.failing_example =
-        "module \"vpc\" {\n"
-        "  source  = \"terraform-aws-modules/vpc/aws\"\n"
-        "  version = \"~> 5.1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "module \"vpc\" {\n"
-        "  source  = \"terraform-aws-modules/vpc/aws\"\n"
-        "  version = \"5.1.2\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(module "vpc" {
+  source  = "terraform-aws-modules/vpc/aws"
+  version = "~> 5.1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(module "vpc" {
+  source  = "terraform-aws-modules/vpc/aws"
+  version = "5.1.2"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: choose the version to pin yourself (`.terraform/modules/modules.json` shows the installed one).";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         for (const auto& [name, call] : ctx.module().module->module_calls) {

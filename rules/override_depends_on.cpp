@@ -9,18 +9,14 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_depends_on_override(const config::LoadDiagnostic& d) {
-    return d.diagnostic.summary == "Unsupported override" &&
-           d.diagnostic.detail.find("depends_on") != std::string::npos;
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     std::vector<DeclaredBlock> primaries;
@@ -87,20 +83,20 @@ Rule override_depends_on() {
         "Dependencies decide the order of operations, and a reader of the primary file must be able to see "
         "them. Terraform refuses to load a module whose override file changes them; an empty list in an "
         "override looks like it clears the base's dependencies but does nothing.";
-    r.doc.failing_example =
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  depends_on = [aws_iam_role_policy.web]\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami        = \"ami-408c7f28\"\n"
-        "  depends_on = [aws_iam_role_policy.web]\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# override.tf
+resource "aws_instance" "web" {
+  depends_on = [aws_iam_role_policy.web]
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami        = "ami-408c7f28"
+  depends_on = [aws_iam_role_policy.web]
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: move the dependency into the primary block by hand.";
     r.check = check;
-    r.claims = is_depends_on_override;
+    r.claimed_codes = {code::depends_on_override};
     return r;
 }
 

@@ -12,22 +12,17 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
 
 constexpr std::string_view rule_id = "override-invalid-result";
-
-bool is_overridden_nullable_default(const config::LoadDiagnostic& d) {
-    std::string_view path = d.source ? std::string_view(d.source->path()) : std::string_view(d.diagnostic.filename);
-    return d.diagnostic.summary == "Invalid default value for variable" &&
-           d.diagnostic.detail.find("nullable=false") != std::string::npos && is_override_file_path(path);
-}
 
 // Where in the load order a file comes: primaries first, then override
 // files (ctx.files() lists them by name, mixed).
@@ -166,31 +161,36 @@ Rule override_invalid_result() {
     r.doc.why =
         "Each file looks valid on its own, so the conflict only exists in the merged configuration that no one "
         "reads. Terraform either fails later, in `plan`, or silently ignores one of the settings.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 2\n"
-        "  ami   = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  for_each = toset([\"a\", \"b\"])\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 2\n"
-        "  ami   = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  count = 3\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  count = 2
+  ami   = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  for_each = toset(["a", "b"])
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  count = 2
+  ami   = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  count = 3
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: decide which of the two settings the configuration needs.";
     r.check = check;
-    r.claims = is_overridden_nullable_default;
+    r.claimed_codes = {code::variable_default_not_nullable, code::merged_default_not_nullable};
+    // Only when an override file is the cause; the same mistake in a primary
+    // file alone stays invalid-configuration.
+    r.claim_only_if = [](const ClaimedDiagnostic& d) {
+        return is_override_file_path(d.source ? std::string_view(d.source->path()) : d.filename);
+    };
     return r;
 }
 

@@ -10,22 +10,14 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_missing_base(const config::LoadDiagnostic& d) {
-    std::string_view s = d.diagnostic.summary;
-    return s == "Missing base provider configuration for override" ||
-           s == "Missing base variable declaration to override" ||
-           s == "Missing base local value definition to override" ||
-           s == "Missing base output definition to override" || s == "Missing module call to override" ||
-           s == "Missing resource to override" || s == "Missing data resource to override";
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     std::set<std::string, std::less<>> primary_providers;
@@ -74,29 +66,37 @@ Rule override_missing_base() {
         "An override block without a base is usually a typo in a label or a block whose original was renamed "
         "or removed. Terraform stops loading the module for most of them; for a default provider configuration "
         "it silently creates one, which hides the mistake.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"webserver\" {\n"
-        "  ami = \"ami-0c55b159\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-0c55b159\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "webserver" {
+  ami = "ami-0c55b159"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  ami = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  ami = "ami-0c55b159"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the override block must be renamed to its base, or the base restored.";
     r.check = check;
-    r.claims = is_missing_base;
+    r.claimed_codes = {
+        code::missing_base_provider_configuration_for_override,
+        code::missing_base_variable_declaration_to_override,
+        code::missing_base_local_value_definition_to_override,
+        code::missing_base_output_definition_to_override,
+        code::missing_module_call_to_override,
+        code::missing_resource_to_override,
+        code::missing_data_resource_to_override,
+    };
     return r;
 }
 

@@ -16,10 +16,10 @@
 
 #include <fmt/core.h>
 
-#include "override_support.hpp"
+#include "support/override_support.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -271,29 +271,29 @@ Rule override_undocumented() {
         "Terraform's documentation asks for exactly this: someone reading only the original file cannot tell "
         "that part of it is replaced elsewhere. A comment at the block sends the reader to the override file "
         "before they change a value that has no effect.";
-    r.doc.failing_example =
-        "# main.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  instance_type = \"t2.micro\"\n"
-        "  ami           = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"foo\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "# main.tf\n"
-        "# The ami is overridden in override.tf.\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  instance_type = \"t2.micro\"\n"
-        "  ami           = \"ami-408c7f28\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"foo\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# main.tf
+resource "aws_instance" "web" {
+  instance_type = "t2.micro"
+  ami           = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  ami = "foo"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# main.tf
+# The ami is overridden in override.tf.
+resource "aws_instance" "web" {
+  instance_type = "t2.micro"
+  ami           = "ami-408c7f28"
+}
+
+# override.tf
+resource "aws_instance" "web" {
+  ami = "foo"
+}
+)hcl";
     r.doc.fix_safety =
         "Safe: `--fix` inserts a comment line `# Overridden in FILE.` above the block header, which changes no "
         "behaviour. Rewording it to say what the override changes is left to the author.";

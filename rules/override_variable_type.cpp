@@ -8,32 +8,11 @@
 // invalid-configuration.
 #include <string_view>
 
-#include "override_support.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/override_support.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
-
-namespace {
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-bool is_overridden_default_invalid(const config::LoadDiagnostic& d) {
-    if (d.diagnostic.summary != "Invalid default value for variable") return false;
-    std::string_view path = d.source ? std::string_view(d.source->path()) : std::string_view(d.diagnostic.filename);
-    if (!is_override_file_path(path)) return false;
-    std::string_view detail = d.diagnostic.detail;
-    // The merge: the override changed the type, or changed the default.
-    if (starts_with(detail, "Overriding this variable's type constraint") ||
-        starts_with(detail, "The overridden default value")) {
-        return true;
-    }
-    // Decoding the override block itself: it sets both, and they disagree.
-    // (The merge's own "This variable's default value ..." arises both for
-    // that and for a base that was invalid on its own, so it is left alone.)
-    return starts_with(detail, "This default value is not compatible");
-}
-
-}  // namespace
 
 Rule override_variable_type() {
     Rule r;
@@ -52,28 +31,37 @@ Rule override_variable_type() {
     r.doc.why =
         "Terraform refuses to load the module. The primary file alone looks correct, so the mistake is easy to "
         "miss in review.";
-    r.doc.failing_example =
-        "# variables.tf\n"
-        "variable \"zones\" {\n"
-        "  default = \"eu-west-1a\"\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "variable \"zones\" {\n"
-        "  type = list(string)\n"
-        "}\n";
-    r.doc.passing_example =
-        "# variables.tf\n"
-        "variable \"zones\" {\n"
-        "  default = [\"eu-west-1a\"]\n"
-        "}\n"
-        "\n"
-        "# override.tf\n"
-        "variable \"zones\" {\n"
-        "  type = list(string)\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# variables.tf
+variable "zones" {
+  default = "eu-west-1a"
+}
+
+# override.tf
+variable "zones" {
+  type = list(string)
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# variables.tf
+variable "zones" {
+  default = ["eu-west-1a"]
+}
+
+# override.tf
+variable "zones" {
+  type = list(string)
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: change the default or the type so that they agree.";
-    r.claims = is_overridden_default_invalid;
+    r.claimed_codes = {
+        code::override_type_invalidates_default,
+        code::override_default_type_mismatch,
+        code::variable_default_type_mismatch,
+    };
+    // Only when an override file is the cause; the same mistake in a primary
+    // file alone stays invalid-configuration.
+    r.claim_only_if = [](const ClaimedDiagnostic& d) {
+        return is_override_file_path(d.source ? std::string_view(d.source->path()) : d.filename);
+    };
     return r;
 }
 

@@ -4,9 +4,9 @@
 // `configuration_aliases`.
 #include <fmt/format.h>
 
-#include "module_providers.hpp"
+#include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -80,26 +80,26 @@ Rule provider_alias_undeclared() {
         "passes it in; aliased configurations are never inherited. Terraform fails at validate or plan time with "
         "\"Provider configuration not present\" or a missing-provider error; a typo in the alias is the usual "
         "cause.";
-    r.doc.failing_example =
-        "provider \"aws\" {\n"
-        "  alias  = \"west\"\n"
-        "  region = \"us-west-2\"\n"
-        "}\n"
-        "\n"
-        "resource \"aws_s3_bucket\" \"replica\" {\n"
-        "  provider = aws.wset\n"
-        "  bucket   = \"replica\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"aws\" {\n"
-        "  alias  = \"west\"\n"
-        "  region = \"us-west-2\"\n"
-        "}\n"
-        "\n"
-        "resource \"aws_s3_bucket\" \"replica\" {\n"
-        "  provider = aws.west\n"
-        "  bucket   = \"replica\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+
+resource "aws_s3_bucket" "replica" {
+  provider = aws.wset
+  bucket   = "replica"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+
+resource "aws_s3_bucket" "replica" {
+  provider = aws.west
+  bucket   = "replica"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows which configuration was meant.";
     r.check = check;
     return r;

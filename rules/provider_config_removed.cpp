@@ -1,7 +1,7 @@
 // provider-config-removed: a resource in the state needs a provider
 // configuration that the configuration no longer has.
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -25,7 +25,7 @@ bool config_exists(const config::LoadedModule& root, const providers::StateProvi
     if (pc.module_path.empty() && !pc.alias) return true;
     for (const auto& [key, p] : m->module->providers) {
         if (p.alias != pc.alias) continue;
-        auto provider = providers::resolve_local_name(*m->module, p.name, engine);
+        auto provider = config::resolve_local_name(*m->module, p.name, engine);
         if (provider && *provider == pc.provider) return true;
     }
     return false;
@@ -58,16 +58,16 @@ Rule provider_config_removed() {
         "To destroy a removed resource Terraform needs the provider configuration that created it; the plan fails "
         "with \"Provider configuration not present\" until the block is restored or the resource is removed "
         "from the state.";
-    r.doc.failing_example =
-        "# terraform.tfstate: aws_instance.old with provider[\"registry.terraform.io/hashicorp/aws\"].east\n"
-        "provider \"aws\" {\n"
-        "  region = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "provider \"aws\" {\n"
-        "  alias  = \"east\"\n"
-        "  region = \"us-east-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# terraform.tfstate: aws_instance.old with provider["registry.terraform.io/hashicorp/aws"].east
+provider "aws" {
+  region = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(provider "aws" {
+  alias  = "east"
+  region = "us-east-1"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: keep the provider block until the resources it manages are destroyed.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         auto state = load_state(ctx);

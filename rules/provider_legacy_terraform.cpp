@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -55,21 +55,21 @@ Rule provider_legacy_terraform() {
         "`hashicorp/terraform` is the legacy registry release of the now built-in provider. It is not "
         "compatible with current Terraform and OpenTofu releases, so requiring it makes `init` fail or install "
         "an outdated plugin instead of using the built-in one.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    terraform = {\n"
-        "      source = \"hashicorp/terraform\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "data \"terraform_remote_state\" \"network\" {\n"
-        "  backend = \"local\"\n"
-        "  config = {\n"
-        "    path = \"../network/terraform.tfstate\"\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    terraform = {
+      source = "hashicorp/terraform"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(data "terraform_remote_state" "network" {
+  backend = "local"
+  config = {
+    path = "../network/terraform.tfstate"
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: delete the entry by hand.";
     r.check = check;
     return r;

@@ -5,11 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -107,32 +108,30 @@ Rule provider_local_name() {
         "The preferred name is the prefix of the provider's resource types, so resources find their provider "
         "without a `provider` argument and readers recognise it at once. A made-up name forces a `provider` "
         "argument on every resource and hides which provider is meant.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    amazon = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    hashicorp-http = {\n"
-        "      source = \"hashicorp/http\"\n"
-        "    }\n"
-        "    mycorp-http = {\n"
-        "      source = \"mycorp/http\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    amazon = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    hashicorp-http = {
+      source = "hashicorp/http"
+    }
+    mycorp-http = {
+      source = "mycorp/http"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety =
         "Not fixable: renaming a local name means changing every resource, provider block and module "
         "`providers` map that uses it.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid provider local name" || d.diagnostic.summary == "Invalid provider name";
-    };
+    r.claimed_codes = {code::invalid_provider_local_name, code::invalid_provider_name};
     return r;
 }
 

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -95,25 +95,25 @@ Rule provider_local_name_duplicate() {
         "provider under two names splits its configurations between names, which is rarely what was meant; "
         "Terraform accepts it (an `import` block may choose which local name to use), so this is a warning, "
         "not an error.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "    amazon = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+    amazon = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: decide which entry and which name to keep.";
     r.check = check;
     return r;

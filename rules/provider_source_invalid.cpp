@@ -4,22 +4,17 @@
 // with the installer's stricter address parser for the chosen engine.
 #include <fmt/format.h>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
 namespace {
-
-bool is_source_diagnostic(const config::LoadDiagnostic& d) {
-    const std::string& s = d.diagnostic.summary;
-    return s == "Invalid provider source string" || s == "Invalid provider type" ||
-           s == "Invalid provider namespace" || s == "Invalid provider source hostname" || s == "Invalid source";
-}
 
 void check(const LintContext& ctx, FindingSink& sink) {
     for (const WrittenRequirement& w : written_provider_requirements(ctx)) {
@@ -60,25 +55,31 @@ Rule provider_source_invalid() {
     r.doc.why =
         "The source address is the provider's global identity and tells `init` where to download it. An invalid "
         "address stops `init`, and a repository name such as `terraform-provider-aws` is a common mistake.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/terraform-provider-aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/terraform-provider-aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the right address depends on the provider meant.";
     r.check = check;
-    r.claims = is_source_diagnostic;
+    r.claimed_codes = {
+        code::invalid_provider_source_string,
+        code::invalid_provider_type,
+        code::invalid_provider_namespace,
+        code::invalid_provider_source_hostname,
+        code::invalid_source,
+    };
     return r;
 }
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/factories.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -49,23 +49,23 @@ Rule provider_source_missing() {
         "The implied address is right only for HashiCorp's own providers. For any other provider it silently "
         "names a provider that does not exist or, worse, a different one; the documents recommend an explicit "
         "source for every provider so the module says what it needs.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    datadog = {\n"
-        "      version = \">= 3.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    datadog = {\n"
-        "      source  = \"DataDog/datadog\"\n"
-        "      version = \">= 3.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    datadog = {
+      version = ">= 3.0"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    datadog = {
+      source  = "DataDog/datadog"
+      version = ">= 3.0"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows which provider is meant.";
     r.check = check;
     return r;

@@ -5,12 +5,13 @@
 // rule's own.
 #include <fmt/format.h>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/core_version.hpp"
 #include "tfsift/providers/version.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -54,29 +55,28 @@ Rule provider_version_invalid() {
     r.doc.why =
         "An invalid constraint stops `init` before any provider is installed; the second kind only shows up at "
         "`init`, after `validate` in an initialized directory has passed.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \"~> v5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \"~> 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> v5.0"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid version constraint" && subject_in_required_providers(d);
-    };
+    r.claimed_codes = {code::invalid_version_constraint};
+    r.claim_only_if = subject_in_required_providers;
     return r;
 }
 

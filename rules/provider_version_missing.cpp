@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/factories.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -49,23 +49,23 @@ Rule provider_version_missing() {
         "installed by the next `init -upgrade` (or the first `init` without a lock file) and break the module. "
         "The documents strongly recommend a constraint for every provider a module depends on: at least the "
         "minimum version known to work.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source = \"hashicorp/aws\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \">= 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 5.0"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the right minimum version depends on what the module uses.";
     r.check = check;
     return r;

@@ -1,6 +1,6 @@
 // reference-invalid: a reference that cannot be valid where it is written.
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -27,23 +27,23 @@ Rule reference_invalid() {
     r.doc.why =
         "Terraform rejects each of these in `validate` and `plan`. Most come from copying an expression between "
         "blocks (`count.index` into a block without `count`) or from Terraform 0.11 habits.";
-    r.doc.failing_example =
-        "variable \"name\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "locals {\n"
-        "  first = var.name.first\n"
-        "  index = count.index\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"name\" {\n"
-        "  type = object({ first = string })\n"
-        "}\n"
-        "\n"
-        "locals {\n"
-        "  first = var.name.first\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(variable "name" {
+  type = string
+}
+
+locals {
+  first = var.name.first
+  index = count.index
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "name" {
+  type = object({ first = string })
+}
+
+locals {
+  first = var.name.first
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the intended expression is the author's decision.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         report_reference_problems(ctx, sink, rule_id, ReferenceProblemKind::invalid);

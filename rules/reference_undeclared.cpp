@@ -2,7 +2,7 @@
 // value, resource, data source, ephemeral resource or module call the module
 // does not declare, or to an output the called module does not declare.
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -28,22 +28,22 @@ Rule reference_undeclared() {
     r.doc.why =
         "Terraform rejects the configuration in `validate`, `plan` and `apply`; a typo in a name otherwise goes "
         "unnoticed until someone runs them with credentials and a backend.";
-    r.doc.failing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "output \"region\" {\n"
-        "  value = var.regoin\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "output \"region\" {\n"
-        "  value = var.region\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(variable "region" {
+  type = string
+}
+
+output "region" {
+  value = var.regoin
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "region" {
+  type = string
+}
+
+output "region" {
+  value = var.region
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: whether to declare the object or correct the name is the author's decision.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         report_reference_problems(ctx, sink, rule_id, ReferenceProblemKind::undeclared);

@@ -8,20 +8,15 @@
 #include "support/loader_reports.hpp"
 #include "support/reference_names.hpp"
 #include "support/written_resources.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
 
 constexpr std::string_view rule_id = "replace-triggered-by-invalid";
-
-// The loader checks what each item refers to: exactly one resource, and
-// only count.index or each.key besides.
-bool claims(const config::LoadDiagnostic& d) {
-    return d.diagnostic.summary.find("replace_triggered_by") != std::string::npos;
-}
 
 // An index key Terraform can resolve when it plans: a literal, count.index
 // or each.key.
@@ -141,25 +136,30 @@ Rule replace_triggered_by_invalid() {
         "Terraform decides on a replacement from the planned action of each referenced resource. Plain values "
         "have no planned action, so Terraform rejects them; route such a value through a `terraform_data` "
         "resource and reference that instead.";
-    r.doc.failing_example =
-        "resource \"aws_appautoscaling_target\" \"ecs\" {\n"
-        "  lifecycle {\n"
-        "    replace_triggered_by = [var.service_revision]\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"terraform_data\" \"service_revision\" {\n"
-        "  input = var.service_revision\n"
-        "}\n"
-        "\n"
-        "resource \"aws_appautoscaling_target\" \"ecs\" {\n"
-        "  lifecycle {\n"
-        "    replace_triggered_by = [terraform_data.service_revision]\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_appautoscaling_target" "ecs" {
+  lifecycle {
+    replace_triggered_by = [var.service_revision]
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "terraform_data" "service_revision" {
+  input = var.service_revision
+}
+
+resource "aws_appautoscaling_target" "ecs" {
+  lifecycle {
+    replace_triggered_by = [terraform_data.service_revision]
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = check;
-    r.claims = claims;
+    r.claimed_codes = {
+        code::invalid_replace_triggered_by_expression,
+        code::invalid_each_reference_in_replace_triggered_by_expression,
+        code::invalid_count_reference_in_replace_triggered_by_expression,
+        code::invalid_reference_in_replace_triggered_by_expression,
+    };
     return r;
 }
 

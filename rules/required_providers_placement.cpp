@@ -1,8 +1,9 @@
 // required-providers-placement: a `required_providers` block written
 // outside the `terraform` block. Terraform's loader rejects it with its own
 // diagnostic, which this rule claims.
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -21,26 +22,24 @@ Rule required_providers_placement() {
     r.doc.why =
         "Terraform refuses to load the module, so `init`, `validate` and `plan` all stop. The block only has a "
         "meaning inside the settings block, next to `required_version` and the backend.";
-    r.doc.failing_example =
-        "required_providers {\n"
-        "  aws = {\n"
-        "    source  = \"hashicorp/aws\"\n"
-        "    version = \"~> 5.0\"\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \"~> 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(required_providers {
+  aws = {
+    source  = "hashicorp/aws"
+    version = "~> 5.0"
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: move the block into the `terraform` block by hand.";
-    r.claims = [](const config::LoadDiagnostic& d) {
-        return d.diagnostic.summary == "Invalid required_providers block";
-    };
+    r.claimed_codes = {code::invalid_required_providers_block};
     return r;
 }
 

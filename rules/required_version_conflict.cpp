@@ -3,7 +3,7 @@
 // them.
 #include <fmt/format.h>
 
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/providers/core_version.hpp"
@@ -123,20 +123,20 @@ Rule required_version_conflict() {
     r.doc.why =
         "Terraform checks every module's `required_version` before doing anything: a conflict means no release "
         "can run the configuration, and an excluded engine version means the project's own tooling cannot.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_version = \"< 1.3\"\n"
-        "}\n"
-        "module \"net\" {\n"
-        "  source = \"./net\"   # required_version = \">= 1.5\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_version = \">= 1.3\"\n"
-        "}\n"
-        "module \"net\" {\n"
-        "  source = \"./net\"   # required_version = \">= 1.5\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_version = "< 1.3"
+}
+module "net" {
+  source = "./net"   # required_version = ">= 1.5"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_version = ">= 1.3"
+}
+module "net" {
+  source = "./net"   # required_version = ">= 1.5"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         std::vector<Entry> entries;

@@ -1,6 +1,6 @@
 // required-version-missing: a module that states no `required_version`.
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -53,19 +53,19 @@ Rule required_version_missing() {
         "Without it any Terraform release will try the module, and one older than the language features it "
         "uses fails with errors about unknown blocks and arguments rather than saying that it is too old; a "
         "newer one may silently behave differently.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \"~> 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_version = \">= 1.5\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_version = ">= 1.5"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: state the oldest release you test with yourself.";
     r.check = check;
     return r;

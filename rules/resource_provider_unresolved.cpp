@@ -3,9 +3,9 @@
 // which sets no `provider` argument.
 #include <fmt/format.h>
 
-#include "provider_local_name_uses.hpp"
+#include "support/provider_local_name_uses.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
@@ -57,31 +57,31 @@ Rule resource_provider_unresolved() {
         "with a different source. The catalogue lists this as an error, but Terraform's and OpenTofu's own "
         "loaders accept such modules (their test data has valid modules that rely on the implied provider), so "
         "tfsift reports it as a warning; raise it to an error in `.tfsift.toml` if your project forbids it.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    mycorp-http = {\n"
-        "      source = \"mycorp/http\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "data \"http\" \"status\" {\n"
-        "  url = \"https://status.example.com\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    mycorp-http = {\n"
-        "      source = \"mycorp/http\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "data \"http\" \"status\" {\n"
-        "  provider = mycorp-http\n"
-        "  url      = \"https://status.example.com\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    mycorp-http = {
+      source = "mycorp/http"
+    }
+  }
+}
+
+data "http" "status" {
+  url = "https://status.example.com"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    mycorp-http = {
+      source = "mycorp/http"
+    }
+  }
+}
+
+data "http" "status" {
+  provider = mycorp-http
+  url      = "https://status.example.com"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: either add the requirement or a `provider` argument, depending on intent.";
     r.check = check;
     return r;

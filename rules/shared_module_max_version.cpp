@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 #include "tfsift/providers/version.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -56,26 +56,26 @@ Rule shared_module_max_version() {
         "module caps the version for every configuration that uses it. Routine upgrades then need new releases "
         "of several modules at once. The documents ask shared modules to state the minimum version they are "
         "known to work with, document known incompatibilities, and let the root module set the maximum.";
-    r.doc.failing_example =
-        "# modules/network/versions.tf, called by the root module\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \"~> 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "# modules/network/versions.tf, called by the root module\n"
-        "terraform {\n"
-        "  required_providers {\n"
-        "    aws = {\n"
-        "      source  = \"hashicorp/aws\"\n"
-        "      version = \">= 5.0\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# modules/network/versions.tf, called by the root module
+terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 5.0"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(# modules/network/versions.tf, called by the root module
+terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 5.0"
+    }
+  }
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the minimum version to keep is the author's call.";
     r.check = check;
     return r;

@@ -1,5 +1,5 @@
 // syntax-error: a configuration file that cannot be parsed.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -18,15 +18,15 @@ Rule syntax_error() {
     r.doc.why =
         "Terraform and OpenTofu refuse to load a module with a file they cannot parse, so `init`, `validate` and "
         "`plan` all fail. Every other rule only sees what the parser could recover.";
-    r.doc.failing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami = \"ami-123\" instance_type = \"t3.micro\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "resource \"aws_instance\" \"web\" {\n"
-        "  ami           = \"ami-123\"\n"
-        "  instance_type = \"t3.micro\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
+  ami = "ami-123" instance_type = "t3.micro"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(resource "aws_instance" "web" {
+  ami           = "ami-123"
+  instance_type = "t3.micro"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: only the author knows what the text was meant to say.";
     // The engine reports it from the loader's parse diagnostics.
     return r;

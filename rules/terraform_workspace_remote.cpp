@@ -2,7 +2,7 @@
 // `remote` backend, for Terraform releases before v1.1 (TFLint's
 // terraform_workspace_remote).
 #include "support/reference_findings.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -24,34 +24,34 @@ Rule terraform_workspace_remote() {
     r.doc.why =
         "With remote operations, those releases evaluate `terraform.workspace` on the remote side as `default`, "
         "whatever workspace the run belongs to, so names and tags built from it collide across workspaces.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_version = \">= 0.14\"\n"
-        "  backend \"remote\" {\n"
-        "    organization = \"example\"\n"
-        "    workspaces {\n"
-        "      prefix = \"app-\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "locals {\n"
-        "  environment = terraform.workspace\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_version = \">= 1.1\"\n"
-        "  backend \"remote\" {\n"
-        "    organization = \"example\"\n"
-        "    workspaces {\n"
-        "      prefix = \"app-\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "locals {\n"
-        "  environment = terraform.workspace\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_version = ">= 0.14"
+  backend "remote" {
+    organization = "example"
+    workspaces {
+      prefix = "app-"
+    }
+  }
+}
+
+locals {
+  environment = terraform.workspace
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_version = ">= 1.1"
+  backend "remote" {
+    organization = "example"
+    workspaces {
+      prefix = "app-"
+    }
+  }
+}
+
+locals {
+  environment = terraform.workspace
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: raise `required_version` to `>= 1.1` or pass the environment as a variable.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         report_reference_problems(ctx, sink, rule_id, ReferenceProblemKind::workspace_remote);

@@ -7,7 +7,7 @@
 
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -117,22 +117,22 @@ Rule unused_declaration() {
         "An unused declaration is dead configuration: readers look for its effect and find none, a variable "
         "asks callers for a value that changes nothing, and an unused data source still reads from the "
         "provider on every plan.";
-    r.doc.failing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "locals {\n"
-        "  name = \"web\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n"
-        "\n"
-        "output \"region\" {\n"
-        "  value = var.region\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(variable "region" {
+  type = string
+}
+
+locals {
+  name = "web"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "region" {
+  type = string
+}
+
+output "region" {
+  value = var.region
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: remove the declaration, or use it, yourself.";
     r.check = check;
     return r;

@@ -1,7 +1,7 @@
 // unused-ignore: a `# tfsift-ignore` comment that suppresses nothing. The
 // engine reports it (src/lint/linter.cpp) once every other rule has run,
 // because only then is it known which comments were used.
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -22,15 +22,15 @@ Rule unused_ignore() {
     r.doc.why =
         "An ignore comment that outlived the problem it silenced hides the next, real finding of that rule on "
         "the same line, and misleads readers about the code. Removing it keeps the ignores honest.";
-    r.doc.failing_example =
-        "# tfsift-ignore: provider-version-missing -- pinned by the platform team\n"
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"region\" {\n"
-        "  type = string\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(# tfsift-ignore: provider-version-missing -- pinned by the platform team
+variable "region" {
+  type = string
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "region" {
+  type = string
+}
+)hcl";
     r.doc.fix_safety =
         "Fixable (safe) when every id of the comment is unused: `--fix` deletes the comment (and its line when "
         "the comment stands alone). A comment with some ids still in use must be edited by hand.";

@@ -3,12 +3,12 @@
 
 #include <fmt/core.h>
 
-#include "provider_local_name_uses.hpp"
+#include "support/provider_local_name_uses.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
-#include "written_provider_requirements.hpp"
+#include "support/factories.hpp"
+#include "tfsift/config/tree_requirements.hpp"
+#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -50,10 +50,10 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const config::
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
         for (const auto& use : provider_uses(child)) {
-            if (auto p = providers::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
+            if (auto p = config::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
         }
         for (const auto& [local, req] : child.module->terraform.required_providers) {
-            if (auto p = providers::resolve_local_name(*child.module, local, engine)) out.insert(*p);
+            if (auto p = config::resolve_local_name(*child.module, local, engine)) out.insert(*p);
         }
         used_below(child, engine, out);
     }
@@ -79,7 +79,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
     for (const auto& [name, req] : m.terraform.required_providers) {
         if (used.count(name) != 0) continue;
-        auto provider = providers::resolve_local_name(m, name, ctx.engine);
+        auto provider = config::resolve_local_name(m, name, ctx.engine);
         if (!provider || provider->is_builtin(ctx.engine)) continue;
         if (below.count(*provider) != 0) continue;
         const WrittenRequirement* w = written_entry_for(written, req);
@@ -115,28 +115,28 @@ Rule unused_required_provider() {
     r.doc.why =
         "`terraform init` installs every required provider, and the lock file records it: an unused entry "
         "costs a download on every fresh checkout and suggests a dependency that does not exist.";
-    r.doc.failing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = {\n"
-        "      source  = \"hashicorp/random\"\n"
-        "      version = \"~> 3.6\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n";
-    r.doc.passing_example =
-        "terraform {\n"
-        "  required_providers {\n"
-        "    random = {\n"
-        "      source  = \"hashicorp/random\"\n"
-        "      version = \"~> 3.6\"\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "\n"
-        "resource \"random_id\" \"suffix\" {\n"
-        "  byte_length = 4\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "~> 3.6"
+    }
+  }
+}
+)hcl";
+    r.doc.passing_example = R"hcl(terraform {
+  required_providers {
+    random = {
+      source  = "hashicorp/random"
+      version = "~> 3.6"
+    }
+  }
+}
+
+resource "random_id" "suffix" {
+  byte_length = 4
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: remove the entry yourself (and run `terraform init` to update the lock file).";
     r.check = check;
     return r;

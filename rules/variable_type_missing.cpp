@@ -2,7 +2,7 @@
 #include <fmt/core.h>
 
 #include "tfsift/lint/context.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -48,15 +48,15 @@ Rule variable_type_missing() {
         "(a list where a string was meant) surfaces later, far from the call, as an error inside the module "
         "or not at all. The type is also the variable's most useful documentation, and attribute access on it "
         "can only be checked when it is declared.";
-    r.doc.failing_example =
-        "variable \"region\" {\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
-    r.doc.passing_example =
-        "variable \"region\" {\n"
-        "  type    = string\n"
-        "  default = \"eu-west-1\"\n"
-        "}\n";
+    r.doc.failing_example = R"hcl(variable "region" {
+  default = "eu-west-1"
+}
+)hcl";
+    r.doc.passing_example = R"hcl(variable "region" {
+  type    = string
+  default = "eu-west-1"
+}
+)hcl";
     r.doc.fix_safety = "Not fixable: the type is a decision about what callers may pass.";
     r.check = check;
     return r;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfsift/source.hpp"
@@ -21,6 +22,11 @@ struct Diagnostic {
     std::string filename;                // as given to the parser / loader
     std::optional<Range> subject;        // what the diagnostic is about
     std::optional<Range> context;        // optional wider range for display
+    // What kind of problem this is, for programs: a stable id from
+    // diagnostic_codes.hpp that does not change when the wording does. Set
+    // by the loader on every diagnostic of the load and tree phases; empty
+    // for syntax errors.
+    std::string_view code;
 };
 
 using Diagnostics = std::vector<Diagnostic>;

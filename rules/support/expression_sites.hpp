@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/json/value.hpp"
 

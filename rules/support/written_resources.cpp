@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "tfsift/config/decode.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 
 namespace tfsift::lint::written {
 namespace {
@@ -170,35 +170,6 @@ std::optional<LifecycleSite> lifecycle_site(const std::vector<ResourceBlock>& bl
         }
     }
     return std::nullopt;
-}
-
-bool diagnostic_in_lifecycle(const config::LoadDiagnostic& diagnostic,
-                             const std::function<bool(const LifecycleSite&)>& accept) {
-    if (!diagnostic.source || !diagnostic.diagnostic.subject) return false;
-    // The diagnostics of one file arrive together: keep what was learnt about
-    // its last file, so that neither the search for "lifecycle" nor the parse
-    // is repeated per diagnostic (a file may have thousands).
-    struct LastParse {
-        std::shared_ptr<const SourceFile> source;
-        bool mentions_lifecycle = false;
-        std::unique_ptr<config::ParsedFile> parsed;
-        std::vector<ResourceBlock> blocks;
-    };
-    thread_local LastParse last;
-    if (last.source != diagnostic.source) {
-        last.blocks.clear();
-        last.parsed.reset();
-        last.source = diagnostic.source;
-        last.mentions_lifecycle = diagnostic.source->text().find("lifecycle") != std::string_view::npos;
-        if (last.mentions_lifecycle) {
-            const bool json = diagnostic.source->path().ends_with(".json");
-            last.parsed = config::parse_config_file(diagnostic.source, json ? config::FileSyntax::json : config::FileSyntax::native);
-            if (last.parsed) last.blocks = resource_blocks(*last.parsed);
-        }
-    }
-    if (!last.mentions_lifecycle) return false;
-    auto site = lifecycle_site(last.blocks, diagnostic.diagnostic.subject->start);
-    return site && accept(*site);
 }
 
 std::string block_label(config::ResourceMode mode, std::string_view type, std::string_view name) {

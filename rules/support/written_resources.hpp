@@ -64,12 +64,6 @@ struct LifecycleSite {
 };
 std::optional<LifecycleSite> lifecycle_site(const std::vector<ResourceBlock>& blocks, Pos pos);
 
-// Whether a loader diagnostic's subject lies in a resource's or data
-// source's lifecycle block, and in which member; the file is parsed again
-// (claims see only the diagnostic). `accept` decides on the site found.
-bool diagnostic_in_lifecycle(const config::LoadDiagnostic& diagnostic,
-                             const std::function<bool(const LifecycleSite&)>& accept);
-
 // `resource "TYPE" "NAME"` or `data "TYPE" "NAME"`, as messages name a block.
 std::string block_label(config::ResourceMode mode, std::string_view type, std::string_view name);
 

@@ -21,6 +21,7 @@
 #include "tfsift/lint/fix_diff.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 
@@ -174,6 +175,7 @@ int run_lint(const LintOptions& options) {
     }
 
     lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
     request.paths = options.paths;
     request.recursive = options.recursive;
     request.selection = options.selection;

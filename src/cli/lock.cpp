@@ -22,6 +22,7 @@
 #include "tfsift/providers/lock_repair.hpp"
 #include "tfsift/providers/package_audit.hpp"
 #include "tfsift/providers/state_file.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 
@@ -87,7 +88,7 @@ int run_lock_online(const LockOptions& o, Engine engine, const config::LoadedTre
                     const providers::RepairOptions& repair, const lint::Settings& settings) {
     online::OnlineLockRequest request;
     request.dir = o.dir;
-    request.requirements = providers::collect_tree_requirements(*tree.root, engine);
+    request.requirements = config::collect_tree_requirements(*tree.root, engine);
     request.repair = repair;
     for (const auto& text : o.providers) {
         auto parsed = providers::parse_provider_source(text, engine);
@@ -184,7 +185,8 @@ int run_lock(const LockOptions& o) {
         return exit_failure;
     }
     std::string settings_file = lint::find_settings_file(o.dir);
-    lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{} : lint::load_settings(settings_file);
+    lint::SettingsResult settings = settings_file.empty() ? lint::SettingsResult{}
+                                                         : lint::load_settings(settings_file, false, lint::builtin_rules());
     for (const auto& e : settings.errors) fmt::print(stderr, "{}\n", e.to_string());
     if (!settings.ok()) return exit_failure;
     const Engine engine = lint::resolve_engine(parse_engine(o.engine), settings.settings, o.dir);
@@ -205,7 +207,7 @@ int run_lock(const LockOptions& o) {
     options.keep_unrequired = true;  // like `providers lock`: other entries stay
     options.all_or_nothing = true;   // and any failure leaves the file alone
     options.installed_dir = fs::path(o.dir) / ".terraform" / "providers";
-    options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
+    options.requirements_partial = !config::unloaded_module_calls(*tree.root).empty();
     const bool offline = o.offline || offline_forced();
     if (!offline && o.fs_mirror.empty()) {
         if (!o.net_mirror.empty()) {
@@ -229,8 +231,9 @@ int run_lock(const LockOptions& o) {
     } else {
         packages = providers::all_packages(providers::find_local_packages(o.dir, providers::process_environment(), engine));
     }
-    auto requirements = providers::collect_tree_requirements(*tree.root, engine);
-    auto update = providers::update_lock_file(o.dir, requirements, packages, options, /*always_write=*/true);
+    auto requirements = config::collect_tree_requirements(*tree.root, engine);
+    auto update = providers::update_lock_file(o.dir, config::lock_requirements(requirements), packages, options,
+                                              /*always_write=*/true);
     print_update(update);
     if (update.write_failed()) return exit_failure;
     // The lock file could not be read, or a provider could not be fetched,

@@ -55,7 +55,7 @@ int run_command_line(int argc, char** argv) {
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
-    auto* parse_cmd = debug_cmd->add_subcommand("parse", "Print the parse dump of HCL native-syntax files (format: ../shared/spec/parse-dump.md)");
+    auto* parse_cmd = debug_cmd->add_subcommand("parse", "Print the parse dump of HCL native-syntax files (format: docs/parse-dump.md)");
     parse_cmd->add_option("files", parse_files, "HCL native-syntax files")->required();
     std::vector<std::string> hash_paths;
     auto* hash_cmd = debug_cmd->add_subcommand("hash", "Print the h1: (and for a zip the zh:) hash of provider packages");

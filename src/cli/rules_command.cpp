@@ -8,10 +8,10 @@
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/registry.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 
@@ -29,15 +29,15 @@ namespace {
 bool catalogue(std::vector<lint::Rule>& out) {
     const std::string file = lint::find_settings_file(".");
     if (file.empty()) {
-        out = lint::rules_for(lint::Settings{});
+        out = lint::rules_for(lint::Settings{}, lint::builtin_rules());
         return true;
     }
-    const lint::SettingsResult loaded = lint::load_settings(file);
+    const lint::SettingsResult loaded = lint::load_settings(file, false, lint::builtin_rules());
     for (const auto& e : loaded.errors) {
         fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
     }
     if (!loaded.ok()) return false;
-    out = lint::rules_for(loaded.settings);
+    out = lint::rules_for(loaded.settings, lint::builtin_rules());
     return true;
 }
 

@@ -12,12 +12,14 @@
 #include "tfsift/edit_distance.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config::detail {
 
-void DecodeContext::error(std::string summary, std::string detail, Range subject) const {
+void DecodeContext::error(std::string_view code, std::string summary, std::string detail, Range subject) const {
     Diagnostic d;
     d.severity = Severity::error;
+    d.code = code;
     d.summary = std::move(summary);
     d.detail = std::move(detail);
     d.filename = file ? file->path() : std::string();
@@ -25,8 +27,8 @@ void DecodeContext::error(std::string summary, std::string detail, Range subject
     diags->push_back(std::move(d));
 }
 
-void DecodeContext::warning(std::string summary, std::string detail, Range subject) const {
-    error(std::move(summary), std::move(detail), subject);
+void DecodeContext::warning(std::string_view code, std::string summary, std::string detail, Range subject) const {
+    error(code, std::move(summary), std::move(detail), subject);
     diags->back().severity = Severity::warning;
 }
 
@@ -104,12 +106,12 @@ void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, cons
                 if (item.is_object()) {
                     add(item, v.range.start, open_brace);
                 } else {
-                    ctx.error("Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
+                    ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
                               item.range);
                 }
             }
         } else {
-            ctx.error("Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
+            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
                       v.range);
         }
         return;
@@ -119,7 +121,7 @@ void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, cons
         return;
     }
     if (!v.is_object()) {
-        ctx.error("Incorrect JSON value type",
+        ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type",
                   fmt::format("A JSON object is required here, to specify {} labels for this block.",
                               label_names[labels.size()]),
                   v.range);
@@ -219,7 +221,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                                                          Expression{ctx.file, a.expr->range, a.expr, nullptr}});
                 }
             } else {
-                ctx.error("Unsupported argument",
+                ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_argument : ctx.unknown_member_code, "Unsupported argument",
                           fmt::format("An argument named \"{}\" is not expected here.{}", a.name,
                                       argument_suggestion(a.name, schema, *body.native)),
                           a.name_range());
@@ -231,7 +233,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 if (schema.partial) {
                     if (remain) remain->blocks.push_back(native_nested(ctx, b));
                 } else {
-                    ctx.error("Unsupported block type",
+                    ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_block_type : ctx.unknown_member_code, "Unsupported block type",
                               fmt::format("Blocks of type \"{}\" are not expected here.{}", b.type,
                                           block_suggestion(b.type, schema)),
                               b.type_range());
@@ -240,10 +242,10 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
             }
             if (b.labels.size() > bs->label_names.size()) {
                 if (bs->label_names.empty()) {
-                    ctx.error(fmt::format("Extraneous label for {}", b.type),
+                    ctx.error(code::extraneous_label, fmt::format("Extraneous label for {}", b.type),
                               fmt::format("No labels are expected for {} blocks.", b.type), b.labels[0].range);
                 } else {
-                    ctx.error(fmt::format("Extraneous label for {}", b.type),
+                    ctx.error(code::extraneous_label, fmt::format("Extraneous label for {}", b.type),
                               fmt::format("Only {} labels ({}) are expected for {} blocks.", bs->label_names.size(),
                                           join_labels(bs->label_names), b.type),
                               b.labels[bs->label_names.size()].range);
@@ -251,7 +253,7 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 continue;
             }
             if (b.labels.size() < bs->label_names.size()) {
-                ctx.error(fmt::format("Missing {} for {}", bs->label_names[b.labels.size()], b.type),
+                ctx.error(code::missing_block_label, fmt::format("Missing {} for {}", bs->label_names[b.labels.size()], b.type),
                           fmt::format("All {} blocks must have {} labels ({}).", b.type, bs->label_names.size(),
                                       join_labels(bs->label_names)),
                           b.open_brace);
@@ -274,14 +276,14 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
     } else if (body.json) {
         if (remain) remain->from_json = true;
         if (!body.json->is_object()) {
-            ctx.error("Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
+            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
                       body.json->range);
             return out;
         }
         for (const auto& m : body.json->members) {
             if (find_attribute(schema, m.name)) {
                 if (out.attribute(m.name)) {
-                    ctx.error("Duplicate argument",
+                    ctx.error(code::duplicate_argument, "Duplicate argument",
                               fmt::format("The argument \"{}\" was already set at {}:{}. Each argument may be set only once.",
                                           m.name, ctx.file->path(), ctx.file->line(out.attribute(m.name)->name_range.start)),
                               m.name_range);
@@ -298,14 +300,14 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
             } else if (schema.partial) {
                 if (remain) remain->undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, ctx.file});
             } else {
-                ctx.error("Extraneous JSON object property", fmt::format("No argument or block type is named \"{}\".", m.name),
+                ctx.error(ctx.unknown_member_code.empty() ? code::extraneous_json_object_property : ctx.unknown_member_code, "Extraneous JSON object property", fmt::format("No argument or block type is named \"{}\".", m.name),
                           m.name_range);
             }
         }
     }
     for (const auto& a : schema.attributes) {
         if (a.required && !ctx.is_override && !out.attribute(a.name)) {
-            ctx.error("Missing required argument",
+            ctx.error(code::missing_required_argument, "Missing required argument",
                       fmt::format("The argument \"{}\" is required, but no definition was found.", a.name), body.missing_item);
         }
     }
@@ -420,7 +422,7 @@ std::optional<std::vector<Expression>> expr_list(const DecodeContext& ctx, const
         for (const auto& item : expr.json->items) out.push_back(Expression{ctx.file, item.range, nullptr, &item});
         return out;
     }
-    ctx.error("Invalid expression", "A static list expression is required.", expr.range);
+    ctx.error(code::static_list_required, "Invalid expression", "A static list expression is required.", expr.range);
     return std::nullopt;
 }
 
@@ -441,7 +443,7 @@ std::optional<std::vector<MapPair>> expr_map(const DecodeContext& ctx, const Exp
         }
         return out;
     }
-    ctx.error("Invalid expression", "A static map expression is required.", expr.range);
+    ctx.error(code::static_map_required, "Invalid expression", "A static map expression is required.", expr.range);
     return std::nullopt;
 }
 
@@ -483,7 +485,7 @@ namespace {
 // quoted string key. nullptr with an error when the text is not one.
 const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, std::string_view text, Range whole) {
     auto fail = [&]() -> const hcl::ScopeTraversalExpr* {
-        ctx.error("Invalid expression",
+        ctx.error(code::static_reference_required, "Invalid expression",
                   "A single static variable reference is required: only attribute access and indexing with constant "
                   "keys. No calculations, function calls, template expressions, etc are allowed here.",
                   whole);
@@ -592,13 +594,13 @@ const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, cons
         const hcl::ScopeTraversalExpr* t = parse_traversal_text(ctx, lit.text, expr.range);
         if (!t) return nullptr;
         if (want_keyword) {
-            ctx.warning("Quoted keywords are deprecated",
+            ctx.warning(code::quoted_keywords_are_deprecated, "Quoted keywords are deprecated",
                         "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and "
                         "earlier required quotes, but quoted keywords are now deprecated and will be removed in a future "
                         "version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
                         expr.range);
         } else {
-            ctx.warning("Quoted references are deprecated",
+            ctx.warning(code::quoted_references_are_deprecated, "Quoted references are deprecated",
                         "In this context, references are expected literally rather than in quotes. Terraform 0.11 and "
                         "earlier required quotes, but quoted references are now deprecated and will be removed in a "
                         "future version of Terraform. Remove the quotes surrounding this reference to silence this "
@@ -611,7 +613,7 @@ const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, cons
     if (const hcl::ScopeTraversalExpr* t = keyword_rooted_traversal(ctx, e)) return t;
     (void)relative;
     {
-        ctx.error("Invalid expression",
+        ctx.error(code::static_reference_required, "Invalid expression",
                   "A single static variable reference is required: only attribute access and indexing with constant "
                   "keys. No calculations, function calls, template expressions, etc are allowed here.",
                   expr.range);

@@ -32,8 +32,13 @@ struct DecodeContext {
     Diagnostics* diags = nullptr;
     bool is_override = false;  // required arguments are not required in override files
 
-    void error(std::string summary, std::string detail, Range subject) const;
-    void warning(std::string summary, std::string detail, Range subject) const;
+    // While set, the code of the "unsupported argument" diagnostics of
+    // body_content (an argument or block the schema does not name), for a
+    // block that has a code of its own for them.
+    std::string_view unknown_member_code;
+
+    void error(std::string_view code, std::string summary, std::string detail, Range subject) const;
+    void warning(std::string_view code, std::string summary, std::string detail, Range subject) const;
 };
 
 // A block body: native, or a JSON object.

@@ -9,6 +9,7 @@
 
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/references.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -39,7 +40,7 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
     auto p = m.providers.find(ref);
     if (p == m.providers.end() || !p->second.for_each) {
         const auto dot = ref.find('.');
-        out.push_back({Severity::error, fmt::format("Invalid {} provider configuration", what),
+        out.push_back({Severity::error, code::invalid_provider_instance_configuration, fmt::format("Invalid {} provider configuration", what),
                        fmt::format("This module has no provider \"{}\" block with alias = \"{}\" and a for_each "
                                    "argument, which an instance key in a provider reference requires.",
                                    ref.substr(0, dot), dot == std::string::npos ? std::string() : ref.substr(dot + 1)),
@@ -49,7 +50,7 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
     if (!for_each) return;
     auto provider_refs = references_of(*p->second.for_each);
     if (provider_refs.empty() || provider_refs != references_of(*for_each)) return;
-    out.push_back({Severity::warning, fmt::format("Provider configuration for_each matches {}", what),
+    out.push_back({Severity::warning, code::provider_for_each_matches_instances, fmt::format("Provider configuration for_each matches {}", what),
                    fmt::format("This provider configuration uses the same for_each expression as a {}, so removing "
                                "an element from the collection would remove the provider instance that has to destroy "
                                "what the matching {} instance manages, and planning would fail. Give the provider "
@@ -87,14 +88,14 @@ void check_import_providers(const Module& m, std::vector<ModuleProblem>& out) {
         if (target == m.resources.end()) continue;
         const Origin at = imp.provider_origin.value_or(imp.origin);
         if (!target->second.provider_ref) {
-            out.push_back({Severity::error, "Invalid import provider argument",
+            out.push_back({Severity::error, code::invalid_import_provider_argument, "Invalid import provider argument",
                            fmt::format("The import block names the provider configuration {}, but the resource {} "
                                        "it imports into has no provider argument. Set the same provider argument in "
                                        "the resource block.",
                                        *imp.provider_ref, imp.to_resource),
                            at});
         } else if (*target->second.provider_ref != *imp.provider_ref) {
-            out.push_back({Severity::error, "Invalid import provider argument",
+            out.push_back({Severity::error, code::invalid_import_provider_argument, "Invalid import provider argument",
                            fmt::format("The import block names the provider configuration {}, but the resource {} "
                                        "it imports into uses {}. Name the provider in the resource block only, or "
                                        "the same one in both.",
@@ -130,7 +131,7 @@ void check_import_targets(const Module& m, std::vector<ModuleProblem>& out) {
             case Import::Key::expression:
                 break;
         }
-        if (detail != nullptr) out.push_back({Severity::error, "Invalid import 'to' expression", detail, imp.to->origin()});
+        if (detail != nullptr) out.push_back({Severity::error, code::invalid_import_to_expression, "Invalid import 'to' expression", detail, imp.to->origin()});
         auto refers_to_target = [&](const std::optional<Expression>& e) -> std::optional<Origin> {
             if (!e || e->native == nullptr) return std::nullopt;
             for (const auto* t : hcl::referenced_traversals(*e->native)) {
@@ -140,11 +141,11 @@ void check_import_targets(const Module& m, std::vector<ModuleProblem>& out) {
             return std::nullopt;
         };
         if (auto at = refers_to_target(imp.for_each)) {
-            out.push_back({Severity::error, "Invalid for_each argument",
+            out.push_back({Severity::error, code::invalid_import_for_each_argument, "Invalid for_each argument",
                            "The for_each expression cannot reference the resource being imported.", *at});
         }
         if (auto at = refers_to_target(imp.id)) {
-            out.push_back({Severity::error, "Invalid import id argument",
+            out.push_back({Severity::error, code::invalid_import_id_argument, "Invalid import id argument",
                            "The import ID cannot reference the resource being imported.", *at});
         }
     }
@@ -173,7 +174,7 @@ void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
             const ResolvedPos at = before.file->resolve(before.pos);
             where = fmt::format("{}:{},{}-{}", before.file->path(), at.line, at.column, at.column + 6);
         }
-        out.push_back({Severity::error, fmt::format("Duplicate import configuration for \"{}\"", address),
+        out.push_back({Severity::error, code::duplicate_import_configuration, fmt::format("Duplicate import configuration for \"{}\"", address),
                        fmt::format("An import block for the resource \"{}\" was already declared at {}. A resource "
                                    "can have only one import block.",
                                    address, where),
@@ -197,7 +198,7 @@ void check_dynamic_module_settings(const Module& m, std::vector<ModuleProblem>& 
                     if (v != m.variables.end() && v->second.is_const) continue;
                     what = "var." + std::string(t->steps[0].name);
                 }
-                out.push_back({Severity::error, "Variables not allowed",
+                out.push_back({Severity::error, code::module_source_variables_not_allowed, "Variables not allowed",
                                fmt::format("A module's source and version are evaluated while the configuration is "
                                            "loaded, where only local values and variables declared with const = "
                                            "true are known; {} is not one of them.",

@@ -16,6 +16,7 @@
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -168,7 +169,7 @@ public:
                                   directory->read_failures.end());
 
         if (!address.empty() && !m.module->imports.empty()) {
-            tree_diag(Severity::error, "Invalid import configuration",
+            tree_diag(Severity::error, code::invalid_import_configuration, "Invalid import configuration",
                       fmt::format("{} has an import block, but only the root module may import existing objects; "
                                   "write the import block in the root module, with a `to` address inside {}.",
                                   address, address),
@@ -176,7 +177,7 @@ public:
         }
         if (!address.empty() && m.module->terraform.backend) {
             const auto& o = m.module->terraform.backend->origin;
-            tree_diag(Severity::warning, "Backend configuration ignored",
+            tree_diag(Severity::warning, code::backend_configuration_ignored, "Backend configuration ignored",
                       "Any selected backend applies to the entire configuration, so Terraform expects provider "
                       "configurations only in the root module.\n\nThis is a warning rather than an error because it's "
                       "sometimes convenient to temporarily call a root module as a child module for testing purposes, "
@@ -201,7 +202,7 @@ public:
             }
             std::vector<std::string> probe;
             if (!list_dir(child_dir, probe)) {
-                tree_diag(Severity::error, "Failed to read module directory",
+                tree_diag(Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
                           fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
                           call.origin);
                 continue;
@@ -210,7 +211,7 @@ public:
                 out_.read_failures.push_back(fmt::format("the module directory {}: resolves outside the repository root {}",
                                                          (fs::path(root_dir_) / child_dir).lexically_normal().string(),
                                                          options_.read_policy.root));
-                tree_diag(Severity::error, "Module directory outside the repository",
+                tree_diag(Severity::error, code::module_directory_outside_the_repository, "Module directory outside the repository",
                           fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
                                       "not read (the setting follow_external_symlinks = true allows it).",
                                       fs::path(child_dir).string(), options_.read_policy.root),
@@ -224,7 +225,7 @@ public:
                 // which a module calling itself three times turns into 3^16
                 // modules, and `init` cannot install such a tree: an error.
                 // The call that closes the cycle is not followed.
-                tree_diag(Severity::error, "Module call cycle",
+                tree_diag(Severity::error, code::module_call_cycle, "Module call cycle",
                           fmt::format("The module directory {} is already being loaded as a caller of this module, "
                                       "directly or through other modules, so `init` cannot install this module "
                                       "tree; this call is not followed.",
@@ -235,7 +236,7 @@ public:
             if (modules_loaded_ >= options_.max_modules) {
                 if (!warned_too_many_) {
                     warned_too_many_ = true;
-                    tree_diag(Severity::error, "Too many modules",
+                    tree_diag(Severity::error, code::too_many_modules, "Too many modules",
                               fmt::format("The module tree has more than {} modules; this call and every later one "
                                           "are not loaded.",
                                           options_.max_modules),
@@ -264,6 +265,7 @@ public:
                 "{} more \"{}\" diagnostic{} in this file {} not shown: tfsift reports at most {} of one kind per file.",
                 over.count, key.second, over.count == 1 ? "" : "s", over.count == 1 ? "is" : "are",
                 max_diagnostics_per_kind);
+            d.diagnostic.code = code::too_many_diagnostics;
             d.diagnostic.summary = "Too many diagnostics";
             d.diagnostic.context.reset();
             out_.diagnostics.push_back(std::move(d));
@@ -353,6 +355,7 @@ private:
             counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
                 Diagnostic d;
+                d.code = code::failed_to_read_file;
                 d.summary = "Failed to read file";
                 d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
                 out->read_failures.push_back(failure.message);
@@ -393,7 +396,7 @@ private:
         }
         for (auto& p : check_module(out->module, options_.engine)) {
             out->diagnostics.emplace_back(
-                tree_diagnostic(p.severity, std::move(p.summary), std::move(p.detail), p.at, sources), true);
+                tree_diagnostic(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at, sources), true);
         }
         counters.merge_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
         return out;
@@ -454,7 +457,7 @@ private:
             // from the caller.
             const Provider* own = own_block(alias);
             if (passed.count(alias) != 0 || (own != nullptr && own->configures())) continue;
-            tree_diag(Severity::error, "Missing required provider configuration",
+            tree_diag(Severity::error, code::missing_required_provider_configuration, "Missing required provider configuration",
                       fmt::format("The child module requires an additional configuration for provider {}, with "
                                   "the local name \"{}\".",
                                   display_fqn(source), alias),
@@ -465,7 +468,7 @@ private:
             const std::string parent_local = p.parent_key.substr(0, p.parent_key.find('.'));
             const Provider* own = own_block(p.child_key);
             if (own != nullptr && own->configures()) {
-                tree_diag(Severity::error, "Cannot override provider configuration",
+                tree_diag(Severity::error, code::cannot_override_provider_configuration, "Cannot override provider configuration",
                           fmt::format("The configuration of {} has its own local configuration for {}, and so it "
                                       "cannot accept an overridden configuration provided by the {}.",
                                       child.address, p.child_key, parent_name),
@@ -479,7 +482,7 @@ private:
             const bool declared = req != cm.terraform.required_providers.end() || alias != alias_sources.end();
             if (!declared && own == nullptr) {
                 std::string fqn = display_fqn(default_provider_source(child_local));
-                tree_diag(Severity::warning, "Reference to undefined provider",
+                tree_diag(Severity::warning, code::reference_to_undefined_provider, "Reference to undefined provider",
                           fmt::format("There is no explicit declaration for local provider name \"{}\" in {}, so "
                                       "Terraform is assuming you mean to pass a configuration for \"{}\".\n\nIf you "
                                       "also control the child module, add a required_providers entry named \"{}\" "
@@ -497,7 +500,7 @@ private:
             const std::string child_fqn = alias != alias_sources.end() ? alias->second : provider_fqn(cm, child_local);
             const std::string parent_fqn = provider_fqn(*parent.module, parent_local);
             if (child_fqn != parent_fqn) {
-                tree_diag(Severity::error, "Provider type mismatch",
+                tree_diag(Severity::error, code::provider_type_mismatch, "Provider type mismatch",
                           fmt::format("The local name \"{}\" in {} represents provider \"{}\", but \"{}\" in {} "
                                       "represents \"{}\".",
                                       parent_local, parent_name, display_fqn(parent_fqn), child_local, child.address,
@@ -529,6 +532,7 @@ private:
         if (!content.ok()) {
             if (content.failure != ReadFailure::missing) {
                 Diagnostic d;
+                d.code = code::failed_to_read_module_manifest;
                 d.summary = "Failed to read file";
                 d.detail = fmt::format("The module manifest could not be read: {}", content.message);
                 out_.read_failures.push_back(content.message);
@@ -548,10 +552,12 @@ private:
         }
     }
 
-    static LoadDiagnostic tree_diagnostic(Severity sev, std::string summary, std::string detail, const Origin& at,
+    static LoadDiagnostic tree_diagnostic(Severity sev, std::string_view code, std::string summary, std::string detail,
+                                          const Origin& at,
                                           const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
         Diagnostic d;
         d.severity = sev;
+        d.code = code;
         d.summary = std::move(summary);
         d.detail = std::move(detail);
         std::shared_ptr<const SourceFile> src;
@@ -564,8 +570,8 @@ private:
         return LoadDiagnostic{std::move(d), LoadPhase::tree, src};
     }
 
-    void tree_diag(Severity sev, std::string summary, std::string detail, const Origin& at) {
-        keep(tree_diagnostic(sev, std::move(summary), std::move(detail), at, sources_));
+    void tree_diag(Severity sev, std::string_view code, std::string summary, std::string detail, const Origin& at) {
+        keep(tree_diagnostic(sev, code, std::move(summary), std::move(detail), at, sources_));
     }
 
     std::string root_dir_;

@@ -9,6 +9,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
 #include "tfsift/json/value.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -125,9 +126,11 @@ std::string default_provider_source(std::string_view local_name) {
     return fmt::format("registry.terraform.io/hashicorp/{}", local_name);
 }
 
-void OverrideMerger::error(const SourceFile* file, Range subject, std::string summary, std::string detail) {
+void OverrideMerger::error(const SourceFile* file, Range subject, std::string_view code, std::string summary,
+                           std::string detail) {
     Diagnostic d;
     d.severity = Severity::error;
+    d.code = code;
     d.summary = std::move(summary);
     d.detail = std::move(detail);
     if (file) d.filename = file->path();
@@ -144,7 +147,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         if (block.required_version) tf.required_version.push_back(*block.required_version);
         for (const auto& rp : block.required_providers) {
             if (have_required_providers_block_) {
-                error(src, rp.def_range, "Duplicate required providers configuration",
+                error(src, rp.def_range, code::duplicate_required_providers_configuration, "Duplicate required providers configuration",
                       fmt::format("A module may have only one required providers configuration. The required "
                                   "providers were previously configured at {}.",
                                   at(required_providers_origin_)));
@@ -157,7 +160,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         for (std::size_t i = 0; i < block.backends.size(); ++i) {
             const auto& b = block.backends[i];
             if (tf.backend) {
-                error(src, block.backend_ranges[i], "Duplicate backend configuration",
+                error(src, block.backend_ranges[i], code::duplicate_backend_configuration, "Duplicate backend configuration",
                       fmt::format("A module may have only one backend configuration. The backend was previously "
                                   "configured at {}.",
                                   at(tf.backend->origin)));
@@ -168,7 +171,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         for (std::size_t i = 0; i < block.clouds.size(); ++i) {
             const auto& c = block.clouds[i];
             if (tf.cloud) {
-                error(src, block.cloud_ranges[i], "Duplicate Terraform Cloud configurations",
+                error(src, block.cloud_ranges[i], code::duplicate_terraform_cloud_configurations, "Duplicate Terraform Cloud configurations",
                       fmt::format("A module may have only one 'cloud' block configuring Terraform Cloud. Terraform "
                                   "Cloud was previously configured at {}.",
                                   at(tf.cloud->origin)));
@@ -178,7 +181,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         for (std::size_t i = 0; i < block.state_stores.size(); ++i) {
             if (tf.state_store) {
-                error(src, block.state_store_ranges[i], "Duplicate 'state_store' configuration block",
+                error(src, block.state_store_ranges[i], code::duplicate_state_store_configuration_block, "Duplicate 'state_store' configuration block",
                       fmt::format("A module may have only one 'state_store' configuration block. The state store was "
                                   "previously configured at {}.",
                                   at(tf.state_store->origin)));
@@ -189,7 +192,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         for (const auto& pm : block.provider_metas) {
             if (tf.provider_meta.count(pm.provider) != 0) {
-                error(src, Range{pm.origin.pos, pm.origin.pos}, "Duplicate provider_meta block",
+                error(src, Range{pm.origin.pos, pm.origin.pos}, code::duplicate_provider_meta_block, "Duplicate provider_meta block",
                       fmt::format("A provider_meta block for provider \"{}\" was already declared at {}. Providers "
                                   "may only have one provider_meta block per module.",
                                   pm.provider, at(tf.provider_meta[pm.provider].origin)));
@@ -205,14 +208,14 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         const Origin& store = tf.state_store->origin;
         if (tf.backend && tf.cloud) {
             error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
-                  "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
+                  code::only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed, "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
                   fmt::format("A module may only declare one 'cloud', 'state_store' OR 'backend' block when "
                               "configuring state storage. The 'cloud' block is configured at {}; a 'state_store' is "
                               "configured at {}; a 'backend' is configured at {}. Remove two of these blocks.",
                               at(tf.cloud->origin), at(store), at(tf.backend->origin)));
         } else if (tf.cloud) {
             error(store.file, Range{store.pos, store.pos},
-                  "Conflicting 'cloud' and 'state_store' configuration blocks are present",
+                  code::conflicting_cloud_and_state_store_configuration_blocks_are_present, "Conflicting 'cloud' and 'state_store' configuration blocks are present",
                   fmt::format("A module may declare either one 'cloud' block OR one 'state_store' block for "
                               "configuring state storage. A 'cloud' block is configured at {}; a 'state_store' is "
                               "configured at {}. Remove the 'state_store' block to configure HCP Terraform or "
@@ -220,7 +223,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
                               at(tf.cloud->origin), at(store)));
         } else {
             error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
-                  "Conflicting 'state_store' and 'backend' configuration blocks are present",
+                  code::conflicting_state_store_and_backend_configuration_blocks_are_present, "Conflicting 'state_store' and 'backend' configuration blocks are present",
                   fmt::format("A module may declare either one 'state_store' block OR one 'backend' block when "
                               "configuring state storage. A 'state_store' block is configured at {}; a 'backend' is "
                               "configured at {}. Remove one of these blocks.",
@@ -228,7 +231,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
     } else if (tf.backend && tf.cloud) {
         error(tf.cloud->origin.file, Range{tf.cloud->origin.pos, tf.cloud->origin.pos},
-              "Both a backend and Terraform Cloud configuration are present",
+              code::both_a_backend_and_terraform_cloud_configuration_are_present, "Both a backend and Terraform Cloud configuration are present",
               fmt::format("A module may declare either one 'cloud' block configuring Terraform Cloud OR one "
                           "'backend' block configuring a state backend. Terraform Cloud is configured at {}; a "
                           "backend is configured at {}. Remove the backend block to configure Terraform Cloud.",
@@ -238,7 +241,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     for (const auto& [p, decl] : file.providers) {
         auto key = p.key();
         if (auto it = module_.providers.find(key); it != module_.providers.end()) {
-            error(src, decl.def_range, "Duplicate provider configuration",
+            error(src, decl.def_range, code::duplicate_provider_configuration, "Duplicate provider configuration",
                   fmt::format("A default (non-aliased) provider configuration for \"{}\" was already given at {}. "
                               "If multiple configurations are required, set the \"alias\" argument for alternative "
                               "configurations.",
@@ -257,7 +260,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     // earlier declaration the duplicate error names.
     for (const auto& [v, decl] : file.variables) {
         if (auto [it, inserted] = module_.variables.try_emplace(v.name, v); !inserted) {
-            error(src, decl.def_range, "Duplicate variable declaration",
+            error(src, decl.def_range, code::duplicate_variable_declaration, "Duplicate variable declaration",
                   fmt::format("A variable named \"{}\" was already declared at {}. Variable names must be unique "
                               "within a module.",
                               v.name, at(it->second.origin)));
@@ -266,7 +269,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     }
     for (const auto& [l, decl] : file.locals) {
         if (auto [it, inserted] = module_.locals.try_emplace(l.name, l); !inserted) {
-            error(src, decl.def_range, "Duplicate local value definition",
+            error(src, decl.def_range, code::duplicate_local_value_definition, "Duplicate local value definition",
                   fmt::format("A local value named \"{}\" was already defined at {}. Local value names must be "
                               "unique within a module.",
                               l.name, at(it->second.expr.origin())));
@@ -275,7 +278,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     }
     for (const auto& [o, decl] : file.outputs) {
         if (auto [it, inserted] = module_.outputs.try_emplace(o.name, o); !inserted) {
-            error(src, decl.def_range, "Duplicate output definition",
+            error(src, decl.def_range, code::duplicate_output_definition, "Duplicate output definition",
                   fmt::format("An output named \"{}\" was already defined at {}. Output names must be unique within "
                               "a module.",
                               o.name, at(it->second.origin)));
@@ -284,7 +287,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     }
     for (const auto& [mc, decl] : file.module_calls) {
         if (auto [it, inserted] = module_.module_calls.try_emplace(mc.name, mc); !inserted) {
-            error(src, decl.def_range, "Duplicate module call",
+            error(src, decl.def_range, code::duplicate_module_call, "Duplicate module call",
                   fmt::format("A module call named \"{}\" was already defined at {}. Module calls must have unique "
                               "names within a module.",
                               mc.name, at(it->second.origin)));
@@ -297,7 +300,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         auto it = table.lower_bound(key);
         if (it != table.end() && it->first == key) {
             const char* kind = r.mode == ResourceMode::managed ? "resource" : "data";
-            error(src, decl.def_range, fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
+            error(src, decl.def_range, r.mode == ResourceMode::managed ? code::duplicate_resource : code::duplicate_data,
+                  fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
                   fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type "
                               "in each module.",
                               r.type, r.mode == ResourceMode::managed ? "resource" : "data resource", r.name,
@@ -313,7 +317,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         auto& table = r.mode == ResourceMode::action ? module_.actions : module_.ephemeral;
         const char* kind = r.mode == ResourceMode::action ? "action" : "ephemeral";
         if (auto [it, inserted] = table.try_emplace(r.key(), r); !inserted) {
-            error(src, decl.def_range, fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
+            error(src, decl.def_range, r.mode == ResourceMode::action ? code::duplicate_action : code::duplicate_ephemeral,
+                  fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
                   fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type in "
                               "each module.",
                               r.type, r.mode == ResourceMode::action ? "action" : "ephemeral resource", r.name,
@@ -347,7 +352,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         tf.state_store.reset();
         tf.backend = *backends.front().first;
     } else if (backends.size() > 1) {
-        error(src, backends[1].second, "Duplicate backend configuration",
+        error(src, backends[1].second, code::duplicate_backend_configuration, "Duplicate backend configuration",
               fmt::format("Each override file may have only one backend configuration. A backend was previously "
                           "configured at {}.",
                           at(backends[0].first->origin)));
@@ -362,7 +367,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         tf.state_store_provider = stores.front().second->state_store_providers[stores.front().first];
     } else if (stores.size() > 1) {
         const auto& [i, block] = stores[1];
-        error(src, block->state_store_ranges[i], "Duplicate state storage configuration",
+        error(src, block->state_store_ranges[i], code::duplicate_state_storage_configuration, "Duplicate state storage configuration",
               fmt::format("Each override file may have only one state storage configuration. A state storage was "
                           "previously configured at {}.",
                           at(stores[0].second->state_stores[stores[0].first].origin)));
@@ -372,7 +377,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         tf.state_store.reset();
         tf.cloud = *clouds.front().first;
     } else if (clouds.size() > 1) {
-        error(src, clouds[1].second, "Duplicate Terraform Cloud configurations",
+        error(src, clouds[1].second, code::duplicate_terraform_cloud_configurations, "Duplicate Terraform Cloud configurations",
               fmt::format("Each override file may have only one 'cloud' block configuring Terraform Cloud. "
                           "Terraform Cloud was previously configured at {}.",
                           at(clouds[0].first->origin)));
@@ -387,7 +392,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 module_.providers.emplace(p.key(), p);
                 continue;
             }
-            error(src, decl.def_range, "Missing base provider configuration for override",
+            error(src, decl.def_range, code::missing_base_provider_configuration_for_override, "Missing base provider configuration for override",
                   fmt::format("There is no {} provider configuration with the alias \"{}\". An override file can "
                               "only override an aliased provider configuration that was already defined in a "
                               "primary configuration file.",
@@ -412,7 +417,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [v, decl] : file.variables) {
         auto it = module_.variables.find(v.name);
         if (it == module_.variables.end()) {
-            error(src, decl.def_range, "Missing base variable declaration to override",
+            error(src, decl.def_range, code::missing_base_variable_declaration_to_override, "Missing base variable declaration to override",
                   fmt::format("There is no variable named \"{}\". An override file can only override a variable "
                               "that was already declared in a primary configuration file.",
                               v.name));
@@ -439,19 +444,22 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
             auto conv = cty::convert(*base.default_cty, base.constraint_type);
             if (!conv.ok()) {
                 std::string detail;
+                std::string_view code = code::merged_default_type_mismatch;
                 if (v.type_expr && !v.default_expr) {
+                    code = code::override_type_invalidates_default;
                     detail = fmt::format("Overriding this variable's type constraint has made its default value invalid: {}.", conv.error);
                 } else if (!v.type_expr && v.default_expr) {
+                    code = code::override_default_type_mismatch;
                     detail = fmt::format("The overridden default value for this variable is not compatible with the variable's type constraint: {}.", conv.error);
                 } else {
                     detail = fmt::format("This variable's default value is not compatible with its type constraint: {}.", conv.error);
                 }
-                error(src, decl.def_range, "Invalid default value for variable", detail);
+                error(src, decl.def_range, code, "Invalid default value for variable", detail);
             } else {
                 base.default_cty = conv.value;
             }
             if (base.default_cty->is_null() && base.nullable.value == false) {
-                error(src, decl.def_range, "Invalid default value for variable",
+                error(src, decl.def_range, code::merged_default_not_nullable, "Invalid default value for variable",
                       "A null default value is not valid when nullable=false.");
             }
         }
@@ -460,7 +468,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [l, decl] : file.locals) {
         auto it = module_.locals.find(l.name);
         if (it == module_.locals.end()) {
-            error(src, decl.def_range, "Missing base local value definition to override",
+            error(src, decl.def_range, code::missing_base_local_value_definition_to_override, "Missing base local value definition to override",
                   fmt::format("There is no local value named \"{}\". An override file can only override a local "
                               "value that was already defined in a primary configuration file.",
                               l.name));
@@ -472,7 +480,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [o, decl] : file.outputs) {
         auto it = module_.outputs.find(o.name);
         if (it == module_.outputs.end()) {
-            error(src, decl.def_range, "Missing base output definition to override",
+            error(src, decl.def_range, code::missing_base_output_definition_to_override, "Missing base output definition to override",
                   fmt::format("There is no output named \"{}\". An override file can only override an output that "
                               "was already defined in a primary configuration file.",
                               o.name));
@@ -486,7 +494,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         }
         if (o.sensitive.origin) base.sensitive = o.sensitive;
         if (!o.depends_on.empty()) {
-            error(o.depends_on.front().file, o.depends_on.front().range, "Unsupported override",
+            error(o.depends_on.front().file, o.depends_on.front().range, code::depends_on_override, "Unsupported override",
                   "The depends_on argument may not be overridden.");
         }
         base.overridden_by.push_back(o.origin);
@@ -495,7 +503,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [mc, decl] : file.module_calls) {
         auto it = module_.module_calls.find(mc.name);
         if (it == module_.module_calls.end()) {
-            error(src, decl.def_range, "Missing module call to override",
+            error(src, decl.def_range, code::missing_module_call_to_override, "Missing module call to override",
                   fmt::format("There is no module call named \"{}\". An override file can only override a module "
                               "call that was defined in a primary configuration file.",
                               mc.name));
@@ -511,7 +519,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         merge_body(base.config, mc.config);
         if (!mc.providers.empty()) base.providers = mc.providers;  // the whole map
         if (!mc.depends_on.empty()) {
-            error(mc.depends_on.front().file, mc.depends_on.front().range, "Unsupported override",
+            error(mc.depends_on.front().file, mc.depends_on.front().range, code::depends_on_override, "Unsupported override",
                   "The depends_on argument may not be overridden.");
         }
         base.overridden_by.push_back(mc.origin);
@@ -525,12 +533,12 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
             auto it = table.find(r.key());
             if (it == table.end()) {
                 if (mode == ResourceMode::managed) {
-                    error(src, decl.def_range, "Missing resource to override",
+                    error(src, decl.def_range, code::missing_resource_to_override, "Missing resource to override",
                           fmt::format("There is no {} resource named \"{}\". An override file can only override a "
                                       "resource block defined in a primary configuration file.",
                                       r.type, r.name));
                 } else {
-                    error(src, decl.def_range, "Missing data resource to override",
+                    error(src, decl.def_range, code::missing_data_resource_to_override, "Missing data resource to override",
                           fmt::format("There is no {} data resource named \"{}\". An override file can only "
                                       "override a data block defined in a primary configuration file.",
                                       r.type, r.name));
@@ -559,7 +567,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 if (r.connection) base.connection = r.connection;
             }
             if (!r.depends_on.empty()) {
-                error(r.depends_on.front().file, r.depends_on.front().range, "Unsupported override",
+                error(r.depends_on.front().file, r.depends_on.front().range, code::depends_on_override, "Unsupported override",
                       "The depends_on argument may not be overridden.");
             }
             base.overridden_by.push_back(r.origin);
@@ -567,11 +575,11 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     }
 
     for (const auto& [m, decl] : file.moved) {
-        error(src, decl.def_range, "Cannot override 'moved' blocks",
+        error(src, decl.def_range, code::cannot_override_moved_blocks, "Cannot override 'moved' blocks",
               "Records of moved objects can appear only in normal files, not in override files.");
     }
     for (const auto& [i, decl] : file.imports) {
-        error(src, decl.def_range, "Cannot override 'import' blocks",
+        error(src, decl.def_range, code::cannot_override_import_blocks, "Cannot override 'import' blocks",
               "Import blocks can appear only in normal files, not in override files.");
     }
     // Terraform v1.14 merges an override file's actions into the primary
@@ -581,7 +589,7 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         if (a.mode != ResourceMode::action) continue;
         auto it = module_.actions.find(a.key());
         if (it == module_.actions.end()) {
-            error(src, decl.def_range, "Missing resource to override",
+            error(src, decl.def_range, code::missing_resource_to_override, "Missing resource to override",
                   fmt::format("There is no action named \"{}\". An override file can only override a resource block "
                               "defined in a primary configuration file.",
                               a.name));

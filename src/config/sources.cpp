@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "tfsift/config/paths.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -307,7 +308,8 @@ bool parse_provider_part(std::string_view given, std::string& out, std::string& 
 
 ProviderSourceResult parse_provider_source(std::string_view str) {
     ProviderSourceResult r;
-    auto fail = [&](std::string summary, std::string detail) {
+    auto fail = [&](std::string_view code, std::string summary, std::string detail) {
+        r.code = code;
         r.summary = std::move(summary);
         r.detail = std::move(detail);
         r.fqn.clear();
@@ -315,15 +317,15 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
     };
     auto parts = split(str, '/');
     const char* format_detail = "The \"source\" attribute must be in the format \"[hostname/][namespace/]name\"";
-    if (parts.size() > 3) return fail("Invalid provider source string", format_detail);
+    if (parts.size() > 3) return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
     for (auto p : parts) {
-        if (p.empty()) return fail("Invalid provider source string", format_detail);
+        if (p.empty()) return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
     }
     std::string type;
     std::string err;
     std::string_view given_name = parts.back();
     if (!parse_provider_part(given_name, type, err)) {
-        return fail("Invalid provider type", fmt::format("Invalid provider type \"{}\" in source \"{}\": {}\"", given_name, str, err));
+        return fail(code::invalid_provider_type, "Invalid provider type", fmt::format("Invalid provider type \"{}\" in source \"{}\": {}\"", given_name, str, err));
     }
     std::string host(default_registry);
     std::string ns = "hashicorp";
@@ -332,13 +334,13 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
         if (given_ns == "-") {
             ns = "-";
         } else if (!parse_provider_part(given_ns, ns, err)) {
-            return fail("Invalid provider namespace",
+            return fail(code::invalid_provider_namespace, "Invalid provider namespace",
                         fmt::format("Invalid provider namespace \"{}\" in source \"{}\": {}\"", given_ns, str, err));
         }
     }
     if (parts.size() == 3) {
         if (!hostname_ok(parts[0])) {
-            return fail("Invalid provider source hostname",
+            return fail(code::invalid_provider_source_hostname, "Invalid provider source hostname",
                         fmt::format("Invalid provider source hostname namespace \"{}\" in source \"{}\"", parts[0], str));
         }
         host = lower(parts[0]);
@@ -352,7 +354,7 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
     std::string display = display_host ? r.fqn : fmt::format("{}/{}", ns, type);
     if (type.starts_with("terraform-provider-")) {
         std::string suggested = display_host ? fmt::format("{}/{}/{}", host, ns, type.substr(19)) : fmt::format("{}/{}", ns, type.substr(19));
-        return fail("Invalid provider type",
+        return fail(code::invalid_provider_type, "Invalid provider type",
                     fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-provider-\", which isn't "
                                 "valid. Although that prefix is often used in the names of version control repositories "
                                 "for Terraform providers, provider source strings should not include it.\n\nDid you mean "
@@ -360,7 +362,7 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
                                 display, suggested));
     }
     if (type.starts_with("terraform-")) {
-        return fail("Invalid provider type",
+        return fail(code::invalid_provider_type, "Invalid provider type",
                     fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-\", which isn't allowed "
                                 "because it would be redundant to name a Terraform provider with that prefix. If you are "
                                 "the author of this provider, rename it to not include the prefix.",

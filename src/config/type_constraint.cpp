@@ -10,6 +10,7 @@
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
 #include "tfsift/hcl/eval.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -22,8 +23,9 @@ struct Parser {
     Diagnostics& diags;
     bool failed = false;
 
-    void error(std::string summary, std::string detail, Range subject) {
+    void error(std::string_view code, std::string summary, std::string detail, Range subject) {
         Diagnostic d;
+        d.code = code;
         d.summary = std::move(summary);
         d.detail = std::move(detail);
         d.filename = filename;
@@ -70,27 +72,27 @@ struct Parser {
         if (kw == "number") return cty::Type::number();
         if (kw == "any") return cty::Type::dynamic();
         if (kw == "list" || kw == "map" || kw == "set") {
-            error(invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", kw),
+            error(code::invalid_type_specification, invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", kw),
                   expr.range);
             return cty::Type::dynamic();
         }
         if (kw == "object") {
-            error(invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.",
+            error(code::invalid_type_specification, invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.",
                   expr.range);
             return cty::Type::dynamic();
         }
         if (kw == "tuple") {
-            error(invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.",
+            error(code::invalid_type_specification, invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.",
                   expr.range);
             return cty::Type::dynamic();
         }
         if (!kw.empty()) {
-            error(invalid_type, fmt::format("The keyword \"{}\" is not a valid type specification.", kw), expr.range);
+            error(code::invalid_type_specification, invalid_type, fmt::format("The keyword \"{}\" is not a valid type specification.", kw), expr.range);
             return cty::Type::dynamic();
         }
         const hcl::Expr* e = unwrap(&expr);
         if (e->kind != hcl::ExprKind::function_call) {
-            error(invalid_type,
+            error(code::invalid_type_specification, invalid_type,
                   "A type specification is either a primitive type keyword (bool, number, string) or a complex type "
                   "constructor call, like list(string).",
                   expr.range);
@@ -99,11 +101,11 @@ struct Parser {
         const auto& call = hcl::as<hcl::FunctionCallExpr>(*e);
         const Range args_range{call.open_paren_start, call.close_paren.end};
         if (call.name == "bool" || call.name == "string" || call.name == "number") {
-            error(invalid_type, fmt::format("Primitive type keyword \"{}\" does not expect arguments.", call.name), args_range);
+            error(code::invalid_type_specification, invalid_type, fmt::format("Primitive type keyword \"{}\" does not expect arguments.", call.name), args_range);
             return cty::Type::dynamic();
         }
         if (call.name == "any") {
-            error(invalid_type, "Type constraint keyword \"any\" does not expect arguments.", args_range);
+            error(code::invalid_type_specification, invalid_type, "Type constraint keyword \"any\" does not expect arguments.", args_range);
             return cty::Type::dynamic();
         }
         const bool constructor = call.name == "list" || call.name == "set" || call.name == "map" ||
@@ -112,11 +114,11 @@ struct Parser {
             Range subject = args_range;
             if (call.args.size() > 1) subject = Range{call.args[1]->range.start, call.args.back()->range.end};
             if (call.name == "object") {
-                error(invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.", subject);
+                error(code::invalid_type_specification, invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.", subject);
             } else if (call.name == "tuple") {
-                error(invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.", subject);
+                error(code::invalid_type_specification, invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.", subject);
             } else {
-                error(invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", call.name), subject);
+                error(code::invalid_type_specification, invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", call.name), subject);
             }
             return cty::Type::dynamic();
         }
@@ -130,7 +132,7 @@ struct Parser {
         if (call.name == "object") {
             const hcl::Expr* arg = unwrap(call.args[0]);
             if (arg->kind != hcl::ExprKind::object) {
-                error(invalid_type,
+                error(code::invalid_type_specification, invalid_type,
                       "Object type constructor requires a map whose keys are attribute names and whose values are the "
                       "corresponding attribute types.",
                       call.args[0]->range);
@@ -143,7 +145,7 @@ struct Parser {
             for (const auto& item : hcl::as<hcl::ObjectExpr>(*arg).items) {
                 std::string name(keyword(*item.key));
                 if (name.empty()) {
-                    error(invalid_type, "Object constructor map keys must be attribute names.", item.key->range);
+                    error(code::invalid_type_specification, invalid_type, "Object constructor map keys must be attribute names.", item.key->range);
                     continue;
                 }
                 const hcl::Expr* aty_expr = item.value;
@@ -152,7 +154,7 @@ struct Parser {
                 if (v->kind == hcl::ExprKind::function_call && hcl::as<hcl::FunctionCallExpr>(*v).name == "optional") {
                     const auto& opt = hcl::as<hcl::FunctionCallExpr>(*v);
                     if (opt.args.empty()) {
-                        error(invalid_type, "Optional attribute modifier requires the attribute type as its argument.", item.value->range);
+                        error(code::invalid_type_specification, invalid_type, "Optional attribute modifier requires the attribute type as its argument.", item.value->range);
                         continue;
                     }
                     if (opt.args.size() == 2) {
@@ -168,7 +170,7 @@ struct Parser {
                     } else if (opt.args.size() == 1) {
                         optional.insert(name);
                     } else {
-                        error(invalid_type,
+                        error(code::invalid_type_specification, invalid_type,
                               "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
                               item.value->range);
                     }
@@ -182,7 +184,7 @@ struct Parser {
                     if (conv.ok()) {
                         it->second = conv.value;
                     } else {
-                        error("Invalid default value for optional attribute",
+                        error(code::invalid_default_value_for_optional_attribute, "Invalid default value for optional attribute",
                               fmt::format("This default value is not compatible with the attribute's type constraint: {}.", conv.error),
                               default_expr->range);
                         values.erase(it);
@@ -204,7 +206,7 @@ struct Parser {
         if (call.name == "tuple") {
             const hcl::Expr* arg = unwrap(call.args[0]);
             if (arg->kind != hcl::ExprKind::tuple) {
-                error(invalid_type, "Tuple type constructor requires a list of element types.", call.args[0]->range);
+                error(code::invalid_type_specification, invalid_type, "Tuple type constructor requires a list of element types.", call.args[0]->range);
                 return cty::Type::dynamic();
             }
             std::vector<cty::Type> elems;
@@ -225,10 +227,10 @@ struct Parser {
             return ty;
         }
         if (call.name == "optional") {
-            error(invalid_type, "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range());
+            error(code::invalid_type_specification, invalid_type, "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range());
             return cty::Type::dynamic();
         }
-        error(invalid_type, fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range());
+        error(code::invalid_type_specification, invalid_type, fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range());
         return cty::Type::dynamic();
     }
 };

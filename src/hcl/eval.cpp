@@ -10,6 +10,7 @@
 #include "eval_access.hpp"
 #include "eval_operators.hpp"
 #include "tfsift/cty/convert.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::hcl {
 
@@ -25,9 +26,10 @@ public:
     Value eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags);
 
 private:
-    void error(Diagnostics& diags, std::string summary, std::string detail, Range subject,
+    void error(Diagnostics& diags, std::string_view code, std::string summary, std::string detail, Range subject,
                std::optional<Range> context = std::nullopt) const {
-        diags.push_back(Diagnostic{Severity::error, std::move(summary), std::move(detail), filename_, subject, context});
+        diags.push_back(
+            Diagnostic{Severity::error, std::move(summary), std::move(detail), filename_, subject, context, code});
     }
 
     Value literal(const LiteralExpr& e, Diagnostics& diags) const;
@@ -104,7 +106,7 @@ Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags)
         // cut would otherwise add its own copy (a long chain gave hundreds).
         if (!told_too_deep_) {
             told_too_deep_ = true;
-            error(diags, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
+            error(diags, code::expression_too_complex, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
         }
         return Value::dynamic_unknown();
     }
@@ -143,7 +145,7 @@ Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags)
         const Value coll = eval(*x.collection, ctx, diags);
         const Value key = eval(*x.key, ctx, diags);
         AccessResult r = index_value(coll, key);
-        if (r.error) error(diags, r.error->summary, r.error->detail, x.bracket_range, x.range);
+        if (r.error) error(diags, code::invalid_index, r.error->summary, r.error->detail, x.bracket_range, x.range);
         return std::move(r.value);
     }
     case ExprKind::splat: return splat(as<SplatExpr>(e), ctx, diags);
@@ -162,7 +164,7 @@ Value Evaluator::literal(const LiteralExpr& e, Diagnostics& diags) const {
     case LiteralKind::number: {
         auto n = cty::Number::parse(e.text);
         if (!n) {
-            error(diags, "Invalid number literal", "Failed to recognize the value of this number literal.", e.range);
+            error(diags, code::invalid_number_literal, "Invalid number literal", "Failed to recognize the value of this number literal.", e.range);
             return Value::unknown(Type::number());
         }
         return Value::number(std::move(*n));
@@ -183,9 +185,9 @@ Value Evaluator::scope_traversal(const ScopeTraversalExpr& e, const EvalContext*
         if (it != c->variables->end()) return traverse(it->second, e.steps, diags);
     }
     if (!any_table) {
-        error(diags, "Variables not allowed", "Variables may not be used here.", e.root_range());
+        error(diags, code::variables_not_allowed, "Variables not allowed", "Variables may not be used here.", e.root_range());
     } else {
-        error(diags, "Unknown variable", "There is no variable named \"" + std::string(e.root) + "\".", e.root_range());
+        error(diags, code::unknown_variable, "Unknown variable", "There is no variable named \"" + std::string(e.root) + "\".", e.root_range());
     }
     return Value::dynamic_unknown();
 }
@@ -203,7 +205,7 @@ Value Evaluator::traverse(Value v, std::span<const TraversalStep> steps, Diagnos
             r = index_value(v, key);
         }
         if (r.error) {
-            error(diags, r.error->summary, r.error->detail, step.range);
+            error(diags, code::invalid_index, r.error->summary, r.error->detail, step.range);
             return Value::dynamic_unknown();
         }
         v = std::move(r.value);
@@ -221,8 +223,8 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
         if (it != c->functions->end()) fn = &it->second;
     }
     if (fn == nullptr) {
-        if (!any_table) error(diags, "Function calls not allowed", "Functions may not be called here.", e.range);
-        else error(diags, "Call to unknown function", "There is no function named \"" + std::string(e.name) + "\".", e.name_range(), e.range);
+        if (!any_table) error(diags, code::function_calls_not_allowed, "Function calls not allowed", "Functions may not be called here.", e.range);
+        else error(diags, code::call_to_unknown_function, "Call to unknown function", "There is no function named \"" + std::string(e.name) + "\".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     const std::size_t mark = diags.size();
@@ -233,12 +235,12 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
         args.pop_back();
         const Type& t = last.type();
         if (last.is_null()) {
-            error(diags, "Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", e.args.back()->range, e.range);
+            error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", e.args.back()->range, e.range);
             return Value::dynamic_unknown();
         }
         if (!(t.is_tuple() || t.is_list() || t.is_set())) {
             if (!t.is_dynamic()) {
-                error(diags, "Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", e.args.back()->range, e.range);
+                error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", e.args.back()->range, e.range);
             }
             return Value::dynamic_unknown();
         }
@@ -248,7 +250,7 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
     if (has_errors_since(diags, mark)) return Value::dynamic_unknown();
     Function::Result r = fn->call(args);
     if (!r.error.empty()) {
-        error(diags, "Error in function call", "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range(), e.range);
+        error(diags, code::error_in_function_call, "Error in function call", "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     return std::move(r.value);
@@ -277,7 +279,7 @@ Value Evaluator::conditional(const ConditionalExpr& e, const EvalContext* ctx, D
         const Type both[] = {true_result.type(), false_result.type()};
         const auto u = cty::unify(both, cty::Safety::unsafe);
         if (!u) {
-            error(diags, "Inconsistent conditional result types",
+            error(diags, code::inconsistent_conditional_result_types, "Inconsistent conditional result types",
                   "The true and false result expressions must have consistent types.",
                   Range{e.true_result->range.start, e.false_result->range.end}, e.range);
             return Value::dynamic_unknown();
@@ -289,13 +291,13 @@ Value Evaluator::conditional(const ConditionalExpr& e, const EvalContext* ctx, D
 
     Value cond = eval(*e.condition, ctx, diags);
     if (cond.is_null()) {
-        error(diags, "Null condition", "The condition value is null. Conditions must either be true or false.", e.condition->range, e.range);
+        error(diags, code::null_condition, "Null condition", "The condition value is null. Conditions must either be true or false.", e.condition->range, e.range);
         return Value::unknown(result_type);
     }
     if (!cond.is_known()) return Value::unknown(result_type);
     const cty::Converted b = cty::convert(cond, Type::boolean());
     if (!b.ok()) {
-        error(diags, "Incorrect condition type", "The condition expression must be of type bool.", e.condition->range, e.range);
+        error(diags, code::incorrect_condition_type, "Incorrect condition type", "The condition expression must be of type bool.", e.condition->range, e.range);
         return Value::unknown(result_type);
     }
     if (!b.value.is_known()) return Value::unknown(result_type);
@@ -307,7 +309,7 @@ Value Evaluator::conditional(const ConditionalExpr& e, const EvalContext* ctx, D
     if (!conv) return chosen;
     cty::Converted c = conv->apply(chosen, cty::Safety::unsafe);
     if (!c.ok()) {
-        error(diags, "Inconsistent conditional result types",
+        error(diags, code::inconsistent_conditional_result_types, "Inconsistent conditional result types",
               std::string("The ") + (chosen_true ? "true" : "false") + " result value has the wrong type: " + c.error + ".",
               (chosen_true ? e.true_result : e.false_result)->range, e.range);
         return Value::unknown(result_type);
@@ -321,13 +323,13 @@ Value Evaluator::binary(const BinaryOpExpr& e, const EvalContext* ctx, Diagnosti
     const Value rhs_given = eval(*e.rhs, ctx, diags);
     const Type want = operand_type(e.op);
     const cty::Converted lhs = cty::convert(lhs_given, want);
-    if (!lhs.ok()) error(diags, "Invalid operand", "Unsuitable value for left operand: " + lhs.error + ".", e.lhs->range, e.range);
+    if (!lhs.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for left operand: " + lhs.error + ".", e.lhs->range, e.range);
     const cty::Converted rhs = cty::convert(rhs_given, want);
-    if (!rhs.ok()) error(diags, "Invalid operand", "Unsuitable value for right operand: " + rhs.error + ".", e.rhs->range, e.range);
+    if (!rhs.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for right operand: " + rhs.error + ".", e.rhs->range, e.range);
     if (has_errors_since(diags, mark)) return Value::unknown(result_type(e.op));
     OperationResult r = apply_operation(e.op, lhs.value, rhs.value);
     if (!r.error.empty()) {
-        error(diags, "Operation failed", "Error during operation: " + r.error + ".", e.range);
+        error(diags, code::operation_failed, "Operation failed", "Error during operation: " + r.error + ".", e.range);
         return Value::unknown(result_type(e.op));
     }
     return std::move(r.value);
@@ -337,11 +339,11 @@ Value Evaluator::unary(const UnaryOpExpr& e, const EvalContext* ctx, Diagnostics
     const std::size_t mark = diags.size();
     const Value given = eval(*e.operand, ctx, diags);
     const cty::Converted v = cty::convert(given, operand_type(e.op));
-    if (!v.ok()) error(diags, "Invalid operand", "Unsuitable value for unary operand: " + v.error + ".", e.operand->range, e.range);
+    if (!v.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for unary operand: " + v.error + ".", e.operand->range, e.range);
     if (has_errors_since(diags, mark)) return Value::unknown(result_type(e.op));
     OperationResult r = apply_operation(e.op, v.value);
     if (!r.error.empty()) {
-        error(diags, "Operation failed", "Error during operation: " + r.error + ".", e.range);
+        error(diags, code::operation_failed, "Operation failed", "Error during operation: " + r.error + ".", e.range);
         return Value::unknown(result_type(e.op));
     }
     return std::move(r.value);
@@ -360,13 +362,13 @@ Value Evaluator::object(const ObjectExpr& e, const EvalContext* ctx, Diagnostics
             continue;
         }
         if (key.is_null()) {
-            error(diags, "Null value as key", "Can't use a null value as a key.", item.value->range);
+            error(diags, code::null_value_as_key, "Null value as key", "Can't use a null value as a key.", item.value->range);
             known = false;
             continue;
         }
         const cty::Converted k = cty::convert(key, Type::string());
         if (!k.ok()) {
-            error(diags, "Incorrect key type", "Can't use this value as a key: " + k.error + ".", item.key->range);
+            error(diags, code::incorrect_key_type, "Incorrect key type", "Can't use this value as a key: " + k.error + ".", item.key->range);
             known = false;
             continue;
         }
@@ -385,7 +387,7 @@ Value Evaluator::object_key(const ObjectKeyExpr& e, const EvalContext* ctx, Diag
     if (!e.force_non_literal && e.wrapped->kind == ExprKind::scope_traversal) {
         const auto& t = as<ScopeTraversalExpr>(*e.wrapped);
         if (!t.steps.empty()) {
-            error(diags, "Ambiguous attribute key",
+            error(diags, code::ambiguous_attribute_key, "Ambiguous attribute key",
                   "If this expression is intended to be a reference, wrap it in parentheses. If it's instead "
                   "intended as a literal name containing periods, wrap it in quotes to create a string literal.",
                   e.range);
@@ -399,12 +401,12 @@ Value Evaluator::object_key(const ObjectKeyExpr& e, const EvalContext* ctx, Diag
 Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics& diags) {
     const Value coll = eval(*e.collection, ctx, diags);
     if (coll.is_null()) {
-        error(diags, "Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", e.collection->range, e.range);
+        error(diags, code::iteration_over_null_value, "Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", e.collection->range, e.range);
         return Value::dynamic_unknown();
     }
     if (coll.type().is_dynamic()) return Value::dynamic_unknown();
     if (!can_iterate(coll.type())) {
-        error(diags, "Iteration over non-iterable value",
+        error(diags, code::iteration_over_non_iterable_value, "Iteration over non-iterable value",
               "A value of type " + coll.type().friendly_name() + " cannot be used as the collection in a 'for' expression.",
               e.collection->range, e.range);
         return Value::dynamic_unknown();
@@ -419,12 +421,12 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         const std::size_t mark = diags.size();
         const Value result = eval(*e.condition, &probe, diags);
         if (result.is_null()) {
-            error(diags, "Condition is null", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
+            error(diags, code::condition_is_null, "Condition is null", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
             return Value::dynamic_unknown();
         }
         const cty::Converted b = cty::convert(result, Type::boolean());
         if (!b.ok()) {
-            error(diags, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
+            error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
             return Value::dynamic_unknown();
         }
         if (has_errors_since(diags, mark)) return Value::dynamic_unknown();
@@ -436,7 +438,7 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         if (e.condition == nullptr) return true;
         const Value raw = eval(*e.condition, &scope, diags);
         if (raw.is_null()) {
-            if (known) error(diags, "Invalid 'for' condition", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
+            if (known) error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
             known = false;
             return false;
         }
@@ -446,7 +448,7 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         }
         const cty::Converted b = cty::convert(raw, Type::boolean());
         if (!b.ok()) {
-            if (known) error(diags, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
+            if (known) error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
             known = false;
             return false;
         }
@@ -465,7 +467,7 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
             if (!include(scope)) continue;
             const Value key_raw = eval(*e.key_expr, &scope, diags);
             if (key_raw.is_null()) {
-                if (known) error(diags, "Invalid object key", "Key expression in 'for' expression must not produce a null value.", e.key_expr->range, e.range);
+                if (known) error(diags, code::invalid_object_key, "Invalid object key", "Key expression in 'for' expression must not produce a null value.", e.key_expr->range, e.range);
                 known = false;
                 continue;
             }
@@ -475,7 +477,7 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
             }
             const cty::Converted key = cty::convert(key_raw, Type::string());
             if (!key.ok()) {
-                if (known) error(diags, "Invalid object key", "The key expression produced an invalid result: " + key.error + ".", e.key_expr->range, e.range);
+                if (known) error(diags, code::invalid_object_key, "Invalid object key", "The key expression produced an invalid result: " + key.error + ".", e.key_expr->range, e.range);
                 known = false;
                 continue;
             }
@@ -484,7 +486,7 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
             if (e.group) {
                 groups[name].push_back(std::move(val));
             } else if (vals.contains(name)) {
-                error(diags, "Duplicate object key",
+                error(diags, code::duplicate_object_key, "Duplicate object key",
                       "Two different items produced the key \"" + name + "\" in this 'for' expression. If duplicates are "
                       "expected, use the ellipsis (...) after the value expression to enable grouping by key.",
                       e.key_expr->range, e.range);
@@ -517,7 +519,7 @@ Value Evaluator::splat(const SplatExpr& e, const EvalContext* ctx, Diagnostics& 
     const bool auto_upgrade = !(source_type.is_tuple() || source_type.is_list() || source_type.is_set());
     if (source.is_null()) {
         if (auto_upgrade) return Value::tuple({});
-        error(diags, "Splat of null value", "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+        error(diags, code::splat_of_null_value, "Splat of null value", "Splat expressions (with the * symbol) cannot be applied to null sequences.",
               e.source->range, Range{e.source->range.start, e.marker_range.end});
         return Value::dynamic_unknown();
     }
@@ -578,7 +580,7 @@ Value Evaluator::template_expr(const TemplateExpr& e, const EvalContext* ctx, Di
         // NFC, so it is the result as it stands: no conversion, no copies.
         if (e.parts.size() == 1 && v.is_known() && !v.is_null() && v.type().kind() == cty::TypeKind::string) return v;
         if (v.is_null()) {
-            error(diags, "Invalid template interpolation value",
+            error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
                   "The expression result is null. Cannot include a null value in a string template.", part->range, e.range);
             continue;
         }
@@ -588,7 +590,7 @@ Value Evaluator::template_expr(const TemplateExpr& e, const EvalContext* ctx, Di
         }
         const cty::Converted s = cty::convert(v, Type::string());
         if (!s.ok()) {
-            error(diags, "Invalid template interpolation value",
+            error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
                   "Cannot include the given value in a string template: " + s.error + ".", part->range, e.range);
             continue;
         }
@@ -603,20 +605,20 @@ Value Evaluator::template_join(const TemplateJoinExpr& e, const EvalContext* ctx
     if (tuple.type().is_dynamic() || !tuple.is_known()) return Value::unknown(Type::string());
     if (tuple.is_null() || !tuple.type().is_tuple()) {
         // Upstream panics here; the parser never builds such a tree.
-        error(diags, "Invalid template directive", "A template 'for' directive did not produce a sequence.", e.range);
+        error(diags, code::invalid_template_directive, "Invalid template directive", "A template 'for' directive did not produce a sequence.", e.range);
         return Value::unknown(Type::string());
     }
     std::string out;
     for (const Value& v : tuple.elements()) {
         if (v.is_null()) {
-            error(diags, "Invalid template interpolation value",
+            error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
                   "An iteration result is null. Cannot include a null value in a string template.", e.range);
             continue;
         }
         if (v.type().is_dynamic()) return Value::unknown(Type::string());
         const cty::Converted s = cty::convert(v, Type::string());
         if (!s.ok()) {
-            error(diags, "Invalid template interpolation value",
+            error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
                   "Cannot include one of the interpolation results into the string template: " + s.error + ".", e.range);
             continue;
         }

@@ -5,7 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/lint/rule.hpp"
+
 
 namespace tfsift::lint {
 namespace {

@@ -4,15 +4,15 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/lint/registry.hpp"
 
 namespace tfsift::lint {
 
-std::vector<Rule> rules_for(const Settings& settings) {
-    std::vector<Rule> rules(builtin_rules().begin(), builtin_rules().end());
+std::vector<Rule> rules_for(const Settings& settings, std::span<const Rule> catalogue) {
+    std::vector<Rule> rules(catalogue.begin(), catalogue.end());
     for (const Policy& p : settings.policies) rules.push_back(policy_rule(p));
     return rules;
 }
@@ -132,15 +132,21 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
         return f;
     };
 
-    // The loader's own diagnostics, each under the rule that claims it.
+    // The loader's own diagnostics, each under the rule that claims its code.
+    std::unordered_map<std::string_view, const Rule*> claimed_by;
+    for (const auto& a : rules) {
+        for (std::string_view code : a.rule->claimed_codes) claimed_by.emplace(code, a.rule);
+    }
     for (const config::LoadDiagnostic& d : context.tree->diagnostics) {
         std::string_view owner = d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
-        if (d.phase != config::LoadPhase::parse) {
-            for (const auto& a : rules) {
-                if (a.rule->claims && a.rule->claims(d)) {
-                    owner = a.rule->id;
-                    break;
-                }
+        auto claim = d.phase == config::LoadPhase::parse ? claimed_by.end() : claimed_by.find(d.diagnostic.code);
+        if (claim != claimed_by.end()) {
+            const Rule& rule = *claim->second;
+            if (!rule.claim_only_if ||
+                rule.claim_only_if(ClaimedDiagnostic{d.diagnostic.code, d.diagnostic.severity,
+                                                     d.phase == config::LoadPhase::tree, d.source,
+                                                     d.diagnostic.filename, d.diagnostic.subject})) {
+                owner = rule.id;
             }
         }
         auto it = by_id.find(owner);

@@ -14,7 +14,7 @@
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/platform.hpp"
 #include "tfsift/providers/state_file.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
+#include "tfsift/config/tree_requirements.hpp"
 
 namespace fs = std::filesystem;
 
@@ -47,11 +47,11 @@ LockFixOutcome repair_module_lock_file(const std::string& dir, const config::Loa
                                        const Settings& settings, const std::string& state_file, bool offline,
                                        const std::function<void(std::string)>& say) {
     if (!tree.root) return LockFixOutcome::done;
-    auto requirements = providers::collect_tree_requirements(*tree.root, engine);
+    auto requirements = config::collect_tree_requirements(*tree.root, engine);
     providers::RepairOptions options;
     options.engine = engine;
     options.installed_dir = fs::path(dir) / ".terraform" / "providers";
-    options.requirements_partial = !providers::unloaded_module_calls(*tree.root).empty();
+    options.requirements_partial = !config::unloaded_module_calls(*tree.root).empty();
     bool platforms_ok = true;
     for (const auto& name : settings.platforms) {
         auto parsed = providers::parse_platform(name);
@@ -69,11 +69,12 @@ LockFixOutcome repair_module_lock_file(const std::string& dir, const config::Loa
         if (state.has_errors()) {
             options.keep_unrequired = true;  // cannot tell what the state still needs
         } else {
-            providers::add_state_requirements(requirements, state);
+            config::add_state_requirements(requirements, state);
         }
     }
     auto local = providers::find_local_packages(dir, providers::process_environment(), engine);
-    auto update = providers::update_lock_file(dir, requirements, providers::all_packages(local), options);
+    auto update = providers::update_lock_file(dir, config::lock_requirements(requirements), providers::all_packages(local),
+                                              options);
     // Packages missing on disk come from the registries; a package that
     // contradicts the lock file is not something a download can settle.
     constexpr std::string_view offline_only = "is available offline";

@@ -27,8 +27,8 @@ std::string lock_file_display_path(const std::string& module_dir) {
     return dir + "/" + std::string(providers::kLockFileName);
 }
 
-std::vector<const providers::TreeRequirement*> LockInputs::lockable(Engine engine) const {
-    std::vector<const providers::TreeRequirement*> out;
+std::vector<const config::TreeRequirement*> LockInputs::lockable(Engine engine) const {
+    std::vector<const config::TreeRequirement*> out;
     for (const auto& [provider, req] : requirements) {
         if (provider.is_lockable(engine)) out.push_back(&req);
     }
@@ -65,7 +65,7 @@ LockInputs compute_lock_inputs(const LintContext& ctx) {
         in.read = providers::load_lock_file(in.path, options);
         in.locations = providers::locate_lock_entries(in.read.source);
     }
-    in.requirements = providers::collect_tree_requirements(ctx.module(), ctx.engine);
+    in.requirements = config::collect_tree_requirements(ctx.module(), ctx.engine);
     return in;
 }
 
@@ -110,7 +110,7 @@ void report_state_diagnostics(const providers::StateFile& state, const std::stri
     }
 }
 
-std::optional<SiteLocation> locate_site(const LintContext& ctx, const providers::RequirementSite& site) {
+std::optional<SiteLocation> locate_site(const LintContext& ctx, const config::RequirementSite& site) {
     auto site_file = ctx.shared_source(site.origin.file);
     if (!site_file) return std::nullopt;
     Range site_range = line_range(*site_file, site.origin.pos);

@@ -95,8 +95,9 @@ using Targets = std::map<std::string, Target>;  // by absolute directory
 // Settings files are read once, whichever targets share them.
 class SettingsCache {
 public:
-    SettingsCache(std::string explicit_file, std::optional<bool> online, Messenger& say)
-        : explicit_file_(std::move(explicit_file)), online_(online), say_(say) {}
+    SettingsCache(std::string explicit_file, std::optional<bool> online, std::span<const Rule> catalogue,
+                  Messenger& say)
+        : explicit_file_(std::move(explicit_file)), online_(online), catalogue_(catalogue), say_(say) {}
 
     // Null after reporting the errors of a broken settings file.
     const Settings* for_dir(const std::string& dir) {
@@ -104,7 +105,7 @@ public:
         auto it = loaded_.find(file);
         if (it == loaded_.end()) {
             auto result = std::make_unique<SettingsResult>(
-                file.empty() ? SettingsResult{} : load_settings(file, !explicit_file_.empty()));
+                file.empty() ? SettingsResult{} : load_settings(file, !explicit_file_.empty(), catalogue_));
             for (const auto& e : result->errors) say_.error(e.to_string());
             if (online_) result->settings.online = *online_;
             it = loaded_.emplace(file, std::move(result)).first;
@@ -115,6 +116,7 @@ public:
 private:
     std::string explicit_file_;
     std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
+    std::span<const Rule> catalogue_;
     Messenger& say_;
     std::map<std::string, std::unique_ptr<SettingsResult>> loaded_;
 };
@@ -350,7 +352,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     for (std::size_t i = 0; i < runs.size(); ++i) {
         auto [it, added] = rules_of.try_emplace(runs[i].settings);
         if (added) {
-            it->second = rules_for(*runs[i].settings);
+            it->second = rules_for(*runs[i].settings, request.catalogue);
             for (const auto& r : it->second) {
                 if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
             }
@@ -604,6 +606,10 @@ std::optional<std::size_t> apply_baseline(const std::string& file, Findings& fin
 LintResult run_session(const LintRequest& request) {
     LintResult result;
     Messenger say(request.on_message, result);
+    if (request.catalogue.empty()) {
+        say.error("tfsift: no rule catalogue: the request names no rules to check against");
+        return result;
+    }
     if (!request.state_file.empty()) {
         // Named by the user, so read wherever it lies, but only a regular
         // file: a state that cannot be read is an error, not a finding.
@@ -614,7 +620,8 @@ LintResult run_session(const LintRequest& request) {
         }
     }
     SettingsCache settings_cache(request.settings_file,
-                                 request.offline ? std::optional<bool>(false) : request.online, say);
+                                 request.offline ? std::optional<bool>(false) : request.online, request.catalogue,
+                                 say);
     Targets targets;
     std::size_t unreadable_dirs = 0;
     if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs)) return result;
@@ -689,7 +696,7 @@ LintResult run_session(const LintRequest& request) {
     result.completed = true;
     result.findings = std::move(scan.findings);
     if (scan.catalogue.empty()) {
-        result.catalogue = rules_for(Settings{});
+        result.catalogue = rules_for(Settings{}, request.catalogue);
     } else {
         for (const auto& id : scan.catalogue_order) result.catalogue.push_back(std::move(scan.catalogue.at(id)));
     }

@@ -14,7 +14,6 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/enum_names.hpp"
-#include "tfsift/lint/registry.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
 
 namespace fs = std::filesystem;
@@ -24,48 +23,6 @@ namespace tfsift::lint {
 std::string SettingsError::to_string() const {
     if (line == 0) return fmt::format("{}: error: {}", file, message);
     return fmt::format("{}:{}:{}: error: {}", file, line, column, message);
-}
-
-std::string absolute_normal_path(const std::string& path) {
-    // The lint asks this for every file and finding: the common case (a
-    // path that is, or joined to the working directory becomes, absolute)
-    // is normalized by hand, the way lexically_normal does, without building
-    // a path object per component.
-    std::error_code ec;
-    std::string joined;
-    if (!path.empty() && path.front() == '/') {
-        joined = path;
-    } else if (!path.empty()) {
-        const fs::path cwd = fs::current_path(ec);
-        if (!ec && cwd.is_absolute()) joined = cwd.generic_string() + "/" + path;
-    }
-    if (joined.empty()) {
-        fs::path p = fs::absolute(fs::path(path), ec);
-        if (ec) p = fs::path(path);
-        std::string out = p.lexically_normal().generic_string();
-        while (out.size() > 1 && out.back() == '/') out.pop_back();
-        return out;
-    }
-    std::vector<std::string_view> parts;
-    const std::string_view all(joined);
-    for (std::size_t at = 0; at < all.size();) {
-        std::size_t end = all.find('/', at);
-        if (end == std::string_view::npos) end = all.size();
-        const std::string_view part = all.substr(at, end - at);
-        if (part == "..") {
-            if (!parts.empty()) parts.pop_back();  // above the root is the root
-        } else if (!part.empty() && part != ".") {
-            parts.push_back(part);
-        }
-        at = end + 1;
-    }
-    std::string out;
-    out.reserve(joined.size());
-    for (const auto& part : parts) {
-        out += '/';
-        out += part;
-    }
-    return out.empty() ? std::string("/") : out;
 }
 
 bool AnchoredGlob::matches(const std::string& path) const {
@@ -121,7 +78,8 @@ struct RuleReference {
 
 class SettingsReader {
 public:
-    SettingsReader(Settings& settings, std::vector<SettingsError>& errors) : s_(settings), errors_(errors) {}
+    SettingsReader(Settings& settings, std::vector<SettingsError>& errors, std::span<const Rule> catalogue)
+        : s_(settings), errors_(errors), catalogue_(catalogue) {}
 
     // Reads the file at `path` and the chain of files it extends, without
     // recursion: the chain is collected first (bounded in length, cycles
@@ -276,8 +234,9 @@ public:
     }
 
     void check_references() {
+        if (catalogue_.empty()) return;  // no catalogue to check against
         std::set<std::string> known;
-        for (const Rule& r : builtin_rules()) known.insert(r.id);
+        for (const Rule& r : catalogue_) known.insert(r.id);
         for (const Policy& p : s_.policies) known.insert(p.id);
         const std::vector<std::string> ids(known.begin(), known.end());
         for (const auto& ref : references_) {
@@ -289,6 +248,10 @@ public:
     }
 
 private:
+    bool in_catalogue(std::string_view id) const {
+        return std::any_of(catalogue_.begin(), catalogue_.end(), [&](const Rule& r) { return r.id == id; });
+    }
+
     // A file of an `extend` chain, parsed.
     struct Link {
         std::string path;
@@ -539,7 +502,7 @@ private:
                     if (!valid_id(p.id)) {
                         error(v, fmt::format("policy id \"{}\" must be kebab-case: lower-case letters, digits and '-'",
                                              p.id));
-                    } else if (find_builtin_rule(p.id) != nullptr) {
+                    } else if (in_catalogue(p.id)) {
                         error(v, fmt::format("policy id \"{}\" is the id of a built-in rule", p.id));
                     }
                 }
@@ -643,21 +606,22 @@ private:
     std::string file_;
     std::string base_dir_;
     std::vector<RuleReference> references_;
+    std::span<const Rule> catalogue_;
 };
 
 }  // namespace
 
-SettingsResult load_settings(const std::string& path, bool named_by_user) {
+SettingsResult load_settings(const std::string& path, bool named_by_user, std::span<const Rule> catalogue) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors);
+    SettingsReader reader(result.settings, result.errors, catalogue);
     reader.read_chain(path, std::nullopt, named_by_user);
     reader.check_references();
     return result;
 }
 
-SettingsResult parse_settings(const std::string& path, std::string_view text) {
+SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors);
+    SettingsReader reader(result.settings, result.errors, catalogue);
     reader.read_chain(path, text, true);
     reader.check_references();
     return result;

@@ -32,7 +32,7 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
         old = read.locks;
     }
     // What to fetch: the lockable requirements, narrowed by --provider.
-    providers::TreeRequirements wanted_requirements;
+    providers::ProviderRequirements wanted_requirements;
     std::map<Provider, providers::VersionConstraints> wanted;
     for (const auto& provider : request.only) {
         if (request.requirements.count(provider) == 0) {

@@ -33,7 +33,7 @@ std::string quoted_constraints(const VersionConstraints& c) {
 
 }  // namespace
 
-RepairResult repair_lock(const LockFile& old, const TreeRequirements& requirements,
+RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requirements,
                          const std::vector<LocalPackage>& packages, const RepairOptions& options) {
     RepairResult out;
     out.locks = old;
@@ -286,7 +286,7 @@ std::string HeldLockFile::changed_since_read() const {
     return {};
 }
 
-LockUpdate update_held_lock_file(const HeldLockFile& held, const TreeRequirements& requirements,
+LockUpdate update_held_lock_file(const HeldLockFile& held, const ProviderRequirements& requirements,
                                  const std::vector<LocalPackage>& packages, const RepairOptions& options,
                                  bool always_write) {
     LockUpdate out;
@@ -334,7 +334,7 @@ LockUpdate update_held_lock_file(const HeldLockFile& held, const TreeRequirement
     return out;
 }
 
-LockUpdate update_lock_file(const fs::path& dir, const TreeRequirements& requirements,
+LockUpdate update_lock_file(const fs::path& dir, const ProviderRequirements& requirements,
                             const std::vector<LocalPackage>& packages, const RepairOptions& options,
                             bool always_write) {
     LockUpdate opening;

@@ -19,6 +19,7 @@
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/run_on_stack.hpp"
 #include "tfsift/server/code_actions.hpp"
 #include "tfsift/server/document_store.hpp"
@@ -341,6 +342,7 @@ private:
             std::string messages;
             try {
                 lint::LintRequest request;
+                request.catalogue = lint::builtin_rules();
                 request.paths = {dir};
                 request.jobs = options_.jobs;
                 request.overlays = std::move(overlays);

@@ -255,3 +255,18 @@ set_tests_properties(adoption PROPERTIES TIMEOUT 300)
 add_test(NAME lsp-session
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lsp_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(lsp-session PROPERTIES TIMEOUT 120)
+
+# ---- the source tree's layers and the rule scaffold --------------------------
+# check-layers.sh: providers/ never includes config/, lint/ never includes
+# the rules, and every file directly in rules/ defines a rule; its
+# --self-test plants each violation in a scratch copy and demands a failure.
+add_test(NAME layer-check COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/check-layers.sh ${PROJECT_SOURCE_DIR})
+add_test(NAME layer-check-self-test
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/check-layers.sh --self-test ${PROJECT_SOURCE_DIR})
+# new_rule_check.sh runs scripts/new-rule.sh in a scratch copy of rules/,
+# fixtures/rules/ and docs/rules/, compiles only the new rule and the
+# catalogue, links them with this build's library and checks the new rule's
+# fixtures and documentation with that binary: seconds, not a rebuild.
+add_test(NAME new-rule-scaffold
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/new_rule_check.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+set_tests_properties(new-rule-scaffold PROPERTIES TIMEOUT 300)

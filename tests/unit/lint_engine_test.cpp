@@ -8,7 +8,7 @@
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -43,7 +43,7 @@ Run lint_text(const std::string& settings_text, const std::string& hcl_text, Rul
     std::ofstream(scratch.path / "mod" / "main.tf") << hcl_text;
     auto settings = load_settings((scratch.path / ".tfsift.toml").string());
     REQUIRE(settings.ok());
-    auto rules = rules_for(settings.settings);
+    auto rules = rules_for(settings.settings, lint::builtin_rules());
     std::vector<std::string> unknown;
     auto active = activate_rules(rules, settings.settings, selection, unknown);
     REQUIRE(unknown.empty());
@@ -64,7 +64,7 @@ Run lint_text(const std::string& settings_text, const std::string& hcl_text, Rul
 TEST_CASE("rule selection: defaults, settings, --only, --enable, --disable", "[lint][engine]") {
     auto settings = parse_settings("x.toml", "[rules]\nunused-ignore = \"off\"\n");
     REQUIRE(settings.ok());
-    auto rules = rules_for(settings.settings);
+    auto rules = rules_for(settings.settings, lint::builtin_rules());
     std::vector<std::string> unknown;
     auto enabled = [&](const RuleSelection& sel, const std::string& id) {
         for (const auto& a : activate_rules(rules, settings.settings, sel, unknown)) {

@@ -15,7 +15,7 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
 
@@ -84,6 +84,7 @@ lint::RuleSelection fixture_selection(const fs::path& rule_dir) {
 FixtureOutcome run_rule_fixtures(const fs::path& rule_dir) {
     FixtureOutcome outcome;
     lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
     request.paths = {rule_dir.string()};
     request.recursive = true;
     request.selection = fixture_selection(rule_dir);

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 namespace fs = std::filesystem;
@@ -28,7 +28,7 @@ lint::Findings lint_lock_missing(const fs::path& dir) {
     ctx.module_dir = dir.string();
     ctx.tree = &tree;
     ctx.settings = &settings;
-    auto rules = lint::rules_for(settings);
+    auto rules = lint::rules_for(settings, lint::builtin_rules());
     lint::RuleSelection only;
     only.only = {"lock-missing"};
     std::vector<std::string> unknown;

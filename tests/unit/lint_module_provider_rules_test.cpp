@@ -7,6 +7,7 @@
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/linter.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -22,7 +23,7 @@ void write(const fs::path& file, const std::string& text) {
 // Lints `dir` (a directory of `scratch`) with only `rule` on.
 Findings lint_only(const fs::path& dir, const std::string& rule, ModuleRole role) {
     Settings settings;
-    auto rules = rules_for(settings);
+    auto rules = rules_for(settings, lint::builtin_rules());
     RuleSelection selection;
     selection.only.push_back(rule);
     std::vector<std::string> unknown;

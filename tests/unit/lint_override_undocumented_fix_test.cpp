@@ -9,7 +9,7 @@
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/linter.hpp"
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -19,7 +19,7 @@ namespace {
 
 Findings lint_undocumented(const fs::path& dir) {
     Settings settings;
-    auto rules = rules_for(settings);
+    auto rules = rules_for(settings, lint::builtin_rules());
     RuleSelection selection;
     selection.only.emplace_back("override-undocumented");
     std::vector<std::string> unknown;

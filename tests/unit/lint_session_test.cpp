@@ -9,6 +9,7 @@
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/session.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using tfsift::testing::ScratchDir;
@@ -59,6 +60,7 @@ std::vector<std::string> finding_lines(const lint::LintResult& result) {
 
 lint::LintResult lint_tree(const ScratchDir& dir, unsigned jobs) {
     lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
     request.paths = {dir.path.string()};
     request.recursive = true;
     request.jobs = jobs;
@@ -136,6 +138,7 @@ TEST_CASE("session: the findings are the same for any number of jobs", "[lint][s
 TEST_CASE("session: a path that does not exist stops the run with a message", "[lint][session]") {
     ScratchDir dir;
     lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
     request.paths = {(dir.path / "nothing-here").string()};
     std::vector<std::string> seen;
     request.on_message = [&seen](lint::MessageKind kind, const std::string& text) {
@@ -168,6 +171,7 @@ lint::LintResult lint_paths(const std::vector<std::string>& paths, unsigned jobs
     request.paths = paths;
     request.jobs = jobs;
     request.offline = true;
+    request.catalogue = lint::builtin_rules();
     return lint::run_session(request);
 }
 
@@ -217,4 +221,27 @@ TEST_CASE("session: a module that only looks called is linted as a root", "[lint
         REQUIRE(with_caller.completed);
         CHECK(lock_in_shared_module(with_caller, "lib"));
     }
+}
+
+TEST_CASE("session: the engine runs the catalogue it is given, and none without one", "[lint][session]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf", "variable \"x\" {}\n");
+    lint::LintRequest request;
+    request.paths = {dir.path.string()};
+    request.offline = true;
+    const lint::LintResult none = lint::run_session(request);
+    CHECK(!none.completed);
+    REQUIRE(none.messages.size() == 1);
+    CHECK(none.messages.front().second.find("no rule catalogue") != std::string::npos);
+
+    // A catalogue of one rule: only that rule reports, and it is the result's catalogue.
+    const lint::Rule* only = lint::find_builtin_rule("variable-type-missing");
+    REQUIRE(only != nullptr);
+    request.catalogue = std::span<const lint::Rule>(only, 1);
+    const lint::LintResult one = lint::run_session(request);
+    REQUIRE(one.completed);
+    REQUIRE(one.catalogue.size() == 1);
+    CHECK(one.catalogue.front().id == "variable-type-missing");
+    REQUIRE(one.findings.size() == 1);
+    CHECK(one.findings.front().rule_id == "variable-type-missing");
 }

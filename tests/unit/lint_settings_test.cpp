@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
@@ -85,7 +86,8 @@ TEST_CASE("settings errors carry file, line and column", "[lint][settings]") {
         CHECK(r.errors[0].column == 10);
     }
     SECTION("unknown rule id") {
-        auto r = parse_settings("a.toml", "[rules]\nsyntax-error = \"off\"\nno-such-rule = \"error\"\n");
+        auto r = parse_settings("a.toml", "[rules]\nsyntax-error = \"off\"\nno-such-rule = \"error\"\n",
+                                lint::builtin_rules());
         REQUIRE(r.errors.size() == 1);
         CHECK(r.errors[0].line == 3);
         CHECK_THAT(r.errors[0].message, Catch::Contains("no-such-rule"));
@@ -110,7 +112,8 @@ TEST_CASE("settings errors carry file, line and column", "[lint][settings]") {
         CHECK(r.errors[0].line == 5);
     }
     SECTION("policy id clashing with a built-in rule") {
-        auto r = parse_settings("a.toml", "[[policy]]\nid = \"syntax-error\"\nkind = \"naming\"\npattern = \"a\"\n");
+        auto r = parse_settings("a.toml", "[[policy]]\nid = \"syntax-error\"\nkind = \"naming\"\npattern = \"a\"\n",
+                                lint::builtin_rules());
         REQUIRE(r.errors.size() == 1);
         CHECK(r.errors[0].line == 2);
     }

@@ -6,10 +6,11 @@
 
 #include <filesystem>
 
-#include "../../rules/provider_local_name_uses.hpp"
+#include "../../rules/support/provider_local_name_uses.hpp"
 #include "support/scratch_dir.hpp"
 #include "tfsift/config/module_tree.hpp"
 #include "tfsift/lint/linter.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -19,7 +20,7 @@ namespace {
 
 Findings lint_only(const fs::path& dir, const std::string& rule, Engine engine = Engine::terraform,
                    const Settings& settings = {}) {
-    auto rules = rules_for(settings);
+    auto rules = rules_for(settings, lint::builtin_rules());
     RuleSelection selection;
     selection.only.push_back(rule);
     std::vector<std::string> unknown;

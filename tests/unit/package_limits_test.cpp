@@ -29,8 +29,8 @@ using tfsift::testing::write_file;
 Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
 
-TreeRequirements require(const std::string& type) {
-    TreeRequirements out;
+ProviderRequirements require(const std::string& type) {
+    ProviderRequirements out;
     out[provider(type)].provider = provider(type);
     return out;
 }

@@ -43,8 +43,8 @@ std::string add_package(const fs::path& mirror, const std::string& type, const s
     return h1_of_directory(dir).value;
 }
 
-TreeRequirements require(std::initializer_list<std::pair<std::string, std::string>> items) {
-    TreeRequirements out;
+ProviderRequirements require(std::initializer_list<std::pair<std::string, std::string>> items) {
+    ProviderRequirements out;
     for (const auto& [type, c] : items) {
         auto& r = out[provider(type)];
         r.provider = provider(type);

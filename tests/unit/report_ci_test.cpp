@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/report/report.hpp"
 
 using namespace tfsift;

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/report/report.hpp"
 
 using namespace tfsift;

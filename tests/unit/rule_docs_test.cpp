@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/lint/registry.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift::lint;

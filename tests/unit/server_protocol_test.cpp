@@ -10,6 +10,7 @@
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/session.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/server/code_actions.hpp"
 #include "tfsift/server/document_store.hpp"
 #include "tfsift/server/file_uri.hpp"
@@ -167,6 +168,7 @@ TEST_CASE("a lint session reads overlaid texts instead of the files", "[server][
     testing::write_file(dir.path / "main.tf", "variable \"x\" {\n  type = string\n}\n");
     testing::write_file(dir.path / "broken.tf", "variable \"y\" {\n");
     lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
     request.paths = {dir.path.string()};
     request.selection.only = {"syntax-error"};
     auto on_disk = lint::run_session(request);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 
 namespace tfsift::config {
 

@@ -15,6 +15,7 @@ namespace tfsift::config {
 
 struct ModuleProblem {
     Severity severity = Severity::error;
+    std::string_view code;  // diagnostic_codes.hpp
     std::string summary;
     std::string detail;
     Origin at;

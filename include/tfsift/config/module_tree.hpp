@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/file_read.hpp"
 

@@ -27,7 +27,7 @@ public:
     [[nodiscard]] const Diagnostics& diagnostics() const { return diags_; }
 
 private:
-    void error(const SourceFile* file, Range subject, std::string summary, std::string detail);
+    void error(const SourceFile* file, Range subject, std::string_view code, std::string summary, std::string detail);
 
     Module module_;
     bool have_required_providers_block_ = false;

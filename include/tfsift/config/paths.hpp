@@ -1,5 +1,6 @@
-// Slash-separated paths as Terraform's loader handles them: lexical
-// cleaning (Go's path.Clean) and local module source addresses.
+// Paths: slash-separated paths as Terraform's loader handles them (lexical
+// cleaning as Go's path.Clean, local module source addresses), and the
+// absolute form tfsift compares files by.
 #pragma once
 
 #include <string>
@@ -23,5 +24,9 @@ bool is_local_module_source(std::string_view source);
 // The normalized form of a local module source: cleaned, keeping a "./"
 // prefix on anything that does not start with "../".
 std::string normalize_local_module_source(std::string_view source);
+
+// Normalises a path to absolute, lexically normal, '/'-separated form,
+// without a trailing slash (the file system is not consulted).
+std::string absolute_normal_path(const std::string& path);
 
 }  // namespace tfsift::config

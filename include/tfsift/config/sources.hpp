@@ -12,6 +12,7 @@ namespace tfsift::config {
 // A provider address or why it is invalid.
 struct ProviderSourceResult {
     std::string fqn;        // "registry.terraform.io/hashicorp/aws"; empty on error
+    std::string_view code;  // error code (config/diagnostic_codes.hpp); empty on success
     std::string summary;    // error summary; empty on success
     std::string detail;
 

@@ -2,6 +2,7 @@
 // findings through the settings and the inline ignore comments.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,9 @@ struct ActiveRule {
     std::optional<Severity> severity_override;  // from the settings
 };
 
-// Every rule that can run under `settings`: the built-in rules, then one rule
-// per [[policy]].
-std::vector<Rule> rules_for(const Settings& settings);
+// Every rule that can run under `settings`: the catalogue's (the built-in
+// rules), then one rule per [[policy]].
+std::vector<Rule> rules_for(const Settings& settings, std::span<const Rule> catalogue);
 
 // Decides which rules run: the preset (the selection's, else the settings',
 // else recommended: each rule's enabled_by_default; strict: every rule), then

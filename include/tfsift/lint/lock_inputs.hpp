@@ -16,7 +16,7 @@
 #include "tfsift/providers/lock_locations.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/state_file.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
+#include "tfsift/config/tree_requirements.hpp"
 
 namespace tfsift::lint {
 
@@ -28,10 +28,10 @@ struct LockInputs {
     bool exists = false;
     providers::LockFileRead read;           // empty when there is no file
     providers::LockLocations locations;
-    providers::TreeRequirements requirements;  // configuration only
+    config::TreeRequirements requirements;  // configuration only
 
     // Lockable requirements only (built-in and legacy providers need no entry).
-    [[nodiscard]] std::vector<const providers::TreeRequirement*> lockable(Engine engine) const;
+    [[nodiscard]] std::vector<const config::TreeRequirement*> lockable(Engine engine) const;
     // The file as a finding's target (an empty file when it does not exist).
     [[nodiscard]] std::shared_ptr<const SourceFile> source() const;
     // The range of an entry's part, falling back to its `provider` label,
@@ -76,7 +76,7 @@ struct SiteLocation {
     Range range;
     std::optional<RelatedLocation> related;  // the site in the child module
 };
-[[nodiscard]] std::optional<SiteLocation> locate_site(const LintContext& ctx, const providers::RequirementSite& site);
+[[nodiscard]] std::optional<SiteLocation> locate_site(const LintContext& ctx, const config::RequirementSite& site);
 
 // The packages visible offline from the module directory (installed, cache,
 // CLI-configured and implied mirrors).

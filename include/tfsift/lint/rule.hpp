@@ -3,19 +3,30 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/finding.hpp"
 
-namespace tfsift::config {
-struct LoadDiagnostic;
-}  // namespace tfsift::config
-
 namespace tfsift::lint {
 
 struct LintContext;
+
+// A diagnostic of Terraform's own loader as a rule's claim sees it: its code
+// (diagnostic_codes.hpp) and where it points. Its wording is left out on
+// purpose: it follows Terraform and may change, so claims never depend on it.
+struct ClaimedDiagnostic {
+    std::string_view code;
+    Severity severity = Severity::error;
+    bool tree_phase = false;                  // made while following module calls
+    std::shared_ptr<const SourceFile> source;  // null when it points into no file
+    std::string_view filename;                // as the loader named it
+    std::optional<Range> subject;
+};
 
 // The documentation every rule carries, in a fixed form. The same text is
 // printed by `tfsift rule ID`, written to docs/rules/ID.md and embedded in
@@ -76,12 +87,21 @@ struct Rule {
     // (`unused-ignore` needs every other rule's findings first).
     RuleCheck check;
     bool is_policy = false;           // defined by a [[policy]] table of .tfsift.toml
-    // The diagnostics of Terraform's own loader (see config::load_module_tree)
-    // that this rule reports, rather than `invalid-configuration`: when the
-    // loader already rejects what the rule is about, the rule reports the
-    // loader's diagnostic under its own id. Null when it claims none.
-    std::function<bool(const config::LoadDiagnostic&)> claims;
+    // The codes of Terraform's own loader diagnostics (see
+    // config::load_module_tree) that this rule reports, rather than
+    // `invalid-configuration`: when the loader already rejects what the rule
+    // is about, the rule reports the loader's diagnostic under its own id. A
+    // code has at most one claiming rule.
+    std::vector<std::string_view> claimed_codes;
+    // Narrows the claim when set: a diagnostic with a claimed code for which
+    // it returns false stays `invalid-configuration`.
+    std::function<bool(const ClaimedDiagnostic&)> claim_only_if;
 };
+
+// Ids of the rules the engine itself reports.
+inline constexpr std::string_view syntax_error_rule_id = "syntax-error";
+inline constexpr std::string_view unused_ignore_rule_id = "unused-ignore";
+inline constexpr std::string_view invalid_configuration_rule_id = "invalid-configuration";
 
 // The Markdown documentation of a rule (what `tfsift rule ID` prints).
 std::string rule_markdown(const Rule& rule);

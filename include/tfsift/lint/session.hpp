@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ struct FileChange {
 using MessageSink = std::function<void(MessageKind kind, const std::string& text)>;
 
 struct LintRequest {
+    // The built-in rules to check against (lint::builtin_rules() of
+    // tfsift/rules/catalogue.hpp); the engine knows no rule by itself, and a
+    // session without a catalogue stops with an error.
+    std::span<const Rule> catalogue;
     std::vector<std::string> paths;  // directories or files; none means "."
     bool recursive = false;          // every module below the directories
     RuleSelection selection;         // applied on top of each module's settings

@@ -5,15 +5,18 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "tfsift/config/paths.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/glob.hpp"
 #include "tfsift/lint/policy.hpp"
 #include "tfsift/lint/presets.hpp"
+#include "tfsift/lint/rule.hpp"
 
 namespace tfsift::lint {
 
@@ -108,14 +111,17 @@ std::string find_settings_file(const std::string& start);
 // extended, and the first one unless `named_by_user` (a --config path),
 // must resolve inside the repository root of the first file unless the
 // extending file sets follow_external_symlinks. Unknown keys, bad values,
-// unknown rule ids and invalid patterns are errors with their line.
-SettingsResult load_settings(const std::string& path, bool named_by_user = false);
+// invalid patterns and, when a catalogue is given, rule ids that are neither
+// in it nor a policy's (and policy ids that are in it) are errors with their
+// line.
+SettingsResult load_settings(const std::string& path, bool named_by_user = false,
+                             std::span<const Rule> catalogue = {});
 
 // Parses settings from text (for tests); `path` names it in errors and
 // anchors relative globs and `extend`.
-SettingsResult parse_settings(const std::string& path, std::string_view text);
+SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue = {});
 
-// Normalises a path to absolute, lexically normal, '/'-separated form.
-std::string absolute_normal_path(const std::string& path);
+// Paths live in config/paths.hpp; the engine uses this one throughout.
+using config::absolute_normal_path;
 
 }  // namespace tfsift::lint

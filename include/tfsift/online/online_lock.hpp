@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/config/tree_requirements.hpp"
 #include "tfsift/online/provider_fetcher.hpp"
 #include "tfsift/providers/lock_repair.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
 
 namespace tfsift::online {
 
 struct OnlineLockRequest {
     std::filesystem::path dir;                  // the root module
-    providers::TreeRequirements requirements;   // from the configuration
+    config::TreeRequirements requirements;   // from the configuration
     std::vector<providers::Provider> only;      // --provider; empty: all
     providers::RepairOptions repair;            // engine, platforms, partial requirements
     FetchOptions fetch;

@@ -20,7 +20,7 @@
 #include "tfsift/providers/lock_file.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/platform.hpp"
-#include "tfsift/providers/tree_requirements.hpp"
+#include "tfsift/providers/requirement.hpp"
 
 namespace tfsift::providers {
 
@@ -44,7 +44,7 @@ struct RepairResult {
     std::vector<std::string> problems;  // what could not be repaired and why
 };
 
-[[nodiscard]] RepairResult repair_lock(const LockFile& old, const TreeRequirements& requirements,
+[[nodiscard]] RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requirements,
                                        const std::vector<LocalPackage>& packages, const RepairOptions& options);
 
 // Why a lock file was not written. `invalid`: the file has errors (see
@@ -109,12 +109,12 @@ private:
 // new file only when it would hold an entry), unless the file changed on disk
 // since it was read. The header follows the existing file's engine, else
 // `options.engine`. With `always_write` the file is written even unchanged.
-[[nodiscard]] LockUpdate update_held_lock_file(const HeldLockFile& held, const TreeRequirements& requirements,
+[[nodiscard]] LockUpdate update_held_lock_file(const HeldLockFile& held, const ProviderRequirements& requirements,
                                                const std::vector<LocalPackage>& packages,
                                                const RepairOptions& options, bool always_write = false);
 
 // HeldLockFile::open, then update_held_lock_file.
-[[nodiscard]] LockUpdate update_lock_file(const std::filesystem::path& dir, const TreeRequirements& requirements,
+[[nodiscard]] LockUpdate update_lock_file(const std::filesystem::path& dir, const ProviderRequirements& requirements,
                                           const std::vector<LocalPackage>& packages, const RepairOptions& options,
                                           bool always_write = false);
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/model.hpp"
 #include "tfsift/source.hpp"
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift::lint::rules {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "support/expression_sites.hpp"
+#include "expression_sites.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/providers/address.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tfsift/config/effective_document.hpp"
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/engine.hpp"
 
 namespace tfsift::lint::rules {

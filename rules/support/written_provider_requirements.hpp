@@ -11,6 +11,7 @@
 
 #include "tfsift/config/model.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/lint/rule.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -46,7 +47,7 @@ const WrittenRequirement* written_entry_for(const std::vector<WrittenRequirement
 // Whether a diagnostic's subject lies inside a required_providers block of
 // its file (parsed again from the diagnostic's source, which is cheap for the
 // few diagnostics that need it).
-bool subject_in_required_providers(const config::LoadDiagnostic& diagnostic);
+bool subject_in_required_providers(const ClaimedDiagnostic& diagnostic);
 
 // A literal string expression's value (a quoted string without
 // interpolation), or nullopt.

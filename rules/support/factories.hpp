@@ -1,27 +1,14 @@
-// The built-in rules. The list itself is rules/registry.cpp; each rule lives
-// in its own file under rules/ and is declared here by its factory.
+// The factories of the built-in rules, one per file in rules/: what the
+// catalogue (rules/support/catalogue.cpp) lists. Private to rules/; the
+// rest of the program sees the catalogue only (tfsift/rules/catalogue.hpp).
+// Every rule file includes this header, so its factory's signature is
+// checked against the declaration.
 #pragma once
-
-#include <span>
-#include <string_view>
 
 #include "tfsift/lint/rule.hpp"
 
-namespace tfsift::lint {
+namespace tfsift::lint::rules {
 
-// Ids of the rules the engine itself reports.
-inline constexpr std::string_view syntax_error_rule_id = "syntax-error";
-inline constexpr std::string_view unused_ignore_rule_id = "unused-ignore";
-inline constexpr std::string_view invalid_configuration_rule_id = "invalid-configuration";
-
-// Every built-in rule, in the order of rules/registry.cpp.
-std::span<const Rule> builtin_rules();
-
-// The built-in rule with this id, or nullptr.
-const Rule* find_builtin_rule(std::string_view id);
-
-namespace rules {
-// One factory per file under rules/.
 Rule syntax_error();
 Rule invalid_configuration();
 Rule unused_ignore();
@@ -88,6 +75,7 @@ Rule duplicate_map_key();
 Rule module_source_unpinned();
 Rule required_version_missing();
 Rule variable_type_missing();
-}  // namespace rules
+Rule count_for_each_invalid();
+Rule connection_host_missing();
 
-}  // namespace tfsift::lint
+}  // namespace tfsift::lint::rules

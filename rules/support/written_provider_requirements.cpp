@@ -162,9 +162,9 @@ const WrittenRequirement* written_entry_for(const std::vector<WrittenRequirement
     return nullptr;
 }
 
-bool subject_in_required_providers(const config::LoadDiagnostic& diagnostic) {
-    if (!diagnostic.source || !diagnostic.diagnostic.subject) return false;
-    const Range subject = *diagnostic.diagnostic.subject;
+bool subject_in_required_providers(const ClaimedDiagnostic& diagnostic) {
+    if (!diagnostic.source || !diagnostic.subject) return false;
+    const Range subject = *diagnostic.subject;
     const std::string& path = diagnostic.source->path();
     const bool json_syntax = path.ends_with(".json");
     auto parsed = config::parse_config_file(diagnostic.source,

@@ -1,7 +1,12 @@
 // Collecting the provider requirements of a whole module tree.
-#include "tfsift/providers/tree_requirements.hpp"
+#include "tfsift/config/tree_requirements.hpp"
 
-namespace tfsift::providers {
+namespace tfsift::config {
+
+using providers::implied_local_name;
+using providers::implied_provider;
+using providers::parse_config_constraints;
+using providers::parse_provider_source;
 
 namespace {
 
@@ -28,8 +33,8 @@ class Collector {
 public:
     Collector(Engine engine, TreeRequirements& out) : engine_(engine), out_(out) {}
 
-    void module(const config::LoadedModule& m, const std::string& root_call) {
-        const config::Module& mod = *m.module;
+    void module(const LoadedModule& m, const std::string& root_call) {
+        const Module& mod = *m.module;
         for (const auto& [name, rp] : mod.terraform.required_providers) {
             auto provider = resolve_local_name(mod, name, engine_);
             if (!provider) continue;
@@ -63,7 +68,7 @@ public:
     }
 
 private:
-    void add(const Provider& provider, const config::LoadedModule& m, const config::Origin& origin,
+    void add(const providers::Provider& provider, const LoadedModule& m, const Origin& origin,
              const std::string& root_call, const std::vector<std::string>& constraints) {
         auto& req = out_[provider];
         req.provider = provider;
@@ -81,7 +86,7 @@ private:
 
 }  // namespace
 
-std::optional<Provider> resolve_local_name(const config::Module& module, std::string_view local_name, Engine engine) {
+std::optional<providers::Provider> resolve_local_name(const Module& module, std::string_view local_name, Engine engine) {
     auto it = module.terraform.required_providers.find(std::string(local_name));
     if (it != module.terraform.required_providers.end() && it->second.source_as_written) {
         if (!it->second.source) return std::nullopt;  // invalid: another rule reports it
@@ -92,7 +97,7 @@ std::optional<Provider> resolve_local_name(const config::Module& module, std::st
     return implied_provider(local_name, engine);
 }
 
-TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Engine engine) {
+TreeRequirements collect_tree_requirements(const LoadedModule& root, Engine engine) {
     TreeRequirements out;
     Collector(engine, out).module(root, "");
     return out;
@@ -100,7 +105,7 @@ TreeRequirements collect_tree_requirements(const config::LoadedModule& root, Eng
 
 namespace {
 
-void find_unloaded(const config::LoadedModule& m, std::vector<std::string>& out) {
+void find_unloaded(const LoadedModule& m, std::vector<std::string>& out) {
     for (const auto& [name, call] : m.module->module_calls) {
         auto child = m.children.find(name);
         std::string address = (m.address.empty() ? "" : m.address + ".") + "module." + name;
@@ -114,13 +119,13 @@ void find_unloaded(const config::LoadedModule& m, std::vector<std::string>& out)
 
 }  // namespace
 
-std::vector<std::string> unloaded_module_calls(const config::LoadedModule& root) {
+std::vector<std::string> unloaded_module_calls(const LoadedModule& root) {
     std::vector<std::string> out;
     find_unloaded(root, out);
     return out;
 }
 
-void add_state_requirements(TreeRequirements& requirements, const StateFile& state) {
+void add_state_requirements(TreeRequirements& requirements, const providers::StateFile& state) {
     for (const auto& r : state.resources) {
         if (!r.provider) continue;
         auto& req = requirements[r.provider->provider];
@@ -129,4 +134,10 @@ void add_state_requirements(TreeRequirements& requirements, const StateFile& sta
     }
 }
 
-}  // namespace tfsift::providers
+providers::ProviderRequirements lock_requirements(const TreeRequirements& requirements) {
+    providers::ProviderRequirements out;
+    for (const auto& [provider, req] : requirements) out.emplace(provider, static_cast<const providers::ProviderRequirement&>(req));
+    return out;
+}
+
+}  // namespace tfsift::config

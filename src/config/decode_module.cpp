@@ -1,0 +1,152 @@
+#include "decoder.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include <fmt/core.h>
+
+#include "tfsift/config/override_merger.hpp"
+#include "tfsift/config/sources.hpp"
+#include "tfsift/config/type_constraint.hpp"
+#include "tfsift/config/version_constraints.hpp"
+#include "tfsift/cty/convert.hpp"
+#include "tfsift/cty/json.hpp"
+#include "tfsift/hcl/references.hpp"
+#include "tfsift/providers/version.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+
+namespace tfsift::config {
+
+void Decoder::decode_module(const ContentBlock& b) {
+    ModuleCall mc;
+    mc.name = b.labels[0];
+    mc.origin = origin(b.origin);
+    mc.config.from_json = b.body.json != nullptr;
+    if (!detail::valid_identifier(mc.name)) ctx_.error(code::invalid_module_instance_name, "Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
+    Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
+    // OpenTofu (1.8+) evaluates module `source` and `version` with the
+    // module's variables and locals in scope. tfsift does not evaluate
+    // them statically, so such a source is not loaded and such a version
+    // is not checked (nor taken as a reason to read the source as a
+    // registry address).
+    // Terraform v1.15 does the same with `const` variables and locals.
+    auto needs_static_evaluation = [&](const ContentAttr* a) {
+        return a != nullptr && !detail::expression_variables(ctx_, a->expr).empty();
+    };
+    const ContentAttr* version = c.attribute("version");
+    // A `version` makes the source a registry address. OpenTofu decides
+    // that after evaluating it (a version that is null does not count);
+    // Terraform whenever the argument is written.
+    const bool has_version =
+        version != nullptr && (engine_ == Engine::terraform || !needs_static_evaluation(version));
+    if (needs_static_evaluation(version)) {
+        mc.dynamic_version = DynamicSetting{version->expr};
+        version = nullptr;
+    }
+    const ContentAttr* source_attr = c.attribute("source");
+    if (needs_static_evaluation(source_attr)) {
+        mc.dynamic_source = DynamicSetting{source_attr->expr};
+        source_attr = nullptr;
+    }
+    if (version) {
+        if (auto vc = decode_version_constraint(*version)) mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
+    }
+    if (const auto* a = source_attr) {
+        if (auto sv = decode_string(*a)) {
+            ModuleSource src;
+            src.as_written = sv->value.get<std::string>();
+            src.origin = a->expr.origin();
+            auto parsed = parse_module_source(src.as_written, has_version);
+            if (parsed.error.empty()) {
+                src.value = parsed.normalized;
+            } else if (parsed.maybe_relative) {
+                ctx_.error(code::invalid_module_source_address, "Invalid module source address", parsed.error, a->expr.range);
+            } else if (has_version) {
+                ctx_.error(code::invalid_registry_module_source_address, "Invalid registry module source address",
+                           fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you "
+                                       "intended a module registry source address because you also set the argument "
+                                       "\"version\", which applies only to registry modules.",
+                                       parsed.error),
+                           a->expr.range);
+            } else {
+                ctx_.error(code::invalid_module_source_address, "Invalid module source address", fmt::format("Failed to parse module source address: {}.", parsed.error),
+                           a->expr.range);
+            }
+            mc.source = std::move(src);
+        }
+    }
+    if (const auto* a = c.attribute("count")) mc.count = a->expr;
+    if (const auto* a = c.attribute("for_each")) {
+        mc.for_each = a->expr;
+        if (mc.count) {
+            ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
+                       "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
+                       "to be explicit about the number of module instances to be created.",
+                       a->name_range);
+        }
+    }
+    if (const auto* a = c.attribute("depends_on")) mc.depends_on = decode_depends_on(*a);
+    if (const auto* a = c.attribute("providers")) {
+        if (auto pairs = detail::expr_map(ctx_, a->expr)) {
+            std::map<std::string, Range> seen;
+            for (const auto& pair : *pairs) {
+                std::optional<std::string> key;
+                if (pair.key.native) {
+                    key = decode_provider_ref(pair.key, "providers");
+                } else {
+                    // A JSON key: the text between the quotes.
+                    Diagnostics d;
+                    json::Value fake;
+                    fake.kind = json::Kind::string;
+                    fake.range = pair.key.range;
+                    std::string_view raw = ctx_.file->text().substr(pair.key.range.start.byte + 1,
+                                                                     pair.key.range.end.byte - pair.key.range.start.byte - 2);
+                    fake.text = std::string(raw);
+                    const hcl::Expr* e = detail::json_string_expr(ctx_, fake, false, d);
+                    if (e && e->kind == hcl::ExprKind::scope_traversal) {
+                        key = hcl::render_traversal(hcl::as<hcl::ScopeTraversalExpr>(*e));
+                    } else {
+                        ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
+                                   "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
+                                   pair.key.range);
+                    }
+                }
+                json::Value value_without_key;
+                bool keyed = false;
+                auto value = decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
+                if (!key || !value) continue;
+                if (auto it = seen.find(*key); it != seen.end()) {
+                    ctx_.error(code::duplicate_provider_address, "Duplicate provider address",
+                               fmt::format("A provider configuration was already passed to {} at {}:{}. Each child "
+                                           "provider configuration can be assigned only once.",
+                                           *key, ctx_.file->path(), ctx_.file->line(it->second.start)),
+                               pair.key.range);
+                    continue;
+                }
+                seen.emplace(*key, pair.key.range);
+                mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin(), keyed});
+            }
+        }
+    }
+    bool seen_escape = false;
+    for (const auto& inner : c.blocks) {
+        if (inner.type == "_") {
+            if (seen_escape) {
+                duplicate_escape(inner, "module");
+                continue;
+            }
+            seen_escape = true;
+            detail::merge_escape_body(mc.config, detail::whole_body(ctx_, inner.body));
+        } else if (inner.type == "lifecycle" && engine_ == Engine::opentofu) {
+            // OpenTofu v1.11: `enabled`, the zero-or-one form of count.
+            (void)detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
+        } else {
+            ctx_.error(code::reserved_block_type_name_in_module_block, "Reserved block type name in module block",
+                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                       inner.type_range);
+        }
+    }
+    out_.module_calls.emplace_back(std::move(mc), Declared{b.def_range});
+}
+
+}  // namespace tfsift::config

@@ -1,0 +1,258 @@
+// The decoder of one configuration file: its blocks decoded against their
+// schemas into a ConfigFile, with Terraform's diagnostics. Private to
+// src/config/; the entry point is decode_config_file (config/decode.hpp).
+// The methods are defined one file per block family, as Terraform's
+// internal/configs does:
+//   decode.cpp                    entry point and dispatch of the top-level blocks
+//   decode_shared.cpp             helpers every family uses (values, references, conditions)
+//   decode_terraform.cpp          `terraform` / `tofu` blocks, required_providers, provider blocks
+//   decode_values.cpp             variables, locals and outputs
+//   decode_module.cpp             module calls
+//   decode_resource.cpp           resources and data sources: lifecycle, provisioners, action triggers
+//   decode_ephemeral_action.cpp   ephemeral resources and actions (newer than the reference loader)
+//   decode_moved_import.cpp       moved, import and removed blocks
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "body_content.hpp"
+#include "tfsift/config/decode.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/providers/version.hpp"
+
+namespace tfsift::config {
+
+using detail::BodyRef;
+using detail::Content;
+using detail::ContentAttr;
+using detail::ContentBlock;
+using detail::DecodeContext;
+
+inline constexpr const char* bad_identifier_detail =
+    "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.";
+
+inline bool contains(std::initializer_list<std::string_view> names, std::string_view n) {
+    for (auto x : names) {
+        if (x == n) return true;
+    }
+    return false;
+}
+
+class Decoder {
+public:
+    Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine);
+
+    ConfigFile run();
+
+private:
+    Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
+
+    void decode_root(const BodyRef& body);
+
+    // Room for the file's declarations up front: a variable or resource is
+    // large, and a vector growing one block at a time moves every earlier
+    // one again.
+    void reserve_for(const std::vector<ContentBlock>& blocks);
+
+    // ---- value helpers ------------------------------------------------------
+
+    // gohcl.DecodeExpression into a Go string / bool.
+    std::optional<cty::Value> decode_typed(const Expression& e, const cty::Type& want);
+
+    std::optional<DecodedValue> decode_string(const ContentAttr& a);
+
+    std::optional<DecodedValue> decode_bool(const ContentAttr& a);
+
+    // decodeVersionConstraint: a string (or null) in go-version's syntax.
+    std::optional<std::vector<std::string>> decode_version_constraint(const ContentAttr& a);
+
+    // hashicorp/go-version's constraint grammar: comma-separated
+    // `[op] [v]N[.N]*[-pre][+meta]`.
+    static bool valid_constraint_syntax(std::string_view s);
+
+    void check_provider_name_normalized(std::string_view name, Range where);
+
+    std::vector<Traversal> decode_depends_on(const ContentAttr& a);
+
+    // decodeProviderConfigRef: "aws" or "aws.alias".
+    std::optional<std::string> decode_provider_ref(const Expression& e, std::string_view arg_name, Range* name_range = nullptr);
+
+    Check decode_check_rule(const ContentBlock& b);
+
+    // ---- terraform ------------------------------------------------------------
+
+    void decode_terraform(const ContentBlock& b);
+
+    // Terraform's pluggable state storage (v1.14, experimental): one nested
+    // `provider "NAME"` block without an alias names the provider that
+    // implements the store. OpenTofu has no such block.
+    void decode_state_store(const ContentBlock& b, TerraformBlock& tb);
+
+    // ---- language (OpenTofu) ---------------------------------------------------
+
+    // The OpenTofu release whose language rules tfsift applies: version
+    // constraints in `language.compatible_with.opentofu` (and the legacy
+    // `required_version` of `.tofu` files) are checked against it.
+    static providers::Version opentofu_language_version() { return providers::Version{1, 12, 0, {}, {}}; }
+
+    bool in_tofu_file() const;
+
+    // A module whose OpenTofu version constraint rejects the version tfsift
+    // implements cannot be loaded by it ("Incompatible module").
+    void check_opentofu_constraint(const ContentAttr& a, bool warn_ineffective);
+
+    void check_opentofu_constraint(const std::vector<std::string>& vc, Range range, bool warn_ineffective);
+
+    // OpenTofu's `language` block: `edition` is a bare keyword (only
+    // tofu2024 exists), `experiments` a list of keywords (no experiment is
+    // currently available), `compatible_with.opentofu` a version constraint;
+    // every other argument of `compatible_with` is ignored.
+    void decode_language(const ContentBlock& b);
+
+    // Terraform releases (not alphas) reject any experiment before looking
+    // at the keywords; no experiment is ever active.
+    void decode_experiments(const ContentAttr& a, TerraformBlock&);
+
+    RequiredProvidersBlock decode_required_providers(const ContentBlock& b);
+
+    // ---- provider -------------------------------------------------------------
+
+    void decode_provider(const ContentBlock& b);
+
+    void duplicate_escape(const ContentBlock& b, std::string_view what);
+
+    // ---- variable -------------------------------------------------------------
+
+    void decode_variable(const ContentBlock& b);
+
+    void decode_variable_type(const ContentAttr& a, Variable& v);
+
+    // ---- locals ---------------------------------------------------------------
+
+    void decode_locals(const ContentBlock& b);
+
+    // ---- output ---------------------------------------------------------------
+
+    void decode_output(const ContentBlock& b);
+
+    // Ephemeral resources (OpenTofu, Terraform v1.10+), checked as the loaders check them but
+    // not kept in the model (they are newer than the reference loader and
+    // not part of the effective document). They take the meta-arguments of
+    // a data resource; they are never created nor destroyed, so the
+    // lifecycle arguments about replacing and destroying, connection blocks
+    // and provisioners have no meaning for them and are errors.
+    void decode_ephemeral(const ContentBlock& b);
+
+    // ---- actions (Terraform v1.14) ------------------------------------------------
+
+    // An `action` block: a provider-defined operation, configured in one
+    // `config` block, run by a resource's `action_trigger` or by `-invoke`.
+    void decode_action(const ContentBlock& b);
+
+    // `lifecycle { action_trigger { ... } }` of a managed resource: the
+    // events (keywords, each at most once) on which the listed actions run.
+    void decode_action_trigger(const ContentBlock& b);
+
+    void invalid_action_trigger(const ContentBlock& b, std::string_view code, std::string_view what,
+                                std::string_view plural);
+
+    // What hcl says of an argument its schema does not name, for the
+    // arguments only one of the two engines knows.
+    void unsupported_argument(const ContentAttr& a, std::string_view code = code::unsupported_argument);
+
+    // OpenTofu warns about attributes of a variable default that the type
+    // constraint's object types do not declare: conversion drops them, so
+    // they are probably a mistake. Walks the default as written, alongside
+    // the type (objects, and the elements of maps, lists and sets).
+    void warn_ignored_object_attributes(const hcl::Expr* native, const json::Value* js, const cty::Type& type);
+
+    // OpenTofu's `deprecated` argument (outputs, variables): a message for
+    // the module's callers, so it must be a non-empty string.
+    void check_deprecation_message(const ContentAttr& a);
+
+    // OpenTofu's `deprecated` on a variable: the message shown to callers
+    // that still set it. Blank text (only white space) is rejected like an
+    // empty string, at the variable's name.
+    void check_variable_deprecation(const ContentAttr& a, Range name_range);
+
+    // ---- module ---------------------------------------------------------------
+
+    void decode_module(const ContentBlock& b);
+
+    // ---- resource and data ------------------------------------------------------
+
+    // A reference's resource address ("aws_instance.web", "data.x.y"), or "".
+    static std::string referenced_resource(const hcl::ScopeTraversalExpr& t);
+
+    void validate_self_references(const Check& c, std::string_view check_type, const std::string& addr);
+
+    // Destroy-time provisioners may only refer to self, count.index, each.key.
+    void only_self_refs(const Body& body);
+
+    // A JSON body's undecided properties read as plain arguments (provisioner
+    // and connection bodies have no nested blocks).
+    static Body settled(Body body);
+
+    std::optional<Provisioner> decode_provisioner(const ContentBlock& b);
+
+    void decode_lifecycle(const ContentBlock& b, Resource& r);
+
+    // The errors of decoding a lifecycle argument that must be a literal
+    // (create_before_destroy, prevent_destroy, ignore_changes,
+    // replace_triggered_by), made since `mark`, get the lifecycle's codes:
+    // the shared helpers that made them do not know they are in a lifecycle
+    // block. Diagnostics with a code of the lifecycle's own keep it.
+    void recode_lifecycle_value(std::size_t mark, const ContentAttr& a);
+
+    // Whether `r` of this file holds `"all"` or `"*"`, as written.
+    bool quoted_wildcard(Range r) const;
+
+    void decode_ignore_changes(const ContentAttr& a, Lifecycle& lc);
+
+    void decode_replace_triggered_by(const ContentAttr& a, Lifecycle& lc);
+
+    void decode_resource(const ContentBlock& b, ResourceMode mode);
+
+    // OpenTofu 1.9: a reference to a provider configuration with for_each
+    // names one of its instances, `aws.by_region[each.key]`. The key is an
+    // expression evaluated per instance; what is checked statically is the
+    // reference before it. Returns that part (for JSON, in `scratch`) and
+    // sets `keyed`; any other expression, and every expression for
+    // Terraform, is returned as it is.
+    Expression without_instance_key(const Expression& e, json::Value& scratch, bool& keyed) const;
+
+    // ---- moved ----------------------------------------------------------------
+
+    void decode_moved(const ContentBlock& b);
+
+    // ---- import ---------------------------------------------------------------
+
+    // The names along an import target address, instance keys left out:
+    // `module.net["a"].aws_subnet.main[each.key]` gives module, net,
+    // aws_subnet, main. The keys may be any expression (they are evaluated
+    // for each import), so only the traversal around them matters here.
+    // False when the expression is not an address.
+    static bool import_address_names(const hcl::Expr* e, std::vector<std::string>& out);
+
+    // The same for a JSON string: the text with its bracketed keys removed,
+    // split at the dots.
+    static bool import_address_names(std::string_view text, std::vector<std::string>& out);
+
+    // The instance key at the end of an import target address.
+    static Import::Key import_to_key(const hcl::Expr* e);
+
+    static Import::Key import_to_key(std::string_view text);
+
+    void decode_import(const ContentBlock& b);
+
+    ParsedFile& pf_;
+    Engine engine_;
+    DecodeContext ctx_;
+    ConfigFile out_;
+};
+
+}  // namespace tfsift::config
