@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <vector>
 
@@ -55,6 +57,42 @@ std::optional<std::string> real_path(const std::string& path, int& error) {
     std::string out(resolved);
     std::free(resolved);  // NOLINT(cppcoreguidelines-no-malloc): realpath's contract
     return out;
+}
+
+// The path an open file descriptor refers to, every symlink resolved, as
+// the kernel keeps it; nullopt when /proc cannot tell (not mounted, or the
+// file was deleted).
+std::optional<std::string> opened_path(int fd) {
+    std::array<char, PATH_MAX + 1> buf{};
+    const std::string link = fmt::format("/proc/self/fd/{}", fd);
+    const ssize_t n = ::readlink(link.c_str(), buf.data(), buf.size() - 1);
+    if (n <= 0 || static_cast<std::size_t>(n) >= buf.size() - 1 || buf[0] != '/') return std::nullopt;
+    std::string out(buf.data(), static_cast<std::size_t>(n));
+    if (out.ends_with(" (deleted)")) return std::nullopt;
+    return out;
+}
+
+// The real path of a repository root, as real_path gives it (the root
+// itself when it cannot be resolved). Every file read checks against its
+// root, so each thread remembers the last root it resolved, with the
+// directory it named: one stat tells whether the name still leads there.
+std::string real_root(const std::string& root) {
+    struct Remembered {
+        std::string root;
+        std::string resolved;
+        dev_t device = 0;
+        ino_t inode = 0;
+    };
+    thread_local Remembered last;
+    struct stat st {};
+    const bool found = ::stat(root.c_str(), &st) == 0;
+    if (found && !last.root.empty() && last.root == root && last.device == st.st_dev && last.inode == st.st_ino) {
+        return last.resolved;
+    }
+    int error = 0;
+    std::string resolved = real_path(root, error).value_or(root);
+    if (found) last = Remembered{root, resolved, st.st_dev, st.st_ino};
+    return resolved;
 }
 
 bool is_within(const std::string& path, const std::string& root) {
@@ -142,20 +180,34 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
         return failure(ReadFailure::not_regular,
                        fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(st.st_mode)));
     }
-    if (!policy.root.empty() && !policy.follow_external) {
+    const bool check_root = !policy.root.empty() && !policy.follow_external;
+    const bool overlaid = policy.overlays && !policy.overlays->empty();
+    // The failure of a file whose real path `real` lies outside the root.
+    auto outside_root = [&](const std::string& real) -> std::optional<FileContent> {
+        const std::string root = real_root(policy.root);
+        if (is_within(real, root)) return std::nullopt;
+        return failure(ReadFailure::outside_root,
+                       fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
+                                   "follow_external_symlinks = true allows it)",
+                                   path, via, real, root));
+    };
+    auto too_large = [&]() -> std::optional<FileContent> {
+        if (static_cast<std::uint64_t>(st.st_size) <= policy.max_size) return std::nullopt;
+        return failure(ReadFailure::too_large,
+                       fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via,
+                                   st.st_size, size_text(policy.max_size)));
+    };
+    // The root check by the path's real path (the file is not open).
+    auto check_root_by_path = [&]() -> std::optional<FileContent> {
         int e = 0;
         auto real = real_path(path, e);
         if (!real) return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
-        int root_error = 0;
-        const std::string root = real_path(policy.root, root_error).value_or(policy.root);
-        if (!is_within(*real, root)) {
-            return failure(ReadFailure::outside_root,
-                           fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
-                                       "follow_external_symlinks = true allows it)",
-                                       path, via, *real, root));
-        }
+        return outside_root(*real);
+    };
+    if (check_root && overlaid) {
+        if (auto refused = check_root_by_path()) return *refused;
     }
-    if (policy.overlays && !policy.overlays->empty()) {
+    if (overlaid) {
         int e = 0;
         if (auto real = real_path(path, e)) {
             if (auto it = policy.overlays->find(*real); it != policy.overlays->end()) {
@@ -170,18 +222,27 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
             }
         }
     }
-    if (static_cast<std::uint64_t>(st.st_size) > policy.max_size) {
-        return failure(ReadFailure::too_large,
-                       fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via,
-                                   st.st_size, size_text(policy.max_size)));
-    }
     // O_NONBLOCK: should the entry have been swapped for a FIFO since the
-    // stat, opening it must not wait for a writer.
+    // stat, opening it must not wait for a writer. Opening reads nothing:
+    // the root is checked before a byte is read, by the opened file's own
+    // path (one readlink instead of one per component of the path).
     FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0) {
         const int e = errno;
+        if (check_root && !overlaid) {
+            if (auto refused = check_root_by_path()) return *refused;
+        }
+        if (auto refused = too_large()) return *refused;
         return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
     }
+    if (check_root && !overlaid) {
+        if (auto real = opened_path(fd.get())) {
+            if (auto refused = outside_root(*real)) return *refused;
+        } else if (auto refused = check_root_by_path()) {
+            return *refused;
+        }
+    }
+    if (auto refused = too_large()) return *refused;
     struct stat opened {};
     if (::fstat(fd.get(), &opened) != 0) {
         const int e = errno;
@@ -249,8 +310,7 @@ bool resolves_inside(const std::string& path, const std::string& root) {
     int error = 0;
     auto real = real_path(path, error);
     if (!real) return false;
-    const std::string resolved_root = real_path(root, error).value_or(root);
-    return is_within(*real, resolved_root);
+    return is_within(*real, real_root(root));
 }
 
 }  // namespace tfsift

@@ -2,6 +2,7 @@
 #include "provider_local_name_uses.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 
@@ -59,7 +60,9 @@ Range header_range(const config::LoadedModule& module, const config::Origin& ori
 
 }  // namespace
 
-std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
+namespace {
+
+std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& module) {
     std::vector<ProviderUse> uses;
     const config::Module& m = *module.module;
     auto add_resource = [&](const config::Resource& r) {
@@ -147,6 +150,30 @@ std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
     sorted.reserve(uses.size());
     for (const auto& k : keys) sorted.push_back(std::move(uses[k.second]));
     uses = std::move(sorted);
+    return uses;
+}
+
+}  // namespace
+
+std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
+    // Several rules ask for the same module's uses, and every caller of a
+    // module directory shares its merged module and files, on which alone
+    // the uses depend: each thread remembers the last few, each by a weak
+    // handle on the shared module (a module freed and another made at the
+    // same address does not match).
+    if (module.module == config::empty_module()) return compute_provider_uses(module);
+    struct Remembered {
+        std::weak_ptr<const config::Module> module;
+        std::vector<ProviderUse> uses;
+    };
+    constexpr std::size_t kept = 8;
+    thread_local std::vector<Remembered> recent;
+    for (const Remembered& r : recent) {
+        if (r.module.lock() == module.module) return r.uses;
+    }
+    std::vector<ProviderUse> uses = compute_provider_uses(module);
+    if (recent.size() == kept) recent.erase(recent.begin());
+    recent.push_back(Remembered{module.module, uses});
     return uses;
 }
 

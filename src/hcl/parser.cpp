@@ -116,13 +116,13 @@ public:
            std::vector<Comment>* comments)
         : source_(source), full_(source.text()), arena_(arena),
           lexer_(text, start, mode, source.path(), comments, &lex_diags_) {
-        newlines_.push_back(mode == LexMode::normal);
+        newlines_ = mode == LexMode::normal;
     }
 
     Body parse_file_body() { return parse_body(Tok::eof); }
 
     const Expr* parse_whole_expression() {
-        newlines_.back() = false;
+        newlines_ = false;
         const Expr* e = parse_expression();
         Token next = peek();
         if (next.type != Tok::eof && !recovery_) {
@@ -153,11 +153,16 @@ private:
         return t.range.end.byte > t.range.start.byte && full_[t.range.end.byte - 1] == '\n';
     }
 
+    // Inline, as it runs several times per token: every precedence level
+    // peeks at the same token; it is remembered until it is read or the
+    // newline mode changes.
     std::pair<Token, std::size_t> peek_index() {
-        const bool nl = newlines_.back();
-        // Every precedence level peeks at the same token; remember it until
-        // it is read or the newline mode changes.
-        if (peek_valid_ && peek_nl_ == nl) return {peek_tok_, peek_idx_};
+        if (peek_valid_ && peek_nl_ == newlines_) [[likely]] return {peek_tok_, peek_idx_};
+        return peek_scan();
+    }
+
+    [[gnu::noinline]] std::pair<Token, std::size_t> peek_scan() {
+        const bool nl = newlines_;
         for (std::size_t i = 0;; ++i) {
             Token t = raw(i);
             if (t.type == Tok::comment) {
@@ -203,8 +208,9 @@ private:
 
     struct NewlineScope {
         Parser& p;
-        NewlineScope(Parser& parser, bool include) : p(parser) { p.newlines_.push_back(include); }
-        ~NewlineScope() { p.newlines_.pop_back(); }
+        bool saved;
+        NewlineScope(Parser& parser, bool include) : p(parser), saved(parser.newlines_) { p.newlines_ = include; }
+        ~NewlineScope() { p.newlines_ = saved; }
         NewlineScope(const NewlineScope&) = delete;
         NewlineScope& operator=(const NewlineScope&) = delete;
     };
@@ -1689,7 +1695,7 @@ private:
     std::size_t peek_idx_ = 0;
     Range prev_{};
     bool has_prev_ = false;
-    std::vector<bool> newlines_;
+    bool newlines_ = true;  // whether newlines are tokens here (NewlineScope)
     bool recovery_ = false;
     int depth_ = 0;
 };

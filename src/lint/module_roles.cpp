@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
+#include "tfsift/config/module_call_hint.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/paths.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/hcl/block_text.hpp"
 #include "tfsift/lint/repository_root.hpp"
 
 namespace fs = std::filesystem;
@@ -73,7 +75,7 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
                                        std::set<std::string>& seen, std::size_t& files_read) {
     const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
     FileContent content = read_regular_file(path, policy);
-    if (!content.ok() || content.bytes.find("module") == std::string::npos) return {};
+    if (!content.ok() || !config::may_declare_module_calls(content.bytes, name.syntax)) return {};
     const std::size_t hash = std::hash<std::string_view>{}(content.bytes);
     if (memo != nullptr) {
         seen.insert(path);
@@ -85,6 +87,17 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     FileCalls out;
     out.size = content.bytes.size();
     out.hash = hash;
+    if (name.syntax == config::FileSyntax::native) {
+        // Only the module blocks' `source` and `version` are parsed, when the
+        // file lets them be cut out.
+        if (auto blocks = hcl::top_level_blocks_text(content.bytes, "module", {"source", "version"})) {
+            if (blocks->empty()) {
+                if (memo != nullptr) (*memo)[path] = std::move(out);
+                return {};
+            }
+            content.bytes = std::move(*blocks);
+        }
+    }
     auto source = std::make_shared<const SourceFile>(path, std::move(content.bytes));
     auto parsed = config::parse_config_file(source, name.syntax);
     Diagnostics diags;

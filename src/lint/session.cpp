@@ -370,10 +370,12 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // A module's role comes from every local caller in its repository, not
     // from what this run happens to include (lint/module_roles.hpp), so it is
     // known before anything is loaded.
+    const auto roles_started = Clock::now();
     std::vector<ModuleRole> roles(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
         roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays);
     }
+    scan.times.roles += seconds_since(roles_started);
     const bool lint_early = !repair_locks && unknown_rule.empty();
     LocalNames local = lint_early ? local_names(runs, jobs) : LocalNames{};
     if (!lint_early) local.maybe_called.assign(runs.size(), 1);

@@ -105,6 +105,7 @@ struct LintRequest {
 // others are wall time.
 struct SessionTimes {
     double targets = 0;  // finding the modules, reading the settings, activating the rules
+    double roles = 0;    // of which deciding each target's role (the scan of its repository's module calls)
     double load = 0;     // loading every module tree (summed over threads)
     double read = 0;     // of which reading files (summed)
     double parse = 0;    // parsing them (summed)
