@@ -240,8 +240,15 @@ void LockRepairSession::record(const std::string& path, const std::vector<std::s
 
 std::vector<std::string> LockRepairSession::outcome(const std::vector<std::string>& written) const {
     const std::lock_guard<std::mutex> hold(mutex_);
+    // Modules are linted in parallel: report in path order, whatever the jobs.
+    std::vector<const Repaired*> in_order;
+    in_order.reserve(repaired_.size());
+    for (const Repaired& r : repaired_) in_order.push_back(&r);
+    std::stable_sort(in_order.begin(), in_order.end(),
+                     [](const Repaired* a, const Repaired* b) { return a->path < b->path; });
     std::vector<std::string> lines;
-    for (const Repaired& r : repaired_) {
+    for (const Repaired* each : in_order) {
+        const Repaired& r = *each;
         if (!r.changes.empty() && std::find(written.begin(), written.end(), r.path) != written.end()) {
             lines.push_back(r.path + ": updated the provider dependency selections");
             lines.insert(lines.end(), r.changes.begin(), r.changes.end());
