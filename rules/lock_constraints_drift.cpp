@@ -2,6 +2,7 @@
 // configuration would record now.
 #include <fmt/core.h>
 
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 
@@ -38,7 +39,8 @@ terraform {
   }
 }
 )hcl";
-    r.doc.fix_safety = "`tfsift lint --fix` writes the current constraints string; it changes no version.";
+    r.doc.fix_safety =
+        std::string("`tfsift lint --fix` writes the current constraints string; by itself that changes no version.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -59,6 +61,7 @@ terraform {
                 req->provider.to_string(), have, want);
             f.file = in.source();
             f.range = in.entry_range(req->provider, &providers::LockEntryLocation::constraints);
+            attach_lock_repair(ctx, f, req->provider);
             sink.report(std::move(f));
         }
     };

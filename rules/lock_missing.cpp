@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "tfsift/file_read.hpp"
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -129,8 +130,8 @@ provider "aws" {
 }
 )hcl";
     r.doc.fix_safety =
-        "`tfsift lint --fix` creates the lock file when the packages of every required provider are available "
-        "offline (installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.";
+        std::string("`tfsift lint --fix` creates the lock file when the packages of every required provider can be found "
+        "(offline: installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.") + std::string(kLockRepairFixSafety);
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || in_examples_or_tests(ctx)) return;
@@ -186,6 +187,7 @@ provider "aws" {
                     ") but has no .terraform.lock.hcl; run `terraform init` (or `tfsift lint --fix`) and commit it";
         f.file = where->file;
         f.range = where->range;
+        attach_lock_repair(ctx, f);
         sink.report(std::move(f));
     };
     return r;

@@ -1,4 +1,5 @@
 // lock-missing-hashes: a lock entry that records no checksum at all.
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 
@@ -34,9 +35,8 @@ Rule lock_missing_hashes() {
 }
 )hcl";
     r.doc.fix_safety =
-        "`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
-        "is available offline and hashes cleanly; without such a package the entry stays as it is and the finding "
-        "remains (`terraform providers lock` can fetch the registry's checksums).";
+        std::string("`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
+        "can be found and hashes cleanly; without such a package the entry stays as it is and the finding remains.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -51,6 +51,7 @@ Rule lock_missing_hashes() {
                         "`tfsift lint --fix` with the package available, or `terraform providers lock`";
             f.file = in.source();
             f.range = in.entry_range(provider, nullptr);
+            attach_lock_repair(ctx, f, provider);
             sink.report(std::move(f));
         }
     };

@@ -1,5 +1,6 @@
 // lock-missing-provider: a provider the module tree requires has no entry in
 // the root module's lock file.
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 
@@ -38,8 +39,8 @@ terraform {
 }
 )hcl";
     r.doc.fix_safety =
-        "`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
-        "available offline, with their hashes; without such a package it leaves the file alone.";
+        std::string("`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
+        "that can be found, with their hashes; without such a package it leaves the entry out.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -58,6 +59,7 @@ terraform {
             f.file = where->file;
             f.range = where->range;
             if (where->related) f.related.push_back(*where->related);
+            attach_lock_repair(ctx, f, req->provider);
             sink.report(std::move(f));
         }
     };

@@ -2,6 +2,7 @@
 // than the project declares.
 #include <algorithm>
 
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -74,8 +75,8 @@ provider "registry.terraform.io/hashicorp/aws" {
 }
 )hcl";
     r.doc.fix_safety =
-        "`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
-        "package is available offline; it never removes a hash.";
+        std::string("`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
+        "package can be found; it never removes a hash.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || ctx.settings->platforms.empty()) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -118,6 +119,7 @@ provider "registry.terraform.io/hashicorp/aws" {
                                   "for each";
             f.file = in.source();
             f.range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
+            attach_lock_repair(ctx, f, provider);
             sink.report(std::move(f));
         }
     };

@@ -1,4 +1,5 @@
 // lock-stale-provider: a lock file entry for a provider nothing requires.
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 
@@ -32,7 +33,8 @@ resource "aws_s3_bucket" "logs" {
   bucket = "logs"
 }
 )hcl";
-    r.doc.fix_safety = "`tfsift lint --fix` removes the entry, as `terraform init` would.";
+    r.doc.fix_safety =
+        std::string("`tfsift lint --fix` removes the entry, as `terraform init` would.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -56,6 +58,7 @@ resource "aws_s3_bucket" "logs" {
                         " it any more";
             f.file = in.source();
             f.range = in.entry_range(provider, nullptr);
+            attach_lock_repair(ctx, f, provider);
             sink.report(std::move(f));
         }
     };

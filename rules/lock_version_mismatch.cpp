@@ -1,5 +1,6 @@
 // lock-version-mismatch: the locked version is outside the combined
 // constraints of the module tree.
+#include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
 
@@ -36,8 +37,8 @@ terraform {
 }
 )hcl";
     r.doc.fix_safety =
-        "`tfsift lint --fix` replaces the version with the newest one the constraints accept among the packages "
-        "available offline (and records that version's hashes); without one it leaves the entry alone.";
+        std::string("`tfsift lint --fix --unsafe-fixes` replaces the version with the newest one the constraints accept among "
+        "the packages that can be found (and records that version's hashes); without one it leaves the entry alone.") + std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -60,6 +61,7 @@ terraform {
                                          "constraint \"" + site.constraints_text + "\""});
                 }
             }
+            attach_lock_repair(ctx, f, req->provider);
             sink.report(std::move(f));
         }
     };

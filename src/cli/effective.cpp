@@ -9,9 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "tfsift/enum_names.hpp"
-#include "tfsift/config/effective_document.hpp"
-#include "tfsift/config/effective_hcl.hpp"
-#include "tfsift/config/module_tree.hpp"
+#include "tfsift/config/effective_output.hpp"
 
 namespace tfsift::cli {
 
@@ -33,20 +31,16 @@ int run_effective(const EffectiveOptions& options) {
     config::TreeOptions tree_options;
     tree_options.engine = parse_engine(options.engine).value_or(Engine::terraform);
     tree_options.installed_modules = options.installed_modules;
-    config::LoadedTree tree = config::load_module_tree(options.dir, tree_options);
-    if (!tree.root) {
+    const config::EffectiveOutput out = config::render_effective(
+        options.dir, tree_options, options.format == "hcl" ? config::EffectiveFormat::hcl : config::EffectiveFormat::json);
+    if (!out.loaded) {
         fmt::print(stderr, "tfsift: {}: cannot read the directory\n", options.dir);
         return exit_failure;
     }
-    std::string text;
-    if (options.format == "hcl") {
-        text = config::effective_hcl(*tree.root, tree.diagnostics);
-    } else {
-        text = config::dump_document(config::effective_document(tree.root.get(), tree.diagnostics));
-    }
+    const std::string& text = out.text;
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (std::fflush(stdout) != 0) return exit_failure;
-    return tree.has_errors() ? 1 : 0;
+    return out.has_errors ? 1 : 0;
 }
 
 }  // namespace tfsift::cli

@@ -83,6 +83,20 @@ std::string link_refusal(const std::string& path) {
     return {};
 }
 
+// Creates `path` with `text` atomically, unless a file appeared there
+// meanwhile: empty when done, else why not.
+std::string create_file(const std::string& path, const std::string& text) {
+    AtomicWriteOptions options;
+    options.before_replace = [&path]() -> std::string {
+        std::error_code ec;
+        if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return {};
+        return fmt::format("{}: the file was created while it was linted; not fixed", path);
+    };
+    auto written = atomic_write_file(path, text, options);
+    if (!written.ok()) return fmt::format("{}: {}", path, written.error);
+    return {};
+}
+
 }  // namespace
 
 FixPlan plan_fixes(const Findings& findings, FixMode mode) {
@@ -172,6 +186,16 @@ FixWriteResult write_fixes(const FixPlan& plan) {
         // file has changed.
         const std::string& linted = plan.old_text.at(path);
         FileContent on_disk = read_regular_file(path, ReadPolicy{std::string(), true, linted.size()});
+        if (on_disk.failure == ReadFailure::missing && linted.empty()) {
+            // A file the fixes were computed against as empty that does not
+            // exist is one they create (a root module's missing lock file).
+            if (auto created = create_file(path, text); !created.empty()) {
+                result.errors.push_back(created);
+            } else {
+                result.written.push_back(path);
+            }
+            continue;
+        }
         if (on_disk.failure == ReadFailure::too_large || (on_disk.ok() && on_disk.bytes != linted)) {
             result.errors.push_back(fmt::format("{}: the file changed while it was linted; not fixed", path));
             continue;

@@ -212,8 +212,6 @@ struct Scan {
     std::vector<std::string> catalogue_order;
     std::vector<std::string> modules;
     std::vector<std::string> files;
-    bool lock_repair_failed = false;
-    bool lock_write_failed = false;
     std::size_t read_failures = 0;
 };
 
@@ -319,12 +317,10 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 // are kept per target and joined in the targets' order, so the findings are
 // the same whatever the number of jobs and the order of the work.
 //
-// With `repair_locks`, or when the selection names an unknown rule, every
-// tree is held: the lock files of root modules are repaired after loading
-// and before linting, so that the findings show what is left. False after
+// When the selection names an unknown rule, every tree is held. False after
 // reporting why the run cannot go on.
 bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request,
-                  bool repair_locks, Messenger& say, Scan& scan, ModuleRoleCache& role_cache) {
+                  Messenger& say, Scan& scan, ModuleRoleCache& role_cache) {
     const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
@@ -376,7 +372,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays);
     }
     scan.times.roles += seconds_since(roles_started);
-    const bool lint_early = !repair_locks && unknown_rule.empty();
+    const bool lint_early = unknown_rule.empty();
     LocalNames local = lint_early ? local_names(runs, jobs) : LocalNames{};
     if (!lint_early) local.maybe_called.assign(runs.size(), 1);
     const std::vector<char>& maybe = local.maybe_called;
@@ -513,20 +509,6 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         return false;
     }
 
-    if (repair_locks) {
-        started = Clock::now();
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            const ModuleRun& run = runs[i];
-            if (roles[i] == ModuleRole::called || !lock_repair_selected(active[i])) continue;
-            auto outcome = repair_module_lock_file(run.dir, run.tree, run.engine, *run.settings, run.state_file,
-                                                   request.offline,
-                                                   [&say](std::string line) { say.send(MessageKind::lock_repair, std::move(line)); });
-            if (outcome == LockFixOutcome::not_repaired) scan.lock_repair_failed = true;
-            if (outcome == LockFixOutcome::failed) scan.lock_write_failed = true;
-        }
-        scan.times.fix += seconds_since(started);
-    }
-
     // The held targets, and those linted as roots that a tree turned out to call.
     std::vector<std::size_t> rest;
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -632,15 +614,27 @@ LintResult run_session(const LintRequest& request) {
     const std::shared_ptr<ModuleRoleCache> role_cache =
         request.module_roles ? request.module_roles : std::make_shared<ModuleRoleCache>();
     Scan scan;
-    if (!scan_targets(targets, settings_cache, request, request.fix.has_value(), say, scan, *role_cache)) return result;
-    result.lock_repair_failed = scan.lock_repair_failed;
-    result.lock_write_failed = scan.lock_write_failed;
+    // With `fix`, the lock findings carry the repair of their lock file
+    // (lint/lock_fix.hpp), fetched from the registries unless offline.
+    std::optional<LockRepairSession> lock_repairs;
+    if (request.fix) lock_repairs.emplace(!request.offline);
+    const bool scanned = scan_targets(targets, settings_cache, request, say, scan, *role_cache);
+    if (lock_repairs) {
+        for (auto& line : lock_repairs->take_messages()) say.send(MessageKind::lock_repair, std::move(line));
+        result.lock_repair_failed = lock_repairs->not_repaired();
+        result.lock_write_failed = lock_repairs->fetch_failed();
+    }
+    if (!scanned) return result;
     result.read_failures = scan.read_failures + unreadable_dirs;
     if (request.fix) {
         const auto started = Clock::now();
         auto plan = plan_fixes(scan.findings, *request.fix);
         auto written = write_fixes(plan);
         for (const auto& e : written.errors) say.error("tfsift: " + e);
+        if (lock_repairs) {
+            for (auto& line : lock_repairs->outcome(written.written)) say.send(MessageKind::lock_repair, std::move(line));
+            lock_repairs.reset();
+        }
         result.findings_fixed = plan.findings_fixed;
         result.files_fixed = written.written.size();
         const std::set<std::string> changed(written.written.begin(), written.written.end());
@@ -660,7 +654,7 @@ LintResult run_session(const LintRequest& request) {
         if (!written.written.empty()) {
             // What remains, from the files as they are now.
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, false, say, scan, *role_cache)) return result;
+            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache)) return result;
         }
         scan.times.fix = fix_time;
         result.fix_write_failed = !written.errors.empty();
@@ -685,7 +679,7 @@ LintResult run_session(const LintRequest& request) {
             // Report what remains, from the files as they are now.
             const SessionTimes times = scan.times;
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, false, say, scan, *role_cache)) return result;
+            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache)) return result;
             scan.times.fix = times.fix;
         }
     }

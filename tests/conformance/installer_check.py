@@ -596,6 +596,9 @@ def installation_config(s, name, block):
 
 
 def fix_lock(s, d, env):
+    # A working directory `init` ran in is a root module: lock-missing reports
+    # its missing lock file, and the fix of that finding creates it.
+    os.makedirs(os.path.join(d, ".terraform"), exist_ok=True)
     if not os.path.exists(os.path.join(d, ".tfsift.toml")):
         with open(os.path.join(d, ".tfsift.toml"), "w") as f:
             f.write('platforms = ["linux_amd64", "darwin_arm64"]\n')
@@ -677,6 +680,7 @@ def installation_none_handles(s):
     d = s.module([("demo", f"{HOST}/example/other", "1.0.0")])
     with open(os.path.join(d, ".tfsift.toml"), "w") as f:
         f.write('platforms = ["linux_amd64"]\n')
+    os.makedirs(os.path.join(d, ".terraform"))
     run = s.expect_failure(d, lambda: fix_lock(s, d, env), r"not found in any of the search locations",
                            [f"{HOST}/example/other"])
     if run.requests:

@@ -2,9 +2,10 @@
 # End to end: a module tree whose lock file has a stale entry, a missing
 # entry, a version outside the constraints and a hash that does not match,
 # with a filesystem mirror holding packages for two platforms.
-# `tfsift lint` must report each at the recorded line, `tfsift lint --fix`
-# must print the recorded changes and leave exactly the hand-written lock
-# file, and the lint after the fix must report only what --fix cannot repair.
+# `tfsift lint` must report each at the recorded line, `tfsift lint
+# --unsafe-fixes` (the repair changes a version) must say what it could not
+# repair and leave exactly the hand-written lock file, and the lint after the
+# fix must report only what the repair cannot mend.
 # Usage: lock_fix_check.sh TFSIFT FIXTURE_DIR
 set -u
 tfsift=$1
@@ -31,15 +32,19 @@ cp .terraform.lock.hcl "$work/original.hcl"
 # --fix repairs the lock file only when a lock rule it repairs is selected.
 "$tfsift" lint --fix --only module-version-unpinned -q . >/dev/null 2>&1
 cmp "$work/original.hcl" .terraform.lock.hcl || { echo "--fix touched the lock file with no lock rule selected"; status=1; }
-"$tfsift" lint --fix "${only[@]}" --format compact -q . >"$work/after.txt" 2>"$work/fix.txt"
+# The repair changes the locked version of aws (as `init -upgrade` would): an
+# unsafe fix, which --fix alone leaves for --unsafe-fixes.
+"$tfsift" lint --fix "${only[@]}" --format compact -q . >/dev/null 2>&1
+cmp "$work/original.hcl" .terraform.lock.hcl || { echo "--fix applied the unsafe lock repair"; status=1; }
+"$tfsift" lint --unsafe-fixes "${only[@]}" --format compact -q . >"$work/after.txt" 2>"$work/fix.txt"
 diff -u "$fixture/fix-output.txt" "$work/fix.txt" || status=1
 cmp "$fixture/expected.terraform.lock.hcl" .terraform.lock.hcl || { diff -u "$fixture/expected.terraform.lock.hcl" .terraform.lock.hcl; status=1; }
 diff -u "$fixture/findings-after.txt" "$work/after.txt" || status=1
 
 # A second --fix changes nothing: the file is already what init would write.
-"$tfsift" lint --fix "${only[@]}" --format compact -q . >/dev/null 2>"$work/fix2.txt"
+"$tfsift" lint --unsafe-fixes "${only[@]}" --format compact . >/dev/null 2>"$work/fix2.txt"
 cmp "$fixture/expected.terraform.lock.hcl" .terraform.lock.hcl || status=1
-grep -q "updated" "$work/fix2.txt" && { echo "second --fix rewrote the file"; status=1; }
+grep -q "Fixed 0 findings in 0 files" "$work/fix2.txt" || { echo "second --fix rewrote the file: $(cat "$work/fix2.txt")"; status=1; }
 
 # A lock file tfsift cannot parse is never overwritten.
 printf 'provider "registry.terraform.io/hashicorp/aws" {\n  version = \n' >.terraform.lock.hcl

@@ -20,6 +20,8 @@
 
 namespace tfsift::lint {
 
+struct LockRepair;
+
 // `DIR/.terraform.lock.hcl` named as the module's files are named.
 [[nodiscard]] std::string lock_file_display_path(const std::string& module_dir);
 
@@ -29,6 +31,8 @@ struct LockInputs {
     providers::LockFileRead read;           // empty when there is no file
     providers::LockLocations locations;
     config::TreeRequirements requirements;  // configuration only
+    // The repair of the lock file, once lock_fix.hpp's lock_repair computed it.
+    mutable std::shared_ptr<const LockRepair> repair;
 
     // Lockable requirements only (built-in and legacy providers need no entry).
     [[nodiscard]] std::vector<const config::TreeRequirement*> lockable(Engine engine) const;

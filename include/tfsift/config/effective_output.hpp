@@ -1,0 +1,26 @@
+// `tfsift effective`: a module tree loaded and its effective configuration
+// rendered in one call, so that front ends only print the text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tfsift/config/module_tree.hpp"
+
+namespace tfsift::config {
+
+enum class EffectiveFormat : std::uint8_t {
+    json,  // the effective document (effective_document.hpp)
+    hcl,   // the effective configuration as HCL (effective_hcl.hpp)
+};
+
+struct EffectiveOutput {
+    bool loaded = false;      // false: the directory could not be read, `text` is empty
+    bool has_errors = false;  // the configuration has errors (the text shows them)
+    std::string text;
+};
+
+// Loads the module tree rooted at `dir` and renders it in `format`.
+EffectiveOutput render_effective(const std::string& dir, const TreeOptions& options, EffectiveFormat format);
+
+}  // namespace tfsift::config
