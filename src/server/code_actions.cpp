@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <filesystem>
 #include <map>
 
 #include "tfsift/lint/apply_fixes.hpp"
@@ -31,15 +32,27 @@ nlohmann::json text_edit_json(const lint::TextEdit& edit) {
 }
 
 // The edits by document; the queried document keeps the URI the editor
-// named it by.
+// named it by. A fix that writes a file that does not exist yet (a lock file
+// the lock repair creates) becomes a create operation, then its edits.
 nlohmann::json workspace_edit(const std::vector<lint::TextEdit>& edits, const CodeActionQuery& query) {
     nlohmann::json changes = nlohmann::json::object();
+    std::vector<std::string> created;
     for (const auto& e : edits) {
         const std::string path = absolute_file_path(e.file->path(), query.base_dir);
         const std::string uri = path == query.path ? query.uri : uri_of_path(path);
+        std::error_code ec;
+        if (path != query.path && !changes.contains(uri) && !std::filesystem::exists(path, ec)) created.push_back(uri);
         changes[uri].push_back(text_edit_json(e));
     }
-    return {{"changes", std::move(changes)}};
+    if (created.empty()) return {{"changes", std::move(changes)}};
+    nlohmann::json document_changes = nlohmann::json::array();
+    for (const auto& uri : created) {
+        document_changes.push_back({{"kind", "create"}, {"uri", uri}, {"options", {{"ignoreIfExists", false}}}});
+    }
+    for (auto& [uri, list] : changes.items()) {
+        document_changes.push_back({{"textDocument", {{"uri", uri}, {"version", nullptr}}}, {"edits", std::move(list)}});
+    }
+    return {{"documentChanges", std::move(document_changes)}};
 }
 
 nlohmann::json diagnostic_ref(const lint::Finding& f) {

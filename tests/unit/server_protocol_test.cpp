@@ -256,6 +256,43 @@ TEST_CASE("code actions: the safe fix, the ignore comment and fix all, only for 
     CHECK(code_actions(q, findings).empty());
 }
 
+TEST_CASE("code actions: a fix that writes a missing file creates it first", "[server][actions]") {
+    testing::ScratchDir dir("tfsift-create-action");
+    const std::string main_path = (dir.path / "main.tf").string();
+    const std::string lock_path = (dir.path / ".terraform.lock.hcl").string();
+    const std::string text = "terraform {}\n";
+    testing::write_file(dir.path / "main.tf", text);
+    auto src = std::make_shared<const SourceFile>(main_path, text);
+    auto lock = std::make_shared<const SourceFile>(lock_path, "");
+    lint::Finding f;
+    f.rule_id = "lock-missing";
+    f.file = src;
+    f.range = Range{Pos{0}, Pos{9}};
+    f.fix = lint::Fix{"Write the lock file", lint::Applicability::safe, {{lock, Range{}, "# lock\n"}}};
+    CodeActionQuery q;
+    q.uri = "file://" + main_path;
+    q.path = main_path;
+    q.text = text;
+    q.base_dir = dir.path.string();
+    q.range = TextRange{{0, 0}, {0, 0}};
+    q.only = {"quickfix"};
+    nlohmann::json actions = code_actions(q, {f});
+    REQUIRE(!actions.empty());
+    const auto& edit = actions[0]["edit"];
+    CHECK_FALSE(edit.contains("changes"));
+    REQUIRE(edit["documentChanges"].size() == 2);
+    CHECK(edit["documentChanges"][0]["kind"] == "create");
+    CHECK(edit["documentChanges"][0]["uri"] == "file://" + lock_path);
+    CHECK(edit["documentChanges"][1]["textDocument"]["uri"] == "file://" + lock_path);
+    CHECK(edit["documentChanges"][1]["edits"][0]["newText"] == "# lock\n");
+
+    // Once the file exists, the same fix is a plain edit of it.
+    testing::write_file(dir.path / ".terraform.lock.hcl", "");
+    actions = code_actions(q, {f});
+    REQUIRE(!actions.empty());
+    CHECK(actions[0]["edit"]["changes"].contains("file://" + lock_path));
+}
+
 TEST_CASE("hover shows a finding's rule documentation, and an overridden block's origins", "[server][hover]") {
     auto src = std::make_shared<const SourceFile>("/m/main.tf", "variable \"v\" {}\n");
     lint::Finding f;
