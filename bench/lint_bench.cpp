@@ -90,13 +90,13 @@ Options parse_options(int argc, char** argv) {
 // What one lint run measured.
 struct Figures {
     bool ok = false;
-    double total = 0;       // wall seconds, session and report
-    double cpu = 0;         // processor seconds (user and system, every thread), session and report
-    double report = 0;      // wall seconds of the JSON report
-    double files = 0;       // configuration files linted
+    double total = 0;   // wall seconds, session and report
+    double cpu = 0;     // processor seconds (user and system, every thread), session and report
+    double report = 0;  // wall seconds of the JSON report
+    double files = 0;   // configuration files linted
     double findings = 0;
     double config_bytes = 0;
-    double peak_rss = 0;    // bytes
+    double peak_rss = 0;  // bytes
     tfsift::lint::SessionTimes stages;
 };
 
@@ -107,7 +107,9 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 double cpu_seconds() {
     struct rusage usage {};
     ::getrusage(RUSAGE_SELF, &usage);
-    auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+    auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+    };
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
@@ -251,8 +253,8 @@ void generate_tree(const fs::path& dir, std::size_t modules) {
           << "      source  = \"hashicorp/null\"\n      version = \"~> 3.2\"\n    }\n  }\n}\n\n";
         for (std::size_t k = 0; k < 3; ++k) {
             const std::size_t target = (i + k * 7) % shared;
-            r << "module \"m" << k << "\" {\n  source = \"../../modules/m" << target << "\"\n  name   = \"r" << i
-              << "-" << k << "\"\n}\n\n";
+            r << "module \"m" << k << "\" {\n  source = \"../../modules/m" << target << "\"\n  name   = \"r" << i << "-"
+              << k << "\"\n}\n\n";
         }
         write_text(dir / "roots" / ("r" + std::to_string(i)) / "main.tf", r.str());
     }
@@ -278,18 +280,20 @@ int main(int argc, char** argv) {
             return 1;
         }
         const Figures& f = lint[k];
-        std::printf("lint --jobs %-4u    %.3f s (report %.3f s; processor time %.3f s)  %.0f files, %.0f findings, "
-                    "%.1f MB of configuration\n",
-                    jobs_of[k], f.total, f.report, f.cpu, f.files, f.findings, f.config_bytes / 1e6);
+        std::printf(
+            "lint --jobs %-4u    %.3f s (report %.3f s; processor time %.3f s)  %.0f files, %.0f findings, "
+            "%.1f MB of configuration\n",
+            jobs_of[k], f.total, f.report, f.cpu, f.files, f.findings, f.config_bytes / 1e6);
         const auto& t = f.stages;
-        std::printf("  stages (s)        targets %.3f (module roles %.3f)  load %.3f (read %.3f  parse %.3f  decode %.3f  "
-                    "merge %.3f)  rules %.3f (load and rules summed over threads)  report %.3f\n",
-                    t.targets, t.roles, t.load, t.read, t.parse, t.decode, t.merge, t.rules, f.report);
-        std::printf("  loading           %llu module directories loaded, %llu times one was shared instead; %llu "
-                    "files read for %.0f files linted\n",
-                    static_cast<unsigned long long>(t.modules_loaded),
-                    static_cast<unsigned long long>(t.modules_reused), static_cast<unsigned long long>(t.files_read),
-                    f.files);
+        std::printf(
+            "  stages (s)        targets %.3f (module roles %.3f)  load %.3f (read %.3f  parse %.3f  decode %.3f  "
+            "merge %.3f)  rules %.3f (load and rules summed over threads)  report %.3f\n",
+            t.targets, t.roles, t.load, t.read, t.parse, t.decode, t.merge, t.rules, f.report);
+        std::printf(
+            "  loading           %llu module directories loaded, %llu times one was shared instead; %llu "
+            "files read for %.0f files linted\n",
+            static_cast<unsigned long long>(t.modules_loaded), static_cast<unsigned long long>(t.modules_reused),
+            static_cast<unsigned long long>(t.files_read), f.files);
         std::printf("  peak RSS          %.1f MB = %.2fx the configuration bytes\n", f.peak_rss / 1e6,
                     f.peak_rss / f.config_bytes);
     }
@@ -330,11 +334,11 @@ int main(int argc, char** argv) {
             return 1;
         }
         per_module[k] = f.total / static_cast<double>(sizes[k]);
-        std::printf("%5zu modules        %.3f s on one thread, %.1f us per module, %llu directories loaded, %llu "
-                    "shared, peak RSS %.1f MB (%.2fx)\n",
-                    sizes[k], f.total, per_module[k] * 1e6, static_cast<unsigned long long>(f.stages.modules_loaded),
-                    static_cast<unsigned long long>(f.stages.modules_reused), f.peak_rss / 1e6,
-                    f.peak_rss / f.config_bytes);
+        std::printf(
+            "%5zu modules        %.3f s on one thread, %.1f us per module, %llu directories loaded, %llu "
+            "shared, peak RSS %.1f MB (%.2fx)\n",
+            sizes[k], f.total, per_module[k] * 1e6, static_cast<unsigned long long>(f.stages.modules_loaded),
+            static_cast<unsigned long long>(f.stages.modules_reused), f.peak_rss / 1e6, f.peak_rss / f.config_bytes);
     }
     std::printf("scaling            %.2fx the cost per module from 1,000 to 10,000 modules\n",
                 per_module[1] / per_module[0]);

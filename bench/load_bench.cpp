@@ -153,7 +153,7 @@ RoundTime parse_round(const std::vector<ModuleDir>& modules) {
 // merged module (the rules read both).
 struct LoadedDir {
     std::vector<std::unique_ptr<config::ParsedFile>> parsed;
-    std::vector<std::pair<config::ConfigFile, bool>> decoded;   // with is_override
+    std::vector<std::pair<config::ConfigFile, bool>> decoded;  // with is_override
     config::Module module;
     std::size_t diagnostics = 0;
 };
@@ -223,12 +223,13 @@ int main(int argc, char** argv) {
         best_load = best_of(best_load, load_round(modules).first);
     }
     std::printf("rounds            %d, 1 thread (best reported)\n", o.rounds);
-    std::printf("parse             %.4f s  %.1f MB/s  (CPU %.4f s)\n", best_parse.wall, mb_per_s(bytes, best_parse.wall),
-                best_parse.cpu);
+    std::printf("parse             %.4f s  %.1f MB/s  (CPU %.4f s)\n", best_parse.wall,
+                mb_per_s(bytes, best_parse.wall), best_parse.cpu);
     std::printf("load+merge        %.4f s  %.1f MB/s  (CPU %.4f s)\n", best_load.wall, mb_per_s(bytes, best_load.wall),
                 best_load.cpu);
     std::printf("overhead          %.1f %% on top of parsing (limit 50 %%)\n",
                 (best_load.wall - best_parse.wall) / best_parse.wall * 100.0);
-    std::printf("overhead, CPU     %.1f %% (thread CPU time)\n", (best_load.cpu - best_parse.cpu) / best_parse.cpu * 100.0);
+    std::printf("overhead, CPU     %.1f %% (thread CPU time)\n",
+                (best_load.cpu - best_parse.cpu) / best_parse.cpu * 100.0);
     return 0;
 }

@@ -50,8 +50,7 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* message) {
-    std::fprintf(stderr, "parse_bench: %s\nusage: parse_bench [--rounds N] [--hclbench PATH] [CORPUS_DIR]\n",
-                 message);
+    std::fprintf(stderr, "parse_bench: %s\nusage: parse_bench [--rounds N] [--hclbench PATH] [CORPUS_DIR]\n", message);
     std::exit(2);
 }
 
@@ -112,9 +111,7 @@ long proc_status_kb(const char* field) {
     return 0;
 }
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Parses every source on `workers` threads, each taking the next file in
 // turn, keeping all trees until the round is timed. Returns the seconds taken
@@ -175,7 +172,8 @@ std::optional<std::string> capture(const std::vector<std::string>& argv) {
     std::string out;
     if (rc == 0) {
         char chunk[4096];
-        for (ssize_t n; (n = ::read(pipe_fds[0], chunk, sizeof chunk)) > 0;) out.append(chunk, static_cast<std::size_t>(n));
+        for (ssize_t n; (n = ::read(pipe_fds[0], chunk, sizeof chunk)) > 0;)
+            out.append(chunk, static_cast<std::size_t>(n));
     }
     ::close(pipe_fds[0]);
     if (rc != 0) return std::nullopt;

@@ -115,7 +115,9 @@ double run(const std::vector<std::string>& args) {
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) return -1;
     if (!use_wall_time) {
-        auto seconds = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; };
+        auto seconds = [](const timeval& tv) {
+            return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+        };
         return seconds(usage.ru_utime) + seconds(usage.ru_stime);
     }
     return wall;
@@ -144,7 +146,9 @@ struct Dimension {
 std::vector<Dimension> dimensions(const Options& o) {
     std::vector<Dimension> d;
     const std::string& t = o.tfsift;
-    d.push_back({"files per module", "file", {1000, 5000, 20000, 50000},
+    d.push_back({"files per module",
+                 "file",
+                 {1000, 5000, 20000, 50000},
                  [t](const fs::path& dir, std::size_t n) {
                      for (std::size_t i = 0; i < n; ++i) {
                          write_file(dir / ("f" + std::to_string(i) + ".tf"),
@@ -153,7 +157,9 @@ std::vector<Dimension> dimensions(const Options& o) {
                      return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
                  },
                  nullptr});
-    d.push_back({"diagnostics per file", "diagnostic", {1000, 4000, 10000, 40000},
+    d.push_back({"diagnostics per file",
+                 "diagnostic",
+                 {1000, 4000, 10000, 40000},
                  [t](const fs::path& dir, std::size_t n) {
                      std::string text;
                      for (std::size_t i = 0; i < n; ++i) text += "not_a_block_" + std::to_string(i) + " {\n}\n";
@@ -161,7 +167,9 @@ std::vector<Dimension> dimensions(const Options& o) {
                      return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
                  },
                  nullptr});
-    d.push_back({"findings per line", "finding", {1000, 5000, 20000, 50000},
+    d.push_back({"findings per line",
+                 "finding",
+                 {1000, 5000, 20000, 50000},
                  [t](const fs::path& dir, std::size_t n) {
                      // n/2 resources, each naming a provider configuration
                      // nobody declares: two findings of rule checks each.
@@ -174,13 +182,16 @@ std::vector<Dimension> dimensions(const Options& o) {
                      text += "}}";
                      write_file(dir / "main.tf.json", text);
                      // provider-alias-undeclared is in the strict preset.
-                     return std::vector<std::string>{
-                         t, "lint", "--jobs", "1", "--preset", "strict", "--format", "sarif", dir.string()};
+                     return std::vector<std::string>{t,        "lint",     "--jobs", "1",         "--preset",
+                                                     "strict", "--format", "sarif",  dir.string()};
                  },
                  nullptr});
-    d.push_back({"modules per tree", "module", {200, 1000, 3000, 9000},
+    d.push_back({"modules per tree",
+                 "module",
+                 {200, 1000, 3000, 9000},
                  [t](const fs::path& dir, std::size_t n) {
-                     write_file(dir / "m" / "main.tf", "variable \"v\" {}\nresource \"aws_instance\" \"r\" {\n  ami = var.v\n}\n");
+                     write_file(dir / "m" / "main.tf",
+                                "variable \"v\" {}\nresource \"aws_instance\" \"r\" {\n  ami = var.v\n}\n");
                      std::string text;
                      for (std::size_t i = 0; i < n; ++i) {
                          text += "module \"c" + std::to_string(i) + "\" {\n  source = \"./m\"\n  v = \"x\"\n}\n";
@@ -189,10 +200,13 @@ std::vector<Dimension> dimensions(const Options& o) {
                      return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
                  },
                  nullptr});
-    d.push_back({"lock-file size", "provider", {500, 2000, 10000, 40000},
+    d.push_back({"lock-file size",
+                 "provider",
+                 {500, 2000, 10000, 40000},
                  [t](const fs::path& dir, std::size_t n) {
-                     std::string text = "# This file is maintained automatically by \"terraform init\".\n"
-                                        "# Manual edits may be lost in future updates.\n";
+                     std::string text =
+                         "# This file is maintained automatically by \"terraform init\".\n"
+                         "# Manual edits may be lost in future updates.\n";
                      for (std::size_t i = 0; i < n; ++i) {
                          text += "\nprovider \"registry.terraform.io/hashicorp/p" + std::to_string(i) +
                                  "\" {\n  version     = \"1.2.3\"\n  constraints = \"~> 1.2\"\n  hashes = [\n"

@@ -25,7 +25,6 @@
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/settings.hpp"
-#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/net/json_body.hpp"
 #include "tfsift/net/mirror_client.hpp"
 #include "tfsift/net/registry_client.hpp"
@@ -34,6 +33,7 @@
 #include "tfsift/providers/lock_file.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/state_file.hpp"
+#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift::fuzzing {
@@ -146,7 +146,8 @@ inline Problems check_cli_config(std::string_view bytes) {
         return dir / "fuzz.tfrc";
     }();
     {
-        std::ofstream(file, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        std::ofstream(file, std::ios::binary | std::ios::trunc)
+            .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     }
     providers::Environment env = [](std::string_view name) -> std::optional<std::string> {
         if (name == "HOME") return std::string("/home/fuzz");
@@ -222,7 +223,8 @@ inline Problems check_registry_documents(std::string_view bytes) {
     const auto version = providers::parse_version("1.0.0").version;
     const providers::Platform platform{"linux", "amd64"};
     if (version) {
-        const auto lookup = net::decode_download_document(body, download_url, host + "/example/demo", *version, platform);
+        const auto lookup =
+            net::decode_download_document(body, download_url, host + "/example/demo", *version, platform);
         if (lookup.status == net::LookupStatus::ok) {
             if (!lookup.document) {
                 out.emplace_back("download document: accepted without a document");
@@ -232,7 +234,8 @@ inline Problems check_registry_documents(std::string_view bytes) {
                     out.emplace_back("download document: accepted for another platform");
                 }
                 for (const auto* url : {&d.download_url, &d.shasums_url, &d.shasums_signature_url}) {
-                    if (!is_request_url(*url)) out.push_back("download document: a URL that cannot be requested: " + *url);
+                    if (!is_request_url(*url))
+                        out.push_back("download document: a URL that cannot be requested: " + *url);
                 }
                 const bool hex = d.shasum.size() == 64 && std::all_of(d.shasum.begin(), d.shasum.end(), [](char c) {
                                      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
@@ -265,8 +268,10 @@ inline Problems check_mirror_documents(std::string_view bytes) {
     const auto version = net::decode_mirror_version(body, base + "1.0.0.json");
     if (version.status == net::LookupStatus::ok) {
         for (const auto& [name, archive] : version.archives) {
-            if (!providers::parse_platform(name).platform) out.push_back("mirror version: an archive for no platform: " + name);
-            if (!is_request_url(archive.url)) out.push_back("mirror version: a URL that cannot be requested: " + archive.url);
+            if (!providers::parse_platform(name).platform)
+                out.push_back("mirror version: an archive for no platform: " + name);
+            if (!is_request_url(archive.url))
+                out.push_back("mirror version: a URL that cannot be requested: " + archive.url);
             if (archive.filename.find('/') != std::string::npos) {
                 out.push_back("mirror version: a file name with a slash: " + archive.filename);
             }

@@ -14,8 +14,8 @@
 #include "tfsift/source.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    auto source = std::make_shared<const tfsift::SourceFile>(
-        "fuzz.tf", std::string(reinterpret_cast<const char*>(data), size));
+    auto source =
+        std::make_shared<const tfsift::SourceFile>("fuzz.tf", std::string(reinterpret_cast<const char*>(data), size));
     tfsift::hcl::File file = tfsift::hcl::parse(source);
     // The printer `tfsift debug parse` uses; whatever the input, its output
     // must be well-formed JSON (invalid UTF-8 in names and strings included).

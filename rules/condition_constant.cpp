@@ -1,13 +1,11 @@
 // condition-constant: a precondition or postcondition must check something
 // from elsewhere in the configuration.
+#include "support/factories.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Rule condition_constant() {
     Rule r;

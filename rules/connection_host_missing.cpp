@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "support/loader_reports.hpp"
 #include "support/factories.hpp"
+#include "support/loader_reports.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -53,21 +53,24 @@ std::string count_problem(const cty::Value& v) {
 std::string for_each_problem(const cty::Value& v) {
     constexpr std::string_view allowed = "map, or set of strings";
     if (v.is_null()) {
-        return fmt::format("The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument "
-                           "value is null. A {} is allowed.",
-                           allowed);
+        return fmt::format(
+            "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument "
+            "value is null. A {} is allowed.",
+            allowed);
     }
     const cty::Type& t = v.type();
     if (t.is_map() || t.is_object()) return {};
     if (t.is_set()) {
         if (t.element() == cty::Type::string() || t.element().is_dynamic()) return {};
-        return fmt::format("The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets of "
-                           "strings, but you have provided a set containing type {}.",
-                           t.element().friendly_name());
+        return fmt::format(
+            "The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets of "
+            "strings, but you have provided a set containing type {}.",
+            t.element().friendly_name());
     }
-    return fmt::format("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a {}, "
-                       "and you have provided a value of type {}.",
-                       allowed, t.friendly_name());
+    return fmt::format(
+        "The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a {}, "
+        "and you have provided a value of type {}.",
+        allowed, t.friendly_name());
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {

@@ -5,11 +5,11 @@
 #include <map>
 
 #include "support/dependency_graph.hpp"
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -54,7 +54,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (written_create_before_destroy(r) != true) continue;
         for (const auto& dep : dependencies_of(graph, key)) {
             auto res = m.resources.find(dep);
-            if (res != m.resources.end() && written_create_before_destroy(res->second) == false) conflicts[dep].push_back(key);
+            if (res != m.resources.end() && written_create_before_destroy(res->second) == false)
+                conflicts[dep].push_back(key);
         }
     }
     for (const auto& [off_key, dependents] : conflicts) {
@@ -64,17 +65,21 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (!where || loader_reported_within(ctx, where->first, where->second)) continue;
         std::string names;
         for (const auto& d : dependents) names += (names.empty() ? "" : ", ") + d;
-        Finding f{std::string(rule_id), Severity::error,
+        Finding f{std::string(rule_id),
+                  Severity::error,
                   fmt::format("{}: create_before_destroy = false cannot hold, because {} {} on it with "
                               "create_before_destroy = true; Terraform propagates the setting to dependencies",
                               written::block_label(off.mode, off.type, off.name), names,
                               dependents.size() == 1 ? "depends" : "depend"),
-                  ctx.shared_source(where->first), where->second, {}, std::nullopt};
+                  ctx.shared_source(where->first),
+                  where->second,
+                  {},
+                  std::nullopt};
         for (const auto& d : dependents) {
             const config::Resource& on = m.resources.at(d);
             if (auto w = setting_range(ctx, on)) {
-                f.related.push_back({ctx.shared_source(w->first), w->second,
-                                     fmt::format("{} sets create_before_destroy = true", d)});
+                f.related.push_back(
+                    {ctx.shared_source(w->first), w->second, fmt::format("{} sets create_before_destroy = true", d)});
             }
         }
         sink.report(std::move(f));

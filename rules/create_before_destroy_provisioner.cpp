@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "support/dependency_graph.hpp"
+#include "support/factories.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -41,7 +41,8 @@ std::map<std::string, std::vector<std::string>> create_before_destroy_resources(
         if (written_create_before_destroy(r) != true) continue;
         out[key];
         for (const auto& dep : dependencies_of(graph, key)) {
-            if (m.resources.count(dep) && written_create_before_destroy(m.resources.at(dep)) != true) out[dep].push_back(key);
+            if (m.resources.count(dep) && written_create_before_destroy(m.resources.at(dep)) != true)
+                out[dep].push_back(key);
         }
     }
     return out;
@@ -64,14 +65,19 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (!forced_by.empty()) {
                 std::string names;
                 for (const auto& d : forced_by) names += (names.empty() ? "" : ", ") + d;
-                reason = fmt::format("{} {} on the resource with create_before_destroy = true, which Terraform "
-                                     "propagates to it",
-                                     names, forced_by.size() == 1 ? "depends" : "depend");
+                reason = fmt::format(
+                    "{} {} on the resource with create_before_destroy = true, which Terraform "
+                    "propagates to it",
+                    names, forced_by.size() == 1 ? "depends" : "depend");
             }
-            Finding f{std::string(rule_id), Severity::warning,
+            Finding f{std::string(rule_id),
+                      Severity::warning,
                       fmt::format("{}: the destroy-time provisioner \"{}\" will not run, because {}",
                                   written::block_label(r.mode, r.type, r.name), p.type, reason),
-                      ctx.shared_source(p.origin.file), *range, {}, std::nullopt};
+                      ctx.shared_source(p.origin.file),
+                      *range,
+                      {},
+                      std::nullopt};
             const auto& cbd = r.lifecycle.create_before_destroy;
             if (forced_by.empty() && cbd && cbd->origin && cbd->origin->file) {
                 f.related.push_back({ctx.shared_source(cbd->origin->file), Range{cbd->origin->pos, cbd->origin->pos},
@@ -95,7 +101,8 @@ Rule create_before_destroy_provisioner() {
     r.default_severity = Severity::warning;
     r.enabled_by_default = true;
     r.fixable = false;
-    r.doc.summary = "A resource with `create_before_destroy = true` has a destroy-time provisioner, which will not run.";
+    r.doc.summary =
+        "A resource with `create_before_destroy = true` has a destroy-time provisioner, which will not run.";
     r.doc.what =
         "Reports each `provisioner` block with `when = destroy` in a resource that is replaced "
         "create-before-destroy: one whose effective lifecycle (after override files) sets "

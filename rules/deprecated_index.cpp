@@ -1,7 +1,7 @@
 // deprecated-index: the legacy index forms `list.0` and `list.*.attr`.
+#include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -1,8 +1,8 @@
 // deprecated-interpolation: a string that holds nothing but one
 // interpolation, "${var.name}", the form Terraform 0.11 needed.
+#include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -1,7 +1,7 @@
 // deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
+#include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -19,10 +19,8 @@ bool indexable_as_written(const hcl::Expr& e) {
         case hcl::ExprKind::index:
         case hcl::ExprKind::parentheses:
         case hcl::ExprKind::object:
-        case hcl::ExprKind::tuple:
-            return true;
-        default:
-            return false;
+        case hcl::ExprKind::tuple: return true;
+        default: return false;
     }
 }
 

@@ -2,8 +2,8 @@
 // declare the same object. Terraform's loader rejects this, so the rule
 // claims the loader's duplicate-declaration diagnostics
 // (src/config/override_merger.cpp, OverrideMerger::add_primary).
-#include "tfsift/diagnostic_codes.hpp"
 #include "support/factories.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::lint::rules {
 

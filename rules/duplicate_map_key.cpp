@@ -4,10 +4,10 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -33,7 +33,8 @@ std::optional<std::string> constant_key(const hcl::Expr& key_expr) {
     if (e->kind == hcl::ExprKind::literal) {
         const auto& lit = hcl::as<hcl::LiteralExpr>(*e);
         if (lit.literal == hcl::LiteralKind::number) return hcl::render_number(lit.text);
-        if (lit.literal == hcl::LiteralKind::boolean || lit.literal == hcl::LiteralKind::string) return std::string(lit.text);
+        if (lit.literal == hcl::LiteralKind::boolean || lit.literal == hcl::LiteralKind::string)
+            return std::string(lit.text);
     }
     return std::nullopt;
 }
@@ -56,7 +57,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     f.severity = Severity::warning;
                     f.file = source;
                     f.range = item.key->range;
-                    f.message = fmt::format("the key \"{}\" is set twice in this object: only the last value is kept", *key);
+                    f.message =
+                        fmt::format("the key \"{}\" is set twice in this object: only the last value is kept", *key);
                     f.related.push_back({source, it->second, "first set here"});
                     it->second = item.key->range;
                     sink.report(std::move(f));

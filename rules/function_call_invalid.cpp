@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "support/expression_sites.hpp"
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/functions.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {
@@ -58,10 +58,10 @@ public:
                    fmt::format("Function {} does not exist within a valid namespace (provider,core)", go_quoted(name)),
                    call.name_range());
         } else {
-            report("Call to unknown function",
-                   fmt::format("There are no functions in namespace {}.",
-                               go_quoted(name.substr(0, name.rfind("::") + 2))),
-                   call.name_range());
+            report(
+                "Call to unknown function",
+                fmt::format("There are no functions in namespace {}.", go_quoted(name.substr(0, name.rfind("::") + 2))),
+                call.name_range());
         }
     }
 
@@ -101,12 +101,13 @@ private:
         }
         if (fn->name == "list" || fn->name == "map") {
             const bool list = fn->name == "list";
-            report("Error in function call",
-                   fmt::format("Call to function {} failed: the {} function was deprecated in Terraform v0.12 and is no "
-                               "longer available; use {} syntax to write a literal {}.",
-                               go_quoted(call.name), go_quoted(fn->name), list ? "tolist([ ... ])" : "tomap({ ... })",
-                               list ? "list" : "map"),
-                   Range{call.range.start, call.open_paren().end});
+            report(
+                "Error in function call",
+                fmt::format("Call to function {} failed: the {} function was deprecated in Terraform v0.12 and is no "
+                            "longer available; use {} syntax to write a literal {}.",
+                            go_quoted(call.name), go_quoted(fn->name), list ? "tolist([ ... ])" : "tomap({ ... })",
+                            list ? "list" : "map"),
+                Range{call.range.start, call.open_paren().end});
             return;
         }
         if (call.expand_final) return;  // the expanded list's length is not known here
@@ -137,9 +138,10 @@ private:
         }
         const auto& required = ctx_.module().module->terraform.required_providers;
         if (required.count(std::string(parts[1])) != 0) return;
-        report("Unknown function provider",
-               fmt::format("Provider {} does not exist within the required_providers of this module", go_quoted(parts[1])),
-               call.name_range());
+        report(
+            "Unknown function provider",
+            fmt::format("Provider {} does not exist within the required_providers of this module", go_quoted(parts[1])),
+            call.name_range());
     }
 
     const LintContext& ctx_;
@@ -158,8 +160,9 @@ Rule function_call_invalid() {
     r.id = std::string(rule_id);
     r.default_severity = Severity::error;
     r.enabled_by_default = true;
-    r.doc.summary = "A function call names a function the engine does not have, or passes the wrong number of "
-                    "arguments.";
+    r.doc.summary =
+        "A function call names a function the engine does not have, or passes the wrong number of "
+        "arguments.";
     r.doc.what =
         "Checks every function call against the engine's function table (`tfsift` carries the built-in functions "
         "of Terraform and OpenTofu with their parameters and the release that added each): an unknown name (with "

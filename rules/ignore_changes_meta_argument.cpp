@@ -2,10 +2,10 @@
 // resource type, never Terraform's own meta-arguments.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/reference_names.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -13,7 +13,8 @@ namespace {
 constexpr std::string_view rule_id = "ignore-changes-meta-argument";
 
 bool is_meta_argument(std::string_view name) {
-    for (std::string_view m : {"count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection"}) {
+    for (std::string_view m :
+         {"count", "for_each", "provider", "depends_on", "lifecycle", "provisioner", "connection"}) {
         if (name == m) return true;
     }
     return false;
@@ -27,11 +28,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
         for (const config::Traversal& t : *r.lifecycle.ignore_changes) {
             ReferenceName name = traversal_reference(t);
             if (name.empty() || !is_meta_argument(name.front())) continue;
-            sink.report(Finding{std::string(rule_id), Severity::error,
+            sink.report(Finding{std::string(rule_id),
+                                Severity::error,
                                 fmt::format("{}: ignore_changes names the meta-argument `{}`; only attributes of the "
                                             "resource type can be ignored",
                                             written::block_label(r.mode, r.type, r.name), name.front()),
-                                ctx.shared_source(t.file), t.range, {}, std::nullopt});
+                                ctx.shared_source(t.file),
+                                t.range,
+                                {},
+                                std::nullopt});
         }
     }
 }

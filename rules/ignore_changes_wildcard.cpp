@@ -2,12 +2,12 @@
 // all`; the old wildcard and quoted forms are rejected or deprecated.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
-#include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -29,11 +29,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*item);
                     if (t.root != "all" || !t.steps.empty()) continue;
                     if (loader_reported_within(ctx, file, item->range)) continue;
-                    sink.report(Finding{std::string(rule_id), Severity::error,
+                    sink.report(Finding{std::string(rule_id),
+                                        Severity::error,
                                         fmt::format("{}: `[all]` ignores an attribute named \"all\"; write "
                                                     "`ignore_changes = all` (no brackets) to ignore every attribute",
                                                     written::block_label(r.mode, r.type, r.name)),
-                                        ctx.shared_source(file), item->range, {}, std::nullopt});
+                                        ctx.shared_source(file),
+                                        item->range,
+                                        {},
+                                        std::nullopt});
                 }
             }
         }

@@ -2,14 +2,14 @@
 // before anything can be evaluated, so they must be written as literals.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/json/value.hpp"
 #include "tfsift/lint/context.hpp"
-#include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -56,7 +56,8 @@ std::vector<config::Expression> list_items(const config::Expression& list) {
             out.push_back(config::Expression{list.file, item->range, item, nullptr});
         }
     } else if (list.json && list.json->is_array()) {
-        for (const auto& item : list.json->items) out.push_back(config::Expression{list.file, item.range, nullptr, &item});
+        for (const auto& item : list.json->items)
+            out.push_back(config::Expression{list.file, item.range, nullptr, &item});
     }
     return out;
 }
@@ -71,20 +72,28 @@ void check(const LintContext& ctx, FindingSink& sink) {
                 for (const auto& m : lc.members) {
                     if (m.is_block || !m.expr || loader_reported_within(ctx, file, m.expr->range)) continue;
                     if (is_bool_argument(m.name) && !is_literal_bool(*m.expr)) {
-                        sink.report(Finding{std::string(rule_id), Severity::error,
+                        sink.report(Finding{std::string(rule_id),
+                                            Severity::error,
                                             fmt::format("{}: `{}` must be the literal true or false, not `{}`", label,
                                                         m.name, m.expr->source_text()),
-                                            ctx.shared_source(file), m.expr->range, {}, std::nullopt});
+                                            ctx.shared_source(file),
+                                            m.expr->range,
+                                            {},
+                                            std::nullopt});
                     } else if (m.name == "ignore_changes") {
                         for (const config::Expression& item : list_items(*m.expr)) {
                             auto root = reference_root(item);
                             if (!root) continue;
                             sink.report(Finding{
-                                std::string(rule_id), Severity::error,
+                                std::string(rule_id),
+                                Severity::error,
                                 fmt::format("{}: ignore_changes lists attribute names of the resource; `{}` is not "
                                             "evaluated as a {} reference",
                                             label, item.source_text(), *root == "var" ? "variable" : "local value"),
-                                ctx.shared_source(file), item.range, {}, std::nullopt});
+                                ctx.shared_source(file),
+                                item.range,
+                                {},
+                                std::nullopt});
                         }
                     }
                 }

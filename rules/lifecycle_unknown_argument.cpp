@@ -1,7 +1,7 @@
 // lifecycle-unknown-argument: a `lifecycle` block holds only the arguments
 // and blocks Terraform defines for it.
-#include "tfsift/diagnostic_codes.hpp"
 #include "support/factories.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -2,9 +2,9 @@
 // configuration would record now.
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -40,7 +40,8 @@ terraform {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix` writes the current constraints string; by itself that changes no version.") + std::string(kLockRepairFixSafety);
+        std::string("`tfsift lint --fix` writes the current constraints string; by itself that changes no version.") +
+        std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <iterator>
 
-#include "tfsift/lint/lock_inputs.hpp"
-#include "tfsift/net/engine_version.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/providers/package_audit.hpp"
 
@@ -71,8 +71,8 @@ void check_online(const LintContext& ctx, const LockInputs& in, FindingSink& sin
         if (!h1s.empty()) {
             std::vector<std::string> preferred = ctx.settings->platforms;
             preferred.push_back(providers::current_platform().to_string());
-            const auto packages = online::signed_package_hashes(provider, lock.version, ctx.engine, engine_version,
-                                                                env, h1s, preferred);
+            const auto packages =
+                online::signed_package_hashes(provider, lock.version, ctx.engine, engine_version, env, h1s, preferred);
             if (!packages.ok()) {
                 report(packages.error, version_range);
             } else {
@@ -111,7 +111,8 @@ Rule lock_hash_mismatch() {
     r.category = RuleCategory::supply_chain;
     r.precision = RulePrecision::very_high;
     r.security_severity = 8.0;
-    r.doc.summary = "An installed or mirrored package of a locked provider version matches none of the recorded hashes.";
+    r.doc.summary =
+        "An installed or mirrored package of a locked provider version matches none of the recorded hashes.";
     r.doc.what =
         "Hashes every package of a locked provider's locked version that tfsift can see offline (installed under "
         "`.terraform/providers`, in the plugin cache, in filesystem mirrors including the implied ones and those "
@@ -166,9 +167,9 @@ provider "registry.terraform.io/hashicorp/aws" {
                 f.severity = Severity::error;
                 f.message = "the " + a.package.platform.to_string() + " package of " + provider.to_string() + " " +
                             lock.version.to_string() + " at " + a.package.path.string() +
-                            (a.error.empty() ? " matches none of the hashes recorded in the lock file (its hash is " +
-                                                   a.h1 + ")"
-                                             : " cannot be hashed: " + a.error);
+                            (a.error.empty()
+                                 ? " matches none of the hashes recorded in the lock file (its hash is " + a.h1 + ")"
+                                 : " cannot be hashed: " + a.error);
                 f.file = in.source();
                 f.range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
                 sink.report(std::move(f));

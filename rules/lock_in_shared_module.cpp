@@ -1,8 +1,8 @@
 // lock-in-shared-module: a lock file beside a module that other modules call.
 #include <filesystem>
 
-#include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -40,8 +40,9 @@ module "network" {
         Finding f;
         f.rule_id = "lock-in-shared-module";
         f.severity = Severity::notice;
-        f.message = "this module is called by other modules, so Terraform ignores its dependency lock file; provider "
-                    "versions are locked in the root module's .terraform.lock.hcl";
+        f.message =
+            "this module is called by other modules, so Terraform ignores its dependency lock file; provider "
+            "versions are locked in the root module's .terraform.lock.hcl";
         try {
             f.file = SourceFile::read(path);
         } catch (const std::exception&) {

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <system_error>
 
+#include "support/factories.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint::rules {
@@ -52,7 +52,8 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
             bool decided = false;
             std::string line;
             for (std::uint32_t n = 1; std::getline(in, line); ++n) {
-                while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t')) line.pop_back();
+                while (!line.empty() && (line.back() == ' ' || line.back() == '\r' || line.back() == '\t'))
+                    line.pop_back();
                 if (line.empty() || line[0] == '#') continue;
                 bool negate = line[0] == '!';
                 std::string pat = negate ? line.substr(1) : line;
@@ -71,7 +72,10 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
             }
             if (decided) {
                 // Name the .gitignore relative to the module directory as the user named it.
-                if (verdict) verdict->file = (display_dir / dir.lexically_relative(abs.parent_path()) / ".gitignore").lexically_normal().string();
+                if (verdict)
+                    verdict->file = (display_dir / dir.lexically_relative(abs.parent_path()) / ".gitignore")
+                                        .lexically_normal()
+                                        .string();
                 return verdict;
             }
         }
@@ -85,8 +89,8 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
 // lock files for those, and on the corpus nearly every finding there was noise
 // (docs/corpus-findings.md).
 bool in_examples_or_tests(const LintContext& ctx) {
-    static const std::set<std::string, std::less<>> names = {"example", "examples", "test", "tests", "testdata",
-                                                              "test-fixtures"};
+    static const std::set<std::string, std::less<>> names = {"example", "examples", "test",
+                                                             "tests",   "testdata", "test-fixtures"};
     const std::string dir = absolute_normal_path(ctx.module_dir);
     const std::string& root = ctx.tree->read_policy.root;
     if (root.empty() || dir.size() <= root.size() || dir.compare(0, root.size() + 1, root + "/") != 0) return false;
@@ -108,7 +112,8 @@ Rule lock_missing() {
     r.default_severity = Severity::warning;
     r.category = RuleCategory::supply_chain;
     r.security_severity = 5.0;
-    r.doc.summary = "A root module that requires providers has no dependency lock file, or keeps it out of version control.";
+    r.doc.summary =
+        "A root module that requires providers has no dependency lock file, or keeps it out of version control.";
     r.doc.what =
         "Reports a root module (one that no other module of the scan calls and that configures a backend, a "
         "`cloud` block or a provider, or has a state file or a `.terraform` directory) whose module tree requires "
@@ -130,8 +135,10 @@ provider "aws" {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix` creates the lock file when the packages of every required provider can be found "
-        "(offline: installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.") + std::string(kLockRepairFixSafety);
+        std::string(
+            "`tfsift lint --fix` creates the lock file when the packages of every required provider can be found "
+            "(offline: installed, in the plugin cache or a filesystem mirror); it never edits `.gitignore`.") +
+        std::string(kLockRepairFixSafety);
     r.fixable = true;
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || in_examples_or_tests(ctx)) return;
@@ -144,8 +151,9 @@ provider "aws" {
             Finding f;
             f.rule_id = "lock-missing";
             f.severity = Severity::warning;
-            f.message = ".terraform.lock.hcl is ignored by this .gitignore line, so the provider selections it "
-                        "records are not shared; commit the lock file";
+            f.message =
+                ".terraform.lock.hcl is ignored by this .gitignore line, so the provider selections it "
+                "records are not shared; commit the lock file";
             try {
                 f.file = SourceFile::read(ignored->file);
             } catch (const std::exception&) {

@@ -1,7 +1,7 @@
 // lock-missing-hashes: a lock entry that records no checksum at all.
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -35,8 +35,10 @@ Rule lock_missing_hashes() {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
-        "can be found and hashes cleanly; without such a package the entry stays as it is and the finding remains.") + std::string(kLockRepairFixSafety);
+        std::string(
+            "`tfsift lint --fix` (or `tfsift lock`) records the `h1:` checksum of each wanted platform whose package "
+            "can be found and hashes cleanly; without such a package the entry stays as it is and the finding remains.") +
+        std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);

@@ -1,8 +1,8 @@
 // lock-missing-provider: a provider the module tree requires has no entry in
 // the root module's lock file.
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -39,8 +39,10 @@ terraform {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
-        "that can be found, with their hashes; without such a package it leaves the entry out.") + std::string(kLockRepairFixSafety);
+        std::string(
+            "`tfsift lint --fix` adds the entry with the newest version that meets every constraint among the packages "
+            "that can be found, with their hashes; without such a package it leaves the entry out.") +
+        std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);

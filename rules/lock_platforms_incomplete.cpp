@@ -2,9 +2,9 @@
 // than the project declares.
 #include <algorithm>
 
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/lock_verification.hpp"
@@ -75,8 +75,10 @@ provider "registry.terraform.io/hashicorp/aws" {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
-        "package can be found; it never removes a hash.") + std::string(kLockRepairFixSafety);
+        std::string(
+            "`tfsift lint --fix` (or `tfsift lock --platform ...`) adds the `h1:` hash of every declared platform whose "
+            "package can be found; it never removes a hash.") +
+        std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root || ctx.settings->platforms.empty()) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -94,7 +96,8 @@ provider "registry.terraform.io/hashicorp/aws" {
             std::vector<std::string> missing;
             for (const auto& platform : declared) {
                 for (const auto& a : audit.packages) {
-                    if (a.package.platform.to_string() == platform && !a.matches && !a.mismatch) missing.push_back(platform);
+                    if (a.package.platform.to_string() == platform && !a.matches && !a.mismatch)
+                        missing.push_back(platform);
                 }
             }
             auto h1_count = static_cast<std::size_t>(std::count_if(
@@ -115,8 +118,9 @@ provider "registry.terraform.io/hashicorp/aws" {
             Finding f;
             f.rule_id = "lock-platforms-incomplete";
             f.severity = Severity::warning;
-            f.message = message + "; run `tfsift lint --fix` or `terraform providers lock` with a -platform option "
-                                  "for each";
+            f.message = message +
+                        "; run `tfsift lint --fix` or `terraform providers lock` with a -platform option "
+                        "for each";
             f.file = in.source();
             f.range = in.entry_range(provider, &providers::LockEntryLocation::hashes);
             attach_lock_repair(ctx, f, provider);

@@ -1,7 +1,7 @@
 // lock-stale-provider: a lock file entry for a provider nothing requires.
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -33,8 +33,8 @@ resource "aws_s3_bucket" "logs" {
   bucket = "logs"
 }
 )hcl";
-    r.doc.fix_safety =
-        std::string("`tfsift lint --fix` removes the entry, as `terraform init` would.") + std::string(kLockRepairFixSafety);
+    r.doc.fix_safety = std::string("`tfsift lint --fix` removes the entry, as `terraform init` would.") +
+                       std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
@@ -53,9 +53,10 @@ resource "aws_s3_bucket" "logs" {
             Finding f;
             f.rule_id = "lock-stale-provider";
             f.severity = Severity::warning;
-            f.message = "provider " + provider.to_string() + " is locked but " +
-                        (state ? "neither the configuration nor the state requires" : "the configuration does not require") +
-                        " it any more";
+            f.message =
+                "provider " + provider.to_string() + " is locked but " +
+                (state ? "neither the configuration nor the state requires" : "the configuration does not require") +
+                " it any more";
             f.file = in.source();
             f.range = in.entry_range(provider, nullptr);
             attach_lock_repair(ctx, f, provider);

@@ -1,6 +1,6 @@
 // lock-syntax: the root module's `.terraform.lock.hcl` as Terraform reads it.
-#include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -1,8 +1,8 @@
 // lock-version-mismatch: the locked version is outside the combined
 // constraints of the module tree.
+#include "support/factories.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -37,8 +37,10 @@ terraform {
 }
 )hcl";
     r.doc.fix_safety =
-        std::string("`tfsift lint --fix --unsafe-fixes` replaces the version with the newest one the constraints accept among "
-        "the packages that can be found (and records that version's hashes); without one it leaves the entry alone.") + std::string(kLockRepairFixSafety);
+        std::string(
+            "`tfsift lint --fix --unsafe-fixes` replaces the version with the newest one the constraints accept among "
+            "the packages that can be found (and records that version's hashes); without one it leaves the entry alone.") +
+        std::string(kLockRepairFixSafety);
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);

@@ -2,9 +2,9 @@
 // that its caller's `providers` map does not pass. Terraform's loader
 // reports this itself (config::load_module_tree), so the rule claims that
 // diagnostic instead of detecting the problem a second time.
+#include "support/factories.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

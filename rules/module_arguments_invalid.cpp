@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/type_constraint.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -161,8 +161,9 @@ Rule module_arguments_invalid() {
     r.id = std::string(rule_id);
     r.default_severity = Severity::error;
     r.enabled_by_default = true;
-    r.doc.summary = "A module call sets an argument the called module does not declare, misses a required one, or "
-                    "passes a value its variable rejects.";
+    r.doc.summary =
+        "A module call sets an argument the called module does not declare, misses a required one, or "
+        "passes a value its variable rejects.";
     r.doc.what =
         "Compares each `module` block with the `variable` blocks of the module it calls (when that module is a "
         "local directory, or installed and followed): an argument that is not a declared variable is an "

@@ -2,9 +2,9 @@
 // provider itself, or keeps a legacy proxy `provider` block.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -49,18 +49,21 @@ void check(const LintContext& ctx, FindingSink& sink) {
                 req != module.module->terraform.required_providers.end()) {
                 for (const auto& a : req->second.configuration_aliases) listed = listed || a == address;
             }
-            f.message = listed ? fmt::format("{}: an empty proxy block is redundant; {} is already declared in "
-                                             "`configuration_aliases`, remove the block",
-                                             block_name(p), address)
-                               : fmt::format("{}: an empty proxy block is the legacy way to expect a configuration "
-                                             "from the caller; declare `configuration_aliases = [{}]` in the "
-                                             "`required_providers` entry for \"{}\" instead",
-                                             block_name(p), address, p.name);
+            f.message = listed ? fmt::format(
+                                     "{}: an empty proxy block is redundant; {} is already declared in "
+                                     "`configuration_aliases`, remove the block",
+                                     block_name(p), address)
+                               : fmt::format(
+                                     "{}: an empty proxy block is the legacy way to expect a configuration "
+                                     "from the caller; declare `configuration_aliases = [{}]` in the "
+                                     "`required_providers` entry for \"{}\" instead",
+                                     block_name(p), address, p.name);
         } else {
-            f.message = fmt::format("{}: an empty provider block is redundant; the module receives the default "
-                                    "configuration from its caller without it, remove the block and declare the "
-                                    "provider in `required_providers`",
-                                    block_name(p));
+            f.message = fmt::format(
+                "{}: an empty provider block is redundant; the module receives the default "
+                "configuration from its caller without it, remove the block and declare the "
+                "provider in `required_providers`",
+                block_name(p));
         }
         sink.report(std::move(f));
     }

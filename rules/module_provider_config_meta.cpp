@@ -5,9 +5,9 @@
 
 #include <optional>
 
+#include "support/factories.hpp"
 #include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

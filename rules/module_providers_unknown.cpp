@@ -3,9 +3,9 @@
 // provider configuration.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

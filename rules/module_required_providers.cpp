@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/provider_local_name_uses.hpp"
 #include "tfsift/config/loaded_tree.hpp"
-#include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
@@ -64,7 +64,8 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
         f.message = fmt::format(
             "{}: provider local name \"{}\" is not declared in this module's required_providers, so it stands "
             "for {}",
-            use.object, use.local_name, providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
+            use.object, use.local_name,
+            providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
         f.file = ctx.shared_source(use.origin.file);
         if (!f.file) continue;
         f.range = use_range(module, use);
@@ -103,7 +104,8 @@ void check_calls(const LintContext& ctx, FindingSink& sink) {
             f.range = Range{call->second.origin.pos, call->second.origin.pos};
             for (const config::ModuleFile& file : module.files) {
                 for (const auto& [mc, decl] : file.decoded->module_calls) {
-                    if (mc.origin.file == call->second.origin.file && mc.origin.pos.byte == call->second.origin.pos.byte) {
+                    if (mc.origin.file == call->second.origin.file &&
+                        mc.origin.pos.byte == call->second.origin.pos.byte) {
                         f.range = decl.def_range;
                     }
                 }

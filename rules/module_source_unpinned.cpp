@@ -4,9 +4,9 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -50,13 +50,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
         auto ref = query_value(address, param);
         std::string message;
         if (!ref || ref->empty()) {
-            message = fmt::format("module \"{}\": the {} source {} names no revision (?{}=), so every init takes "
-                                  "whatever the default branch holds then; pin a tag or a commit",
-                                  name, git ? "git" : "Mercurial", call.source->as_written, param);
+            message = fmt::format(
+                "module \"{}\": the {} source {} names no revision (?{}=), so every init takes "
+                "whatever the default branch holds then; pin a tag or a commit",
+                name, git ? "git" : "Mercurial", call.source->as_written, param);
         } else if (default_branch(*ref)) {
-            message = fmt::format("module \"{}\": {}={} names a default branch, so every init takes whatever it "
-                                  "holds then; pin a tag or a commit",
-                                  name, param, *ref);
+            message = fmt::format(
+                "module \"{}\": {}={} names a default branch, so every init takes whatever it "
+                "holds then; pin a tag or a commit",
+                name, param, *ref);
         } else {
             continue;
         }

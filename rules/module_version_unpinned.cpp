@@ -1,9 +1,9 @@
 // module-version-unpinned: a registry module call without an exact version.
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
-#include "support/factories.hpp"
 #include "tfsift/providers/core_version.hpp"
 
 namespace tfsift::lint::rules {
@@ -67,7 +67,8 @@ Rule module_version_unpinned() {
   version = "5.1.2"
 }
 )hcl";
-    r.doc.fix_safety = "Not fixable: choose the version to pin yourself (`.terraform/modules/modules.json` shows the installed one).";
+    r.doc.fix_safety =
+        "Not fixable: choose the version to pin yourself (`.terraform/modules/modules.json` shows the installed one).";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         for (const auto& [name, call] : ctx.module().module->module_calls) {
             if (!call.source || !call.source->value) continue;

@@ -12,11 +12,11 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "support/override_support.hpp"
 #include "tfsift/config/sources.hpp"
-#include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -121,10 +121,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
     for (const auto* table : {&m.resources, &m.data}) {
         for (const auto& [key, r] : *table) {
             if (r.overridden_by.empty()) continue;
-            check_count_for_each(ctx, sink,
-                                 block_header(r.mode == config::ResourceMode::managed ? "resource" : "data",
-                                              {r.type, r.name}),
-                                 r.count, r.for_each, r.origin);
+            check_count_for_each(
+                ctx, sink,
+                block_header(r.mode == config::ResourceMode::managed ? "resource" : "data", {r.type, r.name}), r.count,
+                r.for_each, r.origin);
         }
     }
     for (const auto& [name, call] : m.module_calls) {

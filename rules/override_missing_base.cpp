@@ -10,10 +10,10 @@
 
 #include <fmt/core.h>
 
-#include "support/override_support.hpp"
-#include "tfsift/lint/context.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 #include "support/factories.hpp"
+#include "support/override_support.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 

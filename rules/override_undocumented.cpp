@@ -16,10 +16,10 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "support/override_support.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -87,14 +87,14 @@ std::string file_name(const SourceFile* file) {
 
 // One primary block an override changes.
 struct Overridden {
-    std::string what;                        // for the message: `resource "a" "b"`
-    Range def_range;                         // where the finding points
-    std::vector<std::uint32_t> comment_lines; // header lines where a comment would document it
+    std::string what;                          // for the message: `resource "a" "b"`
+    Range def_range;                           // where the finding points
+    std::vector<std::uint32_t> comment_lines;  // header lines where a comment would document it
     std::vector<config::Origin> overrides;
 };
 
-void report(const LintContext& ctx, const config::ModuleFile& file, const CommentIndex& comments,
-            const Overridden& o, FindingSink& sink) {
+void report(const LintContext& ctx, const config::ModuleFile& file, const CommentIndex& comments, const Overridden& o,
+            FindingSink& sink) {
     for (std::uint32_t line : o.comment_lines) {
         if (comments.documents(line)) return;
     }
@@ -157,7 +157,7 @@ const std::vector<config::Origin>* overrides_of(const config::Module& m, const D
 struct TerraformOverrides {
     std::vector<config::Origin> required_version;
     std::map<std::string, std::vector<config::Origin>> required_providers;
-    std::vector<config::Origin> backend;   // backend or cloud
+    std::vector<config::Origin> backend;  // backend or cloud
 };
 
 TerraformOverrides terraform_overrides(const LintContext& ctx) {
@@ -185,7 +185,8 @@ const hcl::Block* block_at(const hcl::File& file, Pos pos) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     // Only override files change blocks: without one there is nothing to document.
-    if (std::none_of(ctx.files().begin(), ctx.files().end(), [](const config::ModuleFile& f) { return f.is_override; })) {
+    if (std::none_of(ctx.files().begin(), ctx.files().end(),
+                     [](const config::ModuleFile& f) { return f.is_override; })) {
         return;
     }
     const config::Module& m = *ctx.module().module;
@@ -206,7 +207,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (!overrides) continue;
             report(ctx, f, comments,
                    Overridden{block_header(b.type, b.labels) + (b.alias ? " (alias \"" + *b.alias + "\")" : ""),
-                              b.def_range, {native->source->line(b.def_range.start)}, *overrides},
+                              b.def_range,
+                              {native->source->line(b.def_range.start)},
+                              *overrides},
                    sink);
         }
 
@@ -222,8 +225,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
                     lines.push_back(native->source->line(blk.type_range().start));
                 }
             }
-            report(ctx, f, comments, Overridden{fmt::format("local value \"{}\"", l.name), decl.def_range, lines, it->second},
-                   sink);
+            report(ctx, f, comments,
+                   Overridden{fmt::format("local value \"{}\"", l.name), decl.def_range, lines, it->second}, sink);
         }
 
         for (const auto& tb : f.decoded->terraform) {
@@ -240,7 +243,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
             if (by.empty()) continue;
             const hcl::Block* blk = block_at(*native, tb.origin.pos);
             if (!blk) continue;
-            report(ctx, f, comments, Overridden{"terraform block", blk->def_range(), {native->source->line(blk->type_range().start)}, by},
+            report(ctx, f, comments,
+                   Overridden{"terraform block", blk->def_range(), {native->source->line(blk->type_range().start)}, by},
                    sink);
         }
     }

@@ -8,9 +8,9 @@
 // invalid-configuration.
 #include <string_view>
 
+#include "support/factories.hpp"
 #include "support/override_support.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -4,9 +4,9 @@
 // `configuration_aliases`.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/module_providers.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -15,9 +15,10 @@ namespace {
 bool is_aliased(std::string_view address) { return address.find('.') != std::string_view::npos; }
 
 std::string remedy(std::string_view address) {
-    return fmt::format("add a provider \"{}\" block with alias = \"{}\" (root module) or list {} in "
-                       "`configuration_aliases` (called module)",
-                       module_providers::local_name(address), address.substr(address.find('.') + 1), address);
+    return fmt::format(
+        "add a provider \"{}\" block with alias = \"{}\" (root module) or list {} in "
+        "`configuration_aliases` (called module)",
+        module_providers::local_name(address), address.substr(address.find('.') + 1), address);
 }
 
 void check_resources(const LintContext& ctx, const std::map<std::string, config::Resource>& resources,
@@ -52,10 +53,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
             f.file = ctx.shared_source(passing.parent_origin.file);
             if (!f.file) continue;
             f.range = module_providers::written_range(passing.parent_origin, passing.parent_key);
-            f.message = fmt::format("module \"{}\": passes provider configuration {} as {}, but {} is not defined in "
-                                    "this module; {}",
-                                    name, passing.parent_key, passing.child_key, passing.parent_key,
-                                    remedy(passing.parent_key));
+            f.message = fmt::format(
+                "module \"{}\": passes provider configuration {} as {}, but {} is not defined in "
+                "this module; {}",
+                name, passing.parent_key, passing.child_key, passing.parent_key, remedy(passing.parent_key));
             sink.report(std::move(f));
         }
     }

@@ -1,7 +1,7 @@
 // provider-config-removed: a resource in the state needs a provider
 // configuration that the configuration no longer has.
-#include "tfsift/lint/lock_inputs.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -58,7 +58,8 @@ Rule provider_config_removed() {
         "To destroy a removed resource Terraform needs the provider configuration that created it; the plan fails "
         "with \"Provider configuration not present\" until the block is restored or the resource is removed "
         "from the state.";
-    r.doc.failing_example = R"hcl(# terraform.tfstate: aws_instance.old with provider["registry.terraform.io/hashicorp/aws"].east
+    r.doc.failing_example =
+        R"hcl(# terraform.tfstate: aws_instance.old with provider["registry.terraform.io/hashicorp/aws"].east
 provider "aws" {
   region = "eu-west-1"
 }
@@ -75,7 +76,8 @@ provider "aws" {
         report_state_diagnostics(*state, "provider-config-removed", Severity::error, sink);
         for (const auto& res : state->resources) {
             if (!res.managed || !res.provider) continue;
-            if (config_exists(ctx.module(), *res.provider, ctx.engine) || resource_declared(ctx.module(), res)) continue;
+            if (config_exists(ctx.module(), *res.provider, ctx.engine) || resource_declared(ctx.module(), res))
+                continue;
             Finding f;
             f.rule_id = "provider-config-removed";
             f.severity = Severity::error;

@@ -2,10 +2,10 @@
 // That registry provider is the pre-0.13 form of what is now built in.
 #include <fmt/format.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
-#include "tfsift/providers/address.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
 

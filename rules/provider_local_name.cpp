@@ -5,12 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "tfsift/config/loaded_tree.hpp"
-#include "tfsift/lint/context.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 #include "support/factories.hpp"
-#include "tfsift/providers/address.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -59,13 +59,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
         std::string message;
         if (conflict == nullptr) {
             if (is_preferred_name(name, type)) continue;
-            message = fmt::format("provider \"{}\" ({}) is not named after its type; use the local name \"{}\"",
-                                  name, e.address.for_display(ctx.engine), type);
+            message = fmt::format("provider \"{}\" ({}) is not named after its type; use the local name \"{}\"", name,
+                                  e.address.for_display(ctx.engine), type);
         } else {
             if (name == compound || name == type) continue;
-            message = fmt::format(
-                "provider \"{}\" ({}) shares its type with {}; use the compound local name \"{}\"", name,
-                e.address.for_display(ctx.engine), conflict->address.for_display(ctx.engine), compound);
+            message =
+                fmt::format("provider \"{}\" ({}) shares its type with {}; use the compound local name \"{}\"", name,
+                            e.address.for_display(ctx.engine), conflict->address.for_display(ctx.engine), compound);
         }
         const WrittenRequirement* w = written_entry_for(written, *e.requirement);
         if (w == nullptr) continue;

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
-#include "tfsift/providers/address.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -36,8 +36,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
             const auto& a = written[j];
             const auto& b = written[i];
             if (a.file == b.file && a.block_index == b.block_index && a.name == b.name) {
-                sink.report(finding(b, fmt::format("provider local name \"{}\" is declared twice in one required_providers block", b.name),
-                                    a, "first declared here"));
+                sink.report(finding(
+                    b,
+                    fmt::format("provider local name \"{}\" is declared twice in one required_providers block", b.name),
+                    a, "first declared here"));
                 break;
             }
         }
@@ -48,8 +50,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
     std::map<providers::Provider, const config::RequiredProvider*> by_address;
     std::vector<std::pair<const config::RequiredProvider*, providers::Provider>> in_order;
     for (const auto& [name, req] : ctx.module().module->terraform.required_providers) {
-        auto address = req.source_as_written ? providers::parse_provider_source(*req.source_as_written, ctx.engine).provider
-                                             : std::optional(providers::implied_provider(name, ctx.engine));
+        auto address = req.source_as_written
+                           ? providers::parse_provider_source(*req.source_as_written, ctx.engine).provider
+                           : std::optional(providers::implied_provider(name, ctx.engine));
         if (!address || address->is_builtin(ctx.engine)) continue;
         in_order.emplace_back(&req, *address);
     }

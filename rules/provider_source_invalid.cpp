@@ -4,13 +4,13 @@
 // with the installer's stricter address parser for the chosen engine.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
+#include "support/written_provider_requirements.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/sources.hpp"
-#include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 #include "tfsift/providers/address.hpp"
-#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -74,11 +74,8 @@ Rule provider_source_invalid() {
     r.doc.fix_safety = "Not fixable: the right address depends on the provider meant.";
     r.check = check;
     r.claimed_codes = {
-        code::invalid_provider_source_string,
-        code::invalid_provider_type,
-        code::invalid_provider_namespace,
-        code::invalid_provider_source_hostname,
-        code::invalid_source,
+        code::invalid_provider_source_string,   code::invalid_provider_type, code::invalid_provider_namespace,
+        code::invalid_provider_source_hostname, code::invalid_source,
     };
     return r;
 }

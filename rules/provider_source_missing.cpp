@@ -2,9 +2,9 @@
 // makes Terraform assume `hashicorp/<local name>`.
 #include <fmt/format.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 

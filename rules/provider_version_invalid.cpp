@@ -5,13 +5,13 @@
 // rule's own.
 #include <fmt/format.h>
 
-#include "tfsift/config/loaded_tree.hpp"
-#include "tfsift/lint/context.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 #include "support/factories.hpp"
+#include "support/written_provider_requirements.hpp"
+#include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/lint/context.hpp"
 #include "tfsift/providers/core_version.hpp"
 #include "tfsift/providers/version.hpp"
-#include "support/written_provider_requirements.hpp"
 
 namespace tfsift::lint::rules {
 

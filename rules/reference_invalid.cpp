@@ -1,6 +1,6 @@
 // reference-invalid: a reference that cannot be valid where it is written.
-#include "support/reference_findings.hpp"
 #include "support/factories.hpp"
+#include "support/reference_findings.hpp"
 
 namespace tfsift::lint::rules {
 

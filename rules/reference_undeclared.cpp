@@ -1,8 +1,8 @@
 // reference-undeclared: an expression refers to an input variable, local
 // value, resource, data source, ephemeral resource or module call the module
 // does not declare, or to an output the called module does not declare.
-#include "support/reference_findings.hpp"
 #include "support/factories.hpp"
+#include "support/reference_findings.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -5,13 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/loader_reports.hpp"
 #include "support/reference_names.hpp"
 #include "support/written_resources.hpp"
 #include "tfsift/config/loaded_tree.hpp"
-#include "tfsift/lint/context.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -38,13 +38,13 @@ bool valid_key(const hcl::Expr* e) {
 // conditionals and templates are rejected then.
 bool reference_shaped(const hcl::Expr* e) {
     switch (e->kind) {
-    case hcl::ExprKind::scope_traversal: return true;
-    case hcl::ExprKind::relative_traversal: return reference_shaped(hcl::as<hcl::RelativeTraversalExpr>(*e).source);
-    case hcl::ExprKind::index: {
-        const auto& i = hcl::as<hcl::IndexExpr>(*e);
-        return reference_shaped(i.collection) && valid_key(i.key);
-    }
-    default: return false;
+        case hcl::ExprKind::scope_traversal: return true;
+        case hcl::ExprKind::relative_traversal: return reference_shaped(hcl::as<hcl::RelativeTraversalExpr>(*e).source);
+        case hcl::ExprKind::index: {
+            const auto& i = hcl::as<hcl::IndexExpr>(*e);
+            return reference_shaped(i.collection) && valid_key(i.key);
+        }
+        default: return false;
     }
 }
 
@@ -64,7 +64,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
                         items.push_back(config::Expression{file, item->range, item, nullptr});
                     }
                 } else if (m->expr->json && m->expr->json->is_array()) {
-                    for (const auto& item : m->expr->json->items) items.push_back(config::Expression{file, item.range, nullptr, &item});
+                    for (const auto& item : m->expr->json->items)
+                        items.push_back(config::Expression{file, item.range, nullptr, &item});
                 }
                 for (const auto& item : items) {
                     if (loader_reported_within(ctx, file, item.range)) continue;
@@ -77,12 +78,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
                         if (!e) continue;
                     }
                     auto report = [&](std::string message) {
-                        sink.report(Finding{std::string(rule_id), Severity::error, fmt::format("{}: {}", label, message),
-                                            ctx.shared_source(file), item.range, {}, std::nullopt});
+                        sink.report(Finding{std::string(rule_id),
+                                            Severity::error,
+                                            fmt::format("{}: {}", label, message),
+                                            ctx.shared_source(file),
+                                            item.range,
+                                            {},
+                                            std::nullopt});
                     };
                     if (!reference_shaped(e)) {
-                        report("a replace_triggered_by item must be a plain reference to a resource, an instance or "
-                               "an attribute (no function calls, splats or other expressions)");
+                        report(
+                            "a replace_triggered_by item must be a plain reference to a resource, an instance or "
+                            "an attribute (no function calls, splats or other expressions)");
                         continue;
                     }
                     for (const ReferenceName& ref : [&] {
@@ -92,21 +99,26 @@ void check(const LintContext& ctx, FindingSink& sink) {
                         if (ref.front() == "count" || ref.front() == "each" || ref.size() < 2) continue;
                         std::string key = ref[0] + "." + ref[1];
                         if (resources.count(key) == 0) {
-                            static const std::set<std::string> not_resources = {"data", "var", "local", "module",
-                                                                                 "path", "terraform", "self"};
+                            static const std::set<std::string> not_resources = {"data", "var",       "local", "module",
+                                                                                "path", "terraform", "self"};
                             if (not_resources.count(ref[0]) == 0) {
                                 // Terraform's own words for a resource it cannot find.
                                 sink.report(Finding{
-                                    std::string(rule_id), Severity::error,
+                                    std::string(rule_id),
+                                    Severity::error,
                                     fmt::format("Undeclared resource in replace_triggered_by: Resource {}.{} refers "
                                                 "to {} in replace_triggered_by, but it is not declared in this module.",
                                                 r.type, r.name, key),
-                                    ctx.shared_source(file), item.range, {}, std::nullopt});
+                                    ctx.shared_source(file),
+                                    item.range,
+                                    {},
+                                    std::nullopt});
                                 continue;
                             }
-                            report(fmt::format("replace_triggered_by refers to `{}`, which is not a managed resource "
-                                               "of this module",
-                                               key));
+                            report(
+                                fmt::format("replace_triggered_by refers to `{}`, which is not a managed resource "
+                                            "of this module",
+                                            key));
                         }
                     }
                 }

@@ -1,9 +1,9 @@
 // required-providers-placement: a `required_providers` block written
 // outside the `terraform` block. Terraform's loader rejects it with its own
 // diagnostic, which this rule claims.
+#include "support/factories.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/diagnostic_codes.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -112,7 +112,8 @@ Rule required_version_conflict() {
     Rule r;
     r.id = "required-version-conflict";
     r.default_severity = Severity::error;
-    r.doc.summary = "The module tree's `required_version` constraints cannot all be met, or exclude the declared engine version.";
+    r.doc.summary =
+        "The module tree's `required_version` constraints cannot all be met, or exclude the declared engine version.";
     r.doc.what =
         "Collects the `required_version` constraints of the module and every module it calls (with "
         "hashicorp/go-version's semantics: `~> 1.2` means `>= 1.2, < 2`, and `~> 1` has no upper bound) and "
@@ -193,8 +194,9 @@ module "net" {
             Finding f;
             f.rule_id = "required-version-conflict";
             f.severity = Severity::notice;
-            f.message = fmt::format("the declared engine version {} (engine_version in {}) does not meet required_version {}",
-                                    *ctx.settings->engine_version, settings_file_name, describe(e));
+            f.message =
+                fmt::format("the declared engine version {} (engine_version in {}) does not meet required_version {}",
+                            *ctx.settings->engine_version, settings_file_name, describe(e));
             if (locate(ctx, e, f)) sink.report(std::move(f));
         }
     };

@@ -1,6 +1,6 @@
 // required-version-missing: a module that states no `required_version`.
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -3,9 +3,9 @@
 // which sets no `provider` argument.
 #include <fmt/format.h>
 
+#include "support/factories.hpp"
 #include "support/provider_local_name_uses.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 #include "tfsift/providers/address.hpp"
 
 namespace tfsift::lint::rules {
@@ -24,7 +24,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.message = fmt::format(
             "{}: no required provider is named \"{}\" and the block sets no provider argument, so it silently "
             "uses {}",
-            use.object, use.local_name, providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
+            use.object, use.local_name,
+            providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
         f.file = ctx.shared_source(use.origin.file);
         f.range = use_range(module, use);
         if (!f.file) continue;

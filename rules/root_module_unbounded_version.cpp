@@ -2,10 +2,10 @@
 // sets no maximum, so a new major release can be picked up unnoticed.
 #include <fmt/format.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
-#include "tfsift/providers/version.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/providers/version.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -2,10 +2,10 @@
 // state minimum provider versions (`>=`) and leave maxima to the root.
 #include <fmt/format.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
-#include "tfsift/providers/version.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/lint/context.hpp"
+#include "tfsift/providers/version.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -28,8 +28,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.rule_id = "shared-module-max-version";
         f.severity = Severity::warning;
         f.message = fmt::format(
-            "provider \"{}\": version \"{}\" in a module that other modules call should only set a minimum (>=)",
-            name, w->version->text);
+            "provider \"{}\": version \"{}\" in a module that other modules call should only set a minimum (>=)", name,
+            w->version->text);
         f.file = w->file->parsed->source;
         f.range = w->version->range;
         sink.report(std::move(f));

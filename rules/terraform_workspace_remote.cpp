@@ -1,8 +1,8 @@
 // terraform-workspace-remote: `terraform.workspace` in a module with the
 // `remote` backend, for Terraform releases before v1.1 (TFLint's
 // terraform_workspace_remote).
-#include "support/reference_findings.hpp"
 #include "support/factories.hpp"
+#include "support/reference_findings.hpp"
 
 namespace tfsift::lint::rules {
 

@@ -5,9 +5,9 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -93,8 +93,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     }
     for (const auto& [key, d] : m.data) {
         if (used.data.count(key) != 0) continue;
-        report(ctx, sink, d.origin, false,
-               fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
+        report(ctx, sink, d.origin, false, fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
     }
 }
 

@@ -3,12 +3,12 @@
 
 #include <fmt/core.h>
 
+#include "support/factories.hpp"
 #include "support/provider_local_name_uses.hpp"
 #include "support/written_expressions.hpp"
-#include "tfsift/lint/context.hpp"
-#include "support/factories.hpp"
-#include "tfsift/config/tree_requirements.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/config/tree_requirements.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
@@ -89,8 +89,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.severity = Severity::warning;
         f.file = w->file->parsed->source;
         f.range = w->name_range;
-        f.message = fmt::format(
-            "provider \"{}\" is required but nothing in this module or the modules it calls uses it", name);
+        f.message =
+            fmt::format("provider \"{}\" is required but nothing in this module or the modules it calls uses it", name);
         sink.report(std::move(f));
     }
 }

@@ -1,8 +1,8 @@
 // variable-type-missing: a variable declared without a type constraint.
 #include <fmt/core.h>
 
-#include "tfsift/lint/context.hpp"
 #include "support/factories.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {

@@ -84,7 +84,8 @@ std::optional<TempName> parse_temp_name(std::string_view name) {
             const auto dash = numbers.find('-');
             if (dash != std::string_view::npos && dash <= 9 && all_digits(numbers.substr(0, dash)) &&
                 all_digits(numbers.substr(dash + 1))) {
-                return TempName{name.substr(1, tag - 1), static_cast<pid_t>(std::stol(std::string(numbers.substr(0, dash))))};
+                return TempName{name.substr(1, tag - 1),
+                                static_cast<pid_t>(std::stol(std::string(numbers.substr(0, dash))))};
             }
         }
     }

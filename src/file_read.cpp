@@ -97,8 +97,8 @@ std::string real_root(const std::string& root) {
 
 bool is_within(const std::string& path, const std::string& root) {
     if (root == "/") return true;
-    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
-                            path[root.size()] == '/');
+    return path == root ||
+           (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
 }
 
 // Reads what `fd` holds, at most `limit` bytes plus one to notice more.
@@ -169,13 +169,13 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
     if (::stat(path.c_str(), &st) != 0) {
         const int e = errno;
         if (is_link && (e == ENOENT || e == ENOTDIR)) {
-            return failure(ReadFailure::dangling_symlink,
-                           fmt::format("{}: a symbolic link to {}, which does not exist", path,
-                                       link_target(path).value_or("?")));
+            return failure(ReadFailure::dangling_symlink, fmt::format("{}: a symbolic link to {}, which does not exist",
+                                                                      path, link_target(path).value_or("?")));
         }
         return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
     }
-    if (S_ISDIR(st.st_mode)) return failure(ReadFailure::directory, fmt::format("{}{}: is a directory, not a file", path, via));
+    if (S_ISDIR(st.st_mode))
+        return failure(ReadFailure::directory, fmt::format("{}{}: is a directory, not a file", path, via));
     if (!S_ISREG(st.st_mode)) {
         return failure(ReadFailure::not_regular,
                        fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(st.st_mode)));
@@ -258,8 +258,9 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
         return failure(ReadFailure::io_error, fmt::format("{}{}: read failed: {}", path, via, errno_text(e)));
     }
     if (out.bytes.size() > policy.max_size) {
-        return failure(ReadFailure::too_large, fmt::format("{}{}: more than the limit of {} (the setting max_file_size)",
-                                                           path, via, size_text(policy.max_size)));
+        return failure(ReadFailure::too_large,
+                       fmt::format("{}{}: more than the limit of {} (the setting max_file_size)", path, via,
+                                   size_text(policy.max_size)));
     }
     if (opened.st_size > 0 && out.bytes.size() < static_cast<std::uint64_t>(opened.st_size)) {
         return failure(ReadFailure::io_error,

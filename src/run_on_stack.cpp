@@ -24,7 +24,8 @@ int run_on_stack(std::size_t bytes, const std::function<int()>& work) {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0) return work();
     pthread_t thread{};
-    const bool started = pthread_attr_setstacksize(&attr, bytes) == 0 && pthread_create(&thread, &attr, job_main, &job) == 0;
+    const bool started =
+        pthread_attr_setstacksize(&attr, bytes) == 0 && pthread_create(&thread, &attr, job_main, &job) == 0;
     pthread_attr_destroy(&attr);
     if (!started) return work();
     pthread_join(thread, nullptr);

@@ -32,14 +32,14 @@ std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
     if (file) return file;
     int code = EIO;
     switch (failure.failure) {
-    case ReadFailure::missing:
-    case ReadFailure::dangling_symlink: code = ENOENT; break;
-    case ReadFailure::directory: code = EISDIR; break;
-    case ReadFailure::not_regular: code = ENODEV; break;
-    case ReadFailure::outside_root: code = EPERM; break;
-    case ReadFailure::too_large: code = EFBIG; break;
-    case ReadFailure::none:
-    case ReadFailure::io_error: break;
+        case ReadFailure::missing:
+        case ReadFailure::dangling_symlink: code = ENOENT; break;
+        case ReadFailure::directory: code = EISDIR; break;
+        case ReadFailure::not_regular: code = ENODEV; break;
+        case ReadFailure::outside_root: code = EPERM; break;
+        case ReadFailure::too_large: code = EFBIG; break;
+        case ReadFailure::none:
+        case ReadFailure::io_error: break;
     }
     throw std::system_error(code, std::generic_category(), failure.message);
 }
@@ -199,9 +199,7 @@ std::uint32_t SourceFile::utf16_column(Pos pos) const {
     return 1 + units + utf16_units(text().substr(from, end - from));
 }
 
-ResolvedPos SourceFile::resolve(Pos pos) const {
-    return ResolvedPos{line(pos), column(pos), pos.byte};
-}
+ResolvedPos SourceFile::resolve(Pos pos) const { return ResolvedPos{line(pos), column(pos), pos.byte}; }
 
 std::uint32_t count_graphemes(std::string_view s) {
     GraphemeCounter counter;

@@ -60,8 +60,8 @@ struct Allocator {
     }
 
     std::mutex mutex;
-    std::uint64_t top = granule;  // offset 0 stays unused
-    std::map<std::uint64_t, std::uint64_t> free_at;          // offset -> size
+    std::uint64_t top = granule;                                     // offset 0 stays unused
+    std::map<std::uint64_t, std::uint64_t> free_at;                  // offset -> size
     std::set<std::pair<std::uint64_t, std::uint64_t>> free_by_size;  // (size, offset)
     std::size_t used = 0;
 

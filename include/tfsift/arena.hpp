@@ -109,8 +109,8 @@ private:
         return (align - (reinterpret_cast<std::uintptr_t>(p) & (align - 1))) & (align - 1);
     }
     static constexpr std::size_t min_chunk = 256;
-    static constexpr std::size_t header = (sizeof(Chunk) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
-                                          alignof(std::max_align_t);
+    static constexpr std::size_t header =
+        (sizeof(Chunk) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) * alignof(std::max_align_t);
 
     void* allocate_in_new_chunk(std::size_t bytes, std::size_t align) {
         const std::size_t need = bytes + (align > alignof(std::max_align_t) ? align : 0);

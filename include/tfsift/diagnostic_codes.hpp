@@ -13,7 +13,8 @@ namespace tfsift::code {
 
 inline constexpr std::string_view ambiguous_attribute_key = "ambiguous-attribute-key";
 inline constexpr std::string_view backend_configuration_ignored = "backend-configuration-ignored";
-inline constexpr std::string_view both_a_backend_and_terraform_cloud_configuration_are_present = "both-a-backend-and-terraform-cloud-configuration-are-present";
+inline constexpr std::string_view both_a_backend_and_terraform_cloud_configuration_are_present =
+    "both-a-backend-and-terraform-cloud-configuration-are-present";
 inline constexpr std::string_view call_to_unknown_function = "call-to-unknown-function";
 inline constexpr std::string_view cannot_override_import_blocks = "cannot-override-import-blocks";
 inline constexpr std::string_view cannot_override_moved_blocks = "cannot-override-moved-blocks";
@@ -22,8 +23,10 @@ inline constexpr std::string_view cant_override_postcondition_blocks = "cant-ove
 inline constexpr std::string_view cant_override_precondition_blocks = "cant-override-precondition-blocks";
 inline constexpr std::string_view cant_override_validations = "cant-override-validations";
 inline constexpr std::string_view condition_is_null = "condition-is-null";
-inline constexpr std::string_view conflicting_cloud_and_state_store_configuration_blocks_are_present = "conflicting-cloud-and-state-store-configuration-blocks-are-present";
-inline constexpr std::string_view conflicting_state_store_and_backend_configuration_blocks_are_present = "conflicting-state-store-and-backend-configuration-blocks-are-present";
+inline constexpr std::string_view conflicting_cloud_and_state_store_configuration_blocks_are_present =
+    "conflicting-cloud-and-state-store-configuration-blocks-are-present";
+inline constexpr std::string_view conflicting_state_store_and_backend_configuration_blocks_are_present =
+    "conflicting-state-store-and-backend-configuration-blocks-are-present";
 inline constexpr std::string_view const_variable_cannot_be_ephemeral = "const-variable-cannot-be-ephemeral";
 inline constexpr std::string_view const_variable_cannot_be_sensitive = "const-variable-cannot-be-sensitive";
 inline constexpr std::string_view depends_on_override = "depends-on-override";
@@ -46,10 +49,12 @@ inline constexpr std::string_view duplicate_provider_address = "duplicate-provid
 inline constexpr std::string_view duplicate_provider_block = "duplicate-provider-block";
 inline constexpr std::string_view duplicate_provider_configuration = "duplicate-provider-configuration";
 inline constexpr std::string_view duplicate_provider_meta_block = "duplicate-provider-meta-block";
-inline constexpr std::string_view duplicate_required_providers_configuration = "duplicate-required-providers-configuration";
+inline constexpr std::string_view duplicate_required_providers_configuration =
+    "duplicate-required-providers-configuration";
 inline constexpr std::string_view duplicate_resource = "duplicate-resource";
 inline constexpr std::string_view duplicate_state_storage_configuration = "duplicate-state-storage-configuration";
-inline constexpr std::string_view duplicate_state_store_configuration_block = "duplicate-state-store-configuration-block";
+inline constexpr std::string_view duplicate_state_store_configuration_block =
+    "duplicate-state-store-configuration-block";
 inline constexpr std::string_view duplicate_terraform_cloud_configurations = "duplicate-terraform-cloud-configurations";
 inline constexpr std::string_view duplicate_variable_declaration = "duplicate-variable-declaration";
 inline constexpr std::string_view error_in_function_call = "error-in-function-call";
@@ -72,18 +77,25 @@ inline constexpr std::string_view invalid_action_name = "invalid-action-name";
 inline constexpr std::string_view invalid_action_type_name = "invalid-action-type-name";
 inline constexpr std::string_view invalid_attribute = "invalid-attribute";
 inline constexpr std::string_view invalid_block_in_ephemeral_resource = "invalid-block-in-ephemeral-resource";
-inline constexpr std::string_view invalid_combination_of_count_and_for_each = "invalid-combination-of-count-and-for-each";
+inline constexpr std::string_view invalid_combination_of_count_and_for_each =
+    "invalid-combination-of-count-and-for-each";
 inline constexpr std::string_view invalid_configuration_aliases_value = "invalid-configuration-aliases-value";
-inline constexpr std::string_view invalid_count_reference_in_replace_triggered_by_expression = "invalid-count-reference-in-replace-triggered-by-expression";
+inline constexpr std::string_view invalid_count_reference_in_replace_triggered_by_expression =
+    "invalid-count-reference-in-replace-triggered-by-expression";
 inline constexpr std::string_view invalid_data_resource_lifecycle_argument = "invalid-data-resource-lifecycle-argument";
-inline constexpr std::string_view invalid_data_resource_lifecycle_nested_block = "invalid-data-resource-lifecycle-nested-block";
+inline constexpr std::string_view invalid_data_resource_lifecycle_nested_block =
+    "invalid-data-resource-lifecycle-nested-block";
 inline constexpr std::string_view invalid_data_resource_name = "invalid-data-resource-name";
 inline constexpr std::string_view invalid_data_source_name = "invalid-data-source-name";
-inline constexpr std::string_view invalid_default_value_for_optional_attribute = "invalid-default-value-for-optional-attribute";
+inline constexpr std::string_view invalid_default_value_for_optional_attribute =
+    "invalid-default-value-for-optional-attribute";
 inline constexpr std::string_view invalid_deprecated_value = "invalid-deprecated-value";
-inline constexpr std::string_view invalid_each_reference_in_replace_triggered_by_expression = "invalid-each-reference-in-replace-triggered-by-expression";
-inline constexpr std::string_view invalid_ephemeral_resource_lifecycle_argument = "invalid-ephemeral-resource-lifecycle-argument";
-inline constexpr std::string_view invalid_ephemeral_resource_lifecycle_nested_block = "invalid-ephemeral-resource-lifecycle-nested-block";
+inline constexpr std::string_view invalid_each_reference_in_replace_triggered_by_expression =
+    "invalid-each-reference-in-replace-triggered-by-expression";
+inline constexpr std::string_view invalid_ephemeral_resource_lifecycle_argument =
+    "invalid-ephemeral-resource-lifecycle-argument";
+inline constexpr std::string_view invalid_ephemeral_resource_lifecycle_nested_block =
+    "invalid-ephemeral-resource-lifecycle-nested-block";
 inline constexpr std::string_view invalid_ephemeral_resource_name = "invalid-ephemeral-resource-name";
 inline constexpr std::string_view invalid_ephemeral_resource_type_name = "invalid-ephemeral-resource-type-name";
 inline constexpr std::string_view invalid_event_value = "invalid-event-value";
@@ -122,8 +134,10 @@ inline constexpr std::string_view invalid_provider_source_hostname = "invalid-pr
 inline constexpr std::string_view invalid_provider_source_string = "invalid-provider-source-string";
 inline constexpr std::string_view invalid_provider_type = "invalid-provider-type";
 inline constexpr std::string_view invalid_quoted_type_constraints = "invalid-quoted-type-constraints";
-inline constexpr std::string_view invalid_reference_from_destroy_provisioner = "invalid-reference-from-destroy-provisioner";
-inline constexpr std::string_view invalid_reference_in_replace_triggered_by_expression = "invalid-reference-in-replace-triggered-by-expression";
+inline constexpr std::string_view invalid_reference_from_destroy_provisioner =
+    "invalid-reference-from-destroy-provisioner";
+inline constexpr std::string_view invalid_reference_in_replace_triggered_by_expression =
+    "invalid-reference-in-replace-triggered-by-expression";
 inline constexpr std::string_view invalid_registry_module_source_address = "invalid-registry-module-source-address";
 inline constexpr std::string_view invalid_replace_triggered_by_expression = "invalid-replace-triggered-by-expression";
 inline constexpr std::string_view invalid_required_providers_block = "invalid-required-providers-block";
@@ -145,10 +159,14 @@ inline constexpr std::string_view lifecycle_unknown_member = "lifecycle-unknown-
 inline constexpr std::string_view lifecycle_value_not_literal = "lifecycle-value-not-literal";
 inline constexpr std::string_view merged_default_not_nullable = "merged-default-not-nullable";
 inline constexpr std::string_view merged_default_type_mismatch = "merged-default-type-mismatch";
-inline constexpr std::string_view missing_base_local_value_definition_to_override = "missing-base-local-value-definition-to-override";
-inline constexpr std::string_view missing_base_output_definition_to_override = "missing-base-output-definition-to-override";
-inline constexpr std::string_view missing_base_provider_configuration_for_override = "missing-base-provider-configuration-for-override";
-inline constexpr std::string_view missing_base_variable_declaration_to_override = "missing-base-variable-declaration-to-override";
+inline constexpr std::string_view missing_base_local_value_definition_to_override =
+    "missing-base-local-value-definition-to-override";
+inline constexpr std::string_view missing_base_output_definition_to_override =
+    "missing-base-output-definition-to-override";
+inline constexpr std::string_view missing_base_provider_configuration_for_override =
+    "missing-base-provider-configuration-for-override";
+inline constexpr std::string_view missing_base_variable_declaration_to_override =
+    "missing-base-variable-declaration-to-override";
 inline constexpr std::string_view missing_block_label = "missing-block-label";
 inline constexpr std::string_view missing_data_resource_to_override = "missing-data-resource-to-override";
 inline constexpr std::string_view missing_module_call_to_override = "missing-module-call-to-override";
@@ -165,7 +183,8 @@ inline constexpr std::string_view no_events_specified = "no-events-specified";
 inline constexpr std::string_view null_condition = "null-condition";
 inline constexpr std::string_view null_value_as_key = "null-value-as-key";
 inline constexpr std::string_view object_attribute_is_ignored = "object-attribute-is-ignored";
-inline constexpr std::string_view only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed = "only-one-of-cloud-state-store-or-backend-configuration-blocks-are-allowed";
+inline constexpr std::string_view only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed =
+    "only-one-of-cloud-state-store-or-backend-configuration-blocks-are-allowed";
 inline constexpr std::string_view operation_failed = "operation-failed";
 inline constexpr std::string_view override_default_type_mismatch = "override-default-type-mismatch";
 inline constexpr std::string_view override_type_invalidates_default = "override-type-invalidates-default";
@@ -178,11 +197,15 @@ inline constexpr std::string_view quoted_references_are_deprecated = "quoted-ref
 inline constexpr std::string_view reference_to_undefined_provider = "reference-to-undefined-provider";
 inline constexpr std::string_view reserved_argument_name_in_provider_block = "reserved-argument-name-in-provider-block";
 inline constexpr std::string_view reserved_block_type_name_in_data_block = "reserved-block-type-name-in-data-block";
-inline constexpr std::string_view reserved_block_type_name_in_ephemeral_block = "reserved-block-type-name-in-ephemeral-block";
+inline constexpr std::string_view reserved_block_type_name_in_ephemeral_block =
+    "reserved-block-type-name-in-ephemeral-block";
 inline constexpr std::string_view reserved_block_type_name_in_module_block = "reserved-block-type-name-in-module-block";
-inline constexpr std::string_view reserved_block_type_name_in_provider_block = "reserved-block-type-name-in-provider-block";
-inline constexpr std::string_view reserved_block_type_name_in_provisioner_block = "reserved-block-type-name-in-provisioner-block";
-inline constexpr std::string_view reserved_block_type_name_in_resource_block = "reserved-block-type-name-in-resource-block";
+inline constexpr std::string_view reserved_block_type_name_in_provider_block =
+    "reserved-block-type-name-in-provider-block";
+inline constexpr std::string_view reserved_block_type_name_in_provisioner_block =
+    "reserved-block-type-name-in-provisioner-block";
+inline constexpr std::string_view reserved_block_type_name_in_resource_block =
+    "reserved-block-type-name-in-resource-block";
 inline constexpr std::string_view root_value_must_be_object = "root-value-must-be-object";
 inline constexpr std::string_view splat_of_null_value = "splat-of-null-value";
 inline constexpr std::string_view static_list_required = "static-list-required";
@@ -201,7 +224,8 @@ inline constexpr std::string_view unsupported_language_edition = "unsupported-la
 inline constexpr std::string_view variable_default_not_nullable = "variable-default-not-nullable";
 inline constexpr std::string_view variable_default_type_mismatch = "variable-default-type-mismatch";
 inline constexpr std::string_view variables_not_allowed = "variables-not-allowed";
-inline constexpr std::string_view version_constraints_inside_provider_configuration_blocks_are_deprecated = "version-constraints-inside-provider-configuration-blocks-are-deprecated";
+inline constexpr std::string_view version_constraints_inside_provider_configuration_blocks_are_deprecated =
+    "version-constraints-inside-provider-configuration-blocks-are-deprecated";
 
 }  // namespace tfsift::code
 

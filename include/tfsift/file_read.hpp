@@ -55,10 +55,10 @@ enum class ReadFailure : std::uint8_t {
     missing,           // no such file
     dangling_symlink,  // a symlink whose target does not exist
     directory,
-    not_regular,       // FIFO, device, socket
+    not_regular,  // FIFO, device, socket
     outside_root,
     too_large,
-    io_error,          // EACCES, EIO, short read, ...
+    io_error,  // EACCES, EIO, short read, ...
 };
 
 struct FileContent {

@@ -198,7 +198,6 @@ private:
     const SiteVisitor& visit_;
 };
 
-
 // The same walk over a `.tf.json` file. A block is a JSON object (or an
 // array of them, for several blocks of one type); labels are levels of
 // object keys; "//" properties are comments.

@@ -31,12 +31,12 @@ enum class SiteRole : std::uint8_t {
 };
 
 struct ExpressionScope {
-    std::string_view block_type;            // the top-level block: "resource", "locals", "output", ...
-    const hcl::Block* block = nullptr;      // the top-level block
-    const hcl::Block* check = nullptr;      // the enclosing `check` block, if any
-    bool count = false;                     // count.index is available
-    bool for_each = false;                  // each.key and each.value are available
-    bool self = false;                      // self is available
+    std::string_view block_type;              // the top-level block: "resource", "locals", "output", ...
+    const hcl::Block* block = nullptr;        // the top-level block
+    const hcl::Block* check = nullptr;        // the enclosing `check` block, if any
+    bool count = false;                       // count.index is available
+    bool for_each = false;                    // each.key and each.value are available
+    bool self = false;                        // self is available
     std::vector<std::string_view> iterators;  // names of enclosing dynamic block iterators
 };
 
@@ -44,7 +44,7 @@ struct ExpressionSite {
     const hcl::Expr* expr = nullptr;
     const config::ModuleFile* file = nullptr;
     SiteRole role = SiteRole::value;
-    std::string_view argument;               // the argument's name
+    std::string_view argument;  // the argument's name
     // The text the expression's ranges index into: the file's own, or for a
     // `.tf.json` file the decoded content of `json_string`.
     const SourceFile* text = nullptr;

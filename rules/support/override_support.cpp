@@ -112,8 +112,12 @@ std::vector<DeclaredBlock> declared_blocks(const config::ConfigFile& file) {
         out.push_back({"module", {m.name}, {}, d.def_range, m.depends_on.size(), m.origin});
     }
     for (const auto& [r, d] : file.resources) {
-        out.push_back({r.mode == config::ResourceMode::managed ? "resource" : "data", {r.type, r.name}, {}, d.def_range,
-                       r.depends_on.size(), r.origin});
+        out.push_back({r.mode == config::ResourceMode::managed ? "resource" : "data",
+                       {r.type, r.name},
+                       {},
+                       d.def_range,
+                       r.depends_on.size(),
+                       r.origin});
     }
     return out;
 }

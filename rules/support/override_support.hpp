@@ -30,7 +30,7 @@ struct WrittenArgument {
 struct WrittenBlock {
     std::string type;
     std::vector<std::string> labels;
-    Range def_range;   // native: type through last label; JSON: the last label's key (or the type's key)
+    Range def_range;  // native: type through last label; JSON: the last label's key (or the type's key)
     std::vector<WrittenArgument> arguments;
 
     [[nodiscard]] const WrittenArgument* find_argument(std::string_view name) const;
@@ -48,7 +48,7 @@ struct DeclaredBlock {
     std::vector<std::string> labels;
     std::optional<std::string> alias;
     Range def_range;
-    std::size_t depends_on = 0;   // references in its depends_on
+    std::size_t depends_on = 0;  // references in its depends_on
     config::Origin origin;
 
     [[nodiscard]] bool same_header(const DeclaredBlock& other) const;

@@ -189,22 +189,22 @@ bool declares_requirements(const config::LoadedModule& module) {
 
 Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
     switch (use.kind) {
-    case ProviderUseKind::resource_type:
-    case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
-    case ProviderUseKind::function:
-        return Range{use.origin.pos, Pos{use.origin.pos.byte + static_cast<std::uint32_t>(use.name_length)}};
-    case ProviderUseKind::provider_argument:
-    case ProviderUseKind::module_providers: {
-        Pos start = use.origin.pos;
-        // In JSON syntax the reference is a string: skip its opening quote.
-        if (use.origin.file != nullptr && start.byte < use.origin.file->text().size() &&
-            use.origin.file->text()[start.byte] == '"') {
-            ++start.byte;
+        case ProviderUseKind::resource_type:
+        case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
+        case ProviderUseKind::function:
+            return Range{use.origin.pos, Pos{use.origin.pos.byte + static_cast<std::uint32_t>(use.name_length)}};
+        case ProviderUseKind::provider_argument:
+        case ProviderUseKind::module_providers: {
+            Pos start = use.origin.pos;
+            // In JSON syntax the reference is a string: skip its opening quote.
+            if (use.origin.file != nullptr && start.byte < use.origin.file->text().size() &&
+                use.origin.file->text()[start.byte] == '"') {
+                ++start.byte;
+            }
+            Pos end = start;
+            end.byte += static_cast<std::uint32_t>(use.name_length);
+            return Range{start, end};
         }
-        Pos end = start;
-        end.byte += static_cast<std::uint32_t>(use.name_length);
-        return Range{start, end};
-    }
     }
     return Range{use.origin.pos, use.origin.pos};
 }

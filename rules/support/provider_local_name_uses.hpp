@@ -24,10 +24,10 @@ enum class ProviderUseKind : std::uint8_t {
 struct ProviderUse {
     std::string local_name;
     ProviderUseKind kind = ProviderUseKind::resource_type;
-    std::string object;                    // what uses it, e.g. `resource "aws_instance" "web"`
-    const config::Resource* resource = nullptr;   // for resource_type and provider_argument
-    config::Origin origin;                 // where the name is written (a block's start for blocks)
-    std::size_t name_length = 0;           // for arguments and map values: the length of the name at origin
+    std::string object;                          // what uses it, e.g. `resource "aws_instance" "web"`
+    const config::Resource* resource = nullptr;  // for resource_type and provider_argument
+    config::Origin origin;                       // where the name is written (a block's start for blocks)
+    std::size_t name_length = 0;                 // for arguments and map values: the length of the name at origin
 };
 
 // Every use in the module, ordered by file load order, then position. The

@@ -31,8 +31,8 @@ std::string go_quoted(std::string_view s) { return hcl::render_json_string(s); }
 
 // A resource the module declares, in any mode.
 struct Declared {
-    bool repeated = false;             // count or for_each
-    const hcl::Block* check = nullptr; // a data source nested in this check block
+    bool repeated = false;              // count or for_each
+    const hcl::Block* check = nullptr;  // a data source nested in this check block
 };
 
 const hcl::Attribute* attribute(const hcl::Body& body, std::string_view name) {
@@ -69,9 +69,8 @@ public:
                         if (inner.type != "data" || inner.labels.size() != 2) continue;
                         auto key = fmt::format("{}.{}", std::string_view(inner.labels[0].value),
                                                std::string_view(inner.labels[1].value));
-                        data_.try_emplace(key, Declared{attribute(inner.body, "count") ||
-                                                            attribute(inner.body, "for_each"),
-                                                        &b});
+                        data_.try_emplace(
+                            key, Declared{attribute(inner.body, "count") || attribute(inner.body, "for_each"), &b});
                     }
                 }
             }
@@ -237,8 +236,8 @@ private:
             return false;
         }
         if (!is_attr(t.steps[0])) {
-            invalid("Invalid reference", fmt::format("The {} object does not support this operation.", go_quoted(t.root)),
-                    t.steps[0].range);
+            invalid("Invalid reference",
+                    fmt::format("The {} object does not support this operation.", go_quoted(t.root)), t.steps[0].range);
             return false;
         }
         return true;
@@ -276,16 +275,18 @@ private:
             if (type.is_dynamic()) return;
             if (is_attr(s)) {
                 if (type.is_primitive()) {
-                    invalid("Unsupported attribute",
-                            fmt::format("Can't access attributes on a primitive-typed value ({}).", type.friendly_name()),
-                            s.range);
+                    invalid(
+                        "Unsupported attribute",
+                        fmt::format("Can't access attributes on a primitive-typed value ({}).", type.friendly_name()),
+                        s.range);
                     return;
                 }
                 if (type.is_object()) {
                     if (!type.has_attribute(step_name(s))) {
-                        invalid("Unsupported attribute",
-                                fmt::format("This object does not have an attribute named {}.", go_quoted(step_name(s))),
-                                s.range);
+                        invalid(
+                            "Unsupported attribute",
+                            fmt::format("This object does not have an attribute named {}.", go_quoted(step_name(s))),
+                            s.range);
                         return;
                     }
                     type = type.attributes().find(step_name(s))->second;
@@ -344,7 +345,8 @@ private:
         const std::string_view output = step_name(t.steps[at]);
         if (child->second.module->outputs.count(std::string(output)) != 0) return;
         undeclared("Unsupported attribute",
-                   fmt::format("This object does not have an attribute named {}.", go_quoted(output)), t.steps[at].range);
+                   fmt::format("This object does not have an attribute named {}.", go_quoted(output)),
+                   t.steps[at].range);
     }
 
     void count(const ScopeTraversalExpr& t, const ExpressionScope& scope) {
@@ -433,12 +435,13 @@ private:
         }
         if (name == "applying") return;
         if (name == "env") {
-            invalid(fmt::format("Invalid {} attribute", go_quoted(root)),
-                    fmt::format("The {0}.env attribute was deprecated in v0.10 and removed in v0.12. The \"state "
-                                "environment\" concept was renamed to \"workspace\" in v0.12, and so the workspace name "
-                                "can now be accessed using the {0}.workspace attribute.",
-                                root),
-                    through(t, 1));
+            invalid(
+                fmt::format("Invalid {} attribute", go_quoted(root)),
+                fmt::format("The {0}.env attribute was deprecated in v0.10 and removed in v0.12. The \"state "
+                            "environment\" concept was renamed to \"workspace\" in v0.12, and so the workspace name "
+                            "can now be accessed using the {0}.workspace attribute.",
+                            root),
+                through(t, 1));
             return;
         }
         invalid(fmt::format("Invalid {} attribute", go_quoted(root)),
@@ -517,12 +520,13 @@ private:
         if (next >= t.steps.size()) return;
         const std::string address = mode == "data" ? "data." + key : mode == "ephemeral" ? "ephemeral." + key : key;
         if (d.repeated && is_attr(t.steps[next])) {
-            invalid("Missing resource instance key",
-                    fmt::format("Because {0} has \"{1}\" set, its attributes must be accessed on specific instances.\n\n"
-                                "For example, to correlate with indices of a referring resource, use:\n    {0}[{2}]",
-                                address, count_of(mode, key) ? "count" : "for_each",
-                                count_of(mode, key) ? "count.index" : "each.key"),
-                    Range{t.range.start, t.steps[next].range.end});
+            invalid(
+                "Missing resource instance key",
+                fmt::format("Because {0} has \"{1}\" set, its attributes must be accessed on specific instances.\n\n"
+                            "For example, to correlate with indices of a referring resource, use:\n    {0}[{2}]",
+                            address, count_of(mode, key) ? "count" : "for_each",
+                            count_of(mode, key) ? "count.index" : "each.key"),
+                Range{t.range.start, t.steps[next].range.end});
             return;
         }
         if (!d.repeated && !is_attr(t.steps[next])) {
@@ -570,12 +574,11 @@ private:
             suggest(managed_, "managed", "");
             suggest(data_, "data", "data.");
         }
-        std::string detail =
-            engine_ == Engine::opentofu
-                ? fmt::format("There is no {} resource {} {} definition in {}.{}", mode, go_quoted(type), go_quoted(name),
-                              module_name_, hint)
-                : fmt::format("A {} resource {} {} has not been declared in {}.{}", mode, go_quoted(type), go_quoted(name),
-                              module_name_, hint);
+        std::string detail = engine_ == Engine::opentofu
+                                 ? fmt::format("There is no {} resource {} {} definition in {}.{}", mode,
+                                               go_quoted(type), go_quoted(name), module_name_, hint)
+                                 : fmt::format("A {} resource {} {} has not been declared in {}.{}", mode,
+                                               go_quoted(type), go_quoted(name), module_name_, hint);
         undeclared("Reference to undeclared resource", std::move(detail), subject);
     }
 
@@ -614,8 +617,8 @@ private:
     bool json_files_ = false;
     bool remote_backend_ = false;
     const SourceFile* file_ = nullptr;
-    const ExpressionSite* site_ = nullptr;  // the expression being checked
-    const hcl::Block* current_check_ = nullptr;  // the check block of the expression being checked
+    const ExpressionSite* site_ = nullptr;         // the expression being checked
+    const hcl::Block* current_check_ = nullptr;    // the check block of the expression being checked
     bool static_ = false;                          // the expression is evaluated statically (OpenTofu)
     std::set<const ScopeTraversalExpr*> guarded_;  // traversals inside try() or can()
     std::vector<ReferenceProblem> problems_;

@@ -16,9 +16,9 @@
 namespace tfsift::lint {
 
 enum class ReferenceProblemKind : std::uint8_t {
-    undeclared,          // an undeclared variable, local value, resource, module or module output
-    invalid,             // the reference cannot be valid anywhere or here
-    workspace_remote,    // terraform.workspace with a `remote` backend
+    undeclared,        // an undeclared variable, local value, resource, module or module output
+    invalid,           // the reference cannot be valid anywhere or here
+    workspace_remote,  // terraform.workspace with a `remote` backend
 };
 
 struct ReferenceProblem {

@@ -20,19 +20,19 @@ void native_references(const hcl::Expr& e, std::vector<ReferenceName>& out) {
 
 void json_references(const json::Value& v, std::vector<ReferenceName>& out) {
     switch (v.kind) {
-    case json::Kind::string: {
-        if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
-        auto parsed = parse_json_string(v, true);
-        if (parsed.expr) native_references(*parsed.expr, out);
-        return;
-    }
-    case json::Kind::array:
-        for (const auto& item : v.items) json_references(item, out);
-        return;
-    case json::Kind::object:
-        for (const auto& m : v.members) json_references(m.value, out);
-        return;
-    default: return;
+        case json::Kind::string: {
+            if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
+            auto parsed = parse_json_string(v, true);
+            if (parsed.expr) native_references(*parsed.expr, out);
+            return;
+        }
+        case json::Kind::array:
+            for (const auto& item : v.items) json_references(item, out);
+            return;
+        case json::Kind::object:
+            for (const auto& m : v.members) json_references(m.value, out);
+            return;
+        default: return;
     }
 }
 

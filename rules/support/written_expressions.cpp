@@ -27,8 +27,7 @@ void json_value(const json::Value& v, const ExpressionSite& site, const Expressi
         case json::Kind::object:
             for (const auto& m : v.members) json_value(m.value, site, visit);
             return;
-        default:
-            return;
+        default: return;
     }
 }
 

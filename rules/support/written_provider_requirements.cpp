@@ -90,20 +90,20 @@ bool contains(const Range& outer, const Range& inner) {
 std::optional<std::string> literal_string(const hcl::Expr* expr) {
     if (expr == nullptr) return std::nullopt;
     switch (expr->kind) {
-    case hcl::ExprKind::literal: {
-        const auto& lit = hcl::as<hcl::LiteralExpr>(*expr);
-        if (lit.literal != hcl::LiteralKind::string) return std::nullopt;
-        return std::string(lit.text);
-    }
-    case hcl::ExprKind::template_: {
-        std::string out;
-        for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(*expr).parts) {
-            if (part->kind != hcl::ExprKind::literal) return std::nullopt;
-            out += hcl::as<hcl::LiteralExpr>(*part).text;
+        case hcl::ExprKind::literal: {
+            const auto& lit = hcl::as<hcl::LiteralExpr>(*expr);
+            if (lit.literal != hcl::LiteralKind::string) return std::nullopt;
+            return std::string(lit.text);
         }
-        return out;
-    }
-    default: return std::nullopt;
+        case hcl::ExprKind::template_: {
+            std::string out;
+            for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(*expr).parts) {
+                if (part->kind != hcl::ExprKind::literal) return std::nullopt;
+                out += hcl::as<hcl::LiteralExpr>(*part).text;
+            }
+            return out;
+        }
+        default: return std::nullopt;
     }
 }
 

@@ -18,20 +18,20 @@ namespace tfsift::lint::rules {
 // An argument of a requirement object whose value is a literal string.
 struct WrittenString {
     std::string text;
-    Range range;   // the value, quotes included
+    Range range;  // the value, quotes included
 };
 
 struct WrittenRequirement {
     const config::ModuleFile* file = nullptr;
-    std::size_t block_index = 0;   // which required_providers block of the file, counted in file order
-    std::string name;              // the local name
+    std::size_t block_index = 0;  // which required_providers block of the file, counted in file order
+    std::string name;             // the local name
     Range name_range;
-    Range value_range;             // the object, or the legacy version string
-    bool legacy_string = false;    // `aws = "~> 1.0"`: the value is the version constraint
+    Range value_range;           // the object, or the legacy version string
+    bool legacy_string = false;  // `aws = "~> 1.0"`: the value is the version constraint
     std::optional<WrittenString> source;
     std::optional<WrittenString> version;
-    bool has_source = false;       // a `source` key is present, literal or not
-    bool has_version = false;      // a `version` key is present (or the legacy string form)
+    bool has_source = false;   // a `source` key is present, literal or not
+    bool has_version = false;  // a `version` key is present (or the legacy string form)
 };
 
 // Every required_providers entry of the module's own files, in load order,

@@ -25,10 +25,12 @@ LifecycleBlock native_lifecycle(const SourceFile* file, const hcl::Block& b) {
                                              config::Expression{file, a.expr->range, a.expr, nullptr}});
     }
     for (const hcl::Block& inner : b.body.blocks) {
-        lc.members.push_back(LifecycleMember{std::string(inner.type), true, inner.type_range(), inner.range(), std::nullopt});
+        lc.members.push_back(
+            LifecycleMember{std::string(inner.type), true, inner.type_range(), inner.range(), std::nullopt});
     }
-    std::sort(lc.members.begin(), lc.members.end(),
-              [](const LifecycleMember& x, const LifecycleMember& y) { return x.range.start.byte < y.range.start.byte; });
+    std::sort(lc.members.begin(), lc.members.end(), [](const LifecycleMember& x, const LifecycleMember& y) {
+        return x.range.start.byte < y.range.start.byte;
+    });
     return lc;
 }
 
@@ -90,7 +92,9 @@ LifecycleBlock json_lifecycle(const SourceFile* file, const json::Member& prop, 
 void json_resource_body(const config::ParsedFile& file, const json::Value& body, ResourceBlock& r) {
     for (const auto& m : body.members) {
         if (m.name == "lifecycle") {
-            each_object(m.value, [&](const json::Value& lc) { r.lifecycles.push_back(json_lifecycle(file.source.get(), m, lc)); });
+            each_object(m.value, [&](const json::Value& lc) {
+                r.lifecycles.push_back(json_lifecycle(file.source.get(), m, lc));
+            });
         } else if (m.name == "provisioner") {
             // "provisioner": {"TYPE": {...}} or [{"TYPE": {...}}, ...]
             each_object(m.value, [&](const json::Value& by_type) {

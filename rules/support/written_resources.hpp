@@ -22,7 +22,7 @@ namespace tfsift::lint::written {
 
 // An argument or a nested block directly inside a `lifecycle` block.
 struct LifecycleMember {
-    std::string name;                        // argument name or block type
+    std::string name;  // argument name or block type
     bool is_block = false;
     Range name_range;
     Range range;                             // the whole member
@@ -30,18 +30,18 @@ struct LifecycleMember {
 };
 
 struct LifecycleBlock {
-    Range type_range;                        // the `lifecycle` keyword (JSON: its property name)
+    Range type_range;  // the `lifecycle` keyword (JSON: its property name)
     Range range;
-    std::vector<LifecycleMember> members;    // source order
+    std::vector<LifecycleMember> members;  // source order
 
     [[nodiscard]] const LifecycleMember* argument(std::string_view name) const;
 };
 
 struct ProvisionerBlock {
     std::string type;
-    Pos origin;                              // as config::Provisioner::origin.pos
-    Range def_range;                         // `provisioner "type"` (JSON: the type's property name)
-    std::optional<Range> when;               // the `when` argument, when written
+    Pos origin;                 // as config::Provisioner::origin.pos
+    Range def_range;            // `provisioner "type"` (JSON: the type's property name)
+    std::optional<Range> when;  // the `when` argument, when written
 };
 
 struct ResourceBlock {

@@ -40,7 +40,8 @@ OptionEntry describe_option(const CLI::Option& option) {
         entry.value_type = type_name.substr(0, type_name.find(':'));
         entry.choices = choices_of(type_name);
     }
-    entry.repeatable = option.get_expected_max() > 1 || option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
+    entry.repeatable =
+        option.get_expected_max() > 1 || option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
     entry.required = option.get_required();
     return entry;
 }

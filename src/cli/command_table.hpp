@@ -18,18 +18,18 @@ struct OptionEntry {
     std::vector<std::string> short_names;  // "-f"
     std::string name;                      // a positional argument's name ("paths")
     std::string description;
-    std::string value_type;                // CLI11's type name without validators: TEXT, UINT
-    std::vector<std::string> choices;      // the values an IsMember check allows, in order
+    std::string value_type;            // CLI11's type name without validators: TEXT, UINT
+    std::vector<std::string> choices;  // the values an IsMember check allows, in order
     bool takes_value = false;
-    bool repeatable = false;               // may be given several times / takes several values
+    bool repeatable = false;  // may be given several times / takes several values
     bool required = false;
 };
 
 struct CommandEntry {
-    std::string name;                      // "parse"
-    std::vector<std::string> path;         // {"tfsift", "debug", "parse"}
+    std::string name;               // "parse"
+    std::vector<std::string> path;  // {"tfsift", "debug", "parse"}
     std::string description;
-    std::vector<OptionEntry> options;      // named options and flags, in declaration order
+    std::vector<OptionEntry> options;  // named options and flags, in declaration order
     std::vector<OptionEntry> positionals;
     std::vector<CommandEntry> subcommands;
     bool requires_subcommand = false;

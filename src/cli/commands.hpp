@@ -18,34 +18,34 @@ struct LintOptions {
     std::vector<std::string> paths;
     bool recursive = false;
     std::string format = "text";
-    bool format_given = false;                // --format was on the command line
-    std::string sarif_category;               // --sarif-category: SARIF automationDetails.id
-    std::vector<std::string> outputs;         // FORMAT:PATH
+    bool format_given = false;         // --format was on the command line
+    std::string sarif_category;        // --sarif-category: SARIF automationDetails.id
+    std::vector<std::string> outputs;  // FORMAT:PATH
     std::string minimum_failure_severity = "warning";
     lint::RuleSelection selection;
     std::string config;
     std::string chdir;
-    std::string engine;                       // empty: settings, else detected
-    std::string state;                        // --state FILE; empty: terraform.tfstate when present
+    std::string engine;  // empty: settings, else detected
+    std::string state;   // --state FILE; empty: terraform.tfstate when present
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;
-    bool fix = false;                         // --fix: apply safe fixes, then lint again
-    bool unsafe_fixes = false;                // --unsafe-fixes: with --fix, unsafe ones too
-    bool online = false;                      // --online: lock rules ask the registries
-    bool offline = false;                     // --offline: no network, not even for --fix
-    unsigned jobs = 0;                        // modules linted at once; 0: one per processor
-    std::vector<std::string> command_line;    // for the SARIF invocation
+    bool fix = false;                       // --fix: apply safe fixes, then lint again
+    bool unsafe_fixes = false;              // --unsafe-fixes: with --fix, unsafe ones too
+    bool online = false;                    // --online: lock rules ask the registries
+    bool offline = false;                   // --offline: no network, not even for --fix
+    unsigned jobs = 0;                      // modules linted at once; 0: one per processor
+    std::vector<std::string> command_line;  // for the SARIF invocation
     // Adoption (docs/migrating-from-tflint.md, "Adopting tfsift in a repository with findings").
-    bool exit_zero = false;                   // --exit-zero: exit 0 even with findings
-    std::string write_baseline;               // --write-baseline FILE
-    std::string baseline;                     // --baseline FILE: report only findings not recorded there
-    bool add_ignore = false;                  // --add-ignore: suppress every current finding inline
+    bool exit_zero = false;      // --exit-zero: exit 0 even with findings
+    std::string write_baseline;  // --write-baseline FILE
+    std::string baseline;        // --baseline FILE: report only findings not recorded there
+    bool add_ignore = false;     // --add-ignore: suppress every current finding inline
     std::string ignore_reason = "added by tfsift --add-ignore";  // --ignore-reason TEXT
-    bool diff = false;                        // --diff: print what --fix would change, change nothing
-    bool show_fixes = false;                  // --show-fixes: with --fix, print the diff of what changed
-    std::string preset;                       // --preset recommended|strict (into selection.preset)
-    bool no_gitignore = false;                // --no-gitignore: -r lints what .gitignore names too
+    bool diff = false;          // --diff: print what --fix would change, change nothing
+    bool show_fixes = false;    // --show-fixes: with --fix, print the diff of what changed
+    std::string preset;         // --preset recommended|strict (into selection.preset)
+    bool no_gitignore = false;  // --no-gitignore: -r lints what .gitignore names too
 };
 
 // Declares the options of `tfsift lint` on its subcommand.
@@ -54,9 +54,9 @@ int run_lint(const LintOptions& options);
 
 // `tfsift init [--from-tflint [FILE]] [--output FILE] [--force]`.
 struct InitOptions {
-    std::string from_tflint;                  // the .tflint.hcl to import; empty: a commented default file
+    std::string from_tflint;  // the .tflint.hcl to import; empty: a commented default file
     std::string output = ".tfsift.toml";
-    bool force = false;                       // replace an existing output file
+    bool force = false;  // replace an existing output file
 };
 void add_init_options(CLI::App& cmd, InitOptions& options);
 int run_init(const InitOptions& options);

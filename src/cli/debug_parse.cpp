@@ -32,7 +32,8 @@ int run_debug_parse(const std::vector<std::string>& files) {
             fmt::print("{}\n", dump);
         } else {
             // {"path": ARG, "dump": DUMP} on one line, as the expected .jsonl files hold them.
-            std::string quoted_path = nlohmann::json(path).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            std::string quoted_path =
+                nlohmann::json(path).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             fmt::print("{{\"path\": {}, \"dump\": {}}}\n", quoted_path, dump);
         }
     }

@@ -13,7 +13,8 @@ namespace tfsift::cli {
 
 void add_documentation_commands(CLI::App& app, DocumentationCommands& commands) {
     commands.completion = app.add_subcommand(
-        "completion", "Print the shell completion script for bash, zsh or fish (e.g. source <(tfsift completion bash))");
+        "completion",
+        "Print the shell completion script for bash, zsh or fish (e.g. source <(tfsift completion bash))");
     std::vector<std::string> shells(std::begin(completion_shells), std::end(completion_shells));
     commands.completion->add_option("shell", commands.shell, "bash, zsh or fish")
         ->required()

@@ -8,8 +8,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
-#include "tfsift/enum_names.hpp"
 #include "tfsift/config/effective_output.hpp"
+#include "tfsift/enum_names.hpp"
 
 namespace tfsift::cli {
 
@@ -32,7 +32,8 @@ int run_effective(const EffectiveOptions& options) {
     tree_options.engine = parse_engine(options.engine).value_or(Engine::terraform);
     tree_options.installed_modules = options.installed_modules;
     const config::EffectiveOutput out = config::render_effective(
-        options.dir, tree_options, options.format == "hcl" ? config::EffectiveFormat::hcl : config::EffectiveFormat::json);
+        options.dir, tree_options,
+        options.format == "hcl" ? config::EffectiveFormat::hcl : config::EffectiveFormat::json);
     if (!out.loaded) {
         fmt::print(stderr, "tfsift: {}: cannot read the directory\n", options.dir);
         return exit_failure;

@@ -32,7 +32,8 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--recursive,-r", o.recursive, "Lint every module below the given directories");
     cmd.add_option("--format,-f", o.format,
                    "Report on stdout: text, json, sarif, checkstyle, junit, compact, github, gitlab, rdjson")
-        ->check(CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact", "github", "gitlab", "rdjson"}))
+        ->check(
+            CLI::IsMember({"text", "json", "sarif", "checkstyle", "junit", "compact", "github", "gitlab", "rdjson"}))
         ->each([&o](const std::string&) { o.format_given = true; });
     // Repeatable options take one value per occurrence, so that paths after them stay paths.
     cmd.add_option("--output,-o", o.outputs, "Also write a report to a file, as FORMAT:PATH (repeatable)")
@@ -134,7 +135,8 @@ int print_fix_diff(const lint::Findings& findings, const LintOptions& options) {
     const lint::FixPlan plan = lint::plan_fixes(findings, mode);
     std::string out;
     for (const auto& [path, text] : plan.new_text) out += lint::unified_diff(path, plan.old_text.at(path), text);
-    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) return finish_standard_output(exit_failure, errno);
+    if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size())
+        return finish_standard_output(exit_failure, errno);
     if (!options.quiet) {
         fmt::print(stderr, "Would fix {} finding{} in {} file{}\n", plan.findings_fixed,
                    plan.findings_fixed == 1 ? "" : "s", plan.new_text.size(), plan.new_text.size() == 1 ? "" : "s");
@@ -167,8 +169,10 @@ int run_lint(const LintOptions& options) {
         auto colon = o.find(':');
         auto format = colon == std::string::npos ? std::nullopt : report::parse_format(o.substr(0, colon));
         if (!format || colon + 1 >= o.size()) {
-            fmt::print(stderr, "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
-                               "junit, compact, github, gitlab, rdjson (got \"{}\")\n", o);
+            fmt::print(stderr,
+                       "tfsift: --output takes FORMAT:PATH with FORMAT one of text, json, sarif, checkstyle, "
+                       "junit, compact, github, gitlab, rdjson (got \"{}\")\n",
+                       o);
             return exit_failure;
         }
         outputs.push_back({*format, o.substr(colon + 1)});
@@ -196,12 +200,8 @@ int run_lint(const LintOptions& options) {
     request.baseline_file = options.baseline;
     request.on_message = [&options](lint::MessageKind kind, const std::string& text) {
         switch (kind) {
-            case lint::MessageKind::error:
-                fmt::print(stderr, "{}\n", report::escape_control_characters(text));
-                break;
-            case lint::MessageKind::lock_repair:
-                fmt::print(stderr, "{}\n", text);
-                break;
+            case lint::MessageKind::error: fmt::print(stderr, "{}\n", report::escape_control_characters(text)); break;
+            case lint::MessageKind::lock_repair: fmt::print(stderr, "{}\n", text); break;
             case lint::MessageKind::fix_summary:
             case lint::MessageKind::fix_applied:
             case lint::MessageKind::notice:

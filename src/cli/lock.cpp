@@ -41,8 +41,7 @@ void add_lock_options(CLI::App& cmd, LockOptions& o) {
     cmd.add_flag("--offline", o.offline, "Use only packages already on disk; open no network connection");
     cmd.add_option("--cache-dir", o.cache_dir,
                    "Download cache (default: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/providers)");
-    cmd.add_option("--jobs", o.jobs, "Packages fetched at once (default: 8)")
-        ->check(CLI::Range(1U, 64U));
+    cmd.add_option("--jobs", o.jobs, "Packages fetched at once (default: 8)")->check(CLI::Range(1U, 64U));
     cmd.add_option("--max-package-size", o.max_package_size,
                    "Largest package accepted, downloaded and unpacked (bytes, or with KiB/MiB/GiB; default 2GiB)");
     cmd.add_flag("--quiet", o.quiet, "Print no progress lines");

@@ -11,18 +11,19 @@
 #include "cli/documentation_commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
-#include "tfsift/run_on_stack.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
 #include "tfsift/providers/hash.hpp"
+#include "tfsift/run_on_stack.hpp"
 
 namespace {
 
 int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
-    app.set_version_flag("--version", fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})",
-                                                 TFSIFT_VERSION, tfsift::default_engine_version(tfsift::Engine::terraform),
-                                                 tfsift::default_engine_version(tfsift::Engine::opentofu)));
+    app.set_version_flag("--version",
+                         fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})", TFSIFT_VERSION,
+                                     tfsift::default_engine_version(tfsift::Engine::terraform),
+                                     tfsift::default_engine_version(tfsift::Engine::opentofu)));
     app.require_subcommand(1);
 
     tfsift::cli::LintOptions lint;
@@ -36,16 +37,19 @@ int run_command_line(int argc, char** argv) {
     tfsift::cli::add_rule_options(*rule_cmd, rule_doc);
 
     tfsift::cli::EffectiveOptions effective;
-    auto* effective_cmd = app.add_subcommand("effective", "Print the effective configuration of a module tree, override files applied");
+    auto* effective_cmd =
+        app.add_subcommand("effective", "Print the effective configuration of a module tree, override files applied");
     tfsift::cli::add_effective_options(*effective_cmd, effective);
 
     tfsift::cli::LockOptions lock;
     auto* providers_lock_cmd = app.add_subcommand(
-        "lock", "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
+        "lock",
+        "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
 
     tfsift::cli::InitOptions init;
-    auto* init_cmd = app.add_subcommand("init", "Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint");
+    auto* init_cmd =
+        app.add_subcommand("init", "Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint");
     tfsift::cli::add_init_options(*init_cmd, init);
     tfsift::cli::ServerOptions server;
     auto* server_cmd = app.add_subcommand(
@@ -55,14 +59,17 @@ int run_command_line(int argc, char** argv) {
     auto* debug_cmd = app.add_subcommand("debug", "Inspect tfsift's internal models");
     debug_cmd->require_subcommand(1);
     std::vector<std::string> parse_files;
-    auto* parse_cmd = debug_cmd->add_subcommand("parse", "Print the parse dump of HCL native-syntax files (format: docs/parse-dump.md)");
+    auto* parse_cmd = debug_cmd->add_subcommand(
+        "parse", "Print the parse dump of HCL native-syntax files (format: docs/parse-dump.md)");
     parse_cmd->add_option("files", parse_files, "HCL native-syntax files")->required();
     std::vector<std::string> hash_paths;
-    auto* hash_cmd = debug_cmd->add_subcommand("hash", "Print the h1: (and for a zip the zh:) hash of provider packages");
+    auto* hash_cmd =
+        debug_cmd->add_subcommand("hash", "Print the h1: (and for a zip the zh:) hash of provider packages");
     hash_cmd->add_option("paths", hash_paths, "Provider package zips or unpacked directories")->required();
     std::string lock_file;
     std::string lock_engine;
-    auto* lock_cmd = debug_cmd->add_subcommand("lock", "Check a .terraform.lock.hcl file and print it as tfsift would write it");
+    auto* lock_cmd =
+        debug_cmd->add_subcommand("lock", "Check a .terraform.lock.hcl file and print it as tfsift would write it");
     lock_cmd->add_option("file", lock_file, "The lock file")->required();
     lock_cmd->add_option("--engine", lock_engine, "terraform or opentofu (default: from the file's header)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
@@ -100,7 +107,8 @@ int run_command_line(int argc, char** argv) {
         return tfsift::cli::exit_failure;
     } catch (const std::system_error& e) {
         // fmt reports a failed write to standard output by throwing.
-        if (std::ferror(stdout) != 0) return tfsift::cli::finish_standard_output(tfsift::cli::exit_failure, e.code().value());
+        if (std::ferror(stdout) != 0)
+            return tfsift::cli::finish_standard_output(tfsift::cli::exit_failure, e.code().value());
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
         return tfsift::cli::exit_failure;
     } catch (const std::exception& e) {

@@ -104,22 +104,26 @@ std::string man_page(const CommandEntry& root, std::string_view version) {
     out += fmt::format("tfsift \\- {}\n", roff_text(summary));
     out += ".SH SYNOPSIS\n" + synopsis(root);
     out += ".SH DESCRIPTION\n";
-    out += "tfsift parses Terraform and OpenTofu configurations (\\fI.tf\\fR, \\fI.tf.json\\fR, \\fI.tofu\\fR, "
-           "\\fI.tofu.json\\fR), loads module trees with their override files and lock files, and checks them "
-           "against its rules. Settings are read from the nearest \\fI.tfsift.toml\\fR.\n";
+    out +=
+        "tfsift parses Terraform and OpenTofu configurations (\\fI.tf\\fR, \\fI.tf.json\\fR, \\fI.tofu\\fR, "
+        "\\fI.tofu.json\\fR), loads module trees with their override files and lock files, and checks them "
+        "against its rules. Settings are read from the nearest \\fI.tfsift.toml\\fR.\n";
     out += ".SH OPTIONS\n";
     for (const auto& option : root.options) out += option_item(option);
     out += ".SH COMMANDS\n";
     for (const auto& sub : root.subcommands) describe_command(sub, out);
     out += ".SH EXIT STATUS\n";
-    out += fmt::format(".TP\n{}\nNothing at or above the failure severity (\\fBlint\\fR); the command did what was asked.\n",
-                       exit_clean);
-    out += fmt::format(".TP\n{}\nFindings at or above the failure severity (\\fBlint\\fR); errors in the input a command "
-                       "reports.\n",
-                       exit_findings);
-    out += fmt::format(".TP\n{}\nUsage and settings errors, internal errors, out of memory, and every I/O failure, "
-                       "each with a message on standard error.\n",
-                       exit_failure);
+    out += fmt::format(
+        ".TP\n{}\nNothing at or above the failure severity (\\fBlint\\fR); the command did what was asked.\n",
+        exit_clean);
+    out += fmt::format(
+        ".TP\n{}\nFindings at or above the failure severity (\\fBlint\\fR); errors in the input a command "
+        "reports.\n",
+        exit_findings);
+    out += fmt::format(
+        ".TP\n{}\nUsage and settings errors, internal errors, out of memory, and every I/O failure, "
+        "each with a message on standard error.\n",
+        exit_failure);
     out += ".SH ENVIRONMENT\n";
     const std::pair<std::string_view, std::string_view> environment[] = {
         {"NO_COLOR", "When set and not empty, the text report is not coloured with \\fB\\-\\-color auto\\fR."},
@@ -132,13 +136,16 @@ std::string man_page(const CommandEntry& root, std::string_view version) {
     };
     for (const auto& [name, text] : environment) out += fmt::format(".TP\n\\fB{}\\fR\n{}\n", roff_option(name), text);
     out += ".SH FILES\n";
-    out += ".TP\n\\fI.tfsift.toml\\fR\nSettings, rule selection and policies: the nearest one is read, unless "
-           "\\fB\\-\\-config\\fR names another.\n";
-    out += ".TP\n\\fI.terraform.lock.hcl\\fR\nA root module's dependency lock file: checked by the lock rules, "
-           "written by \\fBlock\\fR and repaired by \\fBlint \\-\\-fix\\fR.\n";
+    out +=
+        ".TP\n\\fI.tfsift.toml\\fR\nSettings, rule selection and policies: the nearest one is read, unless "
+        "\\fB\\-\\-config\\fR names another.\n";
+    out +=
+        ".TP\n\\fI.terraform.lock.hcl\\fR\nA root module's dependency lock file: checked by the lock rules, "
+        "written by \\fBlock\\fR and repaired by \\fBlint \\-\\-fix\\fR.\n";
     out += ".SH SEE ALSO\n";
-    out += "\\fBterraform\\fR(1), \\fBtofu\\fR(1). The documentation in the \\fIdocs/\\fR folder of tfsift's source: "
-           "rules, settings, reports, network access.\n";
+    out +=
+        "\\fBterraform\\fR(1), \\fBtofu\\fR(1). The documentation in the \\fIdocs/\\fR folder of tfsift's source: "
+        "rules, settings, reports, network access.\n";
     return out;
 }
 

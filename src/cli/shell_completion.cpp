@@ -87,12 +87,14 @@ std::vector<std::string> positional_choices(const CommandEntry& command) {
     return choices;
 }
 
-constexpr std::string_view generated_note = "generated from tfsift's command table by `tfsift completion {}`; do not edit";
+constexpr std::string_view generated_note =
+    "generated from tfsift's command table by `tfsift completion {}`; do not edit";
 
 // ---- bash -------------------------------------------------------------------
 
 std::string bash_script(const CommandEntry& root) {
-    std::string out = fmt::format("# bash completion for tfsift, {}\n", fmt::format(fmt::runtime(generated_note), "bash"));
+    std::string out =
+        fmt::format("# bash completion for tfsift, {}\n", fmt::format(fmt::runtime(generated_note), "bash"));
     out += "\n# Succeeds when option $2 of command path $1 takes a value.\n";
     out += "_tfsift_takes_value() {\n    case \"$1 $2\" in\n";
     for (const auto& pattern : valued_option_patterns(root)) out += fmt::format("        {}) return 0 ;;\n", pattern);
@@ -105,7 +107,8 @@ std::string bash_script(const CommandEntry& root) {
     out += "        if (( skip )); then skip=0; continue; fi\n";
     out += "        if _tfsift_takes_value \"$path\" \"$word\"; then skip=1; continue; fi\n";
     out += "        case \"$path $word\" in\n";
-    for (const auto& pattern : subcommand_patterns(root)) out += fmt::format("            {}) path=\"$path $word\" ;;\n", pattern);
+    for (const auto& pattern : subcommand_patterns(root))
+        out += fmt::format("            {}) path=\"$path $word\" ;;\n", pattern);
     out += "        esac\n    done\n";
     out += "    COMPREPLY=()\n";
     out += "    if (( skip )); then\n        case \"$path $prev\" in\n";
@@ -115,7 +118,8 @@ std::string bash_script(const CommandEntry& root) {
             const std::string pattern = case_patterns(command_path(*command), names_of(option));
             if (option.choices.empty()) {
                 if (completes_files(option)) {
-                    out += fmt::format("            {}) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n", pattern);
+                    out +=
+                        fmt::format("            {}) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n", pattern);
                 }
             } else {
                 out += fmt::format("            {}) mapfile -t COMPREPLY < <(compgen -W {} -- \"$cur\") ;;\n", pattern,
@@ -173,8 +177,10 @@ std::string zsh_script(const CommandEntry& root) {
     out += "        word=${words[i]}\n";
     out += "        if (( skip )); then skip=0; continue; fi\n";
     out += "        case \"$path_ $word\" in\n";
-    for (const auto& pattern : valued_option_patterns(root)) out += fmt::format("            ({}) skip=1 ;;\n", pattern);
-    for (const auto& pattern : subcommand_patterns(root)) out += fmt::format("            ({}) path_=\"$path_ $word\" ;;\n", pattern);
+    for (const auto& pattern : valued_option_patterns(root))
+        out += fmt::format("            ({}) skip=1 ;;\n", pattern);
+    for (const auto& pattern : subcommand_patterns(root))
+        out += fmt::format("            ({}) path_=\"$path_ $word\" ;;\n", pattern);
     out += "        esac\n    done\n";
     out += "    local cur=${words[CURRENT]} prev=${words[CURRENT-1]}\n";
     out += "    if (( skip )); then\n        case \"$path_ $prev\" in\n";
@@ -202,8 +208,9 @@ std::string zsh_script(const CommandEntry& root) {
         for (const auto& sub : command->subcommands) subs.push_back(zsh_described(sub.name, sub.description));
         std::vector<std::string> values;
         for (const auto& value : positional_choices(*command)) values.push_back(single_quoted(value));
-        out += fmt::format("        (\"{}\")\n            options=({})\n            subcommands=({})\n            values=({}) ;;\n",
-                           command_path(*command), joined(options, " "), joined(subs, " "), joined(values, " "));
+        out += fmt::format(
+            "        (\"{}\")\n            options=({})\n            subcommands=({})\n            values=({}) ;;\n",
+            command_path(*command), joined(options, " "), joined(subs, " "), joined(values, " "));
     }
     out += "    esac\n";
     out += "    if [[ $cur == -* ]]; then\n";
@@ -236,7 +243,8 @@ std::string fish_quoted(std::string_view text) {
 }
 
 std::string fish_script(const CommandEntry& root) {
-    std::string out = fmt::format("# fish completion for tfsift, {}\n\n", fmt::format(fmt::runtime(generated_note), "fish"));
+    std::string out =
+        fmt::format("# fish completion for tfsift, {}\n\n", fmt::format(fmt::runtime(generated_note), "fish"));
     out += "# The command path (\"tfsift debug parse\") of the words before the cursor.\n";
     out += "function __tfsift_path\n";
     out += "    set -l words (commandline -opc)\n";

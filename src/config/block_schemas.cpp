@@ -27,9 +27,9 @@ constexpr BlockHeaderSchema file_blocks[] = {
     {"import", no_labels},
     {"check", name_label},
     {"removed", no_labels},
-    {"language", no_labels},            // OpenTofu 1.12; rejected for Terraform by the decoder
-    {"ephemeral", type_name_labels},    // ephemeral resources (OpenTofu; Terraform since v1.10)
-    {"action", type_name_labels},       // Terraform v1.14; rejected for OpenTofu by the decoder
+    {"language", no_labels},          // OpenTofu 1.12; rejected for Terraform by the decoder
+    {"ephemeral", type_name_labels},  // ephemeral resources (OpenTofu; Terraform since v1.10)
+    {"action", type_name_labels},     // Terraform v1.14; rejected for OpenTofu by the decoder
 };
 
 // OpenTofu's `language` block. `compatible_with` is read without a schema:
@@ -39,53 +39,57 @@ constexpr BlockHeaderSchema language_blocks[] = {{"compatible_with", no_labels}}
 
 constexpr AttributeSchema terraform_attrs[] = {{"required_version"}, {"experiments"}, {"language"}};
 constexpr BlockHeaderSchema terraform_blocks[] = {
-    {"backend", type_label},
-    {"cloud", no_labels},
-    {"required_providers", no_labels},
-    {"provider_meta", provider_label},
-    {"state_store", type_label},        // Terraform v1.14 (experimental); rejected for OpenTofu by the decoder
+    {"backend", type_label},           {"cloud", no_labels},        {"required_providers", no_labels},
+    {"provider_meta", provider_label}, {"state_store", type_label},  // Terraform v1.14 (experimental); rejected for
+                                                                     // OpenTofu by the decoder
 };
 
 // A `state_store` names the provider that implements it in one nested block;
 // the rest of its body is the store's own configuration.
 constexpr BlockHeaderSchema state_store_blocks[] = {{"provider", type_label}};
 
-constexpr AttributeSchema provider_attrs[] = {{"alias"}, {"version"}, {"count"}, {"depends_on"}, {"for_each"}, {"source"}};
+constexpr AttributeSchema provider_attrs[] = {{"alias"},      {"version"},  {"count"},
+                                              {"depends_on"}, {"for_each"}, {"source"}};
 // `lifecycle` and `locals` are reserved for future use: named so that using
 // them gives Terraform's "Reserved block type name" error.
 constexpr BlockHeaderSchema provider_blocks[] = {{"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}};
 
 // `ephemeral`, `deprecated` and `const` are newer than Terraform v1.3; they
 // are accepted (and not part of the effective document).
-constexpr AttributeSchema variable_attrs[] = {{"description"}, {"default"}, {"type"}, {"sensitive"}, {"nullable"},
-                                              {"ephemeral"}, {"deprecated"}, {"const"}};
+constexpr AttributeSchema variable_attrs[] = {{"description"}, {"default"},   {"type"},       {"sensitive"},
+                                              {"nullable"},    {"ephemeral"}, {"deprecated"}, {"const"}};
 constexpr BlockHeaderSchema variable_blocks[] = {{"validation", no_labels}};
 
 constexpr AttributeSchema check_rule_attrs[] = {{"condition", true}, {"error_message", true}};
 
 // `type` is Terraform's (v1.15); the decoder rejects it for OpenTofu.
 constexpr AttributeSchema output_attrs[] = {{"description"}, {"value", true}, {"depends_on"}, {"sensitive"},
-                                            {"ephemeral"}, {"deprecated"}, {"type"}};
+                                            {"ephemeral"},   {"deprecated"},  {"type"}};
 constexpr BlockHeaderSchema output_blocks[] = {{"precondition", no_labels}, {"postcondition", no_labels}};
 // OpenTofu v1.11's `enabled` is the only argument a module's lifecycle takes.
 constexpr AttributeSchema module_lifecycle_attrs[] = {{"enabled"}};
 
 // `ignore_nested_deprecations` is Terraform's (v1.15).
-constexpr AttributeSchema module_attrs[] = {{"source", true}, {"version"},    {"count"},
-                                            {"for_each"},     {"depends_on"}, {"providers"},
+constexpr AttributeSchema module_attrs[] = {{"source", true},
+                                            {"version"},
+                                            {"count"},
+                                            {"for_each"},
+                                            {"depends_on"},
+                                            {"providers"},
                                             {"ignore_nested_deprecations"}};
-constexpr BlockHeaderSchema module_blocks[] = {{"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}, {"provider", type_label}};
+constexpr BlockHeaderSchema module_blocks[] = {
+    {"_", no_labels}, {"lifecycle", no_labels}, {"locals", no_labels}, {"provider", type_label}};
 
 constexpr AttributeSchema resource_attrs[] = {{"count"}, {"for_each"}, {"provider"}, {"depends_on"}};
 constexpr BlockHeaderSchema managed_blocks[] = {
-    {"locals", no_labels}, {"lifecycle", no_labels}, {"connection", no_labels},
+    {"locals", no_labels},       {"lifecycle", no_labels}, {"connection", no_labels},
     {"provisioner", type_label}, {"_", no_labels},
 };
 constexpr BlockHeaderSchema data_blocks[] = {{"locals", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
 // Connection and provisioner blocks are named so that writing them in an
 // ephemeral resource is an error rather than part of its configuration.
 constexpr BlockHeaderSchema ephemeral_blocks[] = {
-    {"locals", no_labels}, {"lifecycle", no_labels}, {"connection", no_labels},
+    {"locals", no_labels},       {"lifecycle", no_labels}, {"connection", no_labels},
     {"provisioner", type_label}, {"_", no_labels},
 };
 
@@ -93,8 +97,8 @@ constexpr BlockHeaderSchema ephemeral_blocks[] = {
 // v1.11) are newer than the reference loader; `action_trigger` (Terraform
 // v1.14) belongs to managed resources only, the decoders reject it elsewhere.
 constexpr AttributeSchema managed_lifecycle_attrs[] = {
-    {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"}, {"replace_triggered_by"}, {"destroy"},
-    {"enabled"}};
+    {"create_before_destroy"}, {"prevent_destroy"}, {"ignore_changes"},
+    {"replace_triggered_by"},  {"destroy"},         {"enabled"}};
 constexpr BlockHeaderSchema condition_blocks[] = {
     {"precondition", no_labels}, {"postcondition", no_labels}, {"action_trigger", no_labels}};
 
@@ -104,7 +108,8 @@ constexpr BlockHeaderSchema action_blocks[] = {{"config", no_labels}};
 constexpr AttributeSchema action_trigger_attrs[] = {{"events", true}, {"condition"}, {"actions", true}, {"on_failure"}};
 
 constexpr AttributeSchema provisioner_attrs[] = {{"when"}, {"on_failure"}};
-constexpr BlockHeaderSchema provisioner_blocks[] = {{"connection", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
+constexpr BlockHeaderSchema provisioner_blocks[] = {
+    {"connection", no_labels}, {"lifecycle", no_labels}, {"_", no_labels}};
 
 constexpr AttributeSchema dynamic_attrs[] = {{"for_each", true}, {"iterator"}, {"labels"}};
 constexpr BlockHeaderSchema dynamic_blocks[] = {{"content", no_labels}};
@@ -115,7 +120,8 @@ constexpr AttributeSchema import_attrs[] = {{"id", true}, {"to", true}, {"provid
 // one of the two, which the decoder checks.
 constexpr AttributeSchema terraform_import_attrs[] = {{"id"}, {"to", true}, {"provider"}, {"for_each"}, {"identity"}};
 constexpr AttributeSchema removed_attrs[] = {{"from", true}};
-constexpr BlockHeaderSchema removed_blocks[] = {{"lifecycle", no_labels}, {"provisioner", type_label}, {"connection", no_labels}};
+constexpr BlockHeaderSchema removed_blocks[] = {
+    {"lifecycle", no_labels}, {"provisioner", type_label}, {"connection", no_labels}};
 constexpr AttributeSchema removed_lifecycle_attrs[] = {{"destroy"}};
 constexpr BlockHeaderSchema check_blocks[] = {{"data", type_name_labels}, {"assert", no_labels}};
 

@@ -9,10 +9,10 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/edit_distance.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config::detail {
 
@@ -44,7 +44,8 @@ namespace {
 // ContentBlock holds labels inline; a schema with more would be a
 // programming error, not bad input.
 void check_label_count(const BlockHeaderSchema& bs) {
-    if (bs.label_names.size() > max_block_labels) throw std::logic_error("block schema with more labels than ContentBlock holds");
+    if (bs.label_names.size() > max_block_labels)
+        throw std::logic_error("block schema with more labels than ContentBlock holds");
 }
 
 std::string join_labels(std::span<const std::string_view> names) {
@@ -63,7 +64,8 @@ Body native_whole(const DecodeContext& ctx, const hcl::Body& body) {
     out.arguments.reserve(body.attributes.size());
     out.blocks.reserve(body.blocks.size());
     for (const auto& a : body.attributes) {
-        out.arguments.push_back(Argument{std::string(a.name), a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
+        out.arguments.push_back(
+            Argument{std::string(a.name), a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
     }
     for (const auto& b : body.blocks) out.blocks.push_back(native_nested(ctx, b));
     return out;
@@ -106,13 +108,13 @@ void unpack_json_blocks(const DecodeContext& ctx, const json::Member& prop, cons
                 if (item.is_object()) {
                     add(item, v.range.start, open_brace);
                 } else {
-                    ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
-                              item.range);
+                    ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type",
+                              "A JSON object is required here, setting the arguments for this block.", item.range);
                 }
             }
         } else {
-            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
-                      v.range);
+            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type",
+                      "A JSON object is required here, setting the arguments for this block.", v.range);
         }
         return;
     }
@@ -143,7 +145,8 @@ Body whole_body(const DecodeContext& ctx, const BodyRef& body) {
     Body out;
     out.from_json = true;
     if (body.json && body.json->is_object()) {
-        for (const auto& m : body.json->members) out.undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, ctx.file});
+        for (const auto& m : body.json->members)
+            out.undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, ctx.file});
     }
     return out;
 }
@@ -192,9 +195,10 @@ std::string block_suggestion(std::string_view type, const BodySchema& schema) {
     if (hint.empty()) {
         for (const AttributeSchema& a : schema.attributes) {
             if (a.name == type) {
-                return fmt::format(" Did you mean to define argument \"{}\"? If so, use the equals sign to assign it "
-                                   "a value.",
-                                   type);
+                return fmt::format(
+                    " Did you mean to define argument \"{}\"? If so, use the equals sign to assign it "
+                    "a value.",
+                    type);
             }
         }
     }
@@ -214,14 +218,16 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
         }
         for (const auto& a : body.native->attributes) {
             if (find_attribute(schema, a.name)) {
-                out.attributes.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
+                out.attributes.push_back(
+                    ContentAttr{a.name, a.name_range(), Expression{ctx.file, a.expr->range, a.expr, nullptr}});
             } else if (schema.partial) {
                 if (remain) {
                     remain->arguments.push_back(Argument{std::string(a.name), a.name_range(),
                                                          Expression{ctx.file, a.expr->range, a.expr, nullptr}});
                 }
             } else {
-                ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_argument : ctx.unknown_member_code, "Unsupported argument",
+                ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_argument : ctx.unknown_member_code,
+                          "Unsupported argument",
                           fmt::format("An argument named \"{}\" is not expected here.{}", a.name,
                                       argument_suggestion(a.name, schema, *body.native)),
                           a.name_range());
@@ -233,7 +239,8 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 if (schema.partial) {
                     if (remain) remain->blocks.push_back(native_nested(ctx, b));
                 } else {
-                    ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_block_type : ctx.unknown_member_code, "Unsupported block type",
+                    ctx.error(ctx.unknown_member_code.empty() ? code::unsupported_block_type : ctx.unknown_member_code,
+                              "Unsupported block type",
                               fmt::format("Blocks of type \"{}\" are not expected here.{}", b.type,
                                           block_suggestion(b.type, schema)),
                               b.type_range());
@@ -253,7 +260,8 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
                 continue;
             }
             if (b.labels.size() < bs->label_names.size()) {
-                ctx.error(code::missing_block_label, fmt::format("Missing {} for {}", bs->label_names[b.labels.size()], b.type),
+                ctx.error(code::missing_block_label,
+                          fmt::format("Missing {} for {}", bs->label_names[b.labels.size()], b.type),
                           fmt::format("All {} blocks must have {} labels ({}).", b.type, bs->label_names.size(),
                                       join_labels(bs->label_names)),
                           b.open_brace);
@@ -276,20 +284,22 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
     } else if (body.json) {
         if (remain) remain->from_json = true;
         if (!body.json->is_object()) {
-            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type", "A JSON object is required here, setting the arguments for this block.",
-                      body.json->range);
+            ctx.error(code::incorrect_json_value_type, "Incorrect JSON value type",
+                      "A JSON object is required here, setting the arguments for this block.", body.json->range);
             return out;
         }
         for (const auto& m : body.json->members) {
             if (find_attribute(schema, m.name)) {
                 if (out.attribute(m.name)) {
-                    ctx.error(code::duplicate_argument, "Duplicate argument",
-                              fmt::format("The argument \"{}\" was already set at {}:{}. Each argument may be set only once.",
-                                          m.name, ctx.file->path(), ctx.file->line(out.attribute(m.name)->name_range.start)),
-                              m.name_range);
+                    ctx.error(
+                        code::duplicate_argument, "Duplicate argument",
+                        fmt::format("The argument \"{}\" was already set at {}:{}. Each argument may be set only once.",
+                                    m.name, ctx.file->path(), ctx.file->line(out.attribute(m.name)->name_range.start)),
+                        m.name_range);
                     continue;
                 }
-                out.attributes.push_back(ContentAttr{m.name, m.name_range, Expression{ctx.file, m.value.range, nullptr, &m.value}});
+                out.attributes.push_back(
+                    ContentAttr{m.name, m.name_range, Expression{ctx.file, m.value.range, nullptr, &m.value}});
             } else if (const BlockHeaderSchema* bs = find_block(schema, m.name)) {
                 check_label_count(*bs);
                 std::vector<std::string_view> labels;
@@ -300,21 +310,25 @@ Content body_content(const DecodeContext& ctx, const BodyRef& body, const BodySc
             } else if (schema.partial) {
                 if (remain) remain->undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, ctx.file});
             } else {
-                ctx.error(ctx.unknown_member_code.empty() ? code::extraneous_json_object_property : ctx.unknown_member_code, "Extraneous JSON object property", fmt::format("No argument or block type is named \"{}\".", m.name),
-                          m.name_range);
+                ctx.error(
+                    ctx.unknown_member_code.empty() ? code::extraneous_json_object_property : ctx.unknown_member_code,
+                    "Extraneous JSON object property",
+                    fmt::format("No argument or block type is named \"{}\".", m.name), m.name_range);
             }
         }
     }
     for (const auto& a : schema.attributes) {
         if (a.required && !ctx.is_override && !out.attribute(a.name)) {
             ctx.error(code::missing_required_argument, "Missing required argument",
-                      fmt::format("The argument \"{}\" is required, but no definition was found.", a.name), body.missing_item);
+                      fmt::format("The argument \"{}\" is required, but no definition was found.", a.name),
+                      body.missing_item);
         }
     }
     return out;
 }
 
-const hcl::Expr* json_string_expr(const DecodeContext& ctx, const json::Value& v, bool as_template, Diagnostics& diags) {
+const hcl::Expr* json_string_expr(const DecodeContext& ctx, const json::Value& v, bool as_template,
+                                  Diagnostics& diags) {
     // The parser reads tokens out of the source text, so the string must be
     // a slice of a source. When the JSON string has no escapes its content is
     // the bytes between the quotes; otherwise a scratch source holds the file
@@ -415,7 +429,8 @@ std::optional<std::vector<Expression>> expr_list(const DecodeContext& ctx, const
     if (expr.native) {
         const hcl::Expr* e = expr.native;
         if (e->kind == hcl::ExprKind::tuple) {
-            for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*e).items) out.push_back(Expression{ctx.file, item->range, item, nullptr});
+            for (const hcl::Expr* item : hcl::as<hcl::TupleExpr>(*e).items)
+                out.push_back(Expression{ctx.file, item->range, item, nullptr});
             return out;
         }
     } else if (expr.json && expr.json->is_array()) {
@@ -491,7 +506,9 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
                   whole);
         return nullptr;
     };
-    auto ident_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; };
+    auto ident_start = [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+    };
     auto ident_char = [&](char c) { return ident_start(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'; };
     std::size_t i = 0;
     auto ident = [&]() {
@@ -511,8 +528,9 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
             if (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
                 std::size_t b = i;
                 while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-                auto* key = ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole}, hcl::LiteralKind::number,
-                                                              ctx.arena->copy(text.substr(b, i - b)));
+                auto* key =
+                    ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole},
+                                                      hcl::LiteralKind::number, ctx.arena->copy(text.substr(b, i - b)));
                 steps.push_back(hcl::TraversalStep::index(whole, key, /*legacy=*/true));
                 continue;
             }
@@ -531,15 +549,17 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
                 }
                 if (i >= text.size()) return fail();
                 ++i;
-                key = ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole}, hcl::LiteralKind::string,
+                key = ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole},
+                                                        hcl::LiteralKind::string,
                                                         ctx.arena->copy(std::string_view(value)));
             } else {
                 std::size_t b = i;
                 if (i < text.size() && text[i] == '-') ++i;
                 while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
                 if (b == i) return fail();
-                key = ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole}, hcl::LiteralKind::number,
-                                                        ctx.arena->copy(text.substr(b, i - b)));
+                key =
+                    ctx.arena->make<hcl::LiteralExpr>(hcl::Expr{hcl::ExprKind::literal, whole},
+                                                      hcl::LiteralKind::number, ctx.arena->copy(text.substr(b, i - b)));
             }
             if (i >= text.size() || text[i] != ']') return fail();
             ++i;
@@ -549,8 +569,9 @@ const hcl::ScopeTraversalExpr* parse_traversal_text(const DecodeContext& ctx, st
         }
     }
     auto span = ctx.arena->copy(steps);
-    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, whole}, hcl::RootEnd::at_end,
-                                                    ctx.arena->copy(root), std::span<const hcl::TraversalStep>(span.data(), span.size()));
+    return ctx.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, whole},
+                                                    hcl::RootEnd::at_end, ctx.arena->copy(root),
+                                                    std::span<const hcl::TraversalStep>(span.data(), span.size()));
 }
 
 }  // namespace
@@ -594,11 +615,12 @@ const hcl::ScopeTraversalExpr* traversal_for_expr(const DecodeContext& ctx, cons
         const hcl::ScopeTraversalExpr* t = parse_traversal_text(ctx, lit.text, expr.range);
         if (!t) return nullptr;
         if (want_keyword) {
-            ctx.warning(code::quoted_keywords_are_deprecated, "Quoted keywords are deprecated",
-                        "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and "
-                        "earlier required quotes, but quoted keywords are now deprecated and will be removed in a future "
-                        "version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
-                        expr.range);
+            ctx.warning(
+                code::quoted_keywords_are_deprecated, "Quoted keywords are deprecated",
+                "In this context, keywords are expected literally rather than in quotes. Terraform 0.11 and "
+                "earlier required quotes, but quoted keywords are now deprecated and will be removed in a future "
+                "version of Terraform. Remove the quotes surrounding this keyword to silence this warning.",
+                expr.range);
         } else {
             ctx.warning(code::quoted_references_are_deprecated, "Quoted references are deprecated",
                         "In this context, references are expected literally rather than in quotes. Terraform 0.11 and "

@@ -45,7 +45,7 @@ struct DecodeContext {
 struct BodyRef {
     const hcl::Body* native = nullptr;
     const json::Value* json = nullptr;
-    Range missing_item;   // where a missing required argument is reported
+    Range missing_item;  // where a missing required argument is reported
 };
 
 // Names and labels are views of the parsed file (the syntax tree or the
@@ -64,10 +64,10 @@ inline constexpr std::size_t max_block_labels = 2;
 struct ContentBlock {
     std::string_view type;
     Range type_range;
-    std::array<std::string_view, max_block_labels> labels{};   // as many as the schema names
+    std::array<std::string_view, max_block_labels> labels{};  // as many as the schema names
     std::array<Range, max_block_labels> label_ranges{};
     Range def_range;
-    Pos origin;          // the model's origin for the block
+    Pos origin;  // the model's origin for the block
     BodyRef body;
 };
 

@@ -12,12 +12,11 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
-
 
 std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const SourceFile>& source, FileSyntax syntax) {
     auto out = std::make_unique<ParsedFile>();
@@ -37,7 +36,8 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
                 Diagnostic d;
                 d.code = code::root_value_must_be_object;
                 d.summary = "Root value must be object";
-                d.detail = "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.";
+                d.detail =
+                    "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.";
                 d.filename = source->path();
                 d.subject = root.range;
                 out->parse_diagnostics.push_back(std::move(d));
@@ -83,7 +83,8 @@ void Decoder::decode_root(const BodyRef& body) {
             if (engine_ == Engine::opentofu) {
                 decode_terraform(b);
             } else {
-                ctx_.error(code::unsupported_block_type, "Unsupported block type", "Blocks of type \"tofu\" are not expected here.", b.type_range);
+                ctx_.error(code::unsupported_block_type, "Unsupported block type",
+                           "Blocks of type \"tofu\" are not expected here.", b.type_range);
             }
         } else if (b.type == "ephemeral") {
             // Ephemeral resources (OpenTofu, and Terraform since v1.10)

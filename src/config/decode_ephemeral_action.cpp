@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -30,10 +30,12 @@ void Decoder::decode_ephemeral(const ContentBlock& b) {
     r.name = b.labels[1];
     r.origin = origin(b.origin);
     if (!detail::valid_identifier(b.labels[0])) {
-        ctx_.error(code::invalid_ephemeral_resource_type_name, "Invalid ephemeral resource type name", bad_identifier_detail, b.label_ranges[0]);
+        ctx_.error(code::invalid_ephemeral_resource_type_name, "Invalid ephemeral resource type name",
+                   bad_identifier_detail, b.label_ranges[0]);
     }
     if (!detail::valid_identifier(b.labels[1])) {
-        ctx_.error(code::invalid_ephemeral_resource_name, "Invalid ephemeral resource name", bad_identifier_detail, b.label_ranges[1]);
+        ctx_.error(code::invalid_ephemeral_resource_name, "Invalid ephemeral resource name", bad_identifier_detail,
+                   b.label_ranges[1]);
     }
     Body remain;
     Content c = detail::body_content(ctx_, b.body, schema::ephemeral, &remain);
@@ -60,14 +62,15 @@ void Decoder::decode_ephemeral(const ContentBlock& b) {
     for (const auto& inner : c.blocks) {
         if (inner.type == "lifecycle") {
             if (seen_lifecycle) {
-                ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block", "This ephemeral resource already has a lifecycle block.",
-                           inner.def_range);
+                ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block",
+                           "This ephemeral resource already has a lifecycle block.", inner.def_range);
                 continue;
             }
             seen_lifecycle = true;
             Content lc = detail::body_content(ctx_, inner.body, schema::data_lifecycle, nullptr);
             for (const auto& a : lc.attributes) {
-                ctx_.error(code::invalid_ephemeral_resource_lifecycle_argument, "Invalid ephemeral resource lifecycle argument",
+                ctx_.error(code::invalid_ephemeral_resource_lifecycle_argument,
+                           "Invalid ephemeral resource lifecycle argument",
                            fmt::format("The lifecycle argument \"{}\" applies only to managed resources "
                                        "(\"resource\" blocks); an ephemeral resource is never planned for "
                                        "replacement or destruction.",
@@ -76,14 +79,15 @@ void Decoder::decode_ephemeral(const ContentBlock& b) {
             }
             for (const auto& cond : lc.blocks) {
                 if (cond.type == "action_trigger") {
-                    invalid_action_trigger(cond, code::invalid_ephemeral_resource_lifecycle_nested_block, "ephemeral resource",
-                                           "ephemeral resources");
+                    invalid_action_trigger(cond, code::invalid_ephemeral_resource_lifecycle_nested_block,
+                                           "ephemeral resource", "ephemeral resources");
                 } else {
                     (void)decode_check_rule(cond);
                 }
             }
         } else if (inner.type == "connection" || inner.type == "provisioner") {
-            ctx_.error(code::invalid_block_in_ephemeral_resource, fmt::format("Invalid {} block in ephemeral resource", inner.type),
+            ctx_.error(code::invalid_block_in_ephemeral_resource,
+                       fmt::format("Invalid {} block in ephemeral resource", inner.type),
                        fmt::format("An ephemeral resource creates no infrastructure object, so it cannot have a "
                                    "\"{}\" block; only managed resources (\"resource\" blocks) run provisioners.",
                                    inner.type),
@@ -95,10 +99,11 @@ void Decoder::decode_ephemeral(const ContentBlock& b) {
             }
             seen_escape = true;
         } else {
-            ctx_.error(code::reserved_block_type_name_in_ephemeral_block, "Reserved block type name in ephemeral block",
-                       fmt::format("The block type name \"{}\" is reserved for use by a future version of the language.",
-                                   inner.type),
-                       inner.type_range);
+            ctx_.error(
+                code::reserved_block_type_name_in_ephemeral_block, "Reserved block type name in ephemeral block",
+                fmt::format("The block type name \"{}\" is reserved for use by a future version of the language.",
+                            inner.type),
+                inner.type_range);
         }
     }
     r.config = std::move(remain);
@@ -113,14 +118,18 @@ void Decoder::decode_action(const ContentBlock& b) {
     r.type = b.labels[0];
     r.name = b.labels[1];
     r.origin = origin(b.origin);
-    if (!detail::valid_identifier(r.type)) ctx_.error(code::invalid_action_type_name, "Invalid action type name", bad_identifier_detail, b.label_ranges[0]);
-    if (!detail::valid_identifier(r.name)) ctx_.error(code::invalid_action_name, "Invalid action name", bad_identifier_detail, b.label_ranges[1]);
+    if (!detail::valid_identifier(r.type))
+        ctx_.error(code::invalid_action_type_name, "Invalid action type name", bad_identifier_detail,
+                   b.label_ranges[0]);
+    if (!detail::valid_identifier(r.name))
+        ctx_.error(code::invalid_action_name, "Invalid action name", bad_identifier_detail, b.label_ranges[1]);
     Content c = detail::body_content(ctx_, b.body, schema::action, nullptr);
     if (const auto* a = c.attribute("count")) r.count = a->expr;
     if (const auto* a = c.attribute("for_each")) {
         r.for_each = a->expr;
         if (r.count) {
-            ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
+            ctx_.error(code::invalid_combination_of_count_and_for_each,
+                       "Invalid combination of \"count\" and \"for_each\"",
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used.",
                        a->name_range);
         }
@@ -128,8 +137,8 @@ void Decoder::decode_action(const ContentBlock& b) {
     bool seen_config = false;
     for (const auto& inner : c.blocks) {
         if (seen_config) {
-            ctx_.error(code::duplicate_config_block, "Duplicate config block", "An action must contain only one nested \"config\" block.",
-                       inner.def_range);
+            ctx_.error(code::duplicate_config_block, "Duplicate config block",
+                       "An action must contain only one nested \"config\" block.", inner.def_range);
             return;
         }
         seen_config = true;

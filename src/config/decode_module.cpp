@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -22,7 +22,9 @@ void Decoder::decode_module(const ContentBlock& b) {
     mc.name = b.labels[0];
     mc.origin = origin(b.origin);
     mc.config.from_json = b.body.json != nullptr;
-    if (!detail::valid_identifier(mc.name)) ctx_.error(code::invalid_module_instance_name, "Invalid module instance name", bad_identifier_detail, b.label_ranges[0]);
+    if (!detail::valid_identifier(mc.name))
+        ctx_.error(code::invalid_module_instance_name, "Invalid module instance name", bad_identifier_detail,
+                   b.label_ranges[0]);
     Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
     // OpenTofu (1.8+) evaluates module `source` and `version` with the
     // module's variables and locals in scope. tfsift does not evaluate
@@ -37,8 +39,7 @@ void Decoder::decode_module(const ContentBlock& b) {
     // A `version` makes the source a registry address. OpenTofu decides
     // that after evaluating it (a version that is null does not count);
     // Terraform whenever the argument is written.
-    const bool has_version =
-        version != nullptr && (engine_ == Engine::terraform || !needs_static_evaluation(version));
+    const bool has_version = version != nullptr && (engine_ == Engine::terraform || !needs_static_evaluation(version));
     if (needs_static_evaluation(version)) {
         mc.dynamic_version = DynamicSetting{version->expr};
         version = nullptr;
@@ -49,7 +50,8 @@ void Decoder::decode_module(const ContentBlock& b) {
         source_attr = nullptr;
     }
     if (version) {
-        if (auto vc = decode_version_constraint(*version)) mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
+        if (auto vc = decode_version_constraint(*version))
+            mc.version_constraints = DecodedValue{*vc, version->expr.origin()};
     }
     if (const auto* a = source_attr) {
         if (auto sv = decode_string(*a)) {
@@ -60,7 +62,8 @@ void Decoder::decode_module(const ContentBlock& b) {
             if (parsed.error.empty()) {
                 src.value = parsed.normalized;
             } else if (parsed.maybe_relative) {
-                ctx_.error(code::invalid_module_source_address, "Invalid module source address", parsed.error, a->expr.range);
+                ctx_.error(code::invalid_module_source_address, "Invalid module source address", parsed.error,
+                           a->expr.range);
             } else if (has_version) {
                 ctx_.error(code::invalid_registry_module_source_address, "Invalid registry module source address",
                            fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you "
@@ -69,8 +72,8 @@ void Decoder::decode_module(const ContentBlock& b) {
                                        parsed.error),
                            a->expr.range);
             } else {
-                ctx_.error(code::invalid_module_source_address, "Invalid module source address", fmt::format("Failed to parse module source address: {}.", parsed.error),
-                           a->expr.range);
+                ctx_.error(code::invalid_module_source_address, "Invalid module source address",
+                           fmt::format("Failed to parse module source address: {}.", parsed.error), a->expr.range);
             }
             mc.source = std::move(src);
         }
@@ -79,7 +82,8 @@ void Decoder::decode_module(const ContentBlock& b) {
     if (const auto* a = c.attribute("for_each")) {
         mc.for_each = a->expr;
         if (mc.count) {
-            ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
+            ctx_.error(code::invalid_combination_of_count_and_for_each,
+                       "Invalid combination of \"count\" and \"for_each\"",
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
                        "to be explicit about the number of module instances to be created.",
                        a->name_range);
@@ -99,21 +103,23 @@ void Decoder::decode_module(const ContentBlock& b) {
                     json::Value fake;
                     fake.kind = json::Kind::string;
                     fake.range = pair.key.range;
-                    std::string_view raw = ctx_.file->text().substr(pair.key.range.start.byte + 1,
-                                                                     pair.key.range.end.byte - pair.key.range.start.byte - 2);
+                    std::string_view raw = ctx_.file->text().substr(
+                        pair.key.range.start.byte + 1, pair.key.range.end.byte - pair.key.range.start.byte - 2);
                     fake.text = std::string(raw);
                     const hcl::Expr* e = detail::json_string_expr(ctx_, fake, false, d);
                     if (e && e->kind == hcl::ExprKind::scope_traversal) {
                         key = hcl::render_traversal(hcl::as<hcl::ScopeTraversalExpr>(*e));
                     } else {
-                        ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
-                                   "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
-                                   pair.key.range);
+                        ctx_.error(
+                            code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
+                            "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
+                            pair.key.range);
                     }
                 }
                 json::Value value_without_key;
                 bool keyed = false;
-                auto value = decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
+                auto value =
+                    decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
                 if (!key || !value) continue;
                 if (auto it = seen.find(*key); it != seen.end()) {
                     ctx_.error(code::duplicate_provider_address, "Duplicate provider address",
@@ -142,7 +148,8 @@ void Decoder::decode_module(const ContentBlock& b) {
             (void)detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
         } else {
             ctx_.error(code::reserved_block_type_name_in_module_block, "Reserved block type name in module block",
-                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.",
+                                   inner.type),
                        inner.type_range);
         }
     }

@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -38,8 +38,9 @@ Expression Decoder::without_instance_key(const Expression& e, json::Value& scrat
         const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*e.native);
         if (key_dropped(t.steps)) {
             keyed = true;
-            const auto* ref = ctx_.arena->make<hcl::ScopeTraversalExpr>(
-                hcl::Expr{hcl::ExprKind::scope_traversal, e.range}, t.root_end, t.root, t.steps.first(t.steps.size() - 1));
+            const auto* ref =
+                ctx_.arena->make<hcl::ScopeTraversalExpr>(hcl::Expr{hcl::ExprKind::scope_traversal, e.range},
+                                                          t.root_end, t.root, t.steps.first(t.steps.size() - 1));
             return Expression{ctx_.file, e.range, ref, nullptr};
         }
     }
@@ -90,8 +91,7 @@ void Decoder::decode_moved(const ContentBlock& b) {
 bool Decoder::import_address_names(const hcl::Expr* e, std::vector<std::string>& out) {
     if (e == nullptr) return false;
     switch (e->kind) {
-        case hcl::ExprKind::index:
-            return import_address_names(hcl::as<hcl::IndexExpr>(*e).collection, out);
+        case hcl::ExprKind::index: return import_address_names(hcl::as<hcl::IndexExpr>(*e).collection, out);
         case hcl::ExprKind::relative_traversal: {
             const auto& rt = hcl::as<hcl::RelativeTraversalExpr>(*e);
             if (!import_address_names(rt.source, out)) return false;
@@ -108,8 +108,7 @@ bool Decoder::import_address_names(const hcl::Expr* e, std::vector<std::string>&
             }
             return true;
         }
-        default:
-            return false;
+        default: return false;
     }
 }
 
@@ -148,14 +147,10 @@ Import::Key Decoder::import_to_key(const hcl::Expr* e) {
         return Import::Key::expression;
     };
     switch (e->kind) {
-        case hcl::ExprKind::index:
-            return Import::Key::expression;
-        case hcl::ExprKind::relative_traversal:
-            return last_step(hcl::as<hcl::RelativeTraversalExpr>(*e).steps);
-        case hcl::ExprKind::scope_traversal:
-            return last_step(hcl::as<hcl::ScopeTraversalExpr>(*e).steps);
-        default:
-            return Import::Key::none;
+        case hcl::ExprKind::index: return Import::Key::expression;
+        case hcl::ExprKind::relative_traversal: return last_step(hcl::as<hcl::RelativeTraversalExpr>(*e).steps);
+        case hcl::ExprKind::scope_traversal: return last_step(hcl::as<hcl::ScopeTraversalExpr>(*e).steps);
+        default: return Import::Key::none;
     }
 }
 
@@ -182,9 +177,11 @@ void Decoder::decode_import(const ContentBlock& b) {
     if (terraform) {
         const bool identity = c.attribute("identity") != nullptr;
         if (!imp.id && !identity) {
-            ctx_.error(code::invalid_import_block, "Invalid import block", "At least one of 'id' or 'identity' must be specified.", b.def_range);
+            ctx_.error(code::invalid_import_block, "Invalid import block",
+                       "At least one of 'id' or 'identity' must be specified.", b.def_range);
         } else if (imp.id && identity) {
-            ctx_.error(code::invalid_import_block, "Invalid import block", "Only one of 'id' or 'identity' can be specified.", b.def_range);
+            ctx_.error(code::invalid_import_block, "Invalid import block",
+                       "Only one of 'id' or 'identity' can be specified.", b.def_range);
         }
     }
     if (const auto* a = c.attribute("to")) {

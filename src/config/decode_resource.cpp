@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -37,8 +37,8 @@ void Decoder::decode_action_trigger(const ContentBlock& b) {
                 continue;
             }
             if (std::find(seen.begin(), seen.end(), kw) != seen.end()) {
-                ctx_.error(code::duplicate_event, fmt::format("Duplicate \"{}\" event", kw), "The event is already defined in this action_trigger block.",
-                           e.range);
+                ctx_.error(code::duplicate_event, fmt::format("Duplicate \"{}\" event", kw),
+                           "The event is already defined in this action_trigger block.", e.range);
                 continue;
             }
             seen.push_back(kw);
@@ -56,15 +56,17 @@ void Decoder::decode_action_trigger(const ContentBlock& b) {
         }
     }
     if (c.attribute("actions") && actions == 0) {
-        ctx_.error(code::no_actions_specified, "No actions specified", "At least one action must be specified for an action_trigger.", b.def_range);
+        ctx_.error(code::no_actions_specified, "No actions specified",
+                   "At least one action must be specified for an action_trigger.", b.def_range);
     }
     if (c.attribute("events") && events == 0) {
-        ctx_.error(code::no_events_specified, "No events specified", "At least one event must be specified for an action_trigger.", b.def_range);
+        ctx_.error(code::no_events_specified, "No events specified",
+                   "At least one event must be specified for an action_trigger.", b.def_range);
     }
 }
 
 void Decoder::invalid_action_trigger(const ContentBlock& b, std::string_view code, std::string_view what,
-                            std::string_view plural) {
+                                     std::string_view plural) {
     ctx_.error(code, fmt::format("Invalid {} lifecycle nested block", what),
                fmt::format("The lifecycle nested block \"{}\" is defined only for managed resources (\"resource\" "
                            "blocks), and is not valid for {}.",
@@ -94,7 +96,8 @@ std::optional<Provisioner> Decoder::decode_provisioner(const ContentBlock& b) {
             p.when = kw;
         } else {
             ctx_.diags->resize(before);
-            ctx_.error(code::invalid_when_keyword, "Invalid \"when\" keyword", "The \"when\" argument requires one of the following keywords: create or destroy.",
+            ctx_.error(code::invalid_when_keyword, "Invalid \"when\" keyword",
+                       "The \"when\" argument requires one of the following keywords: create or destroy.",
                        a->expr.range);
         }
     }
@@ -107,7 +110,8 @@ std::optional<Provisioner> Decoder::decode_provisioner(const ContentBlock& b) {
         } else {
             ctx_.diags->resize(before);
             ctx_.error(code::invalid_on_failure_keyword, "Invalid \"on_failure\" keyword",
-                       "The \"on_failure\" argument requires one of the following keywords: continue or fail.", a->expr.range);
+                       "The \"on_failure\" argument requires one of the following keywords: continue or fail.",
+                       a->expr.range);
         }
     }
     p.config = settled(std::move(p.config));
@@ -131,8 +135,10 @@ std::optional<Provisioner> Decoder::decode_provisioner(const ContentBlock& b) {
             seen_escape = true;
             detail::merge_escape_body(p.config, settled(detail::whole_body(ctx_, inner.body)));
         } else {
-            ctx_.error(code::reserved_block_type_name_in_provisioner_block, "Reserved block type name in provisioner block",
-                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+            ctx_.error(code::reserved_block_type_name_in_provisioner_block,
+                       "Reserved block type name in provisioner block",
+                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.",
+                                   inner.type),
                        inner.type_range);
         }
     }
@@ -142,7 +148,8 @@ std::optional<Provisioner> Decoder::decode_provisioner(const ContentBlock& b) {
 void Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
     const bool managed = r.mode == ResourceMode::managed;
     ctx_.unknown_member_code = code::lifecycle_unknown_member;
-    Content c = detail::body_content(ctx_, b.body, managed ? schema::managed_lifecycle : schema::data_lifecycle, nullptr);
+    Content c =
+        detail::body_content(ctx_, b.body, managed ? schema::managed_lifecycle : schema::data_lifecycle, nullptr);
     ctx_.unknown_member_code = {};
     Lifecycle& lc = r.lifecycle;
     if (!managed) {
@@ -261,10 +268,12 @@ void Decoder::decode_ignore_changes(const ContentAttr& a, Lifecycle& lc) {
                        a.expr.range);
             continue;
         }
-        if (const auto* t = detail::traversal_for_expr(ctx_, e, true, true, false)) list.push_back(detail::make_traversal(ctx_, *t, e));
+        if (const auto* t = detail::traversal_for_expr(ctx_, e, true, true, false))
+            list.push_back(detail::make_traversal(ctx_, *t, e));
     }
     if (star && !list.empty()) {
-        ctx_.error(code::invalid_ignore_changes_ruleset, "Invalid ignore_changes ruleset", "Cannot mix wildcard string \"*\" with non-wildcard references.", *star);
+        ctx_.error(code::invalid_ignore_changes_ruleset, "Invalid ignore_changes ruleset",
+                   "Cannot mix wildcard string \"*\" with non-wildcard references.", *star);
     }
     lc.ignore_changes = std::move(list);
 }
@@ -288,27 +297,32 @@ void Decoder::decode_replace_triggered_by(const ContentAttr& a, Lifecycle& lc) {
         for (const auto* t : refs) {
             if (t->root == "each") {
                 if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "key")) {
-                    ctx_.error(code::invalid_each_reference_in_replace_triggered_by_expression, "Invalid each reference in replace_triggered_by expression",
+                    ctx_.error(code::invalid_each_reference_in_replace_triggered_by_expression,
+                               "Invalid each reference in replace_triggered_by expression",
                                "Only each.key may be used in replace_triggered_by.", e.range);
                 }
             } else if (t->root == "count") {
                 if (!(t->steps.size() >= 1 && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == "index")) {
-                    ctx_.error(code::invalid_count_reference_in_replace_triggered_by_expression, "Invalid count reference in replace_triggered_by expression",
+                    ctx_.error(code::invalid_count_reference_in_replace_triggered_by_expression,
+                               "Invalid count reference in replace_triggered_by expression",
                                "Only count.index may be used in replace_triggered_by.", e.range);
                 }
             } else if (!referenced_resource(*t).empty() && t->root != "data") {
                 ++resources;
             } else {
-                ctx_.error(code::invalid_reference_in_replace_triggered_by_expression, "Invalid reference in replace_triggered_by expression",
+                ctx_.error(code::invalid_reference_in_replace_triggered_by_expression,
+                           "Invalid reference in replace_triggered_by expression",
                            "Only resources, count.index, and each.key may be used in replace_triggered_by.", e.range);
                 bad = true;
             }
         }
         if (bad) continue;
         if (resources == 0) {
-            ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression", "Missing resource reference in replace_triggered_by expression.", e.range);
+            ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression",
+                       "Missing resource reference in replace_triggered_by expression.", e.range);
         } else if (resources > 1) {
-            ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression", "Multiple resource references in replace_triggered_by expression.", e.range);
+            ctx_.error(code::invalid_replace_triggered_by_expression, "Invalid replace_triggered_by expression",
+                       "Multiple resource references in replace_triggered_by expression.", e.range);
         }
     }
 }
@@ -323,18 +337,21 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
     const bool managed = mode == ResourceMode::managed;
     if (!detail::valid_identifier(r.type)) {
         ctx_.error(managed ? code::invalid_resource_type_name : code::invalid_data_source_name,
-                   managed ? "Invalid resource type name" : "Invalid data source name", bad_identifier_detail, b.label_ranges[0]);
+                   managed ? "Invalid resource type name" : "Invalid data source name", bad_identifier_detail,
+                   b.label_ranges[0]);
     }
     if (!detail::valid_identifier(r.name)) {
         ctx_.error(managed ? code::invalid_resource_name : code::invalid_data_resource_name,
-                   managed ? "Invalid resource name" : "Invalid data resource name", bad_identifier_detail, b.label_ranges[1]);
+                   managed ? "Invalid resource name" : "Invalid data resource name", bad_identifier_detail,
+                   b.label_ranges[1]);
     }
     Content c = detail::body_content(ctx_, b.body, managed ? schema::resource : schema::data, &r.config);
     if (const auto* a = c.attribute("count")) r.count = a->expr;
     if (const auto* a = c.attribute("for_each")) {
         r.for_each = a->expr;
         if (r.count) {
-            ctx_.error(code::invalid_combination_of_count_and_for_each, "Invalid combination of \"count\" and \"for_each\"",
+            ctx_.error(code::invalid_combination_of_count_and_for_each,
+                       "Invalid combination of \"count\" and \"for_each\"",
                        "The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used "
                        "to be explicit about the number of resources to be created.",
                        a->name_range);
@@ -358,14 +375,16 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
     for (const auto& inner : c.blocks) {
         if (inner.type == "lifecycle") {
             if (seen_lifecycle) {
-                ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block", "This resource already has a lifecycle block.", inner.def_range);
+                ctx_.error(code::duplicate_lifecycle_block, "Duplicate lifecycle block",
+                           "This resource already has a lifecycle block.", inner.def_range);
                 continue;
             }
             seen_lifecycle = true;
             decode_lifecycle(inner, r);
         } else if (inner.type == "connection") {
             if (r.connection) {
-                ctx_.error(code::duplicate_connection_block, "Duplicate connection block", "This resource already has a connection block.", inner.def_range);
+                ctx_.error(code::duplicate_connection_block, "Duplicate connection block",
+                           "This resource already has a connection block.", inner.def_range);
                 continue;
             }
             r.connection = Connection{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)};
@@ -379,11 +398,13 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
             seen_escape = true;
             detail::merge_escape_body(r.config, detail::whole_body(ctx_, inner.body));
         } else {
-            ctx_.error(managed ? code::reserved_block_type_name_in_resource_block
-                               : code::reserved_block_type_name_in_data_block,
-                       managed ? "Reserved block type name in resource block" : "Reserved block type name in data block",
-                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
-                       inner.type_range);
+            ctx_.error(
+                managed ? code::reserved_block_type_name_in_resource_block
+                        : code::reserved_block_type_name_in_data_block,
+                managed ? "Reserved block type name in resource block" : "Reserved block type name in data block",
+                fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.",
+                            inner.type),
+                inner.type_range);
         }
     }
     if (r.connection) {

@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -31,11 +31,13 @@ std::optional<cty::Value> Decoder::decode_typed(const Expression& e, const cty::
         return std::nullopt;
     }
     if (conv.value.is_null()) {
-        ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must not be null", start);
+        ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must not be null",
+                   start);
         return std::nullopt;
     }
     if (!conv.value.is_known()) {
-        ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must be known", start);
+        ctx_.error(code::unsuitable_value_type, "Unsuitable value type", "Unsuitable value: value must be known",
+                   start);
         return std::nullopt;
     }
     return conv.value;
@@ -69,18 +71,20 @@ std::optional<std::vector<std::string>> Decoder::decode_version_constraint(const
     }
     auto conv = cty::convert(v, cty::Type::string());
     if (!conv.ok()) {
-        ctx_.error(code::invalid_version_constraint, "Invalid version constraint", fmt::format("A string value is required for {}.", a.name), a.expr.range);
+        ctx_.error(code::invalid_version_constraint, "Invalid version constraint",
+                   fmt::format("A string value is required for {}.", a.name), a.expr.range);
         return std::nullopt;
     }
     if (conv.value.is_null()) return std::vector<std::string>{};
     if (!conv.value.is_known()) {
-        ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "Version constraints must be known.", a.expr.range);
+        ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "Version constraints must be known.",
+                   a.expr.range);
         return std::nullopt;
     }
     const std::string& text = conv.value.as_string();
     if (!valid_constraint_syntax(text)) {
-        ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "This string does not use correct version constraint syntax.",
-                   a.expr.range);
+        ctx_.error(code::invalid_version_constraint, "Invalid version constraint",
+                   "This string does not use correct version constraint syntax.", a.expr.range);
         return std::nullopt;
     }
     return split_version_constraints(text);
@@ -117,7 +121,8 @@ bool Decoder::valid_constraint_syntax(std::string_view s) {
         if (!digits || need_digit) return false;
         for (; i < v.size(); ++i) {
             char c = v[i];
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == '~')) return false;
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == '~'))
+                return false;
         }
     }
     return true;
@@ -127,13 +132,15 @@ void Decoder::check_provider_name_normalized(std::string_view name, Range where)
     std::string norm;
     std::string err;
     if (!parse_provider_part(name, norm, err)) {
-        ctx_.error(code::invalid_provider_local_name, "Invalid provider local name", fmt::format("{} is an invalid provider local name: {}", name, err), where);
+        ctx_.error(code::invalid_provider_local_name, "Invalid provider local name",
+                   fmt::format("{} is an invalid provider local name: {}", name, err), where);
         return;
     }
     if (norm != name) {
-        ctx_.error(code::invalid_provider_local_name, "Invalid provider local name",
-                   fmt::format("Provider names must be normalized. Replace \"{}\" with \"{}\" to fix this error.", name, norm),
-                   where);
+        ctx_.error(
+            code::invalid_provider_local_name, "Invalid provider local name",
+            fmt::format("Provider names must be normalized. Replace \"{}\" with \"{}\" to fix this error.", name, norm),
+            where);
     }
 }
 
@@ -142,24 +149,30 @@ std::vector<Traversal> Decoder::decode_depends_on(const ContentAttr& a) {
     auto items = detail::expr_list(ctx_, a.expr);
     if (!items) return out;
     for (const auto& e : *items) {
-        if (const auto* t = detail::traversal_for_expr(ctx_, e, false, true, false)) out.push_back(detail::make_traversal(ctx_, *t, e));
+        if (const auto* t = detail::traversal_for_expr(ctx_, e, false, true, false))
+            out.push_back(detail::make_traversal(ctx_, *t, e));
     }
     return out;
 }
 
 // decodeProviderConfigRef: "aws" or "aws.alias".
-std::optional<std::string> Decoder::decode_provider_ref(const Expression& e, std::string_view arg_name, Range* name_range) {
+std::optional<std::string> Decoder::decode_provider_ref(const Expression& e, std::string_view arg_name,
+                                                        Range* name_range) {
     const std::size_t before = ctx_.diags->size();
     const hcl::ScopeTraversalExpr* t = detail::traversal_for_expr(ctx_, e, false, true, false);
     if (!t || t->steps.size() > 1) {
         // Only our own errors, not the generic traversal ones.
         ctx_.diags->resize(before);
         if (detail::is_native_quoted_string(e) && !t) {
-            ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference", "A provider configuration reference must not be given in quotes.", e.range);
-        } else {
             ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
-                       fmt::format("The {} argument requires a provider type name, optionally followed by a period and then a configuration alias.", arg_name),
-                       e.range);
+                       "A provider configuration reference must not be given in quotes.", e.range);
+        } else {
+            ctx_.error(
+                code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
+                fmt::format(
+                    "The {} argument requires a provider type name, optionally followed by a period and then a configuration alias.",
+                    arg_name),
+                e.range);
         }
         return std::nullopt;
     }
@@ -173,8 +186,10 @@ std::optional<std::string> Decoder::decode_provider_ref(const Expression& e, std
     if (!t->steps.empty()) {
         const auto& step = t->steps[0];
         if (step.kind != hcl::StepKind::attr) {
-            ctx_.error(code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
-                       "Provider name must either stand alone or be followed by a period and then a configuration alias.", step.range);
+            ctx_.error(
+                code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
+                "Provider name must either stand alone or be followed by a period and then a configuration alias.",
+                step.range);
             return std::nullopt;
         }
         out += ".";
@@ -191,7 +206,7 @@ Check Decoder::decode_check_rule(const ContentBlock& b) {
         c.condition = a->expr;
         if (b.type != "validation" && detail::expression_variables(ctx_, a->expr).empty()) {
             ctx_.error(b.type == "precondition" ? code::invalid_precondition_expression
-                                               : code::invalid_postcondition_expression,
+                                                : code::invalid_postcondition_expression,
                        fmt::format("Invalid {} expression", b.type),
                        "The condition expression must refer to at least one object from elsewhere in the "
                        "configuration, or else its result would not be checking anything.",
@@ -200,8 +215,9 @@ Check Decoder::decode_check_rule(const ContentBlock& b) {
     }
     if (const auto* a = content.attribute("error_message")) c.error_message = a->expr;
     if (ctx_.is_override && b.type != "validation") {
-        ctx_.error(b.type == "precondition" ? code::cant_override_precondition_blocks : code::cant_override_postcondition_blocks,
-                    fmt::format("Can't override {} blocks", b.type),
+        ctx_.error(b.type == "precondition" ? code::cant_override_precondition_blocks
+                                            : code::cant_override_postcondition_blocks,
+                   fmt::format("Can't override {} blocks", b.type),
                    fmt::format("Override files cannot override \"{}\" blocks.", b.type), b.def_range);
     }
     return c;
@@ -225,13 +241,14 @@ void Decoder::unsupported_argument(const ContentAttr& a, std::string_view code) 
 
 // A reference's resource address ("aws_instance.web", "data.x.y"), or "".
 std::string Decoder::referenced_resource(const hcl::ScopeTraversalExpr& t) {
-    static constexpr std::string_view not_resources[] = {"var", "local", "module", "path", "terraform", "count",
-                                                         "each", "self", "resource", "template", "iterator"};
+    static constexpr std::string_view not_resources[] = {"var",  "local", "module",   "path",     "terraform", "count",
+                                                         "each", "self",  "resource", "template", "iterator"};
     for (auto n : not_resources) {
         if (t.root == n) return {};
     }
     if (t.root == "data") {
-        if (t.steps.size() < 2 || t.steps[0].kind != hcl::StepKind::attr || t.steps[1].kind != hcl::StepKind::attr) return {};
+        if (t.steps.size() < 2 || t.steps[0].kind != hcl::StepKind::attr || t.steps[1].kind != hcl::StepKind::attr)
+            return {};
         return fmt::format("data.{}.{}", t.steps[0].name, t.steps[1].name);
     }
     if (t.steps.empty() || t.steps[0].kind != hcl::StepKind::attr) return {};
@@ -261,7 +278,8 @@ void Decoder::only_self_refs(const Body& body) {
                 if (t->root == "each" && t->steps[0].name == "key") valid = true;
             }
             if (!valid) {
-                ctx_.error(code::invalid_reference_from_destroy_provisioner, "Invalid reference from destroy provisioner",
+                ctx_.error(code::invalid_reference_from_destroy_provisioner,
+                           "Invalid reference from destroy provisioner",
                            "Destroy-time provisioners and their connection configurations may only reference "
                            "attributes of the related resource, via 'self', 'count.index', or 'each.key'.\n\n"
                            "References to other resources during the destroy phase can cause dependency cycles and "

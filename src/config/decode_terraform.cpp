@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -88,7 +88,8 @@ void Decoder::decode_terraform(const ContentBlock& b) {
 // implements the store. OpenTofu has no such block.
 void Decoder::decode_state_store(const ContentBlock& b, TerraformBlock& tb) {
     if (engine_ != Engine::terraform) {
-        ctx_.error(code::unsupported_block_type, "Unsupported block type", "Blocks of type \"state_store\" are not expected here.", b.type_range);
+        ctx_.error(code::unsupported_block_type, "Unsupported block type",
+                   "Blocks of type \"state_store\" are not expected here.", b.type_range);
         return;
     }
     Backend store;
@@ -100,21 +101,21 @@ void Decoder::decode_state_store(const ContentBlock& b, TerraformBlock& tb) {
         if (inner.type == "provider") providers.push_back(&inner);
     }
     if (providers.empty()) {
-        ctx_.error(code::missing_provider_block, "Missing provider block", "A 'provider' block is required in 'state_store' blocks",
-                   b.body.missing_item);
+        ctx_.error(code::missing_provider_block, "Missing provider block",
+                   "A 'provider' block is required in 'state_store' blocks", b.body.missing_item);
         return;
     }
     if (providers.size() > 1) {
-        ctx_.error(code::duplicate_provider_block, "Duplicate provider block", "Only one 'provider' block should be present in a 'state_store' block",
-                   providers[1]->def_range);
+        ctx_.error(code::duplicate_provider_block, "Duplicate provider block",
+                   "Only one 'provider' block should be present in a 'state_store' block", providers[1]->def_range);
         return;
     }
     const ContentBlock& p = *providers.front();
     Body provider_config;
     Content pc = detail::body_content(ctx_, p.body, schema::provider, &provider_config);
     if (const auto* a = pc.attribute("alias")) {
-        ctx_.error(code::unexpected_provider_alias, "Unexpected provider alias", "Aliases are disallowed in the 'provider' block in the 'state_store' block",
-                   a->name_range);
+        ctx_.error(code::unexpected_provider_alias, "Unexpected provider alias",
+                   "Aliases are disallowed in the 'provider' block in the 'state_store' block", a->name_range);
         return;
     }
     tb.state_stores.push_back(std::move(store));
@@ -144,7 +145,8 @@ void Decoder::check_opentofu_constraint(const std::vector<std::string>& vc, Rang
                    fmt::format("This module is not compatible with OpenTofu v{}: its version constraint is \"{}\".",
                                opentofu_language_version().to_string(), joined),
                    range);
-    } else if (warn_ineffective && providers::constraints_allow(*parsed.constraints, providers::Version{1, 11, 0, {}, {}})) {
+    } else if (warn_ineffective &&
+               providers::constraints_allow(*parsed.constraints, providers::Version{1, 11, 0, {}, {}})) {
         // compatible_with was introduced in v1.12.0: older releases do not
         // read it, so accepting them through it declares nothing.
         ctx_.warning(code::ineffective_version_constraint, "Ineffective version constraint",
@@ -164,11 +166,13 @@ void Decoder::decode_language(const ContentBlock& b) {
         std::string kw = detail::expr_keyword(ctx_, a->expr);
         if (kw.empty()) {
             ctx_.error(code::invalid_language_edition, "Invalid language edition",
-                       "The edition argument expects a bare language edition keyword, such as tofu2024.", a->expr.range);
+                       "The edition argument expects a bare language edition keyword, such as tofu2024.",
+                       a->expr.range);
         } else if (kw != "tofu2024") {
             ctx_.error(code::unsupported_language_edition, "Unsupported language edition",
                        fmt::format("This version of OpenTofu supports only language edition tofu2024; this module "
-                                   "requires {}.", kw),
+                                   "requires {}.",
+                                   kw),
                        a->expr.range);
         }
     }
@@ -177,8 +181,8 @@ void Decoder::decode_language(const ContentBlock& b) {
             for (const auto& item : *items) {
                 std::string kw = detail::expr_keyword(ctx_, item);
                 if (kw.empty()) {
-                    ctx_.error(code::invalid_experiment_keyword, "Invalid experiment keyword", "Elements of \"experiments\" must be experiment keywords.",
-                               item.range);
+                    ctx_.error(code::invalid_experiment_keyword, "Invalid experiment keyword",
+                               "Elements of \"experiments\" must be experiment keywords.", item.range);
                 } else {
                     ctx_.error(code::unknown_experiment_keyword, "Unknown experiment keyword",
                                fmt::format("There is no current experiment with the keyword \"{}\".", kw), item.range);
@@ -222,7 +226,8 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
             attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
         }
         for (const auto& nb : b.body.native->blocks) {
-            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
+            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type),
+                       "Blocks are not allowed here.", nb.type_range());
         }
     } else if (b.body.json) {
         for (const auto& m : b.body.json->members) {
@@ -268,7 +273,8 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
             const_cast<DecodeContext&>(ctx_).diags = saved;
         }
         if (!kvs) {
-            ctx_.error(code::invalid_required_providers_object, "Invalid required_providers object", "required_providers entries must be strings or objects.", a.expr.range);
+            ctx_.error(code::invalid_required_providers_object, "Invalid required_providers object",
+                       "required_providers entries must be strings or objects.", a.expr.range);
             continue;
         }
         bool have_type = false;
@@ -277,28 +283,31 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
             if (kv.key.native) {
                 cty::Value k = detail::static_value(ctx_, kv.key);
                 if (!k.is_known() || k.is_null() || k.type().kind() != cty::TypeKind::string) {
-                    ctx_.error(code::invalid_attribute, "Invalid Attribute", "Invalid attribute value for provider requirement", kv.key.range);
+                    ctx_.error(code::invalid_attribute, "Invalid Attribute",
+                               "Invalid attribute value for provider requirement", kv.key.range);
                     continue;
                 }
                 key = k.as_string();
             } else {
                 // JSON object key
                 std::string_view raw = ctx_.file->text().substr(kv.key.range.start.byte + 1,
-                                                                 kv.key.range.end.byte - kv.key.range.start.byte - 2);
+                                                                kv.key.range.end.byte - kv.key.range.start.byte - 2);
                 key = std::string(raw);
             }
             if (key == "version") {
                 cty::Value cv = detail::static_value(ctx_, kv.value, false);
                 if (!cv.is_known() || cv.is_null() || cv.type().kind() != cty::TypeKind::string ||
                     !valid_constraint_syntax(cv.as_string())) {
-                    ctx_.error(code::invalid_version_constraint, "Invalid version constraint", "This string does not use correct version constraint syntax.", kv.value.range);
+                    ctx_.error(code::invalid_version_constraint, "Invalid version constraint",
+                               "This string does not use correct version constraint syntax.", kv.value.range);
                     continue;
                 }
                 e.version_constraints = split_version_constraints(cv.as_string());
             } else if (key == "source") {
                 cty::Value sv = detail::static_value(ctx_, kv.value, false);
                 if (!sv.is_known() || sv.is_null() || sv.type().kind() != cty::TypeKind::string) {
-                    ctx_.error(code::invalid_source, "Invalid source", "Source must be specified as a string.", kv.value.range);
+                    ctx_.error(code::invalid_source, "Invalid source", "Source must be specified as a string.",
+                               kv.value.range);
                     continue;
                 }
                 auto parsed = parse_provider_source(sv.as_string());
@@ -316,16 +325,19 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
                     const auto* t = detail::traversal_for_expr(ctx_, item, false, false, false);
                     if (!t) continue;
                     if (t->steps.size() != 1 || t->steps[0].kind != hcl::StepKind::attr) {
-                        ctx_.error(code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
-                                   "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
-                                   kv.value.range);
+                        ctx_.error(
+                            code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
+                            "Configuration aliases can only contain references to local provider configuration names in the format of provider.alias",
+                            kv.value.range);
                         continue;
                     }
                     if (t->root != e.name) {
-                        ctx_.error(code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
-                                   fmt::format("Configuration aliases must be prefixed with the provider name. Expected \"{}\", but found \"{}\".",
-                                               e.name, t->root),
-                                   kv.value.range);
+                        ctx_.error(
+                            code::invalid_configuration_aliases_value, "Invalid configuration_aliases value",
+                            fmt::format(
+                                "Configuration aliases must be prefixed with the provider name. Expected \"{}\", but found \"{}\".",
+                                e.name, t->root),
+                            kv.value.range);
                         continue;
                     }
                     e.configuration_aliases.push_back(fmt::format("{}.{}", t->root, t->steps[0].name));
@@ -375,7 +387,8 @@ void Decoder::decode_provider(const ContentBlock& b) {
         }
     }
     if (const auto* a = c.attribute("version")) {
-        ctx_.warning(code::version_constraints_inside_provider_configuration_blocks_are_deprecated, "Version constraints inside provider configuration blocks are deprecated",
+        ctx_.warning(code::version_constraints_inside_provider_configuration_blocks_are_deprecated,
+                     "Version constraints inside provider configuration blocks are deprecated",
                      "Terraform 0.13 and earlier allowed provider version constraints inside the provider "
                      "configuration block, but that is now deprecated and will be removed in a future version of "
                      "Terraform. To silence this warning, move the provider version constraint into the "
@@ -387,9 +400,11 @@ void Decoder::decode_provider(const ContentBlock& b) {
     for (std::string_view reserved : {"count", "depends_on", "for_each", "source"}) {
         if (engine_ == Engine::opentofu && reserved == "for_each") continue;  // OpenTofu 1.9 provider iteration
         if (const auto* a = c.attribute(reserved)) {
-            ctx_.error(code::reserved_argument_name_in_provider_block, "Reserved argument name in provider block",
-                       fmt::format("The provider argument name \"{}\" is reserved for use by Terraform in a future version.", reserved),
-                       a->name_range);
+            ctx_.error(
+                code::reserved_argument_name_in_provider_block, "Reserved argument name in provider block",
+                fmt::format("The provider argument name \"{}\" is reserved for use by Terraform in a future version.",
+                            reserved),
+                a->name_range);
         }
     }
     bool seen_escape = false;
@@ -403,7 +418,8 @@ void Decoder::decode_provider(const ContentBlock& b) {
             detail::merge_escape_body(p.config, detail::whole_body(ctx_, inner.body));
         } else {
             ctx_.error(code::reserved_block_type_name_in_provider_block, "Reserved block type name in provider block",
-                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.", inner.type),
+                       fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.",
+                                   inner.type),
                        inner.type_range);
         }
     }

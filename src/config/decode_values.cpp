@@ -11,9 +11,9 @@
 #include "tfsift/config/version_constraints.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/references.hpp"
 #include "tfsift/providers/version.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -25,9 +25,11 @@ void Decoder::decode_variable(const ContentBlock& b) {
     if (!detail::valid_identifier(v.name)) {
         ctx_.error(code::invalid_variable_name, "Invalid variable name", bad_identifier_detail, b.label_ranges[0]);
     }
-    if (contains({"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"}, v.name)) {
+    if (contains({"source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals"},
+                 v.name)) {
         ctx_.error(code::invalid_variable_name, "Invalid variable name",
-                   fmt::format("The variable name \"{}\" is reserved due to its special meaning inside module blocks.", v.name),
+                   fmt::format("The variable name \"{}\" is reserved due to its special meaning inside module blocks.",
+                               v.name),
                    b.label_ranges[0]);
     }
     Content c = detail::body_content(ctx_, b.body, schema::variable, nullptr);
@@ -73,7 +75,8 @@ void Decoder::decode_variable(const ContentBlock& b) {
             auto conv = cty::convert(val, v.constraint_type);
             if (!conv.ok()) {
                 ctx_.error(code::variable_default_type_mismatch, "Invalid default value for variable",
-                           fmt::format("This default value is not compatible with the variable's type constraint: {}.", conv.error),
+                           fmt::format("This default value is not compatible with the variable's type constraint: {}.",
+                                       conv.error),
                            a->expr.range);
                 val = shown;
             } else {
@@ -84,8 +87,8 @@ void Decoder::decode_variable(const ContentBlock& b) {
             }
         }
         if (!v.nullable.value.get<bool>() && val.is_null()) {
-            ctx_.error(code::variable_default_not_nullable, "Invalid default value for variable", "A null default value is not valid when nullable=false.",
-                       a->expr.range);
+            ctx_.error(code::variable_default_not_nullable, "Invalid default value for variable",
+                       "A null default value is not valid when nullable=false.", a->expr.range);
         }
         v.default_cty = val;
     }
@@ -93,19 +96,24 @@ void Decoder::decode_variable(const ContentBlock& b) {
         if (inner.type != "validation") continue;
         Check check = decode_check_rule(inner);
         if (ctx_.is_override) {
-            ctx_.error(code::cant_override_validations, "Can't override validations", "Override files cannot override variable validations.", inner.def_range);
+            ctx_.error(code::cant_override_validations, "Can't override validations",
+                       "Override files cannot override variable validations.", inner.def_range);
         }
         if (check.condition) {
             bool refers_to_self = false;
             for (const auto* t : detail::expression_variables(ctx_, *check.condition)) {
-                if (t->root == "var" && !t->steps.empty() && t->steps[0].kind == hcl::StepKind::attr && t->steps[0].name == v.name) {
+                if (t->root == "var" && !t->steps.empty() && t->steps[0].kind == hcl::StepKind::attr &&
+                    t->steps[0].name == v.name) {
                     refers_to_self = true;
                 }
             }
             if (!refers_to_self) {
-                ctx_.error(code::invalid_variable_validation_condition, "Invalid variable validation condition",
-                           fmt::format("The condition for variable \"{}\" must refer to var.{} in order to test incoming values.", v.name, v.name),
-                           check.condition->range);
+                ctx_.error(
+                    code::invalid_variable_validation_condition, "Invalid variable validation condition",
+                    fmt::format(
+                        "The condition for variable \"{}\" must refer to var.{} in order to test incoming values.",
+                        v.name, v.name),
+                    check.condition->range);
             }
         }
         v.validations.push_back(check);
@@ -126,15 +134,17 @@ void Decoder::decode_variable_type(const ContentAttr& a, Variable& v) {
             if (s == "string") {
                 detail += "Remove the quotes around \"string\".";
             } else {
-                detail += fmt::format("Remove the quotes around \"{}\" and write {}(string) instead to explicitly "
-                                      "indicate that the {} elements are strings.",
-                                      s, s, s);
+                detail += fmt::format(
+                    "Remove the quotes around \"{}\" and write {}(string) instead to explicitly "
+                    "indicate that the {} elements are strings.",
+                    s, s, s);
             }
             ctx_.error(code::invalid_quoted_type_constraints, "Invalid quoted type constraints", detail, e.range);
         } else {
-            ctx_.error(code::invalid_legacy_variable_type_hint, "Invalid legacy variable type hint",
-                       "To provide a full type expression, remove the surrounding quotes and give the type expression directly.",
-                       e.range);
+            ctx_.error(
+                code::invalid_legacy_variable_type_hint, "Invalid legacy variable type hint",
+                "To provide a full type expression, remove the surrounding quotes and give the type expression directly.",
+                e.range);
         }
         v.constraint_type = cty::Type::dynamic();
         return;
@@ -181,7 +191,8 @@ void Decoder::decode_locals(const ContentBlock& b) {
             attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
         }
         for (const auto& nb : b.body.native->blocks) {
-            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type), "Blocks are not allowed here.", nb.type_range());
+            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type),
+                       "Blocks are not allowed here.", nb.type_range());
         }
     } else if (b.body.json) {
         for (const auto& m : b.body.json->members) {
@@ -201,7 +212,8 @@ void Decoder::decode_output(const ContentBlock& b) {
     Output o;
     o.name = b.labels[0];
     o.origin = origin(b.origin);
-    if (!detail::valid_identifier(o.name)) ctx_.error(code::invalid_output_name, "Invalid output name", bad_identifier_detail, b.label_ranges[0]);
+    if (!detail::valid_identifier(o.name))
+        ctx_.error(code::invalid_output_name, "Invalid output name", bad_identifier_detail, b.label_ranges[0]);
     Content c = detail::body_content(ctx_, b.body, schema::output, nullptr);
     if (const auto* a = c.attribute("description")) o.description = decode_string(*a);
     if (const auto* a = c.attribute("value")) o.value = a->expr;
@@ -224,8 +236,8 @@ void Decoder::decode_output(const ContentBlock& b) {
         if (inner.type == "precondition") {
             o.preconditions.push_back(decode_check_rule(inner));
         } else if (inner.type == "postcondition") {
-            ctx_.error(code::postconditions_are_not_allowed, "Postconditions are not allowed", "Output values can only have preconditions, not postconditions.",
-                       inner.type_range);
+            ctx_.error(code::postconditions_are_not_allowed, "Postconditions are not allowed",
+                       "Output values can only have preconditions, not postconditions.", inner.type_range);
         }
     }
     out_.outputs.emplace_back(std::move(o), Declared{b.def_range});

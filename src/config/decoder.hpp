@@ -79,7 +79,8 @@ private:
     std::vector<Traversal> decode_depends_on(const ContentAttr& a);
 
     // decodeProviderConfigRef: "aws" or "aws.alias".
-    std::optional<std::string> decode_provider_ref(const Expression& e, std::string_view arg_name, Range* name_range = nullptr);
+    std::optional<std::string> decode_provider_ref(const Expression& e, std::string_view arg_name,
+                                                   Range* name_range = nullptr);
 
     Check decode_check_rule(const ContentBlock& b);
 

@@ -60,7 +60,8 @@ json traversals_json(const std::vector<Traversal>& ts) {
 
 json terraform_json(const TerraformSettings& tf) {
     json rv = json::array();
-    for (const auto& r : tf.required_version) rv.push_back({{"constraints", r.constraints}, {"origin", r.origin.to_string()}});
+    for (const auto& r : tf.required_version)
+        rv.push_back({{"constraints", r.constraints}, {"origin", r.origin.to_string()}});
     json rp = json::object();
     for (const auto& [name, e] : tf.required_providers) {
         json j{{"source", e.source ? json(*e.source) : json(nullptr)},
@@ -71,9 +72,13 @@ json terraform_json(const TerraformSettings& tf) {
         rp[name] = std::move(j);
     }
     json pm = json::object();
-    for (const auto& [name, m] : tf.provider_meta) pm[name] = {{"config", body_json(m.config)}, {"origin", m.origin.to_string()}};
+    for (const auto& [name, m] : tf.provider_meta)
+        pm[name] = {{"config", body_json(m.config)}, {"origin", m.origin.to_string()}};
     json backend = nullptr;
-    if (tf.backend) backend = {{"type", tf.backend->type}, {"config", body_json(tf.backend->config)}, {"origin", tf.backend->origin.to_string()}};
+    if (tf.backend)
+        backend = {{"type", tf.backend->type},
+                   {"config", body_json(tf.backend->config)},
+                   {"origin", tf.backend->origin.to_string()}};
     json cloud = nullptr;
     if (tf.cloud) cloud = {{"config", body_json(tf.cloud->config)}, {"origin", tf.cloud->origin.to_string()}};
     return json{{"required_version", std::move(rv)}, {"required_providers", std::move(rp)},
@@ -81,7 +86,9 @@ json terraform_json(const TerraformSettings& tf) {
                 {"provider_meta", std::move(pm)},    {"experiments", tf.experiments}};
 }
 
-json connection_json(const Connection& c) { return {{"config", body_json(c.config)}, {"origin", c.origin.to_string()}}; }
+json connection_json(const Connection& c) {
+    return {{"config", body_json(c.config)}, {"origin", c.origin.to_string()}};
+}
 
 json resource_json(const Resource& r) {
     json provider{{"value", r.provider.value}, {"explicit", r.provider.explicit_}};
@@ -99,7 +106,8 @@ json resource_json(const Resource& r) {
             if (!l.ignore_changes->empty()) v["origin"] = l.ignore_changes->front().origin().to_string();
             lc["ignore_changes"] = std::move(v);
         }
-        if (l.ignore_all_changes) lc["ignore_all_changes"] = {{"value", true}, {"origin", l.ignore_all_changes->to_string()}};
+        if (l.ignore_all_changes)
+            lc["ignore_all_changes"] = {{"value", true}, {"origin", l.ignore_all_changes->to_string()}};
         json rtb = json::array();
         for (const auto& e : l.replace_triggered_by) rtb.push_back(expr_json(e));
         lc["replace_triggered_by"] = std::move(rtb);
@@ -116,8 +124,11 @@ json resource_json(const Resource& r) {
     if (managed) {
         json provs = json::array();
         for (const auto& p : r.provisioners) {
-            json j{{"type", p.type}, {"when", p.when}, {"on_failure", p.on_failure},
-                   {"config", body_json(p.config)}, {"origin", p.origin.to_string()}};
+            json j{{"type", p.type},
+                   {"when", p.when},
+                   {"on_failure", p.on_failure},
+                   {"config", body_json(p.config)},
+                   {"origin", p.origin.to_string()}};
             if (p.connection) j["connection"] = connection_json(*p.connection);
             provs.push_back(std::move(j));
         }
@@ -178,7 +189,8 @@ json module_to_json(const LoadedModule& lm) {
     json calls = json::object();
     for (const auto& [name, c] : m.module_calls) {
         json passing = json::object();
-        for (const auto& p : c.providers) passing[p.child_key] = {{"value", p.parent_key}, {"origin", p.origin.to_string()}};
+        for (const auto& p : c.providers)
+            passing[p.child_key] = {{"value", p.parent_key}, {"origin", p.origin.to_string()}};
         json j{{"providers", std::move(passing)},
                {"depends_on", traversals_json(c.depends_on)},
                {"config", body_json(c.config)},
@@ -199,7 +211,8 @@ json module_to_json(const LoadedModule& lm) {
     json data = json::object();
     for (const auto& [key, r] : m.data) data[key] = resource_json(r);
     json moved = json::array();
-    for (const auto& mv : m.moved) moved.push_back({{"from", mv.from.text}, {"to", mv.to.text}, {"origin", mv.origin.to_string()}});
+    for (const auto& mv : m.moved)
+        moved.push_back({{"from", mv.from.text}, {"to", mv.to.text}, {"origin", mv.origin.to_string()}});
     json children = json::object();
     for (const auto& [name, child] : lm.children) children[name] = module_to_json(child);
 
@@ -230,8 +243,11 @@ json effective_document(const LoadedModule* root, const std::vector<LoadDiagnost
                {"summary", d.summary},
                {"detail", d.detail},
                {"phase", to_string(ld.phase)},
-               {"file", nullptr}, {"line", nullptr}, {"column", nullptr},
-               {"end_line", nullptr}, {"end_column", nullptr}};
+               {"file", nullptr},
+               {"line", nullptr},
+               {"column", nullptr},
+               {"end_line", nullptr},
+               {"end_column", nullptr}};
         bool has_file = !d.filename.empty();
         std::uint32_t line = 0;
         std::uint32_t column = 0;
@@ -246,8 +262,9 @@ json effective_document(const LoadedModule* root, const std::vector<LoadDiagnost
             j["end_line"] = e.line;
             j["end_column"] = e.column;
         }
-        rows.push_back(Row{std::move(j), {has_file, d.filename, line, column, d.severity == Severity::error ? 0 : 1,
-                                          d.summary, d.detail}});
+        rows.push_back(
+            Row{std::move(j),
+                {has_file, d.filename, line, column, d.severity == Severity::error ? 0 : 1, d.summary, d.detail}});
     }
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.key < b.key; });
     json diags = json::array();

@@ -275,7 +275,8 @@ public:
 
     void resource(const Resource& r) {
         const bool managed = r.mode == ResourceMode::managed;
-        open(0, fmt::format("{} {} {}", managed ? "resource" : "data", hcl_quoted(r.type), hcl_quoted(r.name)), r.origin);
+        open(0, fmt::format("{} {} {}", managed ? "resource" : "data", hcl_quoted(r.type), hcl_quoted(r.name)),
+             r.origin);
         if (r.count) argument(1, "count", *r.count);
         if (r.for_each) argument(1, "for_each", *r.for_each);
         if (r.provider.explicit_) {
@@ -283,10 +284,12 @@ public:
             line(1, "provider = " + r.provider.value);
         }
         if (!r.depends_on.empty()) line(1, "depends_on = " + traversal_list(r.depends_on));
-        escaped_body(1, r.config, {"count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner"});
+        escaped_body(1, r.config,
+                     {"count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner"});
         const Lifecycle& lc = r.lifecycle;
-        const bool has_lc = lc.create_before_destroy || lc.prevent_destroy || lc.ignore_changes || lc.ignore_all_changes ||
-                            !lc.replace_triggered_by.empty() || !lc.preconditions.empty() || !lc.postconditions.empty();
+        const bool has_lc = lc.create_before_destroy || lc.prevent_destroy || lc.ignore_changes ||
+                            lc.ignore_all_changes || !lc.replace_triggered_by.empty() || !lc.preconditions.empty() ||
+                            !lc.postconditions.empty();
         if (has_lc) {
             line(1, "lifecycle {");
             if (lc.create_before_destroy) value_argument(2, "create_before_destroy", *lc.create_before_destroy);
@@ -417,8 +420,8 @@ public:
 };
 
 void all_modules(const LoadedModule& m, std::string& out) {
-    out += fmt::format("# ==== module {} (directory {}) ====\n",
-                       m.address.empty() ? std::string("(root)") : m.address, m.dir);
+    out += fmt::format("# ==== module {} (directory {}) ====\n", m.address.empty() ? std::string("(root)") : m.address,
+                       m.dir);
     out += "# files:";
     for (const auto& f : m.primary_files) out += " " + f;
     for (const auto& f : m.override_files) out += " " + f + " (override)";
@@ -474,7 +477,8 @@ std::string effective_hcl(const LoadedModule& root, const std::vector<LoadDiagno
         out += "# ==== diagnostics ====\n";
         for (const auto& d : diagnostics) {
             std::string where = d.diagnostic.filename.empty() ? std::string("-") : d.diagnostic.filename;
-            if (d.diagnostic.subject && d.source) where += fmt::format(":{}", d.source->line(d.diagnostic.subject->start));
+            if (d.diagnostic.subject && d.source)
+                where += fmt::format(":{}", d.source->line(d.diagnostic.subject->start));
             std::string summary = d.diagnostic.summary;
             for (char& c : summary) {
                 if (c == '\n' || c == '\r') c = ' ';

@@ -7,9 +7,9 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/references.hpp"
-#include "tfsift/diagnostic_codes.hpp"
 
 namespace tfsift::config {
 
@@ -40,7 +40,8 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
     auto p = m.providers.find(ref);
     if (p == m.providers.end() || !p->second.for_each) {
         const auto dot = ref.find('.');
-        out.push_back({Severity::error, code::invalid_provider_instance_configuration, fmt::format("Invalid {} provider configuration", what),
+        out.push_back({Severity::error, code::invalid_provider_instance_configuration,
+                       fmt::format("Invalid {} provider configuration", what),
                        fmt::format("This module has no provider \"{}\" block with alias = \"{}\" and a for_each "
                                    "argument, which an instance key in a provider reference requires.",
                                    ref.substr(0, dot), dot == std::string::npos ? std::string() : ref.substr(dot + 1)),
@@ -50,7 +51,8 @@ void check_provider_instance(const Module& m, std::string_view what, const std::
     if (!for_each) return;
     auto provider_refs = references_of(*p->second.for_each);
     if (provider_refs.empty() || provider_refs != references_of(*for_each)) return;
-    out.push_back({Severity::warning, code::provider_for_each_matches_instances, fmt::format("Provider configuration for_each matches {}", what),
+    out.push_back({Severity::warning, code::provider_for_each_matches_instances,
+                   fmt::format("Provider configuration for_each matches {}", what),
                    fmt::format("This provider configuration uses the same for_each expression as a {}, so removing "
                                "an element from the collection would remove the provider instance that has to destroy "
                                "what the matching {} instance manages, and planning would fail. Give the provider "
@@ -128,10 +130,11 @@ void check_import_targets(const Module& m, std::vector<ModuleProblem>& out) {
                 if (r.for_each) detail = "The target resource is using for_each.";
                 if (r.count) detail = "The target resource is using count.";
                 break;
-            case Import::Key::expression:
-                break;
+            case Import::Key::expression: break;
         }
-        if (detail != nullptr) out.push_back({Severity::error, code::invalid_import_to_expression, "Invalid import 'to' expression", detail, imp.to->origin()});
+        if (detail != nullptr)
+            out.push_back({Severity::error, code::invalid_import_to_expression, "Invalid import 'to' expression",
+                           detail, imp.to->origin()});
         auto refers_to_target = [&](const std::optional<Expression>& e) -> std::optional<Origin> {
             if (!e || e->native == nullptr) return std::nullopt;
             for (const auto* t : hcl::referenced_traversals(*e->native)) {
@@ -174,7 +177,8 @@ void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
             const ResolvedPos at = before.file->resolve(before.pos);
             where = fmt::format("{}:{},{}-{}", before.file->path(), at.line, at.column, at.column + 6);
         }
-        out.push_back({Severity::error, code::duplicate_import_configuration, fmt::format("Duplicate import configuration for \"{}\"", address),
+        out.push_back({Severity::error, code::duplicate_import_configuration,
+                       fmt::format("Duplicate import configuration for \"{}\"", address),
                        fmt::format("An import block for the resource \"{}\" was already declared at {}. A resource "
                                    "can have only one import block.",
                                    address, where),

@@ -31,8 +31,8 @@ bool LoadedTree::has_errors() const {
 }
 
 std::shared_ptr<const SourceFile> LoadedTree::shared_source(const SourceFile* file) const {
-    if (auto it = source_index.find(file); it != source_index.end() && it->second < files.size() &&
-                                           files[it->second]->source.get() == file) {
+    if (auto it = source_index.find(file);
+        it != source_index.end() && it->second < files.size() && files[it->second]->source.get() == file) {
         return files[it->second]->source;
     }
     for (const auto& f : files) {
@@ -48,7 +48,8 @@ std::string file_path(const std::string& dir, const std::string& name) { return 
 using Clock = std::chrono::steady_clock;
 
 std::uint64_t nanoseconds_since(Clock::time_point start) {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
 // One module directory read, parsed, decoded and merged, with the
@@ -59,7 +60,7 @@ std::uint64_t nanoseconds_since(Clock::time_point start) {
 // names while any of them is alive (see TreeLoader::directory_for).
 struct LoadedDirectory {
     std::vector<std::shared_ptr<const ParsedFile>> parsed;  // shared with TreeOptions::cache
-    std::vector<std::string> names;  // file names within the directory
+    std::vector<std::string> names;                         // file names within the directory
     std::vector<bool> is_override;
     std::vector<std::shared_ptr<const ConfigFile>> decoded;
     Module module;
@@ -153,8 +154,10 @@ public:
         // is copied, whether the directory serves this tree alone or many.
         for (std::size_t i = 0; i < directory->parsed.size(); ++i) {
             std::shared_ptr<const ParsedFile> parsed(directory, directory->parsed[i].get());
-            (directory->is_override[i] ? m.override_files : m.primary_files).push_back(file_path(dir, directory->names[i]));
-            m.files.push_back(ModuleFile{parsed.get(), std::shared_ptr<const ConfigFile>(directory, directory->decoded[i].get()),
+            (directory->is_override[i] ? m.override_files : m.primary_files)
+                .push_back(file_path(dir, directory->names[i]));
+            m.files.push_back(ModuleFile{parsed.get(),
+                                         std::shared_ptr<const ConfigFile>(directory, directory->decoded[i].get()),
                                          directory->is_override[i]});
             if (sources_.emplace(parsed->source.get(), parsed->source).second) out_.files.push_back(std::move(parsed));
         }
@@ -192,16 +195,18 @@ public:
             }
             std::vector<std::string> probe;
             if (!list_dir(child_dir, probe)) {
-                tree_diag(Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
-                          fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
-                          call.origin);
+                tree_diag(
+                    Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
+                    fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
+                    call.origin);
                 continue;
             }
             if (leaves_root(child_dir)) {
-                out_.read_failures.push_back(fmt::format("the module directory {}: resolves outside the repository root {}",
-                                                         (fs::path(root_dir_) / child_dir).lexically_normal().string(),
-                                                         options_.read_policy.root));
-                tree_diag(Severity::error, code::module_directory_outside_the_repository, "Module directory outside the repository",
+                out_.read_failures.push_back(fmt::format(
+                    "the module directory {}: resolves outside the repository root {}",
+                    (fs::path(root_dir_) / child_dir).lexically_normal().string(), options_.read_policy.root));
+                tree_diag(Severity::error, code::module_directory_outside_the_repository,
+                          "Module directory outside the repository",
                           fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
                                       "not read (the setting follow_external_symlinks = true allows it).",
                                       fs::path(child_dir).string(), options_.read_policy.root),
@@ -237,7 +242,8 @@ public:
             ++modules_loaded_;
             LoadedModule child;
             ancestors.push_back(child_dir);
-            load(child, child_dir, address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
+            load(child, child_dir,
+                 address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
                  depth + 1, ancestors, &probe);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
@@ -305,9 +311,9 @@ private:
         if (ec) return load_directory(dir, selected, prefix);
         const auto& policy = options_.read_policy;
         if (overlays_directory(policy, where.string())) return load_directory(dir, selected, prefix);
-        const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix,
-                                            to_string(options_.engine), policy.root, policy.follow_external,
-                                            policy.max_size);
+        const std::string key =
+            fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix, to_string(options_.engine),
+                        policy.root, policy.follow_external, policy.max_size);
         auto& registry = DirectoryRegistry::instance();
         if (auto found = registry.find(key); found && found->selected == selected_names) {
             auto stamps = stamps_of(opened, selected_names);
@@ -340,8 +346,8 @@ private:
             if (options_.exclude_file && options_.exclude_file(rel)) continue;
             FileContent failure;
             auto started = Clock::now();
-            std::shared_ptr<const SourceFile> src = read_source_file((fs::path(root_dir_) / rel).string(),
-                                                                     options_.read_policy, failure, prefix + f.name);
+            std::shared_ptr<const SourceFile> src =
+                read_source_file((fs::path(root_dir_) / rel).string(), options_.read_policy, failure, prefix + f.name);
             counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
@@ -360,7 +366,8 @@ private:
             for (const auto& d : file->parsed->parse_diagnostics) {
                 out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::parse, src}, true);
             }
-            for (const auto& d : file->decode_diagnostics) out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::load, src}, true);
+            for (const auto& d : file->decode_diagnostics)
+                out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::load, src}, true);
             out->names.push_back(f.name);
             out->is_override.push_back(f.role == FileRole::override);
             out->decoded.push_back(file->decoded);
@@ -472,7 +479,8 @@ private:
             // from the caller.
             const Provider* own = own_block(alias);
             if (passed.count(alias) != 0 || (own != nullptr && own->configures())) continue;
-            tree_diag(Severity::error, code::missing_required_provider_configuration, "Missing required provider configuration",
+            tree_diag(Severity::error, code::missing_required_provider_configuration,
+                      "Missing required provider configuration",
                       fmt::format("The child module requires an additional configuration for provider {}, with "
                                   "the local name \"{}\".",
                                   display_fqn(source), alias),
@@ -483,7 +491,8 @@ private:
             const std::string parent_local = p.parent_key.substr(0, p.parent_key.find('.'));
             const Provider* own = own_block(p.child_key);
             if (own != nullptr && own->configures()) {
-                tree_diag(Severity::error, code::cannot_override_provider_configuration, "Cannot override provider configuration",
+                tree_diag(Severity::error, code::cannot_override_provider_configuration,
+                          "Cannot override provider configuration",
                           fmt::format("The configuration of {} has its own local configuration for {}, and so it "
                                       "cannot accept an overridden configuration provided by the {}.",
                                       child.address, p.child_key, parent_name),
@@ -567,15 +576,16 @@ private:
         }
     }
 
-    static LoadDiagnostic tree_diagnostic(Severity sev, std::string_view code, std::string summary, std::string detail,
-                                          const Origin& at,
-                                          const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
+    static LoadDiagnostic tree_diagnostic(
+        Severity sev, std::string_view code, std::string summary, std::string detail, const Origin& at,
+        const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
         std::shared_ptr<const SourceFile> src;
         if (at.file) {
             auto it = sources.find(at.file);
             if (it != sources.end()) src = it->second;
         }
-        return config::tree_diagnostic(ModuleProblem{sev, code, std::move(summary), std::move(detail), at}, std::move(src));
+        return config::tree_diagnostic(ModuleProblem{sev, code, std::move(summary), std::move(detail), at},
+                                       std::move(src));
     }
 
     void tree_diag(Severity sev, std::string_view code, std::string summary, std::string detail, const Origin& at) {
@@ -590,9 +600,9 @@ private:
     std::size_t modules_loaded_ = 1;  // the root
     bool warned_too_many_ = false;
     struct LeftOut {
-        std::size_t kept = 0;     // reported so far
-        std::size_t count = 0;    // left out
-        LoadDiagnostic first;     // the first one left out: where the summary points
+        std::size_t kept = 0;   // reported so far
+        std::size_t count = 0;  // left out
+        LoadDiagnostic first;   // the first one left out: where the summary points
     };
     std::map<std::pair<std::string, std::string>, LeftOut> left_out_;  // by (file, summary)
 };

@@ -8,8 +8,8 @@
 #include "tfsift/config/type_constraint.hpp"
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
-#include "tfsift/json/value.hpp"
 #include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/json/value.hpp"
 
 namespace tfsift::config {
 
@@ -147,7 +147,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         if (block.required_version) tf.required_version.push_back(*block.required_version);
         for (const auto& rp : block.required_providers) {
             if (have_required_providers_block_) {
-                error(src, rp.def_range, code::duplicate_required_providers_configuration, "Duplicate required providers configuration",
+                error(src, rp.def_range, code::duplicate_required_providers_configuration,
+                      "Duplicate required providers configuration",
                       fmt::format("A module may have only one required providers configuration. The required "
                                   "providers were previously configured at {}.",
                                   at(required_providers_origin_)));
@@ -160,7 +161,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         for (std::size_t i = 0; i < block.backends.size(); ++i) {
             const auto& b = block.backends[i];
             if (tf.backend) {
-                error(src, block.backend_ranges[i], code::duplicate_backend_configuration, "Duplicate backend configuration",
+                error(src, block.backend_ranges[i], code::duplicate_backend_configuration,
+                      "Duplicate backend configuration",
                       fmt::format("A module may have only one backend configuration. The backend was previously "
                                   "configured at {}.",
                                   at(tf.backend->origin)));
@@ -171,7 +173,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         for (std::size_t i = 0; i < block.clouds.size(); ++i) {
             const auto& c = block.clouds[i];
             if (tf.cloud) {
-                error(src, block.cloud_ranges[i], code::duplicate_terraform_cloud_configurations, "Duplicate Terraform Cloud configurations",
+                error(src, block.cloud_ranges[i], code::duplicate_terraform_cloud_configurations,
+                      "Duplicate Terraform Cloud configurations",
                       fmt::format("A module may have only one 'cloud' block configuring Terraform Cloud. Terraform "
                                   "Cloud was previously configured at {}.",
                                   at(tf.cloud->origin)));
@@ -181,7 +184,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         for (std::size_t i = 0; i < block.state_stores.size(); ++i) {
             if (tf.state_store) {
-                error(src, block.state_store_ranges[i], code::duplicate_state_store_configuration_block, "Duplicate 'state_store' configuration block",
+                error(src, block.state_store_ranges[i], code::duplicate_state_store_configuration_block,
+                      "Duplicate 'state_store' configuration block",
                       fmt::format("A module may have only one 'state_store' configuration block. The state store was "
                                   "previously configured at {}.",
                                   at(tf.state_store->origin)));
@@ -192,7 +196,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
         for (const auto& pm : block.provider_metas) {
             if (tf.provider_meta.count(pm.provider) != 0) {
-                error(src, Range{pm.origin.pos, pm.origin.pos}, code::duplicate_provider_meta_block, "Duplicate provider_meta block",
+                error(src, Range{pm.origin.pos, pm.origin.pos}, code::duplicate_provider_meta_block,
+                      "Duplicate provider_meta block",
                       fmt::format("A provider_meta block for provider \"{}\" was already declared at {}. Providers "
                                   "may only have one provider_meta block per module.",
                                   pm.provider, at(tf.provider_meta[pm.provider].origin)));
@@ -208,14 +213,16 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         const Origin& store = tf.state_store->origin;
         if (tf.backend && tf.cloud) {
             error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
-                  code::only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed, "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
+                  code::only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed,
+                  "Only one of 'cloud', 'state_store', or 'backend' configuration blocks are allowed",
                   fmt::format("A module may only declare one 'cloud', 'state_store' OR 'backend' block when "
                               "configuring state storage. The 'cloud' block is configured at {}; a 'state_store' is "
                               "configured at {}; a 'backend' is configured at {}. Remove two of these blocks.",
                               at(tf.cloud->origin), at(store), at(tf.backend->origin)));
         } else if (tf.cloud) {
             error(store.file, Range{store.pos, store.pos},
-                  code::conflicting_cloud_and_state_store_configuration_blocks_are_present, "Conflicting 'cloud' and 'state_store' configuration blocks are present",
+                  code::conflicting_cloud_and_state_store_configuration_blocks_are_present,
+                  "Conflicting 'cloud' and 'state_store' configuration blocks are present",
                   fmt::format("A module may declare either one 'cloud' block OR one 'state_store' block for "
                               "configuring state storage. A 'cloud' block is configured at {}; a 'state_store' is "
                               "configured at {}. Remove the 'state_store' block to configure HCP Terraform or "
@@ -223,7 +230,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
                               at(tf.cloud->origin), at(store)));
         } else {
             error(tf.backend->origin.file, Range{tf.backend->origin.pos, tf.backend->origin.pos},
-                  code::conflicting_state_store_and_backend_configuration_blocks_are_present, "Conflicting 'state_store' and 'backend' configuration blocks are present",
+                  code::conflicting_state_store_and_backend_configuration_blocks_are_present,
+                  "Conflicting 'state_store' and 'backend' configuration blocks are present",
                   fmt::format("A module may declare either one 'state_store' block OR one 'backend' block when "
                               "configuring state storage. A 'state_store' block is configured at {}; a 'backend' is "
                               "configured at {}. Remove one of these blocks.",
@@ -231,7 +239,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         }
     } else if (tf.backend && tf.cloud) {
         error(tf.cloud->origin.file, Range{tf.cloud->origin.pos, tf.cloud->origin.pos},
-              code::both_a_backend_and_terraform_cloud_configuration_are_present, "Both a backend and Terraform Cloud configuration are present",
+              code::both_a_backend_and_terraform_cloud_configuration_are_present,
+              "Both a backend and Terraform Cloud configuration are present",
               fmt::format("A module may declare either one 'cloud' block configuring Terraform Cloud OR one "
                           "'backend' block configuring a state backend. Terraform Cloud is configured at {}; a "
                           "backend is configured at {}. Remove the backend block to configure Terraform Cloud.",
@@ -300,13 +309,13 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         auto it = table.lower_bound(key);
         if (it != table.end() && it->first == key) {
             const char* kind = r.mode == ResourceMode::managed ? "resource" : "data";
-            error(src, decl.def_range, r.mode == ResourceMode::managed ? code::duplicate_resource : code::duplicate_data,
+            error(src, decl.def_range,
+                  r.mode == ResourceMode::managed ? code::duplicate_resource : code::duplicate_data,
                   fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
                   fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type "
                               "in each module.",
                               r.type, r.mode == ResourceMode::managed ? "resource" : "data resource", r.name,
-                              at(it->second.origin),
-                              r.mode == ResourceMode::managed ? "Resource" : "Data resource"));
+                              at(it->second.origin), r.mode == ResourceMode::managed ? "Resource" : "Data resource"));
             continue;  // the first declaration stays
         }
         table.emplace_hint(it, std::move(key), r);
@@ -317,7 +326,8 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
         auto& table = r.mode == ResourceMode::action ? module_.actions : module_.ephemeral;
         const char* kind = r.mode == ResourceMode::action ? "action" : "ephemeral";
         if (auto [it, inserted] = table.try_emplace(r.key(), r); !inserted) {
-            error(src, decl.def_range, r.mode == ResourceMode::action ? code::duplicate_action : code::duplicate_ephemeral,
+            error(src, decl.def_range,
+                  r.mode == ResourceMode::action ? code::duplicate_action : code::duplicate_ephemeral,
                   fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),
                   fmt::format("A {} {} named \"{}\" was already declared at {}. {} names must be unique per type in "
                               "each module.",
@@ -343,8 +353,10 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& block : file.terraform) {
         for (std::size_t i = 0; i < block.state_stores.size(); ++i) stores.emplace_back(i, &block);
         if (block.required_version) versions.push_back(*block.required_version);
-        for (std::size_t i = 0; i < block.backends.size(); ++i) backends.emplace_back(&block.backends[i], block.backend_ranges[i]);
-        for (std::size_t i = 0; i < block.clouds.size(); ++i) clouds.emplace_back(&block.clouds[i], block.cloud_ranges[i]);
+        for (std::size_t i = 0; i < block.backends.size(); ++i)
+            backends.emplace_back(&block.backends[i], block.backend_ranges[i]);
+        for (std::size_t i = 0; i < block.clouds.size(); ++i)
+            clouds.emplace_back(&block.clouds[i], block.cloud_ranges[i]);
     }
     if (!versions.empty()) tf.required_version = std::move(versions);
     if (backends.size() == 1) {
@@ -367,7 +379,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         tf.state_store_provider = stores.front().second->state_store_providers[stores.front().first];
     } else if (stores.size() > 1) {
         const auto& [i, block] = stores[1];
-        error(src, block->state_store_ranges[i], code::duplicate_state_storage_configuration, "Duplicate state storage configuration",
+        error(src, block->state_store_ranges[i], code::duplicate_state_storage_configuration,
+              "Duplicate state storage configuration",
               fmt::format("Each override file may have only one state storage configuration. A state storage was "
                           "previously configured at {}.",
                           at(stores[0].second->state_stores[stores[0].first].origin)));
@@ -377,7 +390,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         tf.state_store.reset();
         tf.cloud = *clouds.front().first;
     } else if (clouds.size() > 1) {
-        error(src, clouds[1].second, code::duplicate_terraform_cloud_configurations, "Duplicate Terraform Cloud configurations",
+        error(src, clouds[1].second, code::duplicate_terraform_cloud_configurations,
+              "Duplicate Terraform Cloud configurations",
               fmt::format("Each override file may have only one 'cloud' block configuring Terraform Cloud. "
                           "Terraform Cloud was previously configured at {}.",
                           at(clouds[0].first->origin)));
@@ -392,7 +406,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 module_.providers.emplace(p.key(), p);
                 continue;
             }
-            error(src, decl.def_range, code::missing_base_provider_configuration_for_override, "Missing base provider configuration for override",
+            error(src, decl.def_range, code::missing_base_provider_configuration_for_override,
+                  "Missing base provider configuration for override",
                   fmt::format("There is no {} provider configuration with the alias \"{}\". An override file can "
                               "only override an aliased provider configuration that was already defined in a "
                               "primary configuration file.",
@@ -417,7 +432,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [v, decl] : file.variables) {
         auto it = module_.variables.find(v.name);
         if (it == module_.variables.end()) {
-            error(src, decl.def_range, code::missing_base_variable_declaration_to_override, "Missing base variable declaration to override",
+            error(src, decl.def_range, code::missing_base_variable_declaration_to_override,
+                  "Missing base variable declaration to override",
                   fmt::format("There is no variable named \"{}\". An override file can only override a variable "
                               "that was already declared in a primary configuration file.",
                               v.name));
@@ -447,12 +463,17 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 std::string_view code = code::merged_default_type_mismatch;
                 if (v.type_expr && !v.default_expr) {
                     code = code::override_type_invalidates_default;
-                    detail = fmt::format("Overriding this variable's type constraint has made its default value invalid: {}.", conv.error);
+                    detail = fmt::format(
+                        "Overriding this variable's type constraint has made its default value invalid: {}.",
+                        conv.error);
                 } else if (!v.type_expr && v.default_expr) {
                     code = code::override_default_type_mismatch;
-                    detail = fmt::format("The overridden default value for this variable is not compatible with the variable's type constraint: {}.", conv.error);
+                    detail = fmt::format(
+                        "The overridden default value for this variable is not compatible with the variable's type constraint: {}.",
+                        conv.error);
                 } else {
-                    detail = fmt::format("This variable's default value is not compatible with its type constraint: {}.", conv.error);
+                    detail = fmt::format(
+                        "This variable's default value is not compatible with its type constraint: {}.", conv.error);
                 }
                 error(src, decl.def_range, code, "Invalid default value for variable", detail);
             } else {
@@ -468,7 +489,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [l, decl] : file.locals) {
         auto it = module_.locals.find(l.name);
         if (it == module_.locals.end()) {
-            error(src, decl.def_range, code::missing_base_local_value_definition_to_override, "Missing base local value definition to override",
+            error(src, decl.def_range, code::missing_base_local_value_definition_to_override,
+                  "Missing base local value definition to override",
                   fmt::format("There is no local value named \"{}\". An override file can only override a local "
                               "value that was already defined in a primary configuration file.",
                               l.name));
@@ -480,7 +502,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
     for (const auto& [o, decl] : file.outputs) {
         auto it = module_.outputs.find(o.name);
         if (it == module_.outputs.end()) {
-            error(src, decl.def_range, code::missing_base_output_definition_to_override, "Missing base output definition to override",
+            error(src, decl.def_range, code::missing_base_output_definition_to_override,
+                  "Missing base output definition to override",
                   fmt::format("There is no output named \"{}\". An override file can only override an output that "
                               "was already defined in a primary configuration file.",
                               o.name));
@@ -494,8 +517,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         }
         if (o.sensitive.origin) base.sensitive = o.sensitive;
         if (!o.depends_on.empty()) {
-            error(o.depends_on.front().file, o.depends_on.front().range, code::depends_on_override, "Unsupported override",
-                  "The depends_on argument may not be overridden.");
+            error(o.depends_on.front().file, o.depends_on.front().range, code::depends_on_override,
+                  "Unsupported override", "The depends_on argument may not be overridden.");
         }
         base.overridden_by.push_back(o.origin);
     }
@@ -519,8 +542,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
         merge_body(base.config, mc.config);
         if (!mc.providers.empty()) base.providers = mc.providers;  // the whole map
         if (!mc.depends_on.empty()) {
-            error(mc.depends_on.front().file, mc.depends_on.front().range, code::depends_on_override, "Unsupported override",
-                  "The depends_on argument may not be overridden.");
+            error(mc.depends_on.front().file, mc.depends_on.front().range, code::depends_on_override,
+                  "Unsupported override", "The depends_on argument may not be overridden.");
         }
         base.overridden_by.push_back(mc.origin);
     }
@@ -538,7 +561,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                                       "resource block defined in a primary configuration file.",
                                       r.type, r.name));
                 } else {
-                    error(src, decl.def_range, code::missing_data_resource_to_override, "Missing data resource to override",
+                    error(src, decl.def_range, code::missing_data_resource_to_override,
+                          "Missing data resource to override",
                           fmt::format("There is no {} data resource named \"{}\". An override file can only "
                                       "override a data block defined in a primary configuration file.",
                                       r.type, r.name));
@@ -567,8 +591,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
                 if (r.connection) base.connection = r.connection;
             }
             if (!r.depends_on.empty()) {
-                error(r.depends_on.front().file, r.depends_on.front().range, code::depends_on_override, "Unsupported override",
-                      "The depends_on argument may not be overridden.");
+                error(r.depends_on.front().file, r.depends_on.front().range, code::depends_on_override,
+                      "Unsupported override", "The depends_on argument may not be overridden.");
             }
             base.overridden_by.push_back(r.origin);
         }

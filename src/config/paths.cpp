@@ -44,9 +44,7 @@ std::string join_path(std::string_view dir, std::string_view relative) {
     return clean_path(joined);
 }
 
-bool is_local_module_source(std::string_view source) {
-    return source.starts_with("./") || source.starts_with("../");
-}
+bool is_local_module_source(std::string_view source) { return source.starts_with("./") || source.starts_with("../"); }
 
 std::string normalize_local_module_source(std::string_view source) {
     std::string clean = clean_path(source);

@@ -66,7 +66,8 @@ bool registry_name_ok(std::string_view s) {
 
 bool target_system_ok(std::string_view s) {
     if (s.empty() || s.size() > 64) return false;
-    return std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'z'); });
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'z'); });
 }
 
 // svchost.ForComparison accepting the name: DNS labels of letters, digits
@@ -105,9 +106,10 @@ ModuleSourceResult parse_registry(std::string_view raw) {
     if (parts.size() == 4) {
         if (!hostname_ok(parts[0])) {
             r.error = parts[0].find("--") != std::string_view::npos
-                          ? fmt::format("invalid module registry hostname \"{}\"; internationalized domain names must "
-                                        "be given as direct unicode characters, not in punycode",
-                                        parts[0])
+                          ? fmt::format(
+                                "invalid module registry hostname \"{}\"; internationalized domain names must "
+                                "be given as direct unicode characters, not in punycode",
+                                parts[0])
                           : fmt::format("invalid module registry hostname \"{}\"", parts[0]);
             return r;
         }
@@ -119,15 +121,17 @@ ModuleSourceResult parse_registry(std::string_view raw) {
         parts.erase(parts.begin());
     }
     if (host == "github.com" || host == "bitbucket.org") {
-        r.error = fmt::format("can't use \"{}\" as a module registry host, because it's reserved for installing directly "
-                              "from version control repositories",
-                              host);
+        r.error = fmt::format(
+            "can't use \"{}\" as a module registry host, because it's reserved for installing directly "
+            "from version control repositories",
+            host);
         return r;
     }
     if (!registry_name_ok(parts[0])) {
-        r.error = parts[0].find('.') != std::string_view::npos
-                      ? "source address must have three more components after the hostname: the namespace, the name, and the target system"
-                      : fmt::format("invalid namespace \"{}\"", parts[0]);
+        r.error =
+            parts[0].find('.') != std::string_view::npos
+                ? "source address must have three more components after the hostname: the namespace, the name, and the target system"
+                : fmt::format("invalid namespace \"{}\"", parts[0]);
         return r;
     }
     if (!registry_name_ok(parts[1])) {
@@ -225,10 +229,11 @@ bool detect(const std::string& src, std::string& out, ModuleSourceResult& r) {
         return true;
     }
     r.maybe_relative = true;
-    r.error = fmt::format("Terraform failed to determine your intended installation method for remote module package "
-                          "\"{}\".\n\nIf you intended this as a path relative to the current module, use \"./{}\" "
-                          "instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
-                          src, src);
+    r.error = fmt::format(
+        "Terraform failed to determine your intended installation method for remote module package "
+        "\"{}\".\n\nIf you intended this as a path relative to the current module, use \"./{}\" "
+        "instead. The \"./\" prefix indicates that the address is a relative filesystem path.",
+        src, src);
     return false;
 }
 
@@ -273,7 +278,8 @@ ModuleSourceResult parse_remote(std::string_view raw) {
     if (!more_sub.empty()) {
         subdir = subdir.empty() ? clean_path(more_sub) : clean_path(more_sub + "/" + subdir);
         if (subdir.starts_with("../")) {
-            r.error = fmt::format("package refers to a subdirectory at \"{}\", which is outside of the package", subdir);
+            r.error =
+                fmt::format("package refers to a subdirectory at \"{}\", which is outside of the package", subdir);
             return r;
         }
     }
@@ -317,15 +323,18 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
     };
     auto parts = split(str, '/');
     const char* format_detail = "The \"source\" attribute must be in the format \"[hostname/][namespace/]name\"";
-    if (parts.size() > 3) return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
+    if (parts.size() > 3)
+        return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
     for (auto p : parts) {
-        if (p.empty()) return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
+        if (p.empty())
+            return fail(code::invalid_provider_source_string, "Invalid provider source string", format_detail);
     }
     std::string type;
     std::string err;
     std::string_view given_name = parts.back();
     if (!parse_provider_part(given_name, type, err)) {
-        return fail(code::invalid_provider_type, "Invalid provider type", fmt::format("Invalid provider type \"{}\" in source \"{}\": {}\"", given_name, str, err));
+        return fail(code::invalid_provider_type, "Invalid provider type",
+                    fmt::format("Invalid provider type \"{}\" in source \"{}\": {}\"", given_name, str, err));
     }
     std::string host(default_registry);
     std::string ns = "hashicorp";
@@ -340,8 +349,9 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
     }
     if (parts.size() == 3) {
         if (!hostname_ok(parts[0])) {
-            return fail(code::invalid_provider_source_hostname, "Invalid provider source hostname",
-                        fmt::format("Invalid provider source hostname namespace \"{}\" in source \"{}\"", parts[0], str));
+            return fail(
+                code::invalid_provider_source_hostname, "Invalid provider source hostname",
+                fmt::format("Invalid provider source hostname namespace \"{}\" in source \"{}\"", parts[0], str));
         }
         host = lower(parts[0]);
     }
@@ -353,20 +363,23 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
     const bool display_host = host != default_registry;
     std::string display = display_host ? r.fqn : fmt::format("{}/{}", ns, type);
     if (type.starts_with("terraform-provider-")) {
-        std::string suggested = display_host ? fmt::format("{}/{}/{}", host, ns, type.substr(19)) : fmt::format("{}/{}", ns, type.substr(19));
-        return fail(code::invalid_provider_type, "Invalid provider type",
-                    fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-provider-\", which isn't "
-                                "valid. Although that prefix is often used in the names of version control repositories "
-                                "for Terraform providers, provider source strings should not include it.\n\nDid you mean "
-                                "\"{}\"?",
-                                display, suggested));
+        std::string suggested = display_host ? fmt::format("{}/{}/{}", host, ns, type.substr(19))
+                                             : fmt::format("{}/{}", ns, type.substr(19));
+        return fail(
+            code::invalid_provider_type, "Invalid provider type",
+            fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-provider-\", which isn't "
+                        "valid. Although that prefix is often used in the names of version control repositories "
+                        "for Terraform providers, provider source strings should not include it.\n\nDid you mean "
+                        "\"{}\"?",
+                        display, suggested));
     }
     if (type.starts_with("terraform-")) {
-        return fail(code::invalid_provider_type, "Invalid provider type",
-                    fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-\", which isn't allowed "
-                                "because it would be redundant to name a Terraform provider with that prefix. If you are "
-                                "the author of this provider, rename it to not include the prefix.",
-                                r.fqn));
+        return fail(
+            code::invalid_provider_type, "Invalid provider type",
+            fmt::format("Provider source \"{}\" has a type with the prefix \"terraform-\", which isn't allowed "
+                        "because it would be redundant to name a Terraform provider with that prefix. If you are "
+                        "the author of this provider, rename it to not include the prefix.",
+                        r.fqn));
     }
     return r;
 }

@@ -86,7 +86,8 @@ private:
 
 }  // namespace
 
-std::optional<providers::Provider> resolve_local_name(const Module& module, std::string_view local_name, Engine engine) {
+std::optional<providers::Provider> resolve_local_name(const Module& module, std::string_view local_name,
+                                                      Engine engine) {
     auto it = module.terraform.required_providers.find(std::string(local_name));
     if (it != module.terraform.required_providers.end() && it->second.source_as_written) {
         if (!it->second.source) return std::nullopt;  // invalid: another rule reports it
@@ -136,7 +137,8 @@ void add_state_requirements(TreeRequirements& requirements, const providers::Sta
 
 providers::ProviderRequirements lock_requirements(const TreeRequirements& requirements) {
     providers::ProviderRequirements out;
-    for (const auto& [provider, req] : requirements) out.emplace(provider, static_cast<const providers::ProviderRequirement&>(req));
+    for (const auto& [provider, req] : requirements)
+        out.emplace(provider, static_cast<const providers::ProviderRequirement&>(req));
     return out;
 }
 

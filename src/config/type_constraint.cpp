@@ -9,8 +9,8 @@
 
 #include "tfsift/cty/convert.hpp"
 #include "tfsift/cty/json.hpp"
-#include "tfsift/hcl/eval.hpp"
 #include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/hcl/eval.hpp"
 
 namespace tfsift::config {
 
@@ -72,22 +72,26 @@ struct Parser {
         if (kw == "number") return cty::Type::number();
         if (kw == "any") return cty::Type::dynamic();
         if (kw == "list" || kw == "map" || kw == "set") {
-            error(code::invalid_type_specification, invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", kw),
+            error(code::invalid_type_specification, invalid_type,
+                  fmt::format("The {} type constructor requires one argument specifying the element type.", kw),
                   expr.range);
             return cty::Type::dynamic();
         }
         if (kw == "object") {
-            error(code::invalid_type_specification, invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.",
+            error(code::invalid_type_specification, invalid_type,
+                  "The object type constructor requires one argument specifying the attribute types as a map.",
                   expr.range);
             return cty::Type::dynamic();
         }
         if (kw == "tuple") {
-            error(code::invalid_type_specification, invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.",
+            error(code::invalid_type_specification, invalid_type,
+                  "The tuple type constructor requires one argument specifying the element types as a list.",
                   expr.range);
             return cty::Type::dynamic();
         }
         if (!kw.empty()) {
-            error(code::invalid_type_specification, invalid_type, fmt::format("The keyword \"{}\" is not a valid type specification.", kw), expr.range);
+            error(code::invalid_type_specification, invalid_type,
+                  fmt::format("The keyword \"{}\" is not a valid type specification.", kw), expr.range);
             return cty::Type::dynamic();
         }
         const hcl::Expr* e = unwrap(&expr);
@@ -101,11 +105,13 @@ struct Parser {
         const auto& call = hcl::as<hcl::FunctionCallExpr>(*e);
         const Range args_range{call.open_paren_start, call.close_paren.end};
         if (call.name == "bool" || call.name == "string" || call.name == "number") {
-            error(code::invalid_type_specification, invalid_type, fmt::format("Primitive type keyword \"{}\" does not expect arguments.", call.name), args_range);
+            error(code::invalid_type_specification, invalid_type,
+                  fmt::format("Primitive type keyword \"{}\" does not expect arguments.", call.name), args_range);
             return cty::Type::dynamic();
         }
         if (call.name == "any") {
-            error(code::invalid_type_specification, invalid_type, "Type constraint keyword \"any\" does not expect arguments.", args_range);
+            error(code::invalid_type_specification, invalid_type,
+                  "Type constraint keyword \"any\" does not expect arguments.", args_range);
             return cty::Type::dynamic();
         }
         const bool constructor = call.name == "list" || call.name == "set" || call.name == "map" ||
@@ -114,18 +120,27 @@ struct Parser {
             Range subject = args_range;
             if (call.args.size() > 1) subject = Range{call.args[1]->range.start, call.args.back()->range.end};
             if (call.name == "object") {
-                error(code::invalid_type_specification, invalid_type, "The object type constructor requires one argument specifying the attribute types as a map.", subject);
+                error(code::invalid_type_specification, invalid_type,
+                      "The object type constructor requires one argument specifying the attribute types as a map.",
+                      subject);
             } else if (call.name == "tuple") {
-                error(code::invalid_type_specification, invalid_type, "The tuple type constructor requires one argument specifying the element types as a list.", subject);
+                error(code::invalid_type_specification, invalid_type,
+                      "The tuple type constructor requires one argument specifying the element types as a list.",
+                      subject);
             } else {
-                error(code::invalid_type_specification, invalid_type, fmt::format("The {} type constructor requires one argument specifying the element type.", call.name), subject);
+                error(code::invalid_type_specification, invalid_type,
+                      fmt::format("The {} type constructor requires one argument specifying the element type.",
+                                  call.name),
+                      subject);
             }
             return cty::Type::dynamic();
         }
         if (call.name == "list" || call.name == "set" || call.name == "map") {
             std::shared_ptr<const TypeDefaults> elem;
             cty::Type et = get(*call.args[0], elem);
-            cty::Type ty = call.name == "list" ? cty::Type::list(et) : call.name == "set" ? cty::Type::set(et) : cty::Type::map(et);
+            cty::Type ty = call.name == "list"  ? cty::Type::list(et)
+                           : call.name == "set" ? cty::Type::set(et)
+                                                : cty::Type::map(et);
             defaults = collection_defaults(ty, std::move(elem));
             return ty;
         }
@@ -145,7 +160,8 @@ struct Parser {
             for (const auto& item : hcl::as<hcl::ObjectExpr>(*arg).items) {
                 std::string name(keyword(*item.key));
                 if (name.empty()) {
-                    error(code::invalid_type_specification, invalid_type, "Object constructor map keys must be attribute names.", item.key->range);
+                    error(code::invalid_type_specification, invalid_type,
+                          "Object constructor map keys must be attribute names.", item.key->range);
                     continue;
                 }
                 const hcl::Expr* aty_expr = item.value;
@@ -154,7 +170,9 @@ struct Parser {
                 if (v->kind == hcl::ExprKind::function_call && hcl::as<hcl::FunctionCallExpr>(*v).name == "optional") {
                     const auto& opt = hcl::as<hcl::FunctionCallExpr>(*v);
                     if (opt.args.empty()) {
-                        error(code::invalid_type_specification, invalid_type, "Optional attribute modifier requires the attribute type as its argument.", item.value->range);
+                        error(code::invalid_type_specification, invalid_type,
+                              "Optional attribute modifier requires the attribute type as its argument.",
+                              item.value->range);
                         continue;
                     }
                     if (opt.args.size() == 2) {
@@ -170,9 +188,10 @@ struct Parser {
                     } else if (opt.args.size() == 1) {
                         optional.insert(name);
                     } else {
-                        error(code::invalid_type_specification, invalid_type,
-                              "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
-                              item.value->range);
+                        error(
+                            code::invalid_type_specification, invalid_type,
+                            "Optional attribute modifier expects at most two arguments: the attribute type, and a default value.",
+                            item.value->range);
                     }
                     aty_expr = opt.args[0];
                 }
@@ -184,8 +203,11 @@ struct Parser {
                     if (conv.ok()) {
                         it->second = conv.value;
                     } else {
-                        error(code::invalid_default_value_for_optional_attribute, "Invalid default value for optional attribute",
-                              fmt::format("This default value is not compatible with the attribute's type constraint: {}.", conv.error),
+                        error(code::invalid_default_value_for_optional_attribute,
+                              "Invalid default value for optional attribute",
+                              fmt::format(
+                                  "This default value is not compatible with the attribute's type constraint: {}.",
+                                  conv.error),
                               default_expr->range);
                         values.erase(it);
                     }
@@ -206,7 +228,8 @@ struct Parser {
         if (call.name == "tuple") {
             const hcl::Expr* arg = unwrap(call.args[0]);
             if (arg->kind != hcl::ExprKind::tuple) {
-                error(code::invalid_type_specification, invalid_type, "Tuple type constructor requires a list of element types.", call.args[0]->range);
+                error(code::invalid_type_specification, invalid_type,
+                      "Tuple type constructor requires a list of element types.", call.args[0]->range);
                 return cty::Type::dynamic();
             }
             std::vector<cty::Type> elems;
@@ -227,10 +250,12 @@ struct Parser {
             return ty;
         }
         if (call.name == "optional") {
-            error(code::invalid_type_specification, invalid_type, "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range());
+            error(code::invalid_type_specification, invalid_type,
+                  "Keyword \"optional\" is valid only as a modifier for object type attributes.", call.name_range());
             return cty::Type::dynamic();
         }
-        error(code::invalid_type_specification, invalid_type, fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range());
+        error(code::invalid_type_specification, invalid_type,
+              fmt::format("Keyword \"{}\" is not a valid type constructor.", call.name), call.name_range());
         return cty::Type::dynamic();
     }
 };
@@ -256,7 +281,8 @@ void defaults_paths(const TypeDefaults& d, const std::string& prefix, nlohmann::
 
 }  // namespace
 
-std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, const std::string& filename, Diagnostics& diags) {
+std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, const std::string& filename,
+                                                    Diagnostics& diags) {
     Parser p{filename, diags};
     TypeConstraint out;
     out.type = p.get(expr, out.defaults);

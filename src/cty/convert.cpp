@@ -110,47 +110,49 @@ namespace {
 Type dynamic_replace(const Type& in, const Type& out) {
     if (in.is_dynamic()) return out;
     switch (out.kind()) {
-    case TypeKind::dynamic: return in;
-    case TypeKind::string:
-    case TypeKind::number:
-    case TypeKind::boolean: return out;
-    case TypeKind::map: {
-        Type element = Type::dynamic();
-        if (in.is_map()) element = dynamic_replace(in.element(), out.element());
-        if (in.is_object()) {
-            const auto u = unify_types(attribute_type_list(in), Safety::unsafe);
-            element = dynamic_replace(u ? u->type : Type::dynamic(), out.element());
+        case TypeKind::dynamic: return in;
+        case TypeKind::string:
+        case TypeKind::number:
+        case TypeKind::boolean: return out;
+        case TypeKind::map: {
+            Type element = Type::dynamic();
+            if (in.is_map()) element = dynamic_replace(in.element(), out.element());
+            if (in.is_object()) {
+                const auto u = unify_types(attribute_type_list(in), Safety::unsafe);
+                element = dynamic_replace(u ? u->type : Type::dynamic(), out.element());
+            }
+            return Type::map(element);
         }
-        return Type::map(element);
-    }
-    case TypeKind::object: {
-        Type::AttributeTypes attrs;
-        for (const auto& [name, t] : out.attributes()) {
-            if (in.is_map()) attrs.emplace(name, dynamic_replace(in.element(), t));
-            else if (in.is_object() && in.has_attribute(name))
-                attrs.emplace(name, dynamic_replace(in.attributes().find(name)->second, t));
-            else attrs.emplace(name, t);
+        case TypeKind::object: {
+            Type::AttributeTypes attrs;
+            for (const auto& [name, t] : out.attributes()) {
+                if (in.is_map())
+                    attrs.emplace(name, dynamic_replace(in.element(), t));
+                else if (in.is_object() && in.has_attribute(name))
+                    attrs.emplace(name, dynamic_replace(in.attributes().find(name)->second, t));
+                else
+                    attrs.emplace(name, t);
+            }
+            return Type::object(std::move(attrs));
         }
-        return Type::object(std::move(attrs));
-    }
-    case TypeKind::set:
-    case TypeKind::list: {
-        Type element = Type::dynamic();
-        if (in.is_set() || in.is_list()) element = dynamic_replace(in.element(), out.element());
-        if (in.is_tuple()) {
-            const auto u = unify_types(in.tuple_elements(), Safety::unsafe);
-            element = dynamic_replace(u ? u->type : Type::dynamic(), out.element());
+        case TypeKind::set:
+        case TypeKind::list: {
+            Type element = Type::dynamic();
+            if (in.is_set() || in.is_list()) element = dynamic_replace(in.element(), out.element());
+            if (in.is_tuple()) {
+                const auto u = unify_types(in.tuple_elements(), Safety::unsafe);
+                element = dynamic_replace(u ? u->type : Type::dynamic(), out.element());
+            }
+            return out.is_set() ? Type::set(element) : Type::list(element);
         }
-        return out.is_set() ? Type::set(element) : Type::list(element);
-    }
-    case TypeKind::tuple: {
-        std::vector<Type> elements;
-        const auto& outs = out.tuple_elements();
-        const auto& ins = in.tuple_elements();
-        for (std::size_t i = 0; i < outs.size(); ++i)
-            elements.push_back(i < ins.size() ? dynamic_replace(ins[i], outs[i]) : outs[i]);
-        return Type::tuple(std::move(elements));
-    }
+        case TypeKind::tuple: {
+            std::vector<Type> elements;
+            const auto& outs = out.tuple_elements();
+            const auto& ins = in.tuple_elements();
+            for (std::size_t i = 0; i < outs.size(); ++i)
+                elements.push_back(i < ins.size() ? dynamic_replace(ins[i], outs[i]) : outs[i]);
+            return Type::tuple(std::move(elements));
+        }
     }
     return out;
 }
@@ -160,9 +162,7 @@ Converted failure(std::string message) { return {Value(), std::move(message)}; }
 std::string index_path(std::size_t i, const std::string& error) {
     return "element " + std::to_string(i) + ": " + error;
 }
-std::string key_path(const std::string& key, const std::string& error) {
-    return "attribute \"" + key + "\": " + error;
-}
+std::string key_path(const std::string& key, const std::string& error) { return "attribute \"" + key + "\": " + error; }
 
 Value null_without_optional(const Value& v) {
     if (v.is_null()) return Value::null(v.type().without_optional_attributes());
@@ -325,8 +325,8 @@ Converted convert(const Value& v, const Type& out_given, Safety safety) {
             const auto it = out.attributes().find(k);
             if (it == out.attributes().end()) continue;
             if (!can_convert(e.type(), it->second, safety))
-                return failure("map element type is incompatible with attribute \"" + k + "\": " +
-                               mismatch_message(e.type(), it->second));
+                return failure("map element type is incompatible with attribute \"" + k +
+                               "\": " + mismatch_message(e.type(), it->second));
             Converted c = convert(e, it->second, safety);
             if (!c.ok()) return failure(key_path(k, c.error));
             attrs.emplace(k, null_without_optional(c.value));
@@ -401,8 +401,10 @@ int compare_types(Type a, Type b) {
             const auto it = ba.find(k);
             if (it == ba.end()) return 0;
             const int c = compare_types(t, it->second);
-            if (c < 0) a_super = true;
-            else if (c > 0) b_super = true;
+            if (c < 0)
+                a_super = true;
+            else if (c > 0)
+                b_super = true;
         }
         return fold(a_super, b_super);
     }
@@ -414,8 +416,10 @@ int compare_types(Type a, Type b) {
         bool b_super = false;
         for (std::size_t i = 0; i < ae.size(); ++i) {
             const int c = compare_types(ae[i], be[i]);
-            if (c < 0) a_super = true;
-            else if (c > 0) b_super = true;
+            if (c < 0)
+                a_super = true;
+            else if (c > 0)
+                b_super = true;
         }
         return fold(a_super, b_super);
     }
@@ -429,8 +433,10 @@ std::vector<std::size_t> preference_order(const std::vector<Type>& types) {
     for (std::size_t i = 0; i + 1 < n; ++i) {
         for (std::size_t j = i + 1; j < n; ++j) {
             const int c = compare_types(types[i], types[j]);
-            if (c < 0) edges[i].push_back(j);
-            else if (c > 0) edges[j].push_back(i);
+            if (c < 0)
+                edges[i].push_back(j);
+            else if (c > 0)
+                edges[j].push_back(i);
         }
     }
     std::vector<std::size_t> in_degree(n, 0);
@@ -462,7 +468,7 @@ std::optional<Unification> unify_collections(TypeKind kind, const std::vector<Ty
     for (const Type& t : types) elements.push_back(t.element());
     const auto e = unify_types(elements, safety);
     if (!e) return std::nullopt;
-    const Type result = kind == TypeKind::list ? Type::list(e->type)
+    const Type result = kind == TypeKind::list  ? Type::list(e->type)
                         : kind == TypeKind::set ? Type::set(e->type)
                                                 : Type::map(e->type);
     if (!all_convert(types, result, safety)) return std::nullopt;
@@ -550,13 +556,13 @@ std::optional<Unification> unify_types(const std::vector<Type>& types, Safety sa
     std::size_t maps = 0, lists = 0, sets = 0, objects = 0, tuples = 0, dynamics = 0;
     for (const Type& t : types) {
         switch (t.kind()) {
-        case TypeKind::map: ++maps; break;
-        case TypeKind::list: ++lists; break;
-        case TypeKind::set: ++sets; break;
-        case TypeKind::object: ++objects; break;
-        case TypeKind::tuple: ++tuples; break;
-        case TypeKind::dynamic: ++dynamics; break;
-        default: break;
+            case TypeKind::map: ++maps; break;
+            case TypeKind::list: ++lists; break;
+            case TypeKind::set: ++sets; break;
+            case TypeKind::object: ++objects; break;
+            case TypeKind::tuple: ++tuples; break;
+            case TypeKind::dynamic: ++dynamics; break;
+            default: break;
         }
     }
     const std::size_t n = types.size();

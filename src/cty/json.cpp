@@ -12,19 +12,19 @@ void append_json_string(std::string& out, std::string_view s) {
         const auto c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
             switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) {
-                    out += "\\u00";
-                    out += hex[c >> 4];
-                    out += hex[c & 0xf];
-                } else {
-                    out += static_cast<char>(c);
-                }
+                case '"': out += "\\\""; break;
+                case '\\': out += "\\\\"; break;
+                case '\n': out += "\\n"; break;
+                case '\r': out += "\\r"; break;
+                case '\t': out += "\\t"; break;
+                default:
+                    if (c < 0x20) {
+                        out += "\\u00";
+                        out += hex[c >> 4];
+                        out += hex[c & 0xf];
+                    } else {
+                        out += static_cast<char>(c);
+                    }
             }
             ++i;
             continue;
@@ -52,40 +52,40 @@ bool write(std::string& out, const Value& v) {
     }
     if (!v.is_known()) return false;
     switch (v.type().kind()) {
-    case TypeKind::string: append_json_string(out, v.as_string()); return true;
-    case TypeKind::number:
-        if (v.as_number().is_infinite()) return false;
-        out += v.as_number().text();
-        return true;
-    case TypeKind::boolean: out += v.as_bool() ? "true" : "false"; return true;
-    case TypeKind::tuple:
-    case TypeKind::list:
-    case TypeKind::set: {
-        out += '[';
-        bool first = true;
-        for (const Value& e : v.elements()) {
-            if (!first) out += ',';
-            first = false;
-            if (!write(out, e)) return false;
+        case TypeKind::string: append_json_string(out, v.as_string()); return true;
+        case TypeKind::number:
+            if (v.as_number().is_infinite()) return false;
+            out += v.as_number().text();
+            return true;
+        case TypeKind::boolean: out += v.as_bool() ? "true" : "false"; return true;
+        case TypeKind::tuple:
+        case TypeKind::list:
+        case TypeKind::set: {
+            out += '[';
+            bool first = true;
+            for (const Value& e : v.elements()) {
+                if (!first) out += ',';
+                first = false;
+                if (!write(out, e)) return false;
+            }
+            out += ']';
+            return true;
         }
-        out += ']';
-        return true;
-    }
-    case TypeKind::object:
-    case TypeKind::map: {
-        out += '{';
-        bool first = true;
-        for (const auto& [k, e] : v.attributes()) {
-            if (!first) out += ',';
-            first = false;
-            append_json_string(out, k);
-            out += ':';
-            if (!write(out, e)) return false;
+        case TypeKind::object:
+        case TypeKind::map: {
+            out += '{';
+            bool first = true;
+            for (const auto& [k, e] : v.attributes()) {
+                if (!first) out += ',';
+                first = false;
+                append_json_string(out, k);
+                out += ':';
+                if (!write(out, e)) return false;
+            }
+            out += '}';
+            return true;
         }
-        out += '}';
-        return true;
-    }
-    case TypeKind::dynamic: return false;
+        case TypeKind::dynamic: return false;
     }
     return false;
 }
@@ -94,37 +94,37 @@ std::optional<nlohmann::json> build(const Value& v) {
     if (v.is_null()) return nlohmann::json(nullptr);
     if (!v.is_known()) return std::nullopt;
     switch (v.type().kind()) {
-    case TypeKind::string: return nlohmann::json(v.as_string());
-    case TypeKind::number: {
-        const Number& n = v.as_number();
-        if (n.is_infinite()) return std::nullopt;
-        if (n.is_zero() && n.is_negative()) return nlohmann::json(-0.0);
-        if (const auto i = n.to_int64()) return nlohmann::json(*i);
-        return nlohmann::json(n.to_double());
-    }
-    case TypeKind::boolean: return nlohmann::json(v.as_bool());
-    case TypeKind::tuple:
-    case TypeKind::list:
-    case TypeKind::set: {
-        nlohmann::json arr = nlohmann::json::array();
-        for (const Value& e : v.elements()) {
-            auto j = build(e);
-            if (!j) return std::nullopt;
-            arr.push_back(std::move(*j));
+        case TypeKind::string: return nlohmann::json(v.as_string());
+        case TypeKind::number: {
+            const Number& n = v.as_number();
+            if (n.is_infinite()) return std::nullopt;
+            if (n.is_zero() && n.is_negative()) return nlohmann::json(-0.0);
+            if (const auto i = n.to_int64()) return nlohmann::json(*i);
+            return nlohmann::json(n.to_double());
         }
-        return arr;
-    }
-    case TypeKind::object:
-    case TypeKind::map: {
-        nlohmann::json obj = nlohmann::json::object();
-        for (const auto& [k, e] : v.attributes()) {
-            auto j = build(e);
-            if (!j) return std::nullopt;
-            obj[k] = std::move(*j);
+        case TypeKind::boolean: return nlohmann::json(v.as_bool());
+        case TypeKind::tuple:
+        case TypeKind::list:
+        case TypeKind::set: {
+            nlohmann::json arr = nlohmann::json::array();
+            for (const Value& e : v.elements()) {
+                auto j = build(e);
+                if (!j) return std::nullopt;
+                arr.push_back(std::move(*j));
+            }
+            return arr;
         }
-        return obj;
-    }
-    case TypeKind::dynamic: return std::nullopt;
+        case TypeKind::object:
+        case TypeKind::map: {
+            nlohmann::json obj = nlohmann::json::object();
+            for (const auto& [k, e] : v.attributes()) {
+                auto j = build(e);
+                if (!j) return std::nullopt;
+                obj[k] = std::move(*j);
+            }
+            return obj;
+        }
+        case TypeKind::dynamic: return std::nullopt;
     }
     return std::nullopt;
 }

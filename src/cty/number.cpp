@@ -87,8 +87,10 @@ struct Decimal {
         } else {
             up = digits[un] >= '5';
         }
-        if (up) round_up(n);
-        else round_down(n);
+        if (up)
+            round_up(n);
+        else
+            round_down(n);
     }
 };
 

@@ -24,7 +24,8 @@ struct Type::Node {
 
 namespace {
 std::shared_ptr<const Type::Node> primitive_node(TypeKind k) {
-    return std::make_shared<const Type::Node>(k, std::vector<Type>{}, Type::AttributeTypes{}, std::set<std::string, std::less<>>{});
+    return std::make_shared<const Type::Node>(k, std::vector<Type>{}, Type::AttributeTypes{},
+                                              std::set<std::string, std::less<>>{});
 }
 const std::vector<Type> no_types;
 const Type::AttributeTypes no_attributes;
@@ -69,7 +70,8 @@ Type Type::object(AttributeTypes attributes, std::set<std::string, std::less<>> 
     for (const auto& name : optional) {
         if (!attributes.contains(name)) throw std::invalid_argument("optional attribute is not an attribute: " + name);
     }
-    return Type(std::make_shared<const Node>(TypeKind::object, std::vector<Type>{}, std::move(attributes), std::move(optional)));
+    return Type(std::make_shared<const Node>(TypeKind::object, std::vector<Type>{}, std::move(attributes),
+                                             std::move(optional)));
 }
 
 TypeKind Type::kind() const { return node_->kind; }
@@ -93,53 +95,53 @@ bool Type::has_attribute(std::string_view name) const { return attributes().find
 
 bool Type::has_dynamic() const {
     switch (kind()) {
-    case TypeKind::dynamic: return true;
-    case TypeKind::list:
-    case TypeKind::set:
-    case TypeKind::map: return element().has_dynamic();
-    case TypeKind::tuple:
-        for (const Type& t : tuple_elements())
-            if (t.has_dynamic()) return true;
-        return false;
-    case TypeKind::object:
-        for (const auto& [_, t] : attributes())
-            if (t.has_dynamic()) return true;
-        return false;
-    default: return false;
+        case TypeKind::dynamic: return true;
+        case TypeKind::list:
+        case TypeKind::set:
+        case TypeKind::map: return element().has_dynamic();
+        case TypeKind::tuple:
+            for (const Type& t : tuple_elements())
+                if (t.has_dynamic()) return true;
+            return false;
+        case TypeKind::object:
+            for (const auto& [_, t] : attributes())
+                if (t.has_dynamic()) return true;
+            return false;
+        default: return false;
     }
 }
 
 Type Type::without_optional_attributes() const {
     if (!node_->has_optional) return *this;
     switch (kind()) {
-    case TypeKind::list: return list(element().without_optional_attributes());
-    case TypeKind::set: return set(element().without_optional_attributes());
-    case TypeKind::map: return map(element().without_optional_attributes());
-    case TypeKind::tuple: {
-        std::vector<Type> out;
-        for (const Type& t : tuple_elements()) out.push_back(t.without_optional_attributes());
-        return tuple(std::move(out));
-    }
-    case TypeKind::object: {
-        AttributeTypes out;
-        for (const auto& [name, t] : attributes()) out.emplace(name, t.without_optional_attributes());
-        return object(std::move(out));
-    }
-    default: return *this;
+        case TypeKind::list: return list(element().without_optional_attributes());
+        case TypeKind::set: return set(element().without_optional_attributes());
+        case TypeKind::map: return map(element().without_optional_attributes());
+        case TypeKind::tuple: {
+            std::vector<Type> out;
+            for (const Type& t : tuple_elements()) out.push_back(t.without_optional_attributes());
+            return tuple(std::move(out));
+        }
+        case TypeKind::object: {
+            AttributeTypes out;
+            for (const auto& [name, t] : attributes()) out.emplace(name, t.without_optional_attributes());
+            return object(std::move(out));
+        }
+        default: return *this;
     }
 }
 
 std::string Type::friendly_name() const {
     switch (kind()) {
-    case TypeKind::dynamic: return "dynamic";
-    case TypeKind::string: return "string";
-    case TypeKind::number: return "number";
-    case TypeKind::boolean: return "bool";
-    case TypeKind::list: return "list of " + element().friendly_name();
-    case TypeKind::set: return "set of " + element().friendly_name();
-    case TypeKind::map: return "map of " + element().friendly_name();
-    case TypeKind::tuple: return "tuple";
-    case TypeKind::object: return "object";
+        case TypeKind::dynamic: return "dynamic";
+        case TypeKind::string: return "string";
+        case TypeKind::number: return "number";
+        case TypeKind::boolean: return "bool";
+        case TypeKind::list: return "list of " + element().friendly_name();
+        case TypeKind::set: return "set of " + element().friendly_name();
+        case TypeKind::map: return "map of " + element().friendly_name();
+        case TypeKind::tuple: return "tuple";
+        case TypeKind::object: return "object";
     }
     return "?";
 }
@@ -148,13 +150,13 @@ bool operator==(const Type& a, const Type& b) {
     if (a.node_ == b.node_) return true;
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
-    case TypeKind::list:
-    case TypeKind::set:
-    case TypeKind::map: return a.element() == b.element();
-    case TypeKind::tuple: return a.tuple_elements() == b.tuple_elements();
-    case TypeKind::object:
-        return a.attributes() == b.attributes() && a.optional_attributes() == b.optional_attributes();
-    default: return true;
+        case TypeKind::list:
+        case TypeKind::set:
+        case TypeKind::map: return a.element() == b.element();
+        case TypeKind::tuple: return a.tuple_elements() == b.tuple_elements();
+        case TypeKind::object:
+            return a.attributes() == b.attributes() && a.optional_attributes() == b.optional_attributes();
+        default: return true;
     }
 }
 

@@ -32,9 +32,9 @@ std::string normalize_nfc(std::string_view s) {
     // Pure ASCII is already in NFC: the common case costs one scan.
     if (is_ascii(s)) return std::string(s);
     utf8proc_uint8_t* out = nullptr;
-    const auto n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
-                                static_cast<utf8proc_ssize_t>(s.size()), &out,
-                                static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+    const auto n =
+        utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()), &out,
+                     static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
     if (n < 0 || out == nullptr) return std::string(s);
     std::string result(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n));
     std::free(out);
@@ -49,9 +49,7 @@ Value Value::null(Type type) { return {std::move(type), State::null, nullptr}; }
 Value Value::string(std::string_view s) {
     return {Type::string(), State::known, std::make_shared<const Payload>(normalize_nfc(s))};
 }
-Value Value::number(Number n) {
-    return {Type::number(), State::known, std::make_shared<const Payload>(std::move(n))};
-}
+Value Value::number(Number n) { return {Type::number(), State::known, std::make_shared<const Payload>(std::move(n))}; }
 Value Value::boolean(bool b) {
     static const auto t = std::make_shared<const Payload>(true);
     static const auto f = std::make_shared<const Payload>(false);
@@ -96,8 +94,8 @@ namespace {
 void check_elements(const Type& element_type, const Value::Elements& elements) {
     for (const Value& v : elements) {
         if (!(v.type() == element_type)) {
-            throw std::invalid_argument("collection element of type " + v.type().friendly_name() +
-                                        " where " + element_type.friendly_name() + " is required");
+            throw std::invalid_argument("collection element of type " + v.type().friendly_name() + " where " +
+                                        element_type.friendly_name() + " is required");
         }
     }
 }
@@ -209,52 +207,52 @@ Value Value::equals(const Value& other) const {
     if (!(type_ == other.type_)) return boolean(false);
 
     switch (type_.kind()) {
-    case TypeKind::number: return boolean(as_number().equals(other.as_number()));
-    case TypeKind::boolean: return boolean(as_bool() == other.as_bool());
-    case TypeKind::string: return boolean(as_string() == other.as_string());
-    case TypeKind::tuple:
-    case TypeKind::list: {
-        const auto& a = elements();
-        const auto& b = other.elements();
-        if (a.size() != b.size()) return boolean(false);
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            const Value eq = a[i].equals(b[i]);
-            if (!eq.is_known()) return unknown_bool();
-            if (!eq.as_bool()) return boolean(false);
+        case TypeKind::number: return boolean(as_number().equals(other.as_number()));
+        case TypeKind::boolean: return boolean(as_bool() == other.as_bool());
+        case TypeKind::string: return boolean(as_string() == other.as_string());
+        case TypeKind::tuple:
+        case TypeKind::list: {
+            const auto& a = elements();
+            const auto& b = other.elements();
+            if (a.size() != b.size()) return boolean(false);
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                const Value eq = a[i].equals(b[i]);
+                if (!eq.is_known()) return unknown_bool();
+                if (!eq.as_bool()) return boolean(false);
+            }
+            return boolean(true);
         }
-        return boolean(true);
-    }
-    case TypeKind::set: {
-        const auto& a = elements();
-        const auto& b = other.elements();
-        auto contains = [](const Elements& s, const Value& v) {
-            for (const Value& x : s)
-                if (x.raw_equals(v)) return true;
-            return false;
-        };
-        for (const Value& v : a)
-            if (!v.is_wholly_known()) return unknown_bool();
-        for (const Value& v : b)
-            if (!v.is_wholly_known()) return unknown_bool();
-        bool equal = a.size() == b.size();
-        for (const Value& v : a) equal = equal && contains(b, v);
-        return boolean(equal);
-    }
-    case TypeKind::object:
-    case TypeKind::map: {
-        const auto& a = attributes();
-        const auto& b = other.attributes();
-        if (a.size() != b.size()) return boolean(false);
-        for (const auto& [k, v] : a) {
-            const auto it = b.find(k);
-            if (it == b.end()) return boolean(false);
-            const Value eq = v.equals(it->second);
-            if (!eq.is_known()) return unknown_bool();
-            if (!eq.as_bool()) return boolean(false);
+        case TypeKind::set: {
+            const auto& a = elements();
+            const auto& b = other.elements();
+            auto contains = [](const Elements& s, const Value& v) {
+                for (const Value& x : s)
+                    if (x.raw_equals(v)) return true;
+                return false;
+            };
+            for (const Value& v : a)
+                if (!v.is_wholly_known()) return unknown_bool();
+            for (const Value& v : b)
+                if (!v.is_wholly_known()) return unknown_bool();
+            bool equal = a.size() == b.size();
+            for (const Value& v : a) equal = equal && contains(b, v);
+            return boolean(equal);
         }
-        return boolean(true);
-    }
-    case TypeKind::dynamic: return unknown_bool();
+        case TypeKind::object:
+        case TypeKind::map: {
+            const auto& a = attributes();
+            const auto& b = other.attributes();
+            if (a.size() != b.size()) return boolean(false);
+            for (const auto& [k, v] : a) {
+                const auto it = b.find(k);
+                if (it == b.end()) return boolean(false);
+                const Value eq = v.equals(it->second);
+                if (!eq.is_known()) return unknown_bool();
+                if (!eq.as_bool()) return boolean(false);
+            }
+            return boolean(true);
+        }
+        case TypeKind::dynamic: return unknown_bool();
     }
     return boolean(false);
 }

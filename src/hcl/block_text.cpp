@@ -32,19 +32,25 @@ bool opens(Tok t) {
 // Tokens the parser only ever reports.
 bool rejected(Tok t) {
     switch (t) {
-        case Tok::bitwise_and: case Tok::bitwise_or: case Tok::bitwise_not: case Tok::bitwise_xor:
-        case Tok::apostrophe: case Tok::backtick: case Tok::semicolon: case Tok::invalid: case Tok::bad_utf8:
-        case Tok::quoted_newline: case Tok::nil:
-            return true;
-        default:
-            return false;
+        case Tok::bitwise_and:
+        case Tok::bitwise_or:
+        case Tok::bitwise_not:
+        case Tok::bitwise_xor:
+        case Tok::apostrophe:
+        case Tok::backtick:
+        case Tok::semicolon:
+        case Tok::invalid:
+        case Tok::bad_utf8:
+        case Tok::quoted_newline:
+        case Tok::nil: return true;
+        default: return false;
     }
 }
 
 }  // namespace
 
 std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
-                                                const std::vector<std::string_view>& attributes) {
+                                                 const std::vector<std::string_view>& attributes) {
     const bool filtered = !attributes.empty();
     Diagnostics diags;
     detail::Lexer lexer(text, Pos{0}, detail::LexMode::normal, {}, nullptr, &diags);
@@ -68,9 +74,9 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
         if (rejected(t.type)) return std::nullopt;
         if (t.type == Tok::eof && !open.empty()) return std::nullopt;
         const bool top = open.empty();
-        const bool line_end = t.type == Tok::newline || t.type == Tok::eof ||
-                              (t.type == Tok::comment && t.range.end.byte > t.range.start.byte &&
-                               text[t.range.end.byte - 1] == '\n');
+        const bool line_end =
+            t.type == Tok::newline || t.type == Tok::eof ||
+            (t.type == Tok::comment && t.range.end.byte > t.range.start.byte && text[t.range.end.byte - 1] == '\n');
         if (top && line_end) {
             if (item == Item::header) return std::nullopt;
             item = Item::none;
@@ -99,10 +105,8 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
                         return std::nullopt;
                     }
                     break;
-                case Item::closed:
-                    return std::nullopt;  // more after a block's closing brace
-                default:
-                    break;
+                case Item::closed: return std::nullopt;  // more after a block's closing brace
+                default: break;
             }
         }
         if (filtered && wanted && item == Item::body && open.size() == 1) {
@@ -110,7 +114,8 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
             const bool closing = t.type == Tok::cbrace;
             if (line_end || closing) {
                 if (inner == Inner::name) return std::nullopt;  // a name alone
-                if (inner == Inner::kept) out.append(text.substr(inner_start, t.range.start.byte - inner_start)).push_back('\n');
+                if (inner == Inner::kept)
+                    out.append(text.substr(inner_start, t.range.start.byte - inner_start)).push_back('\n');
                 inner = Inner::none;
                 if (!closing) continue;
             } else if (t.type == Tok::comment) {

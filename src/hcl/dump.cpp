@@ -106,9 +106,11 @@ private:
     }
 
     void range(Range r) {
-        fmt::format_to(std::back_inserter(out_), R"({{"start": {{"line": {}, "column": {}, "byte": {}}}, )"
-                                                 R"("end": {{"line": {}, "column": {}, "byte": {}}}}})",
-                       src_.line(r.start), src_.column(r.start), r.start.byte, src_.line(r.end), src_.column(r.end), r.end.byte);
+        fmt::format_to(std::back_inserter(out_),
+                       R"({{"start": {{"line": {}, "column": {}, "byte": {}}}, )"
+                       R"("end": {{"line": {}, "column": {}, "byte": {}}}}})",
+                       src_.line(r.start), src_.column(r.start), r.start.byte, src_.line(r.end), src_.column(r.end),
+                       r.end.byte);
     }
 
     void string_list(std::vector<std::string> items) {

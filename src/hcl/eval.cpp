@@ -106,7 +106,8 @@ Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags)
         // cut would otherwise add its own copy (a long chain gave hundreds).
         if (!told_too_deep_) {
             told_too_deep_ = true;
-            error(diags, code::expression_too_complex, "Expression too complex", "This expression is nested too deeply to evaluate.", e.range);
+            error(diags, code::expression_too_complex, "Expression too complex",
+                  "This expression is nested too deeply to evaluate.", e.range);
         }
         return Value::dynamic_unknown();
     }
@@ -118,60 +119,61 @@ Value Evaluator::eval(const Expr& e, const EvalContext* ctx, Diagnostics& diags)
         DepthGuard& operator=(const DepthGuard&) = delete;
     } guard(depth_);
     switch (e.kind) {
-    case ExprKind::literal: return literal(as<LiteralExpr>(e), diags);
-    case ExprKind::template_: return template_expr(as<TemplateExpr>(e), ctx, diags);
-    case ExprKind::template_wrap: return eval(*as<TemplateWrapExpr>(e).wrapped, ctx, diags);
-    case ExprKind::template_join: return template_join(as<TemplateJoinExpr>(e), ctx, diags);
-    case ExprKind::scope_traversal: return scope_traversal(as<ScopeTraversalExpr>(e), ctx, diags);
-    case ExprKind::relative_traversal: {
-        const auto& r = as<RelativeTraversalExpr>(e);
-        Value source = eval(*r.source, ctx, diags);
-        return traverse(std::move(source), r.steps, diags);
-    }
-    case ExprKind::function_call: return function_call(as<FunctionCallExpr>(e), ctx, diags);
-    case ExprKind::conditional: return conditional(as<ConditionalExpr>(e), ctx, diags);
-    case ExprKind::binary_op: return binary(as<BinaryOpExpr>(e), ctx, diags);
-    case ExprKind::unary_op: return unary(as<UnaryOpExpr>(e), ctx, diags);
-    case ExprKind::tuple: {
-        Value::Elements items;
-        for (const Expr* item : as<TupleExpr>(e).items) items.push_back(eval(*item, ctx, diags));
-        return Value::tuple(std::move(items));
-    }
-    case ExprKind::object: return object(as<ObjectExpr>(e), ctx, diags);
-    case ExprKind::object_key: return object_key(as<ObjectKeyExpr>(e), ctx, diags);
-    case ExprKind::for_: return for_expr(as<ForExpr>(e), ctx, diags);
-    case ExprKind::index: {
-        const auto& x = as<IndexExpr>(e);
-        const Value coll = eval(*x.collection, ctx, diags);
-        const Value key = eval(*x.key, ctx, diags);
-        AccessResult r = index_value(coll, key);
-        if (r.error) error(diags, code::invalid_index, r.error->summary, r.error->detail, x.bracket_range, x.range);
-        return std::move(r.value);
-    }
-    case ExprKind::splat: return splat(as<SplatExpr>(e), ctx, diags);
-    case ExprKind::anon_symbol: {
-        for (auto it = splat_items_.rbegin(); it != splat_items_.rend(); ++it)
-            if (it->first == &e) return it->second;
-        return Value::dynamic_unknown();
-    }
-    case ExprKind::parentheses: return eval(*as<ParenthesesExpr>(e).inner, ctx, diags);
+        case ExprKind::literal: return literal(as<LiteralExpr>(e), diags);
+        case ExprKind::template_: return template_expr(as<TemplateExpr>(e), ctx, diags);
+        case ExprKind::template_wrap: return eval(*as<TemplateWrapExpr>(e).wrapped, ctx, diags);
+        case ExprKind::template_join: return template_join(as<TemplateJoinExpr>(e), ctx, diags);
+        case ExprKind::scope_traversal: return scope_traversal(as<ScopeTraversalExpr>(e), ctx, diags);
+        case ExprKind::relative_traversal: {
+            const auto& r = as<RelativeTraversalExpr>(e);
+            Value source = eval(*r.source, ctx, diags);
+            return traverse(std::move(source), r.steps, diags);
+        }
+        case ExprKind::function_call: return function_call(as<FunctionCallExpr>(e), ctx, diags);
+        case ExprKind::conditional: return conditional(as<ConditionalExpr>(e), ctx, diags);
+        case ExprKind::binary_op: return binary(as<BinaryOpExpr>(e), ctx, diags);
+        case ExprKind::unary_op: return unary(as<UnaryOpExpr>(e), ctx, diags);
+        case ExprKind::tuple: {
+            Value::Elements items;
+            for (const Expr* item : as<TupleExpr>(e).items) items.push_back(eval(*item, ctx, diags));
+            return Value::tuple(std::move(items));
+        }
+        case ExprKind::object: return object(as<ObjectExpr>(e), ctx, diags);
+        case ExprKind::object_key: return object_key(as<ObjectKeyExpr>(e), ctx, diags);
+        case ExprKind::for_: return for_expr(as<ForExpr>(e), ctx, diags);
+        case ExprKind::index: {
+            const auto& x = as<IndexExpr>(e);
+            const Value coll = eval(*x.collection, ctx, diags);
+            const Value key = eval(*x.key, ctx, diags);
+            AccessResult r = index_value(coll, key);
+            if (r.error) error(diags, code::invalid_index, r.error->summary, r.error->detail, x.bracket_range, x.range);
+            return std::move(r.value);
+        }
+        case ExprKind::splat: return splat(as<SplatExpr>(e), ctx, diags);
+        case ExprKind::anon_symbol: {
+            for (auto it = splat_items_.rbegin(); it != splat_items_.rend(); ++it)
+                if (it->first == &e) return it->second;
+            return Value::dynamic_unknown();
+        }
+        case ExprKind::parentheses: return eval(*as<ParenthesesExpr>(e).inner, ctx, diags);
     }
     return Value::dynamic_unknown();
 }
 
 Value Evaluator::literal(const LiteralExpr& e, Diagnostics& diags) const {
     switch (e.literal) {
-    case LiteralKind::number: {
-        auto n = cty::Number::parse(e.text);
-        if (!n) {
-            error(diags, code::invalid_number_literal, "Invalid number literal", "Failed to recognize the value of this number literal.", e.range);
-            return Value::unknown(Type::number());
+        case LiteralKind::number: {
+            auto n = cty::Number::parse(e.text);
+            if (!n) {
+                error(diags, code::invalid_number_literal, "Invalid number literal",
+                      "Failed to recognize the value of this number literal.", e.range);
+                return Value::unknown(Type::number());
+            }
+            return Value::number(std::move(*n));
         }
-        return Value::number(std::move(*n));
-    }
-    case LiteralKind::string: return Value::string(e.text);
-    case LiteralKind::boolean: return Value::boolean(e.text == "true");
-    case LiteralKind::null: return Value::dynamic_null();
+        case LiteralKind::string: return Value::string(e.text);
+        case LiteralKind::boolean: return Value::boolean(e.text == "true");
+        case LiteralKind::null: return Value::dynamic_null();
     }
     return Value::dynamic_unknown();
 }
@@ -185,9 +187,11 @@ Value Evaluator::scope_traversal(const ScopeTraversalExpr& e, const EvalContext*
         if (it != c->variables->end()) return traverse(it->second, e.steps, diags);
     }
     if (!any_table) {
-        error(diags, code::variables_not_allowed, "Variables not allowed", "Variables may not be used here.", e.root_range());
+        error(diags, code::variables_not_allowed, "Variables not allowed", "Variables may not be used here.",
+              e.root_range());
     } else {
-        error(diags, code::unknown_variable, "Unknown variable", "There is no variable named \"" + std::string(e.root) + "\".", e.root_range());
+        error(diags, code::unknown_variable, "Unknown variable",
+              "There is no variable named \"" + std::string(e.root) + "\".", e.root_range());
     }
     return Value::dynamic_unknown();
 }
@@ -223,8 +227,12 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
         if (it != c->functions->end()) fn = &it->second;
     }
     if (fn == nullptr) {
-        if (!any_table) error(diags, code::function_calls_not_allowed, "Function calls not allowed", "Functions may not be called here.", e.range);
-        else error(diags, code::call_to_unknown_function, "Call to unknown function", "There is no function named \"" + std::string(e.name) + "\".", e.name_range(), e.range);
+        if (!any_table)
+            error(diags, code::function_calls_not_allowed, "Function calls not allowed",
+                  "Functions may not be called here.", e.range);
+        else
+            error(diags, code::call_to_unknown_function, "Call to unknown function",
+                  "There is no function named \"" + std::string(e.name) + "\".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     const std::size_t mark = diags.size();
@@ -235,12 +243,15 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
         args.pop_back();
         const Type& t = last.type();
         if (last.is_null()) {
-            error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", e.args.back()->range, e.range);
+            error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value",
+                  "The expanding argument (indicated by ...) must not be null.", e.args.back()->range, e.range);
             return Value::dynamic_unknown();
         }
         if (!(t.is_tuple() || t.is_list() || t.is_set())) {
             if (!t.is_dynamic()) {
-                error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", e.args.back()->range, e.range);
+                error(diags, code::invalid_expanding_argument_value, "Invalid expanding argument value",
+                      "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                      e.args.back()->range, e.range);
             }
             return Value::dynamic_unknown();
         }
@@ -250,7 +261,8 @@ Value Evaluator::function_call(const FunctionCallExpr& e, const EvalContext* ctx
     if (has_errors_since(diags, mark)) return Value::dynamic_unknown();
     Function::Result r = fn->call(args);
     if (!r.error.empty()) {
-        error(diags, code::error_in_function_call, "Error in function call", "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range(), e.range);
+        error(diags, code::error_in_function_call, "Error in function call",
+              "Call to function \"" + std::string(e.name) + "\" failed: " + r.error + ".", e.name_range(), e.range);
         return Value::dynamic_unknown();
     }
     return std::move(r.value);
@@ -291,13 +303,15 @@ Value Evaluator::conditional(const ConditionalExpr& e, const EvalContext* ctx, D
 
     Value cond = eval(*e.condition, ctx, diags);
     if (cond.is_null()) {
-        error(diags, code::null_condition, "Null condition", "The condition value is null. Conditions must either be true or false.", e.condition->range, e.range);
+        error(diags, code::null_condition, "Null condition",
+              "The condition value is null. Conditions must either be true or false.", e.condition->range, e.range);
         return Value::unknown(result_type);
     }
     if (!cond.is_known()) return Value::unknown(result_type);
     const cty::Converted b = cty::convert(cond, Type::boolean());
     if (!b.ok()) {
-        error(diags, code::incorrect_condition_type, "Incorrect condition type", "The condition expression must be of type bool.", e.condition->range, e.range);
+        error(diags, code::incorrect_condition_type, "Incorrect condition type",
+              "The condition expression must be of type bool.", e.condition->range, e.range);
         return Value::unknown(result_type);
     }
     if (!b.value.is_known()) return Value::unknown(result_type);
@@ -310,7 +324,8 @@ Value Evaluator::conditional(const ConditionalExpr& e, const EvalContext* ctx, D
     cty::Converted c = conv->apply(chosen, cty::Safety::unsafe);
     if (!c.ok()) {
         error(diags, code::inconsistent_conditional_result_types, "Inconsistent conditional result types",
-              std::string("The ") + (chosen_true ? "true" : "false") + " result value has the wrong type: " + c.error + ".",
+              std::string("The ") + (chosen_true ? "true" : "false") + " result value has the wrong type: " + c.error +
+                  ".",
               (chosen_true ? e.true_result : e.false_result)->range, e.range);
         return Value::unknown(result_type);
     }
@@ -323,9 +338,13 @@ Value Evaluator::binary(const BinaryOpExpr& e, const EvalContext* ctx, Diagnosti
     const Value rhs_given = eval(*e.rhs, ctx, diags);
     const Type want = operand_type(e.op);
     const cty::Converted lhs = cty::convert(lhs_given, want);
-    if (!lhs.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for left operand: " + lhs.error + ".", e.lhs->range, e.range);
+    if (!lhs.ok())
+        error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for left operand: " + lhs.error + ".",
+              e.lhs->range, e.range);
     const cty::Converted rhs = cty::convert(rhs_given, want);
-    if (!rhs.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for right operand: " + rhs.error + ".", e.rhs->range, e.range);
+    if (!rhs.ok())
+        error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for right operand: " + rhs.error + ".",
+              e.rhs->range, e.range);
     if (has_errors_since(diags, mark)) return Value::unknown(result_type(e.op));
     OperationResult r = apply_operation(e.op, lhs.value, rhs.value);
     if (!r.error.empty()) {
@@ -339,7 +358,9 @@ Value Evaluator::unary(const UnaryOpExpr& e, const EvalContext* ctx, Diagnostics
     const std::size_t mark = diags.size();
     const Value given = eval(*e.operand, ctx, diags);
     const cty::Converted v = cty::convert(given, operand_type(e.op));
-    if (!v.ok()) error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for unary operand: " + v.error + ".", e.operand->range, e.range);
+    if (!v.ok())
+        error(diags, code::invalid_operand, "Invalid operand", "Unsuitable value for unary operand: " + v.error + ".",
+              e.operand->range, e.range);
     if (has_errors_since(diags, mark)) return Value::unknown(result_type(e.op));
     OperationResult r = apply_operation(e.op, v.value);
     if (!r.error.empty()) {
@@ -362,13 +383,15 @@ Value Evaluator::object(const ObjectExpr& e, const EvalContext* ctx, Diagnostics
             continue;
         }
         if (key.is_null()) {
-            error(diags, code::null_value_as_key, "Null value as key", "Can't use a null value as a key.", item.value->range);
+            error(diags, code::null_value_as_key, "Null value as key", "Can't use a null value as a key.",
+                  item.value->range);
             known = false;
             continue;
         }
         const cty::Converted k = cty::convert(key, Type::string());
         if (!k.ok()) {
-            error(diags, code::incorrect_key_type, "Incorrect key type", "Can't use this value as a key: " + k.error + ".", item.key->range);
+            error(diags, code::incorrect_key_type, "Incorrect key type",
+                  "Can't use this value as a key: " + k.error + ".", item.key->range);
             known = false;
             continue;
         }
@@ -401,13 +424,15 @@ Value Evaluator::object_key(const ObjectKeyExpr& e, const EvalContext* ctx, Diag
 Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics& diags) {
     const Value coll = eval(*e.collection, ctx, diags);
     if (coll.is_null()) {
-        error(diags, code::iteration_over_null_value, "Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", e.collection->range, e.range);
+        error(diags, code::iteration_over_null_value, "Iteration over null value",
+              "A null value cannot be used as the collection in a 'for' expression.", e.collection->range, e.range);
         return Value::dynamic_unknown();
     }
     if (coll.type().is_dynamic()) return Value::dynamic_unknown();
     if (!can_iterate(coll.type())) {
         error(diags, code::iteration_over_non_iterable_value, "Iteration over non-iterable value",
-              "A value of type " + coll.type().friendly_name() + " cannot be used as the collection in a 'for' expression.",
+              "A value of type " + coll.type().friendly_name() +
+                  " cannot be used as the collection in a 'for' expression.",
               e.collection->range, e.range);
         return Value::dynamic_unknown();
     }
@@ -421,12 +446,14 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         const std::size_t mark = diags.size();
         const Value result = eval(*e.condition, &probe, diags);
         if (result.is_null()) {
-            error(diags, code::condition_is_null, "Condition is null", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
+            error(diags, code::condition_is_null, "Condition is null", "The value of the 'if' clause must not be null.",
+                  e.condition->range, e.range);
             return Value::dynamic_unknown();
         }
         const cty::Converted b = cty::convert(result, Type::boolean());
         if (!b.ok()) {
-            error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
+            error(diags, code::invalid_for_condition, "Invalid 'for' condition",
+                  "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
             return Value::dynamic_unknown();
         }
         if (has_errors_since(diags, mark)) return Value::dynamic_unknown();
@@ -438,7 +465,9 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         if (e.condition == nullptr) return true;
         const Value raw = eval(*e.condition, &scope, diags);
         if (raw.is_null()) {
-            if (known) error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The value of the 'if' clause must not be null.", e.condition->range, e.range);
+            if (known)
+                error(diags, code::invalid_for_condition, "Invalid 'for' condition",
+                      "The value of the 'if' clause must not be null.", e.condition->range, e.range);
             known = false;
             return false;
         }
@@ -448,7 +477,9 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
         }
         const cty::Converted b = cty::convert(raw, Type::boolean());
         if (!b.ok()) {
-            if (known) error(diags, code::invalid_for_condition, "Invalid 'for' condition", "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
+            if (known)
+                error(diags, code::invalid_for_condition, "Invalid 'for' condition",
+                      "The 'if' clause value is invalid: " + b.error + ".", e.condition->range, e.range);
             known = false;
             return false;
         }
@@ -467,7 +498,10 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
             if (!include(scope)) continue;
             const Value key_raw = eval(*e.key_expr, &scope, diags);
             if (key_raw.is_null()) {
-                if (known) error(diags, code::invalid_object_key, "Invalid object key", "Key expression in 'for' expression must not produce a null value.", e.key_expr->range, e.range);
+                if (known)
+                    error(diags, code::invalid_object_key, "Invalid object key",
+                          "Key expression in 'for' expression must not produce a null value.", e.key_expr->range,
+                          e.range);
                 known = false;
                 continue;
             }
@@ -477,7 +511,10 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
             }
             const cty::Converted key = cty::convert(key_raw, Type::string());
             if (!key.ok()) {
-                if (known) error(diags, code::invalid_object_key, "Invalid object key", "The key expression produced an invalid result: " + key.error + ".", e.key_expr->range, e.range);
+                if (known)
+                    error(diags, code::invalid_object_key, "Invalid object key",
+                          "The key expression produced an invalid result: " + key.error + ".", e.key_expr->range,
+                          e.range);
                 known = false;
                 continue;
             }
@@ -487,8 +524,9 @@ Value Evaluator::for_expr(const ForExpr& e, const EvalContext* ctx, Diagnostics&
                 groups[name].push_back(std::move(val));
             } else if (vals.contains(name)) {
                 error(diags, code::duplicate_object_key, "Duplicate object key",
-                      "Two different items produced the key \"" + name + "\" in this 'for' expression. If duplicates are "
-                      "expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                      "Two different items produced the key \"" + name +
+                          "\" in this 'for' expression. If duplicates are "
+                          "expected, use the ellipsis (...) after the value expression to enable grouping by key.",
                       e.key_expr->range, e.range);
             } else {
                 vals.emplace(name, std::move(val));
@@ -519,8 +557,9 @@ Value Evaluator::splat(const SplatExpr& e, const EvalContext* ctx, Diagnostics& 
     const bool auto_upgrade = !(source_type.is_tuple() || source_type.is_list() || source_type.is_set());
     if (source.is_null()) {
         if (auto_upgrade) return Value::tuple({});
-        error(diags, code::splat_of_null_value, "Splat of null value", "Splat expressions (with the * symbol) cannot be applied to null sequences.",
-              e.source->range, Range{e.source->range.start, e.marker_range.end});
+        error(diags, code::splat_of_null_value, "Splat of null value",
+              "Splat expressions (with the * symbol) cannot be applied to null sequences.", e.source->range,
+              Range{e.source->range.start, e.marker_range.end});
         return Value::dynamic_unknown();
     }
     if (source_type.is_dynamic()) return Value::dynamic_unknown();
@@ -581,7 +620,8 @@ Value Evaluator::template_expr(const TemplateExpr& e, const EvalContext* ctx, Di
         if (e.parts.size() == 1 && v.is_known() && !v.is_null() && v.type().kind() == cty::TypeKind::string) return v;
         if (v.is_null()) {
             error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
-                  "The expression result is null. Cannot include a null value in a string template.", part->range, e.range);
+                  "The expression result is null. Cannot include a null value in a string template.", part->range,
+                  e.range);
             continue;
         }
         if (!v.is_known()) {
@@ -605,7 +645,8 @@ Value Evaluator::template_join(const TemplateJoinExpr& e, const EvalContext* ctx
     if (tuple.type().is_dynamic() || !tuple.is_known()) return Value::unknown(Type::string());
     if (tuple.is_null() || !tuple.type().is_tuple()) {
         // Upstream panics here; the parser never builds such a tree.
-        error(diags, code::invalid_template_directive, "Invalid template directive", "A template 'for' directive did not produce a sequence.", e.range);
+        error(diags, code::invalid_template_directive, "Invalid template directive",
+              "A template 'for' directive did not produce a sequence.", e.range);
         return Value::unknown(Type::string());
     }
     std::string out;
@@ -619,7 +660,8 @@ Value Evaluator::template_join(const TemplateJoinExpr& e, const EvalContext* ctx
         const cty::Converted s = cty::convert(v, Type::string());
         if (!s.ok()) {
             error(diags, code::invalid_template_interpolation_value, "Invalid template interpolation value",
-                  "Cannot include one of the interpolation results into the string template: " + s.error + ".", e.range);
+                  "Cannot include one of the interpolation results into the string template: " + s.error + ".",
+                  e.range);
             continue;
         }
         if (!v.is_known()) return Value::unknown(Type::string());

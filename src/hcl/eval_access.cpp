@@ -16,7 +16,8 @@ constexpr const char* invalid_index = "Invalid index";
 }  // namespace
 
 AccessResult index_value(const Value& collection, const Value& key) {
-    if (collection.is_null()) return fail("Attempt to index null value", "This value is null, so it does not have any indices.");
+    if (collection.is_null())
+        return fail("Attempt to index null value", "This value is null, so it does not have any indices.");
     if (key.is_null()) return fail(invalid_index, "Can't use a null value as an indexing key.");
     const Type& ty = collection.type();
     if (key.type().is_dynamic() || ty.is_dynamic()) return {Value::dynamic_unknown(), {}};
@@ -36,20 +37,32 @@ AccessResult index_value(const Value& collection, const Value& key) {
             const cty::Number& n = k.value.as_number();
             const auto i = n.to_int64();
             if (!i) {
-                if (!n.is_integer()) return fail(invalid_index, "The given key does not identify an element in this collection value: the given index must be a whole number.");
+                if (!n.is_integer())
+                    return fail(
+                        invalid_index,
+                        "The given key does not identify an element in this collection value: the given index must be a whole number.");
                 return fail(invalid_index, "The given key does not identify an element in this collection value.");
             }
-            if (*i < 0) return fail(invalid_index, "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence.");
+            if (*i < 0)
+                return fail(
+                    invalid_index,
+                    "The given key does not identify an element in this collection value: a negative number is not a valid index for a sequence.");
             const auto& elems = collection.elements();
             if (static_cast<std::uint64_t>(*i) >= elems.size()) {
-                if (elems.empty()) return fail(invalid_index, "The given key does not identify an element in this collection value: the collection has no elements.");
-                return fail(invalid_index, "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.");
+                if (elems.empty())
+                    return fail(
+                        invalid_index,
+                        "The given key does not identify an element in this collection value: the collection has no elements.");
+                return fail(
+                    invalid_index,
+                    "The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.");
             }
             return {elems[static_cast<std::size_t>(*i)], {}};
         }
         const auto& attrs = collection.attributes();
         const auto it = attrs.find(k.value.as_string());
-        if (it == attrs.end()) return fail(invalid_index, "The given key does not identify an element in this collection value.");
+        if (it == attrs.end())
+            return fail(invalid_index, "The given key does not identify an element in this collection value.");
         return {it->second, {}};
     }
     if (ty.is_object()) {
@@ -70,18 +83,23 @@ AccessResult index_value(const Value& collection, const Value& key) {
         return {it->second, {}};
     }
     if (ty.is_set()) {
-        return fail(invalid_index, "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.");
+        return fail(
+            invalid_index,
+            "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.");
     }
     return fail(invalid_index, "This value does not have any indices.");
 }
 
 AccessResult get_attribute(const Value& object, std::string_view name) {
-    if (object.is_null()) return fail("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.");
+    if (object.is_null())
+        return fail("Attempt to get attribute from null value",
+                    "This value is null, so it does not have any attributes.");
     const Type& ty = object.type();
     const std::string quoted = "\"" + std::string(name) + "\"";
     if (ty.is_object()) {
         const auto it = ty.attributes().find(name);
-        if (it == ty.attributes().end()) return fail("Unsupported attribute", "This object does not have an attribute named " + quoted + ".");
+        if (it == ty.attributes().end())
+            return fail("Unsupported attribute", "This object does not have an attribute named " + quoted + ".");
         if (!object.is_known()) return {Value::unknown(it->second), {}};
         return {object.attributes().find(name)->second, {}};
     }
@@ -89,16 +107,22 @@ AccessResult get_attribute(const Value& object, std::string_view name) {
         if (!object.is_known()) return {Value::unknown(ty.element()), {}};
         const auto& attrs = object.attributes();
         const auto it = attrs.find(cty::normalize_nfc(name));
-        if (it == attrs.end()) return fail("Missing map element", "This map does not have an element with the key " + quoted + ".");
+        if (it == attrs.end())
+            return fail("Missing map element", "This map does not have an element with the key " + quoted + ".");
         return {it->second, {}};
     }
     if (ty.is_dynamic()) return {Value::dynamic_unknown(), {}};
     if (ty.is_list() && ty.element().is_object())
-        return fail("Unsupported attribute", "Can't access attributes on a list of objects. Did you mean to access an attribute for a specific element of the list, or across all elements of the list?");
+        return fail(
+            "Unsupported attribute",
+            "Can't access attributes on a list of objects. Did you mean to access an attribute for a specific element of the list, or across all elements of the list?");
     if (ty.is_set() && ty.element().is_object())
-        return fail("Unsupported attribute", "Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?");
+        return fail(
+            "Unsupported attribute",
+            "Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?");
     if (ty.is_primitive())
-        return fail("Unsupported attribute", "Can't access attributes on a primitive-typed value (" + ty.friendly_name() + ").");
+        return fail("Unsupported attribute",
+                    "Can't access attributes on a primitive-typed value (" + ty.friendly_name() + ").");
     return fail("Unsupported attribute", "This value does not have any attributes.");
 }
 

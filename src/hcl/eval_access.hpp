@@ -16,7 +16,7 @@ struct AccessError {
 };
 
 struct AccessResult {
-    cty::Value value;             // DynamicVal on error
+    cty::Value value;  // DynamicVal on error
     std::optional<AccessError> error;
 };
 

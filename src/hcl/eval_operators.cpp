@@ -8,22 +8,22 @@ using cty::Value;
 
 Type operand_type(BinaryOp op) {
     switch (op) {
-    case BinaryOp::logical_or:
-    case BinaryOp::logical_and: return Type::boolean();
-    case BinaryOp::equal:
-    case BinaryOp::not_equal: return Type::dynamic();
-    default: return Type::number();
+        case BinaryOp::logical_or:
+        case BinaryOp::logical_and: return Type::boolean();
+        case BinaryOp::equal:
+        case BinaryOp::not_equal: return Type::dynamic();
+        default: return Type::number();
     }
 }
 
 Type result_type(BinaryOp op) {
     switch (op) {
-    case BinaryOp::add:
-    case BinaryOp::subtract:
-    case BinaryOp::multiply:
-    case BinaryOp::divide:
-    case BinaryOp::modulo: return Type::number();
-    default: return Type::boolean();
+        case BinaryOp::add:
+        case BinaryOp::subtract:
+        case BinaryOp::multiply:
+        case BinaryOp::divide:
+        case BinaryOp::modulo: return Type::number();
+        default: return Type::boolean();
     }
 }
 
@@ -46,27 +46,27 @@ OperationResult arithmetic(BinaryOp op, const Number& a, const Number& b) {
     std::optional<Number> r;
     const char* nan_error = "";
     switch (op) {
-    case BinaryOp::add:
-        r = a.add(b);
-        nan_error = "can't compute sum of opposing infinities";
-        break;
-    case BinaryOp::subtract:
-        r = a.subtract(b);
-        nan_error = "can't subtract infinity from itself";
-        break;
-    case BinaryOp::multiply:
-        r = a.multiply(b);
-        nan_error = "can't multiply zero by infinity";
-        break;
-    case BinaryOp::divide:
-        r = a.divide(b);
-        nan_error = "can't divide zero by zero or infinity by infinity";
-        break;
-    case BinaryOp::modulo:
-        r = a.modulo(b);
-        nan_error = "can't use modulo with zero and infinity";
-        break;
-    default: break;
+        case BinaryOp::add:
+            r = a.add(b);
+            nan_error = "can't compute sum of opposing infinities";
+            break;
+        case BinaryOp::subtract:
+            r = a.subtract(b);
+            nan_error = "can't subtract infinity from itself";
+            break;
+        case BinaryOp::multiply:
+            r = a.multiply(b);
+            nan_error = "can't multiply zero by infinity";
+            break;
+        case BinaryOp::divide:
+            r = a.divide(b);
+            nan_error = "can't divide zero by zero or infinity by infinity";
+            break;
+        case BinaryOp::modulo:
+            r = a.modulo(b);
+            nan_error = "can't use modulo with zero and infinity";
+            break;
+        default: break;
     }
     if (!r) return {Value::unknown(Type::number()), nan_error};
     return {Value::number(std::move(*r)), {}};
@@ -81,17 +81,17 @@ OperationResult apply_operation(BinaryOp op, const Value& lhs, const Value& rhs)
         if (!lhs.is_known() || !rhs.is_known()) return {Value::unknown(result), {}};
     }
     switch (op) {
-    case BinaryOp::logical_or: return {Value::boolean(lhs.as_bool() || rhs.as_bool()), {}};
-    case BinaryOp::logical_and: return {Value::boolean(lhs.as_bool() && rhs.as_bool()), {}};
-    case BinaryOp::equal: return {lhs.equals(rhs), {}};
-    case BinaryOp::not_equal: return {negated(lhs.equals(rhs)), {}};
-    case BinaryOp::greater: return {Value::boolean(lhs.as_number().compare(rhs.as_number()) > 0), {}};
-    case BinaryOp::less: return {Value::boolean(lhs.as_number().compare(rhs.as_number()) < 0), {}};
-    case BinaryOp::greater_or_equal:
-        return {bool_or(Value::boolean(lhs.as_number().compare(rhs.as_number()) > 0), lhs.equals(rhs)), {}};
-    case BinaryOp::less_or_equal:
-        return {bool_or(Value::boolean(lhs.as_number().compare(rhs.as_number()) < 0), lhs.equals(rhs)), {}};
-    default: return arithmetic(op, lhs.as_number(), rhs.as_number());
+        case BinaryOp::logical_or: return {Value::boolean(lhs.as_bool() || rhs.as_bool()), {}};
+        case BinaryOp::logical_and: return {Value::boolean(lhs.as_bool() && rhs.as_bool()), {}};
+        case BinaryOp::equal: return {lhs.equals(rhs), {}};
+        case BinaryOp::not_equal: return {negated(lhs.equals(rhs)), {}};
+        case BinaryOp::greater: return {Value::boolean(lhs.as_number().compare(rhs.as_number()) > 0), {}};
+        case BinaryOp::less: return {Value::boolean(lhs.as_number().compare(rhs.as_number()) < 0), {}};
+        case BinaryOp::greater_or_equal:
+            return {bool_or(Value::boolean(lhs.as_number().compare(rhs.as_number()) > 0), lhs.equals(rhs)), {}};
+        case BinaryOp::less_or_equal:
+            return {bool_or(Value::boolean(lhs.as_number().compare(rhs.as_number()) < 0), lhs.equals(rhs)), {}};
+        default: return arithmetic(op, lhs.as_number(), rhs.as_number());
     }
 }
 

@@ -40,11 +40,14 @@ public:
             if (count.seen <= max_diagnostics_per_kind) continue;
             const std::size_t more = count.seen - max_diagnostics_per_kind;
             out.push_back(Diagnostic{
-                Severity::error, "Too many diagnostics",
+                Severity::error,
+                "Too many diagnostics",
                 fmt::format("{} more \"{}\" diagnostic{} in this file {} not shown: tfsift reports at most {} of one "
                             "kind per file.",
                             more, kind, more == 1 ? "" : "s", more == 1 ? "is" : "are", max_diagnostics_per_kind),
-                filename, count.first_left_out, {}});
+                filename,
+                count.first_left_out,
+                {}});
         }
     }
 

@@ -16,8 +16,8 @@ using namespace tao::pegtl;
 struct identifier {
     using rule_t = identifier;
     using subs_t = type_list<>;
-    template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class,
-              typename Input, typename... States>
+    template <apply_mode, rewind_mode, template <typename...> class, template <typename...> class, typename Input,
+              typename... States>
     static bool match(Input& in, States&&...) {
         const char* b = in.current();
         const char* e = in.end();
@@ -95,10 +95,14 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
     auto c = static_cast<unsigned char>(s[i]);
     std::size_t n = 0;
     if (c < 0x80) return 1;
-    if (c >= 0xC0 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3;
-    else if (c >= 0xF0 && c <= 0xF7) n = 4;
-    else return 0;
+    if (c >= 0xC0 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF7)
+        n = 4;
+    else
+        return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         auto d = static_cast<unsigned char>(s[i + k]);
@@ -109,31 +113,34 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 bool is_id_start(std::int32_t cp) {
     switch (utf8proc_category(cp)) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_NL:
-        return true;
-    default:
-        // Other_ID_Start
-        return cp == 0x1885 || cp == 0x1886 || cp == 0x2118 || cp == 0x212E || cp == 0x309B || cp == 0x309C;
+        case UTF8PROC_CATEGORY_LU:
+        case UTF8PROC_CATEGORY_LL:
+        case UTF8PROC_CATEGORY_LT:
+        case UTF8PROC_CATEGORY_LM:
+        case UTF8PROC_CATEGORY_LO:
+        case UTF8PROC_CATEGORY_NL: return true;
+        default:
+            // Other_ID_Start
+            return cp == 0x1885 || cp == 0x1886 || cp == 0x2118 || cp == 0x212E || cp == 0x309B || cp == 0x309C;
     }
 }
 
 bool is_id_continue(std::int32_t cp) {
     if (is_id_start(cp)) return true;
     switch (utf8proc_category(cp)) {
-    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ND:
-    case UTF8PROC_CATEGORY_PC:
-        return true;
-    default:
-        // Other_ID_Continue
-        return cp == 0x00B7 || cp == 0x0387 || (cp >= 0x1369 && cp <= 0x1371) || cp == 0x19DA;
+        case UTF8PROC_CATEGORY_MN:
+        case UTF8PROC_CATEGORY_MC:
+        case UTF8PROC_CATEGORY_ND:
+        case UTF8PROC_CATEGORY_PC: return true;
+        default:
+            // Other_ID_Continue
+            return cp == 0x00B7 || cp == 0x0387 || (cp >= 0x1369 && cp <= 0x1371) || cp == 0x19DA;
     }
 }
 
-Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename,
-             std::vector<Comment>* comments, Diagnostics* diags)
-    : text_(text), base_(start.byte), filename_(filename), comments_(comments),
-      diags_(diags) {
+Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename, std::vector<Comment>* comments,
+             Diagnostics* diags)
+    : text_(text), base_(start.byte), filename_(filename), comments_(comments), diags_(diags) {
     frames_.push_back(Frame{mode == LexMode::normal ? Mode::main : Mode::bare});
 }
 
@@ -158,55 +165,61 @@ void Lexer::report(const Token& t) {
         return true;
     };
     switch (t.type) {
-    case Tok::bitwise_and: case Tok::bitwise_or: case Tok::bitwise_xor: case Tok::bitwise_not:
-        if (told_bitwise_ < 4) {
-            const char* hint = t.type == Tok::bitwise_and   ? " Did you mean boolean AND (\"&&\")?"
-                               : t.type == Tok::bitwise_or  ? " Did you mean boolean OR (\"||\")?"
-                               : t.type == Tok::bitwise_not ? " Did you mean boolean NOT (\"!\")?"
-                                                            : "";
-            add("Unsupported operator", std::string("Bitwise operators are not supported.") + hint);
-            ++told_bitwise_;
-        }
-        break;
-    case Tok::backtick:
-        if (told_backtick_ % 2 == 0)
-            add("Invalid character", "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".");
-        if (told_backtick_ <= 2) ++told_backtick_;
-        break;
-    case Tok::apostrophe:
-        if (told_apostrophe_ % 2 == 0)
-            add("Invalid character", "Single quotes are not valid. Use double quotes (\") to enclose strings.");
-        if (told_apostrophe_ <= 2) ++told_apostrophe_;
-        break;
-    case Tok::semicolon:
-        if (told_semicolon_ < 1) {
-            add("Invalid character", "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.");
-            ++told_semicolon_;
-        }
-        break;
-    case Tok::bad_utf8:
-        if (told_bad_utf8_ < 1) {
-            add("Invalid character encoding", "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.");
-            ++told_bad_utf8_;
-        }
-        break;
-    case Tok::quoted_newline:
-        add("Invalid multi-line string", "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.");
-        break;
-    case Tok::invalid:
-        // A run of invalid characters (a zero-filled file, a binary named
-        // .tf) is one diagnostic covering the run, not one per byte.
-        if (invalid_end_ && *invalid_end_ == t.range.start) {
-            invalid_end_ = t.range.end;
-            if (invalid_run_ < diags_->size()) (*diags_)[invalid_run_].subject->end = t.range.end;
+        case Tok::bitwise_and:
+        case Tok::bitwise_or:
+        case Tok::bitwise_xor:
+        case Tok::bitwise_not:
+            if (told_bitwise_ < 4) {
+                const char* hint = t.type == Tok::bitwise_and   ? " Did you mean boolean AND (\"&&\")?"
+                                   : t.type == Tok::bitwise_or  ? " Did you mean boolean OR (\"||\")?"
+                                   : t.type == Tok::bitwise_not ? " Did you mean boolean NOT (\"!\")?"
+                                                                : "";
+                add("Unsupported operator", std::string("Bitwise operators are not supported.") + hint);
+                ++told_bitwise_;
+            }
             break;
-        }
-        invalid_end_ = t.range.end;
-        invalid_run_ = diags_->size();
-        if (!add("Invalid character", "This character is not used within the language.")) invalid_run_ = SIZE_MAX;
-        break;
-    default:
-        break;
+        case Tok::backtick:
+            if (told_backtick_ % 2 == 0)
+                add("Invalid character",
+                    "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".");
+            if (told_backtick_ <= 2) ++told_backtick_;
+            break;
+        case Tok::apostrophe:
+            if (told_apostrophe_ % 2 == 0)
+                add("Invalid character", "Single quotes are not valid. Use double quotes (\") to enclose strings.");
+            if (told_apostrophe_ <= 2) ++told_apostrophe_;
+            break;
+        case Tok::semicolon:
+            if (told_semicolon_ < 1) {
+                add("Invalid character",
+                    "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.");
+                ++told_semicolon_;
+            }
+            break;
+        case Tok::bad_utf8:
+            if (told_bad_utf8_ < 1) {
+                add("Invalid character encoding",
+                    "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.");
+                ++told_bad_utf8_;
+            }
+            break;
+        case Tok::quoted_newline:
+            add("Invalid multi-line string",
+                "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.");
+            break;
+        case Tok::invalid:
+            // A run of invalid characters (a zero-filled file, a binary named
+            // .tf) is one diagnostic covering the run, not one per byte.
+            if (invalid_end_ && *invalid_end_ == t.range.start) {
+                invalid_end_ = t.range.end;
+                if (invalid_run_ < diags_->size()) (*diags_)[invalid_run_].subject->end = t.range.end;
+                break;
+            }
+            invalid_end_ = t.range.end;
+            invalid_run_ = diags_->size();
+            if (!add("Invalid character", "This character is not used within the language.")) invalid_run_ = SIZE_MAX;
+            break;
+        default: break;
     }
 }
 
@@ -217,10 +230,10 @@ Token Lexer::next() {
         return t;
     }
     switch (frames_.back().mode) {
-    case Mode::main: return lex_main();
-    case Mode::quoted: return lex_quoted();
-    case Mode::heredoc: return lex_heredoc();
-    case Mode::bare: return lex_bare();
+        case Mode::main: return lex_main();
+        case Mode::quoted: return lex_quoted();
+        case Mode::heredoc: return lex_heredoc();
+        case Mode::bare: return lex_bare();
     }
     return lex_main();
 }
@@ -240,128 +253,122 @@ Token Lexer::lex_main() {
         const char c = text_[s];
         const char d = s + 1 < n ? text_[s + 1] : '\0';
         switch (c) {
-        case ' ': case '\t':
-            p_ += match_length<grammar::spaces>(text_, s);
-            continue;
-        case '\n':
-            return emit(Tok::newline, s, s + 1);
-        case '\r':
-            if (d == '\n') return emit(Tok::newline, s, s + 2);
-            return emit(Tok::invalid, s, s + 1);
-        case '#': {
-            std::size_t len = match_length<grammar::line_comment>(text_, s);
-            Token t = emit(Tok::comment, s, s + len);
-            if (comments_) {
-                Range r = t.range;
-                std::size_t end = s + len;
-                if (end > s && text_[end - 1] == '\n') {
-                    --end;
-                    if (end > s && text_[end - 1] == '\r') --end;
-                    r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
-                }
-                comments_->push_back(Comment{r, CommentStyle::hash});
-            }
-            return t;
-        }
-        case '/':
-            if (d == '/' || d == '*') {
-                bool line = d == '/';
-                std::size_t len = line ? match_length<grammar::line_comment>(text_, s)
-                                       : match_length<grammar::block_comment>(text_, s);
-                if (len != std::string_view::npos) {
-                    Token t = emit(Tok::comment, s, s + len);
-                    if (comments_) {
-                        Range r = t.range;
-                        if (line && text_[s + len - 1] == '\n') {
-                            std::size_t end = s + len - 1;
-                            if (end > s && text_[end - 1] == '\r') --end;
-                            r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
-                        }
-                        comments_->push_back(Comment{r, line ? CommentStyle::slashes : CommentStyle::block});
+            case ' ':
+            case '\t': p_ += match_length<grammar::spaces>(text_, s); continue;
+            case '\n': return emit(Tok::newline, s, s + 1);
+            case '\r':
+                if (d == '\n') return emit(Tok::newline, s, s + 2);
+                return emit(Tok::invalid, s, s + 1);
+            case '#': {
+                std::size_t len = match_length<grammar::line_comment>(text_, s);
+                Token t = emit(Tok::comment, s, s + len);
+                if (comments_) {
+                    Range r = t.range;
+                    std::size_t end = s + len;
+                    if (end > s && text_[end - 1] == '\n') {
+                        --end;
+                        if (end > s && text_[end - 1] == '\r') --end;
+                        r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
                     }
-                    return t;
+                    comments_->push_back(Comment{r, CommentStyle::hash});
                 }
+                return t;
             }
-            return emit(Tok::slash, s, s + 1);
-        case '"':
-            frames_.push_back(Frame{Mode::quoted});
-            return emit(Tok::oquote, s, s + 1);
-        case '<': {
-            if (d == '<') {
-                std::size_t len = match_length<grammar::heredoc_intro>(text_, s);
-                if (len != std::string_view::npos) {
-                    std::string_view marker = text_.substr(s + 2, len - 2);
-                    if (!marker.empty() && marker.front() == '-') marker.remove_prefix(1);
-                    while (!marker.empty() && (marker.back() == '\n' || marker.back() == '\r')) marker.remove_suffix(1);
-                    frames_.push_back(Frame{Mode::heredoc, true, marker});
-                    return emit(Tok::oheredoc, s, s + len);
+            case '/':
+                if (d == '/' || d == '*') {
+                    bool line = d == '/';
+                    std::size_t len = line ? match_length<grammar::line_comment>(text_, s)
+                                           : match_length<grammar::block_comment>(text_, s);
+                    if (len != std::string_view::npos) {
+                        Token t = emit(Tok::comment, s, s + len);
+                        if (comments_) {
+                            Range r = t.range;
+                            if (line && text_[s + len - 1] == '\n') {
+                                std::size_t end = s + len - 1;
+                                if (end > s && text_[end - 1] == '\r') --end;
+                                r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
+                            }
+                            comments_->push_back(Comment{r, line ? CommentStyle::slashes : CommentStyle::block});
+                        }
+                        return t;
+                    }
                 }
+                return emit(Tok::slash, s, s + 1);
+            case '"': frames_.push_back(Frame{Mode::quoted}); return emit(Tok::oquote, s, s + 1);
+            case '<': {
+                if (d == '<') {
+                    std::size_t len = match_length<grammar::heredoc_intro>(text_, s);
+                    if (len != std::string_view::npos) {
+                        std::string_view marker = text_.substr(s + 2, len - 2);
+                        if (!marker.empty() && marker.front() == '-') marker.remove_prefix(1);
+                        while (!marker.empty() && (marker.back() == '\n' || marker.back() == '\r'))
+                            marker.remove_suffix(1);
+                        frames_.push_back(Frame{Mode::heredoc, true, marker});
+                        return emit(Tok::oheredoc, s, s + len);
+                    }
+                }
+                if (d == '=') return emit(Tok::less_eq, s, s + 2);
+                return emit(Tok::less, s, s + 1);
             }
-            if (d == '=') return emit(Tok::less_eq, s, s + 2);
-            return emit(Tok::less, s, s + 1);
-        }
-        case '{':
-            ++braces_;
-            return emit(Tok::obrace, s, s + 1);
-        case '}':
-            if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
-                --braces_;
-                ret_braces_.pop_back();
-                frames_.pop_back();
-                return emit(Tok::template_seq_end, s, s + 1);
-            }
-            --braces_;
-            return emit(Tok::cbrace, s, s + 1);
-        case '~':
-            if (d == '}') {
-                // Always a sequence end, so the parser can complain about a
-                // `~}` that closes an ordinary brace.
+            case '{': ++braces_; return emit(Tok::obrace, s, s + 1);
+            case '}':
                 if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
+                    --braces_;
                     ret_braces_.pop_back();
-                    if (frames_.size() > 1) frames_.pop_back();
+                    frames_.pop_back();
+                    return emit(Tok::template_seq_end, s, s + 1);
                 }
                 --braces_;
-                return emit(Tok::template_seq_end, s, s + 2);
-            }
-            return emit(Tok::bitwise_not, s, s + 1);
-        case '=':
-            if (d == '=') return emit(Tok::equal_op, s, s + 2);
-            if (d == '>') return emit(Tok::fat_arrow, s, s + 2);
-            return emit(Tok::equal, s, s + 1);
-        case '!':
-            if (d == '=') return emit(Tok::not_equal, s, s + 2);
-            return emit(Tok::bang, s, s + 1);
-        case '>':
-            if (d == '=') return emit(Tok::greater_eq, s, s + 2);
-            return emit(Tok::greater, s, s + 1);
-        case '&':
-            if (d == '&') return emit(Tok::and_, s, s + 2);
-            return emit(Tok::bitwise_and, s, s + 1);
-        case '|':
-            if (d == '|') return emit(Tok::or_, s, s + 2);
-            return emit(Tok::bitwise_or, s, s + 1);
-        case ':':
-            if (d == ':') return emit(Tok::double_colon, s, s + 2);
-            return emit(Tok::colon, s, s + 1);
-        case '.':
-            if (d == '.' && s + 2 < n && text_[s + 2] == '.') return emit(Tok::ellipsis, s, s + 3);
-            return emit(Tok::dot, s, s + 1);
-        case '[': return emit(Tok::obrack, s, s + 1);
-        case ']': return emit(Tok::cbrack, s, s + 1);
-        case '(': return emit(Tok::oparen, s, s + 1);
-        case ')': return emit(Tok::cparen, s, s + 1);
-        case ',': return emit(Tok::comma, s, s + 1);
-        case '*': return emit(Tok::star, s, s + 1);
-        case '%': return emit(Tok::percent, s, s + 1);
-        case '+': return emit(Tok::plus, s, s + 1);
-        case '-': return emit(Tok::minus, s, s + 1);
-        case '?': return emit(Tok::question, s, s + 1);
-        case '^': return emit(Tok::bitwise_xor, s, s + 1);
-        case ';': return emit(Tok::semicolon, s, s + 1);
-        case '`': return emit(Tok::backtick, s, s + 1);
-        case '\'': return emit(Tok::apostrophe, s, s + 1);
-        default:
-            break;
+                return emit(Tok::cbrace, s, s + 1);
+            case '~':
+                if (d == '}') {
+                    // Always a sequence end, so the parser can complain about a
+                    // `~}` that closes an ordinary brace.
+                    if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
+                        ret_braces_.pop_back();
+                        if (frames_.size() > 1) frames_.pop_back();
+                    }
+                    --braces_;
+                    return emit(Tok::template_seq_end, s, s + 2);
+                }
+                return emit(Tok::bitwise_not, s, s + 1);
+            case '=':
+                if (d == '=') return emit(Tok::equal_op, s, s + 2);
+                if (d == '>') return emit(Tok::fat_arrow, s, s + 2);
+                return emit(Tok::equal, s, s + 1);
+            case '!':
+                if (d == '=') return emit(Tok::not_equal, s, s + 2);
+                return emit(Tok::bang, s, s + 1);
+            case '>':
+                if (d == '=') return emit(Tok::greater_eq, s, s + 2);
+                return emit(Tok::greater, s, s + 1);
+            case '&':
+                if (d == '&') return emit(Tok::and_, s, s + 2);
+                return emit(Tok::bitwise_and, s, s + 1);
+            case '|':
+                if (d == '|') return emit(Tok::or_, s, s + 2);
+                return emit(Tok::bitwise_or, s, s + 1);
+            case ':':
+                if (d == ':') return emit(Tok::double_colon, s, s + 2);
+                return emit(Tok::colon, s, s + 1);
+            case '.':
+                if (d == '.' && s + 2 < n && text_[s + 2] == '.') return emit(Tok::ellipsis, s, s + 3);
+                return emit(Tok::dot, s, s + 1);
+            case '[': return emit(Tok::obrack, s, s + 1);
+            case ']': return emit(Tok::cbrack, s, s + 1);
+            case '(': return emit(Tok::oparen, s, s + 1);
+            case ')': return emit(Tok::cparen, s, s + 1);
+            case ',': return emit(Tok::comma, s, s + 1);
+            case '*': return emit(Tok::star, s, s + 1);
+            case '%': return emit(Tok::percent, s, s + 1);
+            case '+': return emit(Tok::plus, s, s + 1);
+            case '-': return emit(Tok::minus, s, s + 1);
+            case '?': return emit(Tok::question, s, s + 1);
+            case '^': return emit(Tok::bitwise_xor, s, s + 1);
+            case ';': return emit(Tok::semicolon, s, s + 1);
+            case '`': return emit(Tok::backtick, s, s + 1);
+            case '\'': return emit(Tok::apostrophe, s, s + 1);
+            default: break;
         }
         if (c >= '0' && c <= '9') {
             std::size_t len = match_length<grammar::number_lit>(text_, s);
@@ -457,8 +464,10 @@ Token Lexer::lex_heredoc() {
         e += u;
     }
     std::size_t nl = 0;
-    if (e < n && text_[e] == '\n') nl = 1;
-    else if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') nl = 2;
+    if (e < n && text_[e] == '\n')
+        nl = 1;
+    else if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n')
+        nl = 2;
     Frame& f = frames_.back();
     if (nl > 0) {
         if (f.start_of_line && trim_space(text_.substr(s, e - s)) == f.marker) {
@@ -502,8 +511,10 @@ Token Lexer::lex_bare() {
         e += u;
     }
     // The line break belongs to the literal; a lone CR only when it is all there is.
-    if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n') e += 2;
-    else if (e < n && (text_[e] == '\n' || (e == s && text_[e] == '\r'))) ++e;
+    if (e + 1 < n && text_[e] == '\r' && text_[e + 1] == '\n')
+        e += 2;
+    else if (e < n && (text_[e] == '\n' || (e == s && text_[e] == '\r')))
+        ++e;
     if (e > s) return emit(Tok::string_lit, s, e);
     return emit(Tok::bad_utf8, s, s + 1);
 }

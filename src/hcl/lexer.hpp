@@ -17,17 +17,59 @@
 namespace tfsift::hcl::detail {
 
 enum class Tok : std::uint8_t {
-    obrace, cbrace, obrack, cbrack, oparen, cparen,
-    oquote, cquote, oheredoc, cheredoc,
-    star, slash, plus, minus, percent,
-    equal, equal_op, not_equal, less, less_eq, greater, greater_eq,
-    and_, or_, bang, dot, comma, ellipsis, fat_arrow, question, colon, double_colon,
-    template_interp, template_control, template_seq_end,
-    quoted_lit, string_lit, number_lit, ident,
-    comment, newline, eof,
+    obrace,
+    cbrace,
+    obrack,
+    cbrack,
+    oparen,
+    cparen,
+    oquote,
+    cquote,
+    oheredoc,
+    cheredoc,
+    star,
+    slash,
+    plus,
+    minus,
+    percent,
+    equal,
+    equal_op,
+    not_equal,
+    less,
+    less_eq,
+    greater,
+    greater_eq,
+    and_,
+    or_,
+    bang,
+    dot,
+    comma,
+    ellipsis,
+    fat_arrow,
+    question,
+    colon,
+    double_colon,
+    template_interp,
+    template_control,
+    template_seq_end,
+    quoted_lit,
+    string_lit,
+    number_lit,
+    ident,
+    comment,
+    newline,
+    eof,
     // recognised only to report them
-    bitwise_and, bitwise_or, bitwise_not, bitwise_xor, apostrophe, backtick, semicolon,
-    invalid, bad_utf8, quoted_newline,
+    bitwise_and,
+    bitwise_or,
+    bitwise_not,
+    bitwise_xor,
+    apostrophe,
+    backtick,
+    semicolon,
+    invalid,
+    bad_utf8,
+    quoted_newline,
     nil,
 };
 
@@ -44,8 +86,8 @@ public:
     // `text` starts at `start` in its file. Comments are appended to
     // `comments` (if not null); diagnostics for tokens that never belong in
     // HCL (hclsyntax's checkInvalidTokens) are appended to `diags`.
-    Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename,
-          std::vector<Comment>* comments, Diagnostics* diags);
+    Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename, std::vector<Comment>* comments,
+          Diagnostics* diags);
 
     Token next();
     [[nodiscard]] std::string_view text_of(const Token& t) const {
@@ -56,15 +98,15 @@ private:
     enum class Mode : std::uint8_t { main, quoted, heredoc, bare };
     struct Frame {
         Mode mode;
-        bool start_of_line = true;     // heredoc: next literal begins a line
-        std::string_view marker;       // heredoc: closing marker
+        bool start_of_line = true;  // heredoc: next literal begins a line
+        std::string_view marker;    // heredoc: closing marker
     };
 
     Token lex_main();
     Token lex_quoted();
     Token lex_heredoc();
     Token lex_bare();
-    Token lex_template_opener(bool in_heredoc);   // at '$' or '%'
+    Token lex_template_opener(bool in_heredoc);  // at '$' or '%'
     Token emit(Tok type, std::size_t from, std::size_t to);
     void report(const Token& t);
     void enter_interpolation();
@@ -79,8 +121,7 @@ private:
     std::string_view filename_;
     std::vector<Comment>* comments_;
     Diagnostics* diags_;
-    int told_bitwise_ = 0, told_backtick_ = 0, told_apostrophe_ = 0, told_semicolon_ = 0,
-        told_bad_utf8_ = 0;
+    int told_bitwise_ = 0, told_backtick_ = 0, told_apostrophe_ = 0, told_semicolon_ = 0, told_bad_utf8_ = 0;
     std::size_t invalid_run_ = SIZE_MAX;  // index in *diags_ of the last "Invalid character", to extend
     std::optional<Pos> invalid_end_;      // where the last run of invalid characters ends
     KindLimit limit_;

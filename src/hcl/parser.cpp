@@ -16,8 +16,8 @@
 namespace tfsift::hcl {
 namespace {
 
-using detail::LexMode;
 using detail::Lexer;
+using detail::LexMode;
 using detail::Tok;
 using detail::Token;
 
@@ -30,20 +30,20 @@ Range between(Range a, Range b) {
 
 Tok opposite(Tok t) {
     switch (t) {
-    case Tok::obrace: return Tok::cbrace;
-    case Tok::cbrace: return Tok::obrace;
-    case Tok::obrack: return Tok::cbrack;
-    case Tok::cbrack: return Tok::obrack;
-    case Tok::oparen: return Tok::cparen;
-    case Tok::cparen: return Tok::oparen;
-    case Tok::oquote: return Tok::cquote;
-    case Tok::cquote: return Tok::oquote;
-    case Tok::oheredoc: return Tok::cheredoc;
-    case Tok::cheredoc: return Tok::oheredoc;
-    case Tok::template_control:
-    case Tok::template_interp: return Tok::template_seq_end;
-    case Tok::template_seq_end: return Tok::template_interp;
-    default: return Tok::nil;
+        case Tok::obrace: return Tok::cbrace;
+        case Tok::cbrace: return Tok::obrace;
+        case Tok::obrack: return Tok::cbrack;
+        case Tok::cbrack: return Tok::obrack;
+        case Tok::oparen: return Tok::cparen;
+        case Tok::cparen: return Tok::oparen;
+        case Tok::oquote: return Tok::cquote;
+        case Tok::cquote: return Tok::oquote;
+        case Tok::oheredoc: return Tok::cheredoc;
+        case Tok::cheredoc: return Tok::oheredoc;
+        case Tok::template_control:
+        case Tok::template_interp: return Tok::template_seq_end;
+        case Tok::template_seq_end: return Tok::template_interp;
+        default: return Tok::nil;
     }
 }
 
@@ -105,8 +105,8 @@ bool valid_number_spelling(std::string_view s) {
 struct TemplatePart {
     enum Kind : std::uint8_t { literal, interp, if_, else_, endif, for_, endfor, end } kind;
     Range range;
-    std::string_view text;        // literal value
-    const Expr* expr = nullptr;   // interp expression, if condition, for collection
+    std::string_view text;       // literal value
+    const Expr* expr = nullptr;  // interp expression, if condition, for collection
     std::string_view key_var, value_var;
 };
 
@@ -114,7 +114,9 @@ class Parser {
 public:
     Parser(const SourceFile& source, std::string_view text, Pos start, LexMode mode, Arena& arena,
            std::vector<Comment>* comments)
-        : source_(source), full_(source.text()), arena_(arena),
+        : source_(source),
+          full_(source.text()),
+          arena_(arena),
           lexer_(text, start, mode, source.path(), comments, &lex_diags_) {
         newlines_ = mode == LexMode::normal;
     }
@@ -126,7 +128,8 @@ public:
         const Expr* e = parse_expression();
         Token next = peek();
         if (next.type != Tok::eof && !recovery_) {
-            error("Extra characters after expression", "An expression was successfully parsed, but extra characters were found after it.", next.range);
+            error("Extra characters after expression",
+                  "An expression was successfully parsed, but extra characters were found after it.", next.range);
         }
         return e;
     }
@@ -157,7 +160,8 @@ private:
     // peeks at the same token; it is remembered until it is read or the
     // newline mode changes.
     std::pair<Token, std::size_t> peek_index() {
-        if (peek_valid_ && peek_nl_ == newlines_) [[likely]] return {peek_tok_, peek_idx_};
+        if (peek_valid_ && peek_nl_ == newlines_) [[likely]]
+            return {peek_tok_, peek_idx_};
         return peek_scan();
     }
 
@@ -250,28 +254,33 @@ private:
         for (;;) {
             Token t = read();
             switch (t.type) {
-            case Tok::newline:
-                if (open.empty()) return;
-                break;
-            case Tok::eof:
-                return;
-            case Tok::obrace: case Tok::obrack: case Tok::oparen: case Tok::oquote: case Tok::oheredoc:
-            case Tok::template_interp: case Tok::template_control:
-                open.push_back(t.type);
-                break;
-            case Tok::cbrace: case Tok::cbrack: case Tok::cparen: case Tok::cquote: case Tok::cheredoc: {
-                Tok opener = opposite(t.type);
-                while (!open.empty() && open.back() != opener) open.pop_back();
-                if (!open.empty()) open.pop_back();
-                break;
-            }
-            case Tok::template_seq_end:
-                while (!open.empty() && open.back() != Tok::template_interp && open.back() != Tok::template_control)
-                    open.pop_back();
-                if (!open.empty()) open.pop_back();
-                break;
-            default:
-                break;
+                case Tok::newline:
+                    if (open.empty()) return;
+                    break;
+                case Tok::eof: return;
+                case Tok::obrace:
+                case Tok::obrack:
+                case Tok::oparen:
+                case Tok::oquote:
+                case Tok::oheredoc:
+                case Tok::template_interp:
+                case Tok::template_control: open.push_back(t.type); break;
+                case Tok::cbrace:
+                case Tok::cbrack:
+                case Tok::cparen:
+                case Tok::cquote:
+                case Tok::cheredoc: {
+                    Tok opener = opposite(t.type);
+                    while (!open.empty() && open.back() != opener) open.pop_back();
+                    if (!open.empty()) open.pop_back();
+                    break;
+                }
+                case Tok::template_seq_end:
+                    while (!open.empty() && open.back() != Tok::template_interp && open.back() != Tok::template_control)
+                        open.pop_back();
+                    if (!open.empty()) open.pop_back();
+                    break;
+                default: break;
             }
         }
     }
@@ -298,9 +307,12 @@ private:
 
     void too_deep(Range at) {
         if (!recovery_)
-            error("Nesting too deep",
-                  fmt::format("This configuration nests brackets, blocks or templates more than {} levels deep, which tfsift does not support.", max_nesting_depth),
-                  at);
+            error(
+                "Nesting too deep",
+                fmt::format(
+                    "This configuration nests brackets, blocks or templates more than {} levels deep, which tfsift does not support.",
+                    max_nesting_depth),
+                at);
         recovery_ = true;
     }
 
@@ -364,11 +376,14 @@ private:
                     if (existing) {
                         ResolvedPos s = source_.resolve(existing->name_range().start);
                         ResolvedPos e = source_.resolve(existing->name_range().end);
-                        error("Attribute redefined",
-                              fmt::format("The argument \"{}\" was already set at {}:{},{}-{}. Each argument may be set only once.",
-                                          attr.name, source_.path(), s.line, s.column,
-                                          s.line == e.line ? fmt::format("{}", e.column) : fmt::format("{},{}", e.line, e.column)),
-                              attr.name_range());
+                        error(
+                            "Attribute redefined",
+                            fmt::format(
+                                "The argument \"{}\" was already set at {}:{},{}-{}. Each argument may be set only once.",
+                                attr.name, source_.path(), s.line, s.column,
+                                s.line == e.line ? fmt::format("{}", e.column)
+                                                 : fmt::format("{},{}", e.line, e.column)),
+                            attr.name_range());
                     } else {
                         if (!index.empty()) index.emplace(attr.name, attrs.size());
                         attrs.push_back(attr);
@@ -382,13 +397,16 @@ private:
                     error("Invalid argument name", "Argument names must not be quoted.", bad.range);
                 } else if (bad.type == Tok::eof) {
                     if (end == Tok::cbrace)
-                        error("Unclosed configuration block",
-                              "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-                              start_range);
+                        error(
+                            "Unclosed configuration block",
+                            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            start_range);
                     else
-                        error("Unclosed configuration body", "Found end of file before the end of this configuration body.", start_range);
+                        error("Unclosed configuration body",
+                              "Found end of file before the end of this configuration body.", start_range);
                 } else {
-                    error("Argument or block definition required", "An argument or block definition is required here.", bad.range);
+                    error("Argument or block definition required", "An argument or block definition is required here.",
+                          bad.range);
                 }
             }
             end_range = prev_range();
@@ -407,17 +425,17 @@ private:
         Token ident = read();
         Token next = peek();
         switch (next.type) {
-        case Tok::equal:
-            attr = finish_attribute(ident, false);
-            return 2;
-        case Tok::oquote: case Tok::obrace: case Tok::ident:
-            return finish_block(ident, block) ? 1 : 0;
-        default:
-            error("Argument or block definition required",
-                  "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
-                  ident.range);
-            recover_after_body_item();
-            return 0;
+            case Tok::equal: attr = finish_attribute(ident, false); return 2;
+            case Tok::oquote:
+            case Tok::obrace:
+            case Tok::ident: return finish_block(ident, block) ? 1 : 0;
+            default:
+                error(
+                    "Argument or block definition required",
+                    "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                    ident.range);
+                recover_after_body_item();
+                return 0;
         }
     }
 
@@ -437,11 +455,13 @@ private:
                 if (end.type != Tok::newline && end.type != Tok::eof) {
                     if (!recovery_) {
                         if (end.type == Tok::comma)
-                            error("Unexpected comma after argument",
-                                  "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
-                                  end.range);
+                            error(
+                                "Unexpected comma after argument",
+                                "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
+                                end.range);
                         else
-                            error("Missing newline after argument", "An argument definition must end with a newline.", end.range);
+                            error("Missing newline after argument", "An argument definition must end with a newline.",
+                                  end.range);
                     }
                     end_range = prev_range();
                     recover_after_body_item();
@@ -485,12 +505,15 @@ private:
                 continue;
             }
             if (t.type == Tok::equal) {
-                error("Invalid block definition",
-                      "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.", t.range);
+                error(
+                    "Invalid block definition",
+                    "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
+                    t.range);
             } else if (t.type == Tok::newline) {
-                error("Invalid block definition",
-                      "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
-                      t.range);
+                error(
+                    "Invalid block definition",
+                    "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
+                    t.range);
             } else if (!recovery_) {
                 error("Invalid block definition",
                       "Either a quoted string block label or an opening brace (\"{\") is expected here.", t.range);
@@ -516,25 +539,29 @@ private:
             if (after.type == Tok::cbrace) {
                 read();
             } else if (after.type == Tok::comma) {
-                error("Invalid single-argument block definition",
-                      "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
-                      after.range);
+                error(
+                    "Invalid single-argument block definition",
+                    "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
+                    after.range);
                 recover(Tok::cbrace);
             } else if (after.type == Tok::newline) {
-                error("Invalid single-argument block definition",
-                      "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
-                      after.range);
+                error(
+                    "Invalid single-argument block definition",
+                    "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
+                    after.range);
                 recover(Tok::cbrace);
             } else {
                 if (!recovery_) {
                     if (after.type == Tok::eof)
-                        error("Unclosed configuration block",
-                              "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-                              obrace.range);
+                        error(
+                            "Unclosed configuration block",
+                            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            obrace.range);
                     else
-                        error("Invalid single-argument block definition",
-                              "A single-line block definition must end with a closing brace immediately after its single argument definition.",
-                              after.range);
+                        error(
+                            "Invalid single-argument block definition",
+                            "A single-line block definition must end with a closing brace immediately after its single argument definition.",
+                            after.range);
                 }
                 recover(Tok::cbrace);
             }
@@ -545,7 +572,8 @@ private:
             read();
         } else {
             if (!recovery_)
-                error("Missing newline after block definition", "A block definition must end with a newline.", eol.range);
+                error("Missing newline after block definition", "A block definition must end with a newline.",
+                      eol.range);
             recover_after_body_item();
         }
         if (!have_body) body.range = between(obrace.range, cbrace);
@@ -558,7 +586,8 @@ private:
         Token ident = read();
         if (ident.type != Tok::ident) {
             recover_after_body_item();
-            error("Argument or block definition required", "An argument or block definition is required here.", ident.range);
+            error("Argument or block definition required", "An argument or block definition is required here.",
+                  ident.range);
             return false;
         }
         Token next = peek();
@@ -571,13 +600,17 @@ private:
         }
         recover_after_body_item();
         if (next.type == Tok::oquote || next.type == Tok::obrace || next.type == Tok::ident) {
-            error("Argument definition required",
-                  fmt::format("A single-line block definition can contain only a single argument. If you meant to define argument \"{}\", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.", text(ident)),
-                  between(ident.range, next.range));
+            error(
+                "Argument definition required",
+                fmt::format(
+                    "A single-line block definition can contain only a single argument. If you meant to define argument \"{}\", use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.",
+                    text(ident)),
+                between(ident.range, next.range));
         } else {
-            error("Argument or block definition required",
-                  "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
-                  ident.range);
+            error(
+                "Argument or block definition required",
+                "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                ident.range);
         }
         return false;
     }
@@ -597,7 +630,8 @@ private:
             }
             if (t.type == Tok::quoted_lit) {
                 std::string_view piece = decode_literal(t);
-                if (pieces == 0) single = piece;
+                if (pieces == 0)
+                    single = piece;
                 else {
                     if (!copied) value.assign(single);
                     copied = true;
@@ -608,9 +642,12 @@ private:
             }
             if (t.type == Tok::template_interp || t.type == Tok::template_control) {
                 const char* which = t.type == Tok::template_control ? "%" : "$";
-                error("Invalid string literal",
-                      fmt::format("Template sequences are not allowed in this string. To include a literal \"{0}\", double it (as \"{0}{0}\") to escape it.", which),
-                      t.range);
+                error(
+                    "Invalid string literal",
+                    fmt::format(
+                        "Template sequences are not allowed in this string. To include a literal \"{0}\", double it (as \"{0}{0}\") to escape it.",
+                        which),
+                    t.range);
                 recover(Tok::template_seq_end);
                 continue;
             }
@@ -656,49 +693,73 @@ private:
             at.start.byte += static_cast<std::uint32_t>(i);
             at.end.byte = std::min(at.end.byte, at.start.byte + 2);
             if (i + 1 >= raw_text.size()) {
-                error("Invalid escape sequence", "Backslash must be followed by an escape sequence selector character.", at);
+                error("Invalid escape sequence", "Backslash must be followed by an escape sequence selector character.",
+                      at);
                 break;
             }
             char sel = raw_text[i + 1];
             switch (sel) {
-            case 'n': out.push_back('\n'); i += 2; continue;
-            case 'r': out.push_back('\r'); i += 2; continue;
-            case 't': out.push_back('\t'); i += 2; continue;
-            case '"': out.push_back('"'); i += 2; continue;
-            case '\\': out.push_back('\\'); i += 2; continue;
-            case 'u':
-            case 'U': {
-                std::size_t digits = sel == 'u' ? 4 : 8;
-                std::uint32_t cp = 0;
-                bool ok = i + 2 + digits <= raw_text.size();
-                for (std::size_t k = 0; ok && k < digits; ++k) {
-                    char h = raw_text[i + 2 + k];
-                    int v = (h >= '0' && h <= '9') ? h - '0' : (h >= 'a' && h <= 'f') ? h - 'a' + 10 : (h >= 'A' && h <= 'F') ? h - 'A' + 10 : -1;
-                    if (v < 0) ok = false;
-                    else cp = cp * 16 + static_cast<std::uint32_t>(v);
-                }
-                if (!ok || !utf8proc_codepoint_valid(static_cast<utf8proc_int32_t>(cp))) {
-                    error("Invalid escape sequence",
-                          ok ? "Invalid unicode code point in escape sequence." : fmt::format("The \\{} escape sequence requires {} hexadecimal digits.", sel, digits),
-                          at);
+                case 'n':
+                    out.push_back('\n');
                     i += 2;
                     continue;
+                case 'r':
+                    out.push_back('\r');
+                    i += 2;
+                    continue;
+                case 't':
+                    out.push_back('\t');
+                    i += 2;
+                    continue;
+                case '"':
+                    out.push_back('"');
+                    i += 2;
+                    continue;
+                case '\\':
+                    out.push_back('\\');
+                    i += 2;
+                    continue;
+                case 'u':
+                case 'U': {
+                    std::size_t digits = sel == 'u' ? 4 : 8;
+                    std::uint32_t cp = 0;
+                    bool ok = i + 2 + digits <= raw_text.size();
+                    for (std::size_t k = 0; ok && k < digits; ++k) {
+                        char h = raw_text[i + 2 + k];
+                        int v = (h >= '0' && h <= '9')   ? h - '0'
+                                : (h >= 'a' && h <= 'f') ? h - 'a' + 10
+                                : (h >= 'A' && h <= 'F') ? h - 'A' + 10
+                                                         : -1;
+                        if (v < 0)
+                            ok = false;
+                        else
+                            cp = cp * 16 + static_cast<std::uint32_t>(v);
+                    }
+                    if (!ok || !utf8proc_codepoint_valid(static_cast<utf8proc_int32_t>(cp))) {
+                        error("Invalid escape sequence",
+                              ok ? "Invalid unicode code point in escape sequence."
+                                 : fmt::format("The \\{} escape sequence requires {} hexadecimal digits.", sel, digits),
+                              at);
+                        i += 2;
+                        continue;
+                    }
+                    utf8proc_uint8_t buf[4];
+                    auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buf);
+                    out.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
+                    i += 2 + digits;
+                    continue;
                 }
-                utf8proc_uint8_t buf[4];
-                auto n = utf8proc_encode_char(static_cast<utf8proc_int32_t>(cp), buf);
-                out.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(n));
-                i += 2 + digits;
-                continue;
-            }
-            default: {
-                std::size_t u = detail::utf8_sequence_length(raw_text, i + 1);
-                if (u == 0) u = 1;
-                error("Invalid escape sequence",
-                      fmt::format("The symbol \"{}\" is not a valid escape sequence selector.", raw_text.substr(i + 1, u)), at);
-                out.append(raw_text.substr(i + 1, u));
-                i += 1 + u;
-                continue;
-            }
+                default: {
+                    std::size_t u = detail::utf8_sequence_length(raw_text, i + 1);
+                    if (u == 0) u = 1;
+                    error("Invalid escape sequence",
+                          fmt::format("The symbol \"{}\" is not a valid escape sequence selector.",
+                                      raw_text.substr(i + 1, u)),
+                          at);
+                    out.append(raw_text.substr(i + 1, u));
+                    i += 1 + u;
+                    continue;
+                }
             }
         }
         if (out.size() >= 3 && (out.compare(0, 3, "$${") == 0 || out.compare(0, 3, "%%{") == 0) &&
@@ -733,7 +794,8 @@ private:
         Token colon = peek();
         if (colon.type != Tok::colon) {
             error("Missing false expression in conditional",
-                  "The conditional operator (...?...:...) requires a false expression, delimited by a colon.", colon.range);
+                  "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+                  colon.range);
             return cond;
         }
         read();
@@ -745,28 +807,71 @@ private:
 
     static bool binary_op_at(int level, Tok t, BinaryOp& op) {
         switch (level) {
-        case 0: if (t == Tok::or_) { op = BinaryOp::logical_or; return true; } return false;
-        case 1: if (t == Tok::and_) { op = BinaryOp::logical_and; return true; } return false;
-        case 2:
-            if (t == Tok::equal_op) { op = BinaryOp::equal; return true; }
-            if (t == Tok::not_equal) { op = BinaryOp::not_equal; return true; }
-            return false;
-        case 3:
-            if (t == Tok::greater) { op = BinaryOp::greater; return true; }
-            if (t == Tok::greater_eq) { op = BinaryOp::greater_or_equal; return true; }
-            if (t == Tok::less) { op = BinaryOp::less; return true; }
-            if (t == Tok::less_eq) { op = BinaryOp::less_or_equal; return true; }
-            return false;
-        case 4:
-            if (t == Tok::plus) { op = BinaryOp::add; return true; }
-            if (t == Tok::minus) { op = BinaryOp::subtract; return true; }
-            return false;
-        case 5:
-            if (t == Tok::star) { op = BinaryOp::multiply; return true; }
-            if (t == Tok::slash) { op = BinaryOp::divide; return true; }
-            if (t == Tok::percent) { op = BinaryOp::modulo; return true; }
-            return false;
-        default: return false;
+            case 0:
+                if (t == Tok::or_) {
+                    op = BinaryOp::logical_or;
+                    return true;
+                }
+                return false;
+            case 1:
+                if (t == Tok::and_) {
+                    op = BinaryOp::logical_and;
+                    return true;
+                }
+                return false;
+            case 2:
+                if (t == Tok::equal_op) {
+                    op = BinaryOp::equal;
+                    return true;
+                }
+                if (t == Tok::not_equal) {
+                    op = BinaryOp::not_equal;
+                    return true;
+                }
+                return false;
+            case 3:
+                if (t == Tok::greater) {
+                    op = BinaryOp::greater;
+                    return true;
+                }
+                if (t == Tok::greater_eq) {
+                    op = BinaryOp::greater_or_equal;
+                    return true;
+                }
+                if (t == Tok::less) {
+                    op = BinaryOp::less;
+                    return true;
+                }
+                if (t == Tok::less_eq) {
+                    op = BinaryOp::less_or_equal;
+                    return true;
+                }
+                return false;
+            case 4:
+                if (t == Tok::plus) {
+                    op = BinaryOp::add;
+                    return true;
+                }
+                if (t == Tok::minus) {
+                    op = BinaryOp::subtract;
+                    return true;
+                }
+                return false;
+            case 5:
+                if (t == Tok::star) {
+                    op = BinaryOp::multiply;
+                    return true;
+                }
+                if (t == Tok::slash) {
+                    op = BinaryOp::divide;
+                    return true;
+                }
+                if (t == Tok::percent) {
+                    op = BinaryOp::modulo;
+                    return true;
+                }
+                return false;
+            default: return false;
         }
     }
 
@@ -782,7 +887,8 @@ private:
             BinaryOp next_op{};
             if (!binary_op_at(level, peek().type, next_op)) break;
             if (have_op)
-                lhs = arena_.make<BinaryOpExpr>(Expr{ExprKind::binary_op, between(lhs->range, rhs->range)}, op, lhs, rhs);
+                lhs =
+                    arena_.make<BinaryOpExpr>(Expr{ExprKind::binary_op, between(lhs->range, rhs->range)}, op, lhs, rhs);
             op = next_op;
             have_op = true;
             read();
@@ -823,7 +929,8 @@ private:
             steps.clear();
             return rt;
         }
-        const Expr* out = arena_.make<RelativeTraversalExpr>(Expr{ExprKind::relative_traversal, r}, base, to_arena(steps));
+        const Expr* out =
+            arena_.make<RelativeTraversalExpr>(Expr{ExprKind::relative_traversal, r}, base, to_arena(steps));
         steps.clear();
         return out;
     }
@@ -836,10 +943,12 @@ private:
         std::string_view spelling = text(num);
         if (auto d = spelling.find('.'); d != std::string_view::npos) {
             // foo.0.1 scans as the number 0.1; hcl refuses it rather than guess.
-            error("Invalid legacy index syntax",
-                  fmt::format("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [{}][{}].",
-                              spelling.substr(0, d), spelling.substr(d + 1)),
-                  num.range);
+            error(
+                "Invalid legacy index syntax",
+                fmt::format(
+                    "When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [{}][{}].",
+                    spelling.substr(0, d), spelling.substr(d + 1)),
+                num.range);
             s.set_key(literal(LiteralKind::number, spelling, num.range));
             return s;
         }
@@ -895,10 +1004,13 @@ private:
                         if (nt.type != Tok::ident) {
                             if (!recovery_) {
                                 if (nt.type == Tok::star)
-                                    error("Nested splat expression not allowed",
-                                          "A splat expression (*) cannot be used inside another attribute-only splat expression.", nt.range);
+                                    error(
+                                        "Nested splat expression not allowed",
+                                        "A splat expression (*) cannot be used inside another attribute-only splat expression.",
+                                        nt.range);
                                 else
-                                    error("Invalid attribute name", "An attribute name is required after a dot.", nt.range);
+                                    error("Invalid attribute name", "An attribute name is required after a dot.",
+                                          nt.range);
                             }
                             recovery_ = true;
                             continue;
@@ -912,11 +1024,14 @@ private:
                         last = nt.range;
                     }
                     Range marker_range = between(dot.range, marker.range);
-                    const auto* item = arena_.make<AnonSymbolExpr>(AnonSymbolExpr{Expr{ExprKind::anon_symbol, marker_range}});
+                    const auto* item =
+                        arena_.make<AnonSymbolExpr>(AnonSymbolExpr{Expr{ExprKind::anon_symbol, marker_range}});
                     const Expr* each = item;
                     if (!each_steps.empty())
-                        each = arena_.make<RelativeTraversalExpr>(Expr{ExprKind::relative_traversal, between(first, last)}, item, to_arena(each_steps));
-                    ret = arena_.make<SplatExpr>(Expr{ExprKind::splat, between(from->range, last)}, ret, each, item, marker_range);
+                        each = arena_.make<RelativeTraversalExpr>(
+                            Expr{ExprKind::relative_traversal, between(first, last)}, item, to_arena(each_steps));
+                    ret = arena_.make<SplatExpr>(Expr{ExprKind::splat, between(from->range, last)}, ret, each, item,
+                                                 marker_range);
                 } else {
                     error("Invalid attribute name", "An attribute name is required after a dot.", attr.range);
                     recovery_ = true;
@@ -932,15 +1047,19 @@ private:
                     read();
                     Token close = read();
                     if (close.type != Tok::cbrack && !recovery_) {
-                        error("Missing close bracket on splat index",
-                              "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").", close.range);
+                        error(
+                            "Missing close bracket on splat index",
+                            "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
+                            close.range);
                         close = recover(Tok::cbrack);
                     }
                     ret = attach_steps(ret, steps);
                     Range marker_range = between(open.range, close.range);
-                    const auto* item = arena_.make<AnonSymbolExpr>(AnonSymbolExpr{Expr{ExprKind::anon_symbol, marker_range}});
+                    const auto* item =
+                        arena_.make<AnonSymbolExpr>(AnonSymbolExpr{Expr{ExprKind::anon_symbol, marker_range}});
                     const Expr* each = parse_traversals(item);
-                    ret = arena_.make<SplatExpr>(Expr{ExprKind::splat, between(from->range, each->range)}, ret, each, item, marker_range);
+                    ret = arena_.make<SplatExpr>(Expr{ExprKind::splat, between(from->range, each->range)}, ret, each,
+                                                 item, marker_range);
                     continue;
                 }
                 Token close;
@@ -954,7 +1073,8 @@ private:
                     } else {
                         close = read();
                         if (close.type != Tok::cbrack && !recovery_) {
-                            error("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").", close.range);
+                            error("Missing close bracket on index",
+                                  "The index operator must end with a closing bracket (\"]\").", close.range);
                             close = recover(Tok::cbrack);
                         }
                     }
@@ -965,7 +1085,8 @@ private:
                     lit_key = &as<LiteralExpr>(*key);
                 } else if (key->kind == ExprKind::template_) {
                     const auto& tpl = as<TemplateExpr>(*key);
-                    if (tpl.parts.size() == 1 && tpl.parts[0]->kind == ExprKind::literal) lit_key = &as<LiteralExpr>(*tpl.parts[0]);
+                    if (tpl.parts.size() == 1 && tpl.parts[0]->kind == ExprKind::literal)
+                        lit_key = &as<LiteralExpr>(*tpl.parts[0]);
                 }
                 if (lit_key) {
                     TraversalStep s{};
@@ -987,68 +1108,73 @@ private:
     const Expr* parse_term() {
         Token start = peek();
         switch (start.type) {
-        case Tok::oparen: {
-            Token oparen = read();
-            NewlineScope nl(*this, false);
-            std::size_t m = mark();
-            const Expr* inner = parse_expression();
-            if (failed_since(m)) {
-                recover(Tok::cparen);
-                return inner;
+            case Tok::oparen: {
+                Token oparen = read();
+                NewlineScope nl(*this, false);
+                std::size_t m = mark();
+                const Expr* inner = parse_expression();
+                if (failed_since(m)) {
+                    recover(Tok::cparen);
+                    return inner;
+                }
+                Token close = peek();
+                if (close.type != Tok::cparen) {
+                    error("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.",
+                          close.range);
+                    recovery_ = true;
+                }
+                Token cparen = read();
+                return arena_.make<ParenthesesExpr>(Expr{ExprKind::parentheses, between(oparen.range, cparen.range)},
+                                                    inner);
             }
-            Token close = peek();
-            if (close.type != Tok::cparen) {
-                error("Unbalanced parentheses", "Expected a closing parenthesis to terminate the expression.", close.range);
+            case Tok::number_lit: {
+                Token t = read();
+                return number_literal(t);
+            }
+            case Tok::ident: {
+                Token t = read();
+                Tok after = peek().type;
+                if (after == Tok::oparen || after == Tok::double_colon) return finish_function_call(t);
+                std::string_view name = text(t);
+                if (name == "true" || name == "false") return literal(LiteralKind::boolean, name, t.range);
+                if (name == "null") return literal(LiteralKind::null, name, t.range);
+                return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, RootEnd::after_name,
+                                                       name, std::span<const TraversalStep>{});
+            }
+            case Tok::oquote:
+            case Tok::oheredoc: {
+                Token open = read();
+                bool heredoc = open.type == Tok::oheredoc;
+                bool flush = heredoc && text(open).substr(0, 3) == "<<-";
+                return parse_template(opposite(open.type), flush, heredoc, open.range);
+            }
+            case Tok::minus:
+            case Tok::bang: {
+                Token t = read();
+                DepthGuard guard(*this);
+                if (!guard.ok) {
+                    too_deep(t.range);
+                    return placeholder(t.range);
+                }
+                const Expr* operand = parse_with_traversals();
+                return arena_.make<UnaryOpExpr>(Expr{ExprKind::unary_op, between(t.range, operand->range)},
+                                                t.type == Tok::minus ? UnaryOp::negate : UnaryOp::logical_not, operand,
+                                                t.range);
+            }
+            case Tok::obrack: return parse_tuple();
+            case Tok::obrace: return parse_object();
+            default:
+                if (!recovery_) {
+                    if (start.type == Tok::eof)
+                        error("Missing expression",
+                              "Expected the start of an expression, but found the end of the file.", start.range);
+                    else
+                        error("Invalid expression",
+                              "Expected the start of an expression, but found an invalid expression token.",
+                              start.range);
+                }
                 recovery_ = true;
-            }
-            Token cparen = read();
-            return arena_.make<ParenthesesExpr>(Expr{ExprKind::parentheses, between(oparen.range, cparen.range)}, inner);
-        }
-        case Tok::number_lit: {
-            Token t = read();
-            return number_literal(t);
-        }
-        case Tok::ident: {
-            Token t = read();
-            Tok after = peek().type;
-            if (after == Tok::oparen || after == Tok::double_colon) return finish_function_call(t);
-            std::string_view name = text(t);
-            if (name == "true" || name == "false") return literal(LiteralKind::boolean, name, t.range);
-            if (name == "null") return literal(LiteralKind::null, name, t.range);
-            return arena_.make<ScopeTraversalExpr>(Expr{ExprKind::scope_traversal, t.range}, RootEnd::after_name, name, std::span<const TraversalStep>{});
-        }
-        case Tok::oquote:
-        case Tok::oheredoc: {
-            Token open = read();
-            bool heredoc = open.type == Tok::oheredoc;
-            bool flush = heredoc && text(open).substr(0, 3) == "<<-";
-            return parse_template(opposite(open.type), flush, heredoc, open.range);
-        }
-        case Tok::minus:
-        case Tok::bang: {
-            Token t = read();
-            DepthGuard guard(*this);
-            if (!guard.ok) {
-                too_deep(t.range);
-                return placeholder(t.range);
-            }
-            const Expr* operand = parse_with_traversals();
-            return arena_.make<UnaryOpExpr>(Expr{ExprKind::unary_op, between(t.range, operand->range)},
-                                            t.type == Tok::minus ? UnaryOp::negate : UnaryOp::logical_not, operand, t.range);
-        }
-        case Tok::obrack:
-            return parse_tuple();
-        case Tok::obrace:
-            return parse_object();
-        default:
-            if (!recovery_) {
-                if (start.type == Tok::eof)
-                    error("Missing expression", "Expected the start of an expression, but found the end of the file.", start.range);
-                else
-                    error("Invalid expression", "Expected the start of an expression, but found an invalid expression token.", start.range);
-            }
-            recovery_ = true;
-            return placeholder(start.range);
+                return placeholder(start.range);
         }
     }
 
@@ -1059,7 +1185,9 @@ private:
         while (open.type == Tok::double_colon) {
             Token next = read();
             if (next.type != Tok::ident) {
-                error("Missing function name", "Function scope resolution symbol :: must be followed by a function name in this scope.", next.range);
+                error("Missing function name",
+                      "Function scope resolution symbol :: must be followed by a function name in this scope.",
+                      next.range);
                 recover_over(Tok::oparen);
                 return placeholder(between(name.range, next.range));
             }
@@ -1069,7 +1197,8 @@ private:
         name_text = full_.substr(name.range.start.byte, name_end.byte - name.range.start.byte);
         Range name_range{name.range.start, name_end};
         if (open.type != Tok::oparen) {
-            error("Missing open parenthesis", "Function selector must be followed by an open parenthesis to begin the function call.", open.range);
+            error("Missing open parenthesis",
+                  "Function selector must be followed by an open parenthesis to begin the function call.", open.range);
             recover_over(Tok::oparen);
             return placeholder(between(name.range, open.range));
         }
@@ -1106,7 +1235,10 @@ private:
                     expand_final = true;
                     if (peek().type != Tok::cparen) {
                         if (!recovery_)
-                            error("Missing closing parenthesis", "An expanded function argument (with ...) must be immediately followed by closing parentheses.", sep.range);
+                            error(
+                                "Missing closing parenthesis",
+                                "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+                                sep.range);
                         close = recover(Tok::cparen);
                     } else {
                         close = read();
@@ -1115,11 +1247,13 @@ private:
                 }
                 if (sep.type != Tok::comma) {
                     if (sep.type == Tok::eof)
-                        error("Unterminated function call",
-                              "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
-                              between(name.range, open.range));
+                        error(
+                            "Unterminated function call",
+                            "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
+                            between(name.range, open.range));
                     else
-                        error("Missing argument separator", "A comma is required to separate each function argument from the next.", sep.range);
+                        error("Missing argument separator",
+                              "A comma is required to separate each function argument from the next.", sep.range);
                     close = recover(Tok::cparen);
                     break;
                 }
@@ -1129,8 +1263,9 @@ private:
                 }
             }
         }
-        return arena_.make<FunctionCallExpr>(Expr{ExprKind::function_call, between(name_range, close.range)}, expand_final, name_text,
-                                             name_end, to_arena(args), open.range.start, close.range);
+        return arena_.make<FunctionCallExpr>(Expr{ExprKind::function_call, between(name_range, close.range)},
+                                             expand_final, name_text, name_end, to_arena(args), open.range.start,
+                                             close.range);
     }
 
     bool peek_is_for() {
@@ -1163,18 +1298,21 @@ private:
             if (next.type != Tok::comma) {
                 if (!recovery_) {
                     if (next.type == Tok::eof)
-                        error("Unterminated tuple constructor expression",
-                              "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
-                              open.range);
+                        error(
+                            "Unterminated tuple constructor expression",
+                            "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+                            open.range);
                     else
-                        error("Missing item separator", "Expected a comma to mark the beginning of the next item.", next.range);
+                        error("Missing item separator", "Expected a comma to mark the beginning of the next item.",
+                              next.range);
                 }
                 close = recover(Tok::cbrack);
                 break;
             }
             read();
         }
-        return arena_.make<TupleExpr>(Expr{ExprKind::tuple, between(open.range, close.range)}, to_arena(items), close.range);
+        return arena_.make<TupleExpr>(Expr{ExprKind::tuple, between(open.range, close.range)}, to_arena(items),
+                                      close.range);
     }
 
     const Expr* parse_object() {
@@ -1205,18 +1343,23 @@ private:
                 close = recover(Tok::cbrace);
                 break;
             }
-            const Expr* key_expr = arena_.make<ObjectKeyExpr>(Expr{ExprKind::object_key, key->range}, force_non_literal, key);
+            const Expr* key_expr =
+                arena_.make<ObjectKeyExpr>(Expr{ExprKind::object_key, key->range}, force_non_literal, key);
             next = peek();
             if (next.type != Tok::equal && next.type != Tok::colon) {
                 if (!recovery_) {
                     if (next.type == Tok::newline || next.type == Tok::comma)
-                        error("Missing attribute value", "Expected an attribute value, introduced by an equals sign (\"=\").", next.range);
+                        error("Missing attribute value",
+                              "Expected an attribute value, introduced by an equals sign (\"=\").", next.range);
                     else if (next.type == Tok::eof)
-                        error("Unterminated object constructor expression",
-                              "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-                              open.range);
+                        error(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.range);
                     else
-                        error("Missing key/value separator", "Expected an equals sign (\"=\") to mark the beginning of the attribute value.", next.range);
+                        error("Missing key/value separator",
+                              "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                              next.range);
                 }
                 close = recover(Tok::cbrace);
                 break;
@@ -1237,18 +1380,21 @@ private:
             if (next.type != Tok::comma && next.type != Tok::newline) {
                 if (!recovery_) {
                     if (next.type == Tok::eof)
-                        error("Unterminated object constructor expression",
-                              "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-                              open.range);
+                        error(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.range);
                     else
-                        error("Missing attribute separator", "Expected a newline or comma to mark the beginning of the next attribute.", next.range);
+                        error("Missing attribute separator",
+                              "Expected a newline or comma to mark the beginning of the next attribute.", next.range);
                 }
                 close = recover(Tok::cbrace);
                 break;
             }
             read();
         }
-        return arena_.make<ObjectExpr>(Expr{ExprKind::object, between(open.range, close.range)}, to_arena(items), close.range);
+        return arena_.make<ObjectExpr>(Expr{ExprKind::object, between(open.range, close.range)}, to_arena(items),
+                                       close.range);
     }
 
     const Expr* finish_for(const Token& open) {
@@ -1266,7 +1412,8 @@ private:
         if (peek().type == Tok::comma) {
             key_var = value_var;
             read();
-            if (peek().type != Tok::ident) return bail("For expression requires value variable name after comma.", true);
+            if (peek().type != Tok::ident)
+                return bail("For expression requires value variable name after comma.", true);
             value_var = text(read());
         }
         {
@@ -1278,7 +1425,8 @@ private:
         std::size_t m = mark();
         const Expr* coll = parse_expression();
         if (recovery_ && failed_since(m)) return bail("", false);
-        if (peek().type != Tok::colon) return bail("For expression requires a colon after the collection expression.", true);
+        if (peek().type != Tok::colon)
+            return bail("For expression requires a colon after the collection expression.", true);
         read();
         const Expr* key_expr = nullptr;
         std::size_t m2 = mark();
@@ -1309,12 +1457,18 @@ private:
         if (peek().type == close_type) {
             close = read();
         } else {
-            if (!recovery_) error("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.", peek().range);
+            if (!recovery_)
+                error("Invalid 'for' expression", "Extra characters after the end of the 'for' expression.",
+                      peek().range);
             close = recover(close_type);
         }
         if (!make_object) {
-            if (key_expr) error("Invalid 'for' expression", "Key expression is not valid when building a tuple.", key_expr->range);
-            if (group) error("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.", ellipsis);
+            if (key_expr)
+                error("Invalid 'for' expression", "Key expression is not valid when building a tuple.",
+                      key_expr->range);
+            if (group)
+                error("Invalid 'for' expression", "Grouping ellipsis (...) cannot be used when building a tuple.",
+                      ellipsis);
         } else if (!key_expr) {
             error("Invalid 'for' expression", "Key expression is required when building an object.", value_expr->range);
         }
@@ -1348,126 +1502,140 @@ private:
             bool can_trim_prev = next_can_trim_prev;
             next_can_trim_prev = false;
             auto trim_prev = [&] {
-                if (can_trim_prev && text(next).size() == 3 && !parts.empty() && parts.back().kind == TemplatePart::literal) {
+                if (can_trim_prev && text(next).size() == 3 && !parts.empty() &&
+                    parts.back().kind == TemplatePart::literal) {
                     auto& s = parts.back().text;
                     s.remove_suffix(trailing_space_bytes(s));
                 }
             };
             switch (next.type) {
-            case Tok::string_lit:
-            case Tok::quoted_lit: {
-                std::string_view s = decode_literal(next);
-                if (ltrim) s.remove_prefix(leading_space_bytes(s));
-                parts.push_back(TemplatePart{TemplatePart::literal, next.range, s});
-                next_can_trim_prev = true;
-                break;
-            }
-            case Tok::template_interp: {
-                trim_prev();
-                NewlineScope nl(*this, false);
-                const Expr* e = parse_expression();
-                Token close = peek();
-                if (close.type != Tok::template_seq_end) {
-                    if (!recovery_) {
-                        if (close.type == Tok::eof)
-                            error("Unclosed template interpolation sequence",
-                                  "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
-                                  next.range);
-                        else
-                            error("Extra characters after interpolation expression",
-                                  "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
-                                  close.range);
-                    }
-                    recover(Tok::template_seq_end);
-                } else {
-                    read();
-                    if (text(close).size() == 2) ltrim_next = true;
+                case Tok::string_lit:
+                case Tok::quoted_lit: {
+                    std::string_view s = decode_literal(next);
+                    if (ltrim) s.remove_prefix(leading_space_bytes(s));
+                    parts.push_back(TemplatePart{TemplatePart::literal, next.range, s});
+                    next_can_trim_prev = true;
+                    break;
                 }
-                parts.push_back(TemplatePart{TemplatePart::interp, between(next.range, close.range), {}, e});
-                break;
-            }
-            case Tok::template_control: {
-                trim_prev();
-                NewlineScope nl(*this, false);
-                Token kw = peek();
-                if (kw.type != Tok::ident) {
-                    if (!recovery_)
-                        error("Invalid template directive", "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.", kw.range);
-                    recover(Tok::template_seq_end);
-                    continue;
-                }
-                read();
-                std::string_view word = text(kw);
-                TemplatePart part{TemplatePart::end, next.range};
-                if (word == "if") {
-                    part.kind = TemplatePart::if_;
-                    part.expr = parse_expression();
-                } else if (word == "else") {
-                    part.kind = TemplatePart::else_;
-                } else if (word == "endif") {
-                    part.kind = TemplatePart::endif;
-                } else if (word == "endfor") {
-                    part.kind = TemplatePart::endfor;
-                } else if (word == "for") {
-                    part.kind = TemplatePart::for_;
-                    auto fail = [&](const char* detail) {
-                        if (!recovery_) error("Invalid 'for' directive", detail, peek().range);
+                case Tok::template_interp: {
+                    trim_prev();
+                    NewlineScope nl(*this, false);
+                    const Expr* e = parse_expression();
+                    Token close = peek();
+                    if (close.type != Tok::template_seq_end) {
+                        if (!recovery_) {
+                            if (close.type == Tok::eof)
+                                error(
+                                    "Unclosed template interpolation sequence",
+                                    "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
+                                    next.range);
+                            else
+                                error(
+                                    "Extra characters after interpolation expression",
+                                    "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
+                                    close.range);
+                        }
                         recover(Tok::template_seq_end);
-                    };
-                    if (peek().type != Tok::ident) {
-                        fail("For directive requires variable name after 'for'.");
+                    } else {
+                        read();
+                        if (text(close).size() == 2) ltrim_next = true;
+                    }
+                    parts.push_back(TemplatePart{TemplatePart::interp, between(next.range, close.range), {}, e});
+                    break;
+                }
+                case Tok::template_control: {
+                    trim_prev();
+                    NewlineScope nl(*this, false);
+                    Token kw = peek();
+                    if (kw.type != Tok::ident) {
+                        if (!recovery_)
+                            error(
+                                "Invalid template directive",
+                                "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.",
+                                kw.range);
+                        recover(Tok::template_seq_end);
                         continue;
                     }
-                    part.value_var = text(read());
-                    if (peek().type == Tok::comma) {
-                        part.key_var = part.value_var;
-                        read();
+                    read();
+                    std::string_view word = text(kw);
+                    TemplatePart part{TemplatePart::end, next.range};
+                    if (word == "if") {
+                        part.kind = TemplatePart::if_;
+                        part.expr = parse_expression();
+                    } else if (word == "else") {
+                        part.kind = TemplatePart::else_;
+                    } else if (word == "endif") {
+                        part.kind = TemplatePart::endif;
+                    } else if (word == "endfor") {
+                        part.kind = TemplatePart::endfor;
+                    } else if (word == "for") {
+                        part.kind = TemplatePart::for_;
+                        auto fail = [&](const char* detail) {
+                            if (!recovery_) error("Invalid 'for' directive", detail, peek().range);
+                            recover(Tok::template_seq_end);
+                        };
                         if (peek().type != Tok::ident) {
-                            fail("For directive requires value variable name after comma.");
+                            fail("For directive requires variable name after 'for'.");
                             continue;
                         }
                         part.value_var = text(read());
-                    }
-                    Token in = peek();
-                    if (!(in.type == Tok::ident && text(in) == "in")) {
-                        fail("For directive requires 'in' keyword after names.");
+                        if (peek().type == Tok::comma) {
+                            part.key_var = part.value_var;
+                            read();
+                            if (peek().type != Tok::ident) {
+                                fail("For directive requires value variable name after comma.");
+                                continue;
+                            }
+                            part.value_var = text(read());
+                        }
+                        Token in = peek();
+                        if (!(in.type == Tok::ident && text(in) == "in")) {
+                            fail("For directive requires 'in' keyword after names.");
+                            continue;
+                        }
+                        read();
+                        part.expr = parse_expression();
+                    } else {
+                        if (!recovery_)
+                            error("Invalid template control keyword",
+                                  fmt::format("\"{}\" is not a valid template control keyword.", word), kw.range);
+                        recover(Tok::template_seq_end);
                         continue;
                     }
-                    read();
-                    part.expr = parse_expression();
-                } else {
-                    if (!recovery_)
-                        error("Invalid template control keyword", fmt::format("\"{}\" is not a valid template control keyword.", word), kw.range);
-                    recover(Tok::template_seq_end);
-                    continue;
-                }
-                part.range = between(next.range, peek().range);
-                Token close = peek();
-                if (close.type != Tok::template_seq_end) {
-                    if (!recovery_) {
-                        if (close.type == Tok::eof)
-                            error("Unclosed template directive",
-                                  "There is no closing brace for this directive before the end of the file. This might be caused by incorrect nesting inside the given expression.",
-                                  next.range);
-                        else
-                            error("Extra characters in template directive", fmt::format("Expected a closing brace to end the sequence, but found extra characters after \"{}\".", word), close.range);
+                    part.range = between(next.range, peek().range);
+                    Token close = peek();
+                    if (close.type != Tok::template_seq_end) {
+                        if (!recovery_) {
+                            if (close.type == Tok::eof)
+                                error(
+                                    "Unclosed template directive",
+                                    "There is no closing brace for this directive before the end of the file. This might be caused by incorrect nesting inside the given expression.",
+                                    next.range);
+                            else
+                                error(
+                                    "Extra characters in template directive",
+                                    fmt::format(
+                                        "Expected a closing brace to end the sequence, but found extra characters after \"{}\".",
+                                        word),
+                                    close.range);
+                        }
+                        recover(Tok::template_seq_end);
+                    } else {
+                        read();
+                        if (text(close).size() == 2) ltrim_next = true;
                     }
-                    recover(Tok::template_seq_end);
-                } else {
-                    read();
-                    if (text(close).size() == 2) ltrim_next = true;
+                    parts.push_back(part);
+                    break;
                 }
-                parts.push_back(part);
-                break;
-            }
-            default:
-                if (!recovery_)
-                    error("Unterminated template string", "No closing marker was found for the string.", next.range);
-                {
-                    Token final_tok = next.type == Tok::eof ? next : recover(end);
-                    end_range = final_tok.range;
-                }
-                goto done;
+                default:
+                    if (!recovery_)
+                        error("Unterminated template string", "No closing marker was found for the string.",
+                              next.range);
+                    {
+                        Token final_tok = next.type == Tok::eof ? next : recover(end);
+                        end_range = final_tok.range;
+                    }
+                    goto done;
             }
         }
     done:
@@ -1551,7 +1719,8 @@ private:
                 last_end = t.data() + t.size();
             }
             if (contiguous) {
-                if (!run.text.empty()) run.text = std::string_view(run.text.data(), static_cast<std::size_t>(last_end - run.text.data()));
+                if (!run.text.empty())
+                    run.text = std::string_view(run.text.data(), static_cast<std::size_t>(last_end - run.text.data()));
             } else {
                 joined.clear();
                 for (std::size_t k = i; k < end; ++k) joined.append(parts[k].text);
@@ -1587,31 +1756,31 @@ private:
     const Expr* lower_part(const std::vector<TemplatePart>& parts, std::size_t& pos) {
         const TemplatePart& p = parts[pos];
         switch (p.kind) {
-        case TemplatePart::literal:
-            ++pos;
-            return literal(LiteralKind::string, p.text, p.range);
-        case TemplatePart::interp:
-            ++pos;
-            return p.expr;
-        case TemplatePart::if_:
-        case TemplatePart::for_: {
-            DepthGuard guard(*this);
-            if (!guard.ok) {
-                too_deep(p.range);
-                while (parts[pos].kind != TemplatePart::end) ++pos;
+            case TemplatePart::literal: ++pos; return literal(LiteralKind::string, p.text, p.range);
+            case TemplatePart::interp: ++pos; return p.expr;
+            case TemplatePart::if_:
+            case TemplatePart::for_: {
+                DepthGuard guard(*this);
+                if (!guard.ok) {
+                    too_deep(p.range);
+                    while (parts[pos].kind != TemplatePart::end) ++pos;
+                    return placeholder(p.range);
+                }
+                return p.kind == TemplatePart::if_ ? lower_if(parts, pos) : lower_for(parts, pos);
+            }
+            case TemplatePart::end:
+                error("Unexpected end of template", "The control directives within this template are unbalanced.",
+                      p.range);
+                return placeholder(p.range);
+            default: {
+                const char* name = p.kind == TemplatePart::else_   ? "else"
+                                   : p.kind == TemplatePart::endif ? "endif"
+                                                                   : "endfor";
+                ++pos;
+                error(fmt::format("Unexpected {} directive", name).c_str(),
+                      "The control directives within this template are unbalanced.", p.range);
                 return placeholder(p.range);
             }
-            return p.kind == TemplatePart::if_ ? lower_if(parts, pos) : lower_for(parts, pos);
-        }
-        case TemplatePart::end:
-            error("Unexpected end of template", "The control directives within this template are unbalanced.", p.range);
-            return placeholder(p.range);
-        default: {
-            const char* name = p.kind == TemplatePart::else_ ? "else" : p.kind == TemplatePart::endif ? "endif" : "endfor";
-            ++pos;
-            error(fmt::format("Unexpected {} directive", name).c_str(), "The control directives within this template are unbalanced.", p.range);
-            return placeholder(p.range);
-        }
         }
     }
 
@@ -1623,7 +1792,8 @@ private:
         for (;;) {
             const TemplatePart& p = parts[pos];
             if (p.kind == TemplatePart::end) {
-                error("Unexpected end of template", "The if directive is missing its corresponding endif directive.", p.range);
+                error("Unexpected end of template", "The if directive is missing its corresponding endif directive.",
+                      p.range);
                 return placeholder(p.range);
             }
             if (p.kind == TemplatePart::else_ || p.kind == TemplatePart::endif || p.kind == TemplatePart::endfor) {
@@ -1644,7 +1814,8 @@ private:
         }
         const Expr* t = template_of(then_exprs, open.range.end);
         const Expr* f = template_of(else_exprs, endif_range.start);
-        return arena_.make<ConditionalExpr>(Expr{ExprKind::conditional, between(open.range, endif_range)}, open.expr, t, f);
+        return arena_.make<ConditionalExpr>(Expr{ExprKind::conditional, between(open.range, endif_range)}, open.expr, t,
+                                            f);
     }
 
     const Expr* lower_for(const std::vector<TemplatePart>& parts, std::size_t& pos) {
@@ -1654,7 +1825,8 @@ private:
         for (;;) {
             const TemplatePart& p = parts[pos];
             if (p.kind == TemplatePart::end) {
-                error("Unexpected end of template", "The for directive is missing its corresponding endfor directive.", p.range);
+                error("Unexpected end of template", "The for directive is missing its corresponding endfor directive.",
+                      p.range);
                 return placeholder(p.range);
             }
             if (p.kind == TemplatePart::else_ || p.kind == TemplatePart::endif || p.kind == TemplatePart::endfor) {
@@ -1719,11 +1891,17 @@ File parse(const std::shared_ptr<const SourceFile>& source) {
     // unused end of the last block is given back if it can be. (The sizes
     // measured best with bench/parse_bench.cpp.)
     const std::size_t size = source->size();
-    file.arena = std::make_unique<Arena>(size * 5 / 4 + 64, std::clamp<std::size_t>(size / 16, 256, std::size_t{32} * 1024));
+    file.arena =
+        std::make_unique<Arena>(size * 5 / 4 + 64, std::clamp<std::size_t>(size / 16, 256, std::size_t{32} * 1024));
     Pos start = start_pos(*source);
     std::string_view text = source->text().substr(start.byte);
     if (source->size() > UINT32_MAX - 16) {
-        file.diagnostics.push_back(Diagnostic{Severity::error, "File too large", "tfsift reads configuration files up to 4 GiB.", source->path(), Range{}, {}});
+        file.diagnostics.push_back(Diagnostic{Severity::error,
+                                              "File too large",
+                                              "tfsift reads configuration files up to 4 GiB.",
+                                              source->path(),
+                                              Range{},
+                                              {}});
         file.body = file.arena->make<Body>();
         return file;
     }
@@ -1736,14 +1914,16 @@ File parse(const std::shared_ptr<const SourceFile>& source) {
     return file;
 }
 
-const Expr* parse_expression(const SourceFile& source, std::string_view text, Pos start, Arena& arena, Diagnostics& diags) {
+const Expr* parse_expression(const SourceFile& source, std::string_view text, Pos start, Arena& arena,
+                             Diagnostics& diags) {
     Parser parser(source, text, start, LexMode::normal, arena, nullptr);
     const Expr* e = parser.parse_whole_expression();
     for (auto& d : parser.take_diagnostics()) diags.push_back(std::move(d));
     return e;
 }
 
-const Expr* parse_template(const SourceFile& source, std::string_view text, Pos start, Arena& arena, Diagnostics& diags) {
+const Expr* parse_template(const SourceFile& source, std::string_view text, Pos start, Arena& arena,
+                           Diagnostics& diags) {
     Parser parser(source, text, start, LexMode::bare_template, arena, nullptr);
     const Expr* e = parser.parse_whole_template();
     for (auto& d : parser.take_diagnostics()) diags.push_back(std::move(d));

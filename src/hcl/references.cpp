@@ -21,42 +21,42 @@ public:
             Item item = todo_.back();
             todo_.pop_back();
             switch (item.step) {
-            case Step::enter_scope: scopes_.push_back(&as<ForExpr>(*item.expr)); continue;
-            case Step::leave_scope: scopes_.pop_back(); continue;
-            case Step::visit: break;
+                case Step::enter_scope: scopes_.push_back(&as<ForExpr>(*item.expr)); continue;
+                case Step::leave_scope: scopes_.pop_back(); continue;
+                case Step::visit: break;
             }
             const Expr& e = *item.expr;
             switch (e.kind) {
-            case ExprKind::scope_traversal: {
-                const auto& t = as<ScopeTraversalExpr>(e);
-                if (!is_local(t.root)) out_.push_back(&t);
-                continue;
-            }
-            case ExprKind::object_key: {
-                const auto& k = as<ObjectKeyExpr>(e);
-                // A bare identifier key names the attribute; it refers to nothing.
-                if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
-                    as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
+                case ExprKind::scope_traversal: {
+                    const auto& t = as<ScopeTraversalExpr>(e);
+                    if (!is_local(t.root)) out_.push_back(&t);
                     continue;
-                todo_.push_back({k.wrapped, Step::visit});
-                continue;
-            }
-            case ExprKind::for_: {
-                // In order: the collection outside the iterators' scope, then
-                // key, value and condition inside it.
-                const auto& f = as<ForExpr>(e);
-                todo_.push_back({&e, Step::leave_scope});
-                if (f.condition) todo_.push_back({f.condition, Step::visit});
-                todo_.push_back({f.value_expr, Step::visit});
-                if (f.key_expr) todo_.push_back({f.key_expr, Step::visit});
-                todo_.push_back({&e, Step::enter_scope});
-                todo_.push_back({f.collection, Step::visit});
-                continue;
-            }
-            default:
-                children.clear();
-                for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
-                for (auto it = children.rbegin(); it != children.rend(); ++it) todo_.push_back({*it, Step::visit});
+                }
+                case ExprKind::object_key: {
+                    const auto& k = as<ObjectKeyExpr>(e);
+                    // A bare identifier key names the attribute; it refers to nothing.
+                    if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
+                        as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
+                        continue;
+                    todo_.push_back({k.wrapped, Step::visit});
+                    continue;
+                }
+                case ExprKind::for_: {
+                    // In order: the collection outside the iterators' scope, then
+                    // key, value and condition inside it.
+                    const auto& f = as<ForExpr>(e);
+                    todo_.push_back({&e, Step::leave_scope});
+                    if (f.condition) todo_.push_back({f.condition, Step::visit});
+                    todo_.push_back({f.value_expr, Step::visit});
+                    if (f.key_expr) todo_.push_back({f.key_expr, Step::visit});
+                    todo_.push_back({&e, Step::enter_scope});
+                    todo_.push_back({f.collection, Step::visit});
+                    continue;
+                }
+                default:
+                    children.clear();
+                    for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
+                    for (auto it = children.rbegin(); it != children.rend(); ++it) todo_.push_back({*it, Step::visit});
             }
         }
     }
@@ -171,10 +171,10 @@ std::string render_traversal(const ScopeTraversalExpr& t) {
         out += '[';
         if (const LiteralExpr* key = s.key()) {
             switch (key->literal) {
-            case LiteralKind::number: out += render_number(key->text); break;
-            case LiteralKind::string: out += render_json_string(key->text); break;
-            case LiteralKind::boolean:
-            case LiteralKind::null: out += key->text; break;
+                case LiteralKind::number: out += render_number(key->text); break;
+                case LiteralKind::string: out += render_json_string(key->text); break;
+                case LiteralKind::boolean:
+                case LiteralKind::null: out += key->text; break;
             }
         }
         out += ']';

@@ -62,18 +62,19 @@ struct object_open : pegtl::one<'{'> {};
 struct object_close : pegtl::one<'}'> {};
 struct object_next : pegtl::seq<pegtl::one<','>, ws, member, ws> {};
 struct object_end : object_close {};
-struct object : pegtl::seq<object_open, ws,
-                           pegtl::opt<pegtl::not_at<pegtl::one<'}'>>, member, ws, pegtl::star<object_next>>,
-                           pegtl::must<object_end>> {};
+struct object
+    : pegtl::seq<object_open, ws, pegtl::opt<pegtl::not_at<pegtl::one<'}'>>, member, ws, pegtl::star<object_next>>,
+                 pegtl::must<object_end>> {};
 
 struct array_item : pegtl::seq<value> {};
 struct array_open : pegtl::one<'['> {};
 struct array_close : pegtl::one<']'> {};
 struct array_next : pegtl::seq<pegtl::one<','>, ws, pegtl::must<array_item>, ws> {};
 struct array_end : array_close {};
-struct array : pegtl::seq<array_open, ws,
-                          pegtl::opt<pegtl::not_at<pegtl::one<']'>>, pegtl::must<array_item>, ws, pegtl::star<array_next>>,
-                          pegtl::must<array_end>> {};
+struct array
+    : pegtl::seq<array_open, ws,
+                 pegtl::opt<pegtl::not_at<pegtl::one<']'>>, pegtl::must<array_item>, ws, pegtl::star<array_next>>,
+                 pegtl::must<array_end>> {};
 
 struct value : pegtl::sor<string_token, number_token, object, array, true_token, false_token, null_token> {};
 struct root_value : pegtl::seq<value> {};
@@ -144,9 +145,12 @@ std::uint32_t hex4(std::string_view s) {
     std::uint32_t v = 0;
     for (char c : s.substr(0, 4)) {
         v <<= 4;
-        if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
-        else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
-        else v |= static_cast<std::uint32_t>(c - 'A' + 10);
+        if (c >= '0' && c <= '9')
+            v |= static_cast<std::uint32_t>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= static_cast<std::uint32_t>(c - 'a' + 10);
+        else
+            v |= static_cast<std::uint32_t>(c - 'A' + 10);
     }
     return v;
 }
@@ -238,9 +242,12 @@ struct keyword_action {
         b.attach(std::move(v));
     }
 };
-template <> struct action<true_token> : keyword_action<true_token, Kind::boolean, true> {};
-template <> struct action<false_token> : keyword_action<false_token, Kind::boolean, false> {};
-template <> struct action<null_token> : keyword_action<null_token, Kind::null, false> {};
+template <>
+struct action<true_token> : keyword_action<true_token, Kind::boolean, true> {};
+template <>
+struct action<false_token> : keyword_action<false_token, Kind::boolean, false> {};
+template <>
+struct action<null_token> : keyword_action<null_token, Kind::null, false> {};
 
 template <Kind K>
 struct open_action {
@@ -255,8 +262,10 @@ struct open_action {
         b.stack.push_back(std::move(f));
     }
 };
-template <> struct action<object_open> : open_action<Kind::object> {};
-template <> struct action<array_open> : open_action<Kind::array> {};
+template <>
+struct action<object_open> : open_action<Kind::object> {};
+template <>
+struct action<array_open> : open_action<Kind::array> {};
 
 struct close_action {
     template <class Input>
@@ -267,8 +276,10 @@ struct close_action {
         b.attach(std::move(v));
     }
 };
-template <> struct action<object_end> : close_action {};
-template <> struct action<array_end> : close_action {};
+template <>
+struct action<object_end> : close_action {};
+template <>
+struct action<array_end> : close_action {};
 
 // ---- error messages -------------------------------------------------------------
 
@@ -294,13 +305,14 @@ struct control : pegtl::normal<Rule> {
             if (in.empty()) return "Empty JSON document: a JSON value is required";
             return fmt::format("Invalid JSON value: expected a value, found {}", describe_here(in));
         } else if constexpr (std::is_same_v<Rule, member_value> || std::is_same_v<Rule, array_item>) {
-            if (next == ']' ) return "Trailing comma in array: JSON does not permit a comma after the last element";
+            if (next == ']') return "Trailing comma in array: JSON does not permit a comma after the last element";
             return fmt::format("Invalid JSON value: expected a value, found {}", describe_here(in));
         } else if constexpr (std::is_same_v<Rule, member_name>) {
             if (next == '}') return "Trailing comma in object: JSON does not permit a comma after the last property";
             return fmt::format("Invalid property name: expected a quoted string, found {}", describe_here(in));
         } else if constexpr (std::is_same_v<Rule, colon>) {
-            if (next == '=') return "Missing property value colon: JSON uses a colon as its name/value delimiter, not an equals sign";
+            if (next == '=')
+                return "Missing property value colon: JSON uses a colon as its name/value delimiter, not an equals sign";
             return fmt::format("Missing property value colon: expected ':', found {}", describe_here(in));
         } else if constexpr (std::is_same_v<Rule, object_end>) {
             if (in.empty()) return "Unclosed object: the file ends before the object's closing brace";
@@ -314,7 +326,8 @@ struct control : pegtl::normal<Rule> {
             return fmt::format("Invalid escape sequence in string: {} cannot follow a backslash", describe_here(in));
         } else if constexpr (std::is_same_v<Rule, plain_char>) {
             if (in.empty()) return "Unterminated string: the file ends before the string's closing quote";
-            if (static_cast<unsigned char>(next) < 0x20) return "Invalid character in string: control characters must be escaped";
+            if (static_cast<unsigned char>(next) < 0x20)
+                return "Invalid character in string: control characters must be escaped";
             return "Invalid UTF-8 in string";
         } else if constexpr (std::is_same_v<Rule, pegtl::eof>) {
             return fmt::format("Extraneous data after value: found {} after the JSON value", describe_here(in));
@@ -330,8 +343,8 @@ Document parse(const std::shared_ptr<const SourceFile>& source) {
     Document doc;
     doc.source = source;
     Builder builder{*source, {}, {}, false};
-    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf> in(
-        source->text().data(), source->text().size(), source->path());
+    pegtl::memory_input<pegtl::tracking_mode::eager, pegtl::eol::lf_crlf> in(source->text().data(),
+                                                                             source->text().size(), source->path());
     try {
         pegtl::parse<document, action, control>(in, builder);
         doc.root = std::move(builder.root);

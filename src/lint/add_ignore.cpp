@@ -7,7 +7,6 @@
 
 #include "tfsift/lint/rule.hpp"
 
-
 namespace tfsift::lint {
 namespace {
 
@@ -16,9 +15,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 // Native-syntax configuration files take `#` comments.
-bool takes_comments(const std::string& path) {
-    return ends_with(path, ".tf") || ends_with(path, ".tofu");
-}
+bool takes_comments(const std::string& path) { return ends_with(path, ".tf") || ends_with(path, ".tofu"); }
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);

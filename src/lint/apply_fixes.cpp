@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <system_error>
 #include <optional>
+#include <system_error>
 #include <tuple>
 
 #include "tfsift/atomic_write.hpp"

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <tuple>
+#include <nlohmann/json.hpp>
 
 #include "tfsift/lint/settings.hpp"
 
@@ -141,8 +141,8 @@ BaselineParse parse_baseline(std::string_view text) {
         const auto* fingerprint = field("fingerprint");
         if (rule == nullptr || file == nullptr || fingerprint == nullptr) {
             // The entries are one per line, after the three opening lines.
-            out.error = fmt::format("{}:5: entry {} needs the strings `rule`, `file` and `fingerprint`", index + 3,
-                                    index);
+            out.error =
+                fmt::format("{}:5: entry {} needs the strings `rule`, `file` and `fingerprint`", index + 3, index);
             out.entries.clear();
             return out;
         }

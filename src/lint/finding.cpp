@@ -9,10 +9,7 @@
 
 namespace tfsift::lint {
 
-std::string_view to_string(Applicability a) {
-    return a == Applicability::safe ? "safe" : "unsafe";
-}
-
+std::string_view to_string(Applicability a) { return a == Applicability::safe ? "safe" : "unsafe"; }
 
 void sort_findings(Findings& findings) {
     // Paths in tree order: by absolute path, segment by segment, so that

@@ -19,7 +19,8 @@ GitignoreFile::GitignoreFile(std::string_view text) {
         begin = end + 1;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         // Trailing blanks are dropped unless escaped.
-        while (!line.empty() && line.back() == ' ' && (line.size() < 2 || line[line.size() - 2] != '\\')) line.pop_back();
+        while (!line.empty() && line.back() == ' ' && (line.size() < 2 || line[line.size() - 2] != '\\'))
+            line.pop_back();
         if (line.empty() || line[0] == '#') continue;
         Pattern p;
         if (line[0] == '!') {
@@ -58,7 +59,7 @@ int GitignoreFile::verdict(std::string_view relative) const {
             hit = glob_match(p.glob, name);
         } else {
             // `**/a/b`: the pattern at any depth.
-            for (std::size_t at = 0;; ) {
+            for (std::size_t at = 0;;) {
                 if (glob_match(p.glob, relative.substr(at))) {
                     hit = true;
                     break;

@@ -68,7 +68,8 @@ bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& o
             if (out.from_tflint) {
                 // TFLint's names stand for the tfsift rules of the migration
                 // table; the others are TFLint's business.
-                for (auto mapped : tfsift_rules_for_tflint(id)) out.rules.push_back({std::string(mapped), range, false});
+                for (auto mapped : tfsift_rules_for_tflint(id))
+                    out.rules.push_back({std::string(mapped), range, false});
                 continue;
             }
             out.rules.push_back({std::string(id), range, false});

@@ -6,8 +6,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/config/module_checks.hpp"
+#include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint {
@@ -150,14 +150,14 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
         }
     }
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
-        std::string_view owner = d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
+        std::string_view owner =
+            d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
         auto claim = d.phase == config::LoadPhase::parse ? claimed_by.end() : claimed_by.find(d.diagnostic.code);
         if (claim != claimed_by.end()) {
             const Rule& rule = *claim->second;
-            if (!rule.claim_only_if ||
-                rule.claim_only_if(ClaimedDiagnostic{d.diagnostic.code, d.diagnostic.severity,
-                                                     d.phase == config::LoadPhase::tree, d.source,
-                                                     d.diagnostic.filename, d.diagnostic.subject})) {
+            if (!rule.claim_only_if || rule.claim_only_if(ClaimedDiagnostic{
+                                           d.diagnostic.code, d.diagnostic.severity, d.phase == config::LoadPhase::tree,
+                                           d.source, d.diagnostic.filename, d.diagnostic.subject})) {
                 owner = rule.id;
             }
         }
@@ -184,8 +184,8 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     findings.erase(std::remove_if(findings.begin(), findings.end(),
                                   [&](const Finding& f) {
                                       auto it = absolute.find(f.file->path());
-                                      std::string abs = it != absolute.end() ? it->second
-                                                                             : absolute_normal_path(f.file->path());
+                                      std::string abs =
+                                          it != absolute.end() ? it->second : absolute_normal_path(f.file->path());
                                       return settings.ignored(f.rule_id, abs);
                                   }),
                    findings.end());

@@ -177,7 +177,8 @@ LockCommandResult run_lock_command(const LockCommandRequest& o) {
         if (!o.net_mirror.empty()) {
             auto url = net::parse_absolute_url(o.net_mirror);
             if (!url || url->scheme != "https" || url->host.empty()) {
-                say(fmt::format("tfsift: Invalid network mirror URL: the --net-mirror URL \"{}\" must be an "
+                say(
+                    fmt::format("tfsift: Invalid network mirror URL: the --net-mirror URL \"{}\" must be an "
                                 "absolute https URL",
                                 o.net_mirror));
                 return result;

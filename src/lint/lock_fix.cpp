@@ -70,9 +70,10 @@ std::optional<online::FetchResult> fetch_missing(const LintContext& ctx, const c
     for (const auto& w : fetched.warnings) say("tfsift: warning: " + w, false);
     for (const auto& p : fetched.providers) {
         if (p.warnings.empty()) continue;
-        std::string text = fmt::format("tfsift: warning: Additional provider information from registry: the remote "
-                                       "registry returned warnings for {}:",
-                                       p.provider.to_string());
+        std::string text = fmt::format(
+            "tfsift: warning: Additional provider information from registry: the remote "
+            "registry returned warnings for {}:",
+            p.provider.to_string());
         for (const auto& w : p.warnings) text += "\n- " + w;
         say(text, false);
     }
@@ -93,7 +94,8 @@ std::optional<online::FetchResult> fetch_missing(const LintContext& ctx, const c
     }
     const auto errors = fetched.errors();
     if (!errors.empty()) {
-        for (const auto& e : errors) say(fmt::format("{}: not repaired: {}", lock_file_display_path(ctx.module_dir), e), true);
+        for (const auto& e : errors)
+            say(fmt::format("{}: not repaired: {}", lock_file_display_path(ctx.module_dir), e), true);
         return std::nullopt;
     }
     for (const auto& p : fetched.providers) {
@@ -153,9 +155,10 @@ LockRepair compute_lock_repair(const LintContext& ctx, const LockInputs& in, Loc
     std::vector<providers::Provider> missing;
     for (const auto& entry : requirements) {
         const providers::Provider& provider = entry.first;  // (clang 14 cannot capture a structured binding)
-        const bool offline_only = std::any_of(repaired.problems.begin(), repaired.problems.end(), [&](const std::string& p) {
-            return names_provider(p, provider) && p.find(kOfflineOnly) != std::string::npos;
-        });
+        const bool offline_only =
+            std::any_of(repaired.problems.begin(), repaired.problems.end(), [&](const std::string& p) {
+                return names_provider(p, provider) && p.find(kOfflineOnly) != std::string::npos;
+            });
         if (offline_only) missing.push_back(provider);
     }
     std::optional<online::FetchResult> fetched;  // owns the fetched packages while they are hashed

@@ -60,7 +60,8 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
             const fs::directory_entry& entry = *it;
             std::string name = entry.path().filename().string();
             if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
-                if (!name.empty() && name[0] != '.' && !settings.excluded(absolute_normal_path(entry.path().string()))) {
+                if (!name.empty() && name[0] != '.' &&
+                    !settings.excluded(absolute_normal_path(entry.path().string()))) {
                     todo.push_back(entry.path());
                 }
             } else if (entry.is_regular_file(entry_ec)) {

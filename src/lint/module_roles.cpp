@@ -170,10 +170,10 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
         std::vector<config::ConfigFileName> files;
         list_directory(dir, files, &todo);
         const std::string base = absolute_normal_path(dir.string());
-        repo.set_calls(base,
-                       calls_of_directory(base, files, repo.policy, remember_files ? &repo.files : nullptr,
-                                          repo.calls.files_read),
-                       nullptr);
+        repo.set_calls(
+            base,
+            calls_of_directory(base, files, repo.policy, remember_files ? &repo.files : nullptr, repo.calls.files_read),
+            nullptr);
     }
 }
 

@@ -19,21 +19,21 @@ namespace {
 std::optional<std::string> literal_text(const hcl::Expr* e) {
     if (e == nullptr) return std::nullopt;
     switch (e->kind) {
-    case hcl::ExprKind::literal: {
-        const auto& lit = hcl::as<hcl::LiteralExpr>(*e);
-        if (lit.literal == hcl::LiteralKind::null) return std::nullopt;
-        return std::string(lit.text);
-    }
-    case hcl::ExprKind::template_: {
-        std::string out;
-        for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(*e).parts) {
-            if (part->kind != hcl::ExprKind::literal) return std::nullopt;
-            out += hcl::as<hcl::LiteralExpr>(*part).text;
+        case hcl::ExprKind::literal: {
+            const auto& lit = hcl::as<hcl::LiteralExpr>(*e);
+            if (lit.literal == hcl::LiteralKind::null) return std::nullopt;
+            return std::string(lit.text);
         }
-        return out;
-    }
-    case hcl::ExprKind::parentheses: return literal_text(hcl::as<hcl::ParenthesesExpr>(*e).inner);
-    default: return std::nullopt;
+        case hcl::ExprKind::template_: {
+            std::string out;
+            for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(*e).parts) {
+                if (part->kind != hcl::ExprKind::literal) return std::nullopt;
+                out += hcl::as<hcl::LiteralExpr>(*part).text;
+            }
+            return out;
+        }
+        case hcl::ExprKind::parentheses: return literal_text(hcl::as<hcl::ParenthesesExpr>(*e).inner);
+        default: return std::nullopt;
     }
 }
 
@@ -94,15 +94,15 @@ public:
         bool override_file = is_override_file(*file.source);
         for (const hcl::Block& b : file.body->blocks) {
             switch (p_.kind) {
-            case PolicyKind::naming:
-                if (!override_file) check_names(b);
-                break;
-            case PolicyKind::required_attributes:
-                if (!override_file) check_required(b);
-                break;
-            case PolicyKind::forbidden_attribute: check_forbidden(b); break;
-            case PolicyKind::provider_source: check_provider_sources(b); break;
-            case PolicyKind::module_source: check_module_source(b); break;
+                case PolicyKind::naming:
+                    if (!override_file) check_names(b);
+                    break;
+                case PolicyKind::required_attributes:
+                    if (!override_file) check_required(b);
+                    break;
+                case PolicyKind::forbidden_attribute: check_forbidden(b); break;
+                case PolicyKind::provider_source: check_provider_sources(b); break;
+                case PolicyKind::module_source: check_module_source(b); break;
             }
         }
     }
@@ -121,7 +121,8 @@ private:
     void check_name(NameTarget target, std::string_view name, Range range) {
         if (!targets(p_, target) || !p_.pattern) return;
         if (!p_.pattern->search(name)) {
-            report(range, fmt::format("{} name \"{}\" does not match /{}/", to_string(target), name, p_.pattern->text()));
+            report(range,
+                   fmt::format("{} name \"{}\" does not match /{}/", to_string(target), name, p_.pattern->text()));
         }
     }
 
@@ -151,7 +152,8 @@ private:
         if (!applies_to(b)) return;
         for (const std::string& name : p_.attributes) {
             if (find_attribute(b.body, name) == nullptr && !has_block(b.body, name)) {
-                report(b.def_range(), fmt::format("{}.{} does not set \"{}\"", b.labels[0].value, b.labels[1].value, name));
+                report(b.def_range(),
+                       fmt::format("{}.{} does not set \"{}\"", b.labels[0].value, b.labels[1].value, name));
             }
         }
     }
@@ -167,8 +169,8 @@ private:
             }
             auto value = literal_text(a->expr);
             if (value && p_.value->search(*value)) {
-                report(a->expr->range, fmt::format("{}.{} sets \"{}\" to \"{}\"", b.labels[0].value,
-                                                   b.labels[1].value, name, *value));
+                report(a->expr->range,
+                       fmt::format("{}.{} sets \"{}\" to \"{}\"", b.labels[0].value, b.labels[1].value, name, *value));
             }
         }
     }
@@ -226,20 +228,23 @@ std::string kind_description(const Policy& p) {
     std::string attrs;
     for (const auto& a : p.attributes) attrs += (attrs.empty() ? "" : ", ") + fmt::format("`{}`", a);
     switch (p.kind) {
-    case PolicyKind::naming: {
-        std::string what;
-        for (NameTarget t : p.targets) what += (what.empty() ? "" : ", ") + std::string(to_string(t));
-        return fmt::format("The names of {} blocks must match the RE2 pattern `{}`.", what,
-                           p.pattern ? p.pattern->text() : std::string());
-    }
-    case PolicyKind::required_attributes: return fmt::format("{} must set {}.", types, attrs);
-    case PolicyKind::forbidden_attribute:
-        if (p.value) return fmt::format("{} must not set {} to a literal value matching `{}`.", types, attrs, p.value->text());
-        return fmt::format("{} must not set {}.", types, attrs);
-    case PolicyKind::provider_source:
-        return fmt::format("Every provider source in `required_providers` must match one of {}.", patterns(p.allowed));
-    case PolicyKind::module_source:
-        return fmt::format("Every module call's `source` must match one of {}.", patterns(p.allowed));
+        case PolicyKind::naming: {
+            std::string what;
+            for (NameTarget t : p.targets) what += (what.empty() ? "" : ", ") + std::string(to_string(t));
+            return fmt::format("The names of {} blocks must match the RE2 pattern `{}`.", what,
+                               p.pattern ? p.pattern->text() : std::string());
+        }
+        case PolicyKind::required_attributes: return fmt::format("{} must set {}.", types, attrs);
+        case PolicyKind::forbidden_attribute:
+            if (p.value)
+                return fmt::format("{} must not set {} to a literal value matching `{}`.", types, attrs,
+                                   p.value->text());
+            return fmt::format("{} must not set {}.", types, attrs);
+        case PolicyKind::provider_source:
+            return fmt::format("Every provider source in `required_providers` must match one of {}.",
+                               patterns(p.allowed));
+        case PolicyKind::module_source:
+            return fmt::format("Every module call's `source` must match one of {}.", patterns(p.allowed));
     }
     return {};
 }
@@ -248,23 +253,23 @@ std::string kind_description(const Policy& p) {
 
 std::string_view to_string(PolicyKind k) {
     switch (k) {
-    case PolicyKind::naming: return "naming";
-    case PolicyKind::required_attributes: return "required-attributes";
-    case PolicyKind::forbidden_attribute: return "forbidden-attribute";
-    case PolicyKind::provider_source: return "provider-source";
-    case PolicyKind::module_source: return "module-source";
+        case PolicyKind::naming: return "naming";
+        case PolicyKind::required_attributes: return "required-attributes";
+        case PolicyKind::forbidden_attribute: return "forbidden-attribute";
+        case PolicyKind::provider_source: return "provider-source";
+        case PolicyKind::module_source: return "module-source";
     }
     return "naming";
 }
 
 std::string_view to_string(NameTarget t) {
     switch (t) {
-    case NameTarget::resource: return "resource";
-    case NameTarget::data: return "data";
-    case NameTarget::variable: return "variable";
-    case NameTarget::output: return "output";
-    case NameTarget::module: return "module";
-    case NameTarget::local: return "local";
+        case NameTarget::resource: return "resource";
+        case NameTarget::data: return "data";
+        case NameTarget::variable: return "variable";
+        case NameTarget::output: return "output";
+        case NameTarget::module: return "module";
+        case NameTarget::local: return "local";
     }
     return "resource";
 }

@@ -8,8 +8,6 @@ std::optional<Preset> parse_preset(std::string_view name) {
     return std::nullopt;
 }
 
-std::string_view to_string(Preset preset) {
-    return preset == Preset::strict ? "strict" : "recommended";
-}
+std::string_view to_string(Preset preset) { return preset == Preset::strict ? "strict" : "recommended"; }
 
 }  // namespace tfsift::lint

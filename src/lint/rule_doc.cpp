@@ -28,21 +28,21 @@ std::string indented(const std::string& code) {
 
 std::string_view to_string(RuleCategory c) {
     switch (c) {
-    case RuleCategory::correctness: return "correctness";
-    case RuleCategory::supply_chain: return "supply-chain";
-    case RuleCategory::maintainability: return "maintainability";
-    case RuleCategory::style: return "style";
-    case RuleCategory::policy: return "policy";
+        case RuleCategory::correctness: return "correctness";
+        case RuleCategory::supply_chain: return "supply-chain";
+        case RuleCategory::maintainability: return "maintainability";
+        case RuleCategory::style: return "style";
+        case RuleCategory::policy: return "policy";
     }
     return "correctness";
 }
 
 std::string_view to_string(RulePrecision p) {
     switch (p) {
-    case RulePrecision::very_high: return "very-high";
-    case RulePrecision::high: return "high";
-    case RulePrecision::medium: return "medium";
-    case RulePrecision::low: return "low";
+        case RulePrecision::very_high: return "very-high";
+        case RulePrecision::high: return "high";
+        case RulePrecision::medium: return "medium";
+        case RulePrecision::low: return "low";
     }
     return "high";
 }

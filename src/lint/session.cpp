@@ -41,15 +41,21 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::uint64_t nanoseconds_since(Clock::time_point start) {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
 // The loaders' counters at one moment (other sessions of the process, if
 // any, count too).
 struct LoadSnapshot {
     explicit LoadSnapshot(const config::LoadCounters& c)
-        : modules_loaded(c.modules_loaded.load()), modules_reused(c.modules_reused.load()), files_read(c.files_read.load()), bytes_read(c.bytes_read.load()),
-          read_ns(c.read_ns.load()), parse_ns(c.parse_ns.load()), decode_ns(c.decode_ns.load()),
+        : modules_loaded(c.modules_loaded.load()),
+          modules_reused(c.modules_reused.load()),
+          files_read(c.files_read.load()),
+          bytes_read(c.bytes_read.load()),
+          read_ns(c.read_ns.load()),
+          parse_ns(c.parse_ns.load()),
+          decode_ns(c.decode_ns.load()),
           merge_ns(c.merge_ns.load()) {}
     std::uint64_t modules_loaded;
     std::uint64_t modules_reused;
@@ -61,7 +67,9 @@ struct LoadSnapshot {
     std::uint64_t merge_ns;
 };
 
-double seconds_between(std::uint64_t from_ns, std::uint64_t to_ns) { return static_cast<double>(to_ns - from_ns) / 1e9; }
+double seconds_between(std::uint64_t from_ns, std::uint64_t to_ns) {
+    return static_cast<double>(to_ns - from_ns) / 1e9;
+}
 
 // Sends each message to the request's sink and keeps it in the result.
 class Messenger {
@@ -83,8 +91,8 @@ private:
 // One module to lint and the files whose findings are reported (all when
 // `only_files` holds "").
 struct Target {
-    std::string dir;                    // as the user named it
-    std::set<std::string> only_files;   // absolute
+    std::string dir;                   // as the user named it
+    std::set<std::string> only_files;  // absolute
     // Files must resolve inside it: the repository root of the path named
     // on the command line, else that path itself.
     std::string trusted_root;
@@ -196,12 +204,12 @@ struct ModuleRun {
     std::string state_file;
 
     // What the scan keeps of the tree once it is released.
-    bool readable = false;                   // the module directory could be read
-    std::vector<std::string> files;          // the module's own configuration files
-    std::vector<std::string> cannot_read;    // its inputs that exist but could not be read
-    std::vector<std::string> calls;          // absolute directories its tree's modules call
-    std::optional<ModuleRole> linted_as;     // set once linted
-    Findings findings;                       // its own (only_files applied)
+    bool readable = false;                 // the module directory could be read
+    std::vector<std::string> files;        // the module's own configuration files
+    std::vector<std::string> cannot_read;  // its inputs that exist but could not be read
+    std::vector<std::string> calls;        // absolute directories its tree's modules call
+    std::optional<ModuleRole> linted_as;   // set once linted
+    Findings findings;                     // its own (only_files applied)
 };
 
 // The findings of one scan of the targets, and what the result needs besides.
@@ -319,8 +327,8 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 //
 // When the selection names an unknown rule, every tree is held. False after
 // reporting why the run cannot go on.
-bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request,
-                  Messenger& say, Scan& scan, ModuleRoleCache& role_cache) {
+bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request, Messenger& say,
+                  Scan& scan, ModuleRoleCache& role_cache) {
     const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
@@ -412,8 +420,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     };
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
-        run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
-                                 request.load_cache);
+        run.tree =
+            load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays, request.load_cache);
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
 
@@ -578,8 +586,8 @@ std::optional<std::size_t> apply_baseline(const std::string& file, Findings& fin
     }
     const std::size_t dropped = filter_baseline(findings, parsed.entries, baseline_dir_of(file));
     if (dropped > 0) {
-        say.send(MessageKind::notice, fmt::format("{} finding{} recorded in the baseline left out", dropped,
-                                                  dropped == 1 ? "" : "s"));
+        say.send(MessageKind::notice,
+                 fmt::format("{} finding{} recorded in the baseline left out", dropped, dropped == 1 ? "" : "s"));
     }
     return dropped;
 }
@@ -602,9 +610,8 @@ LintResult run_session(const LintRequest& request) {
             return result;
         }
     }
-    SettingsCache settings_cache(request.settings_file,
-                                 request.offline ? std::optional<bool>(false) : request.online, request.catalogue,
-                                 say);
+    SettingsCache settings_cache(request.settings_file, request.offline ? std::optional<bool>(false) : request.online,
+                                 request.catalogue, say);
     Targets targets;
     std::size_t unreadable_dirs = 0;
     if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs)) return result;
@@ -632,7 +639,8 @@ LintResult run_session(const LintRequest& request) {
         auto written = write_fixes(plan);
         for (const auto& e : written.errors) say.error("tfsift: " + e);
         if (lock_repairs) {
-            for (auto& line : lock_repairs->outcome(written.written)) say.send(MessageKind::lock_repair, std::move(line));
+            for (auto& line : lock_repairs->outcome(written.written))
+                say.send(MessageKind::lock_repair, std::move(line));
             lock_repairs.reset();
         }
         result.findings_fixed = plan.findings_fixed;
@@ -647,9 +655,9 @@ LintResult run_session(const LintRequest& request) {
         for (const auto& path : written.written) {
             result.fixed_files.push_back({path, plan.old_text.at(path), plan.new_text.at(path)});
         }
-        say.send(MessageKind::fix_summary,
-                 fmt::format("Fixed {} finding{} in {} file{}", plan.findings_fixed, plan.findings_fixed == 1 ? "" : "s",
-                             written.written.size(), written.written.size() == 1 ? "" : "s"));
+        say.send(MessageKind::fix_summary, fmt::format("Fixed {} finding{} in {} file{}", plan.findings_fixed,
+                                                       plan.findings_fixed == 1 ? "" : "s", written.written.size(),
+                                                       written.written.size() == 1 ? "" : "s"));
         const double fix_time = scan.times.fix + seconds_since(started);
         if (!written.written.empty()) {
             // What remains, from the files as they are now.
@@ -664,14 +672,15 @@ LintResult run_session(const LintRequest& request) {
         const FixWriteResult written = write_fixes(plan.edits);
         for (const auto& e : written.errors) say.error("tfsift: " + e);
         result.ignores_added = plan.comments;
-        std::string summary = fmt::format(
-            "Added {} ignore comment{} for {} finding{} in {} file{}", plan.comments, plan.comments == 1 ? "" : "s",
-            plan.findings_covered, plan.findings_covered == 1 ? "" : "s", written.written.size(),
-            written.written.size() == 1 ? "" : "s");
+        std::string summary =
+            fmt::format("Added {} ignore comment{} for {} finding{} in {} file{}", plan.comments,
+                        plan.comments == 1 ? "" : "s", plan.findings_covered, plan.findings_covered == 1 ? "" : "s",
+                        written.written.size(), written.written.size() == 1 ? "" : "s");
         if (plan.findings_skipped > 0) {
-            summary += fmt::format("; {} finding{} cannot take an inline comment (JSON or lock files, heredocs, "
-                                   "syntax-error, unused-ignore)",
-                                   plan.findings_skipped, plan.findings_skipped == 1 ? "" : "s");
+            summary += fmt::format(
+                "; {} finding{} cannot take an inline comment (JSON or lock files, heredocs, "
+                "syntax-error, unused-ignore)",
+                plan.findings_skipped, plan.findings_skipped == 1 ? "" : "s");
         }
         say.send(MessageKind::fix_summary, summary);
         if (!written.errors.empty()) result.fix_write_failed = true;

@@ -12,8 +12,8 @@
 #include <vector>
 #include <toml++/toml.h>
 
-#include "tfsift/file_read.hpp"
 #include "tfsift/enum_names.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
 
 namespace fs = std::filesystem;
@@ -145,8 +145,10 @@ public:
             policy.root = root;
             policy.follow_external = false;
             policy.max_size = default_max_file_size;
-            if (const auto* follow = current.get_as<bool>("follow_external_symlinks")) policy.follow_external = follow->get();
-            if (const auto* limit = current.get_as<std::int64_t>("max_file_size"); limit != nullptr && limit->get() > 0) {
+            if (const auto* follow = current.get_as<bool>("follow_external_symlinks"))
+                policy.follow_external = follow->get();
+            if (const auto* limit = current.get_as<std::int64_t>("max_file_size");
+                limit != nullptr && limit->get() > 0) {
                 policy.max_size = static_cast<std::uint64_t>(limit->get());
             }
             fs::path target = fs::path(target_text->get());
@@ -224,10 +226,12 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node, fmt::format("unknown setting `{}` (expected extend, root, preset, engine, engine_version, platforms, "
-                                        "online, exclude, roots, shared, rules, ignore, policy, "
-                                        "follow_external_symlinks or max_file_size)",
-                                        k),
+                error(node,
+                      fmt::format(
+                          "unknown setting `{}` (expected extend, root, preset, engine, engine_version, platforms, "
+                          "online, exclude, roots, shared, rules, ignore, policy, "
+                          "follow_external_symlinks or max_file_size)",
+                          k),
                       &key);
             }
         }
@@ -241,8 +245,8 @@ public:
         const std::vector<std::string> ids(known.begin(), known.end());
         for (const auto& ref : references_) {
             if (!known.count(ref.id)) {
-                errors_.push_back(
-                    {ref.file, ref.line, ref.column, fmt::format("unknown rule `{}`{}", ref.id, did_you_mean(ref.id, ids))});
+                errors_.push_back({ref.file, ref.line, ref.column,
+                                   fmt::format("unknown rule `{}`{}", ref.id, did_you_mean(ref.id, ids))});
             }
         }
     }
@@ -306,12 +310,12 @@ private:
     // Each platform is OS_ARCH in Go's spelling, with an OS and an
     // architecture Go knows: a typo would otherwise pass silently.
     void check_platforms(const toml::array& arr) {
-        static const std::vector<std::string> oses = {"aix", "android", "darwin", "dragonfly", "freebsd",
-                                                      "illumos", "ios", "js", "linux", "netbsd", "openbsd",
-                                                      "plan9", "solaris", "wasip1", "windows"};
-        static const std::vector<std::string> arches = {"386", "amd64", "arm", "arm64", "loong64", "mips",
-                                                        "mips64", "mips64le", "mipsle", "ppc64", "ppc64le",
-                                                        "riscv64", "s390x", "wasm"};
+        static const std::vector<std::string> oses = {"aix",     "android", "darwin",  "dragonfly", "freebsd",
+                                                      "illumos", "ios",     "js",      "linux",     "netbsd",
+                                                      "openbsd", "plan9",   "solaris", "wasip1",    "windows"};
+        static const std::vector<std::string> arches = {"386",     "amd64",   "arm",      "arm64",  "loong64",
+                                                        "mips",    "mips64",  "mips64le", "mipsle", "ppc64",
+                                                        "ppc64le", "riscv64", "s390x",    "wasm"};
         for (const auto& item : arr) {
             const std::string& text = item.as_string()->get();
             const auto parsed = providers::parse_platform(text);
@@ -390,7 +394,8 @@ private:
                             error(v2, "`severity` must be \"error\", \"warning\" or \"notice\"");
                         }
                     } else {
-                        error(v2, fmt::format("unknown key `{}` for rule `{}` (expected enabled, severity)", k2.str(), id),
+                        error(v2,
+                              fmt::format("unknown key `{}` for rule `{}` (expected enabled, severity)", k2.str(), id),
                               &k2);
                     }
                 }
@@ -458,8 +463,9 @@ private:
         std::set<std::string> seen;
         const toml::node* kind_node = t.get("kind");
         if (kind_node == nullptr) {
-            error(t, "[[policy]] needs `kind` (naming, required-attributes, forbidden-attribute, provider-source or "
-                     "module-source)");
+            error(t,
+                  "[[policy]] needs `kind` (naming, required-attributes, forbidden-attribute, provider-source or "
+                  "module-source)");
             return;
         }
         auto kind = string(*kind_node, "kind");
@@ -483,11 +489,11 @@ private:
         // Which keys each kind accepts besides the common ones.
         std::set<std::string_view> allowed_keys = {"id", "kind", "severity", "message", "description"};
         switch (p.kind) {
-        case PolicyKind::naming: allowed_keys.insert({"targets", "pattern", "resource-types"}); break;
-        case PolicyKind::required_attributes: allowed_keys.insert({"resource-types", "attributes"}); break;
-        case PolicyKind::forbidden_attribute: allowed_keys.insert({"resource-types", "attributes", "value"}); break;
-        case PolicyKind::provider_source:
-        case PolicyKind::module_source: allowed_keys.insert("allowed"); break;
+            case PolicyKind::naming: allowed_keys.insert({"targets", "pattern", "resource-types"}); break;
+            case PolicyKind::required_attributes: allowed_keys.insert({"resource-types", "attributes"}); break;
+            case PolicyKind::forbidden_attribute: allowed_keys.insert({"resource-types", "attributes", "value"}); break;
+            case PolicyKind::provider_source:
+            case PolicyKind::module_source: allowed_keys.insert("allowed"); break;
         }
         for (const auto& [k, v] : t) {
             std::string_view key = k.str();
@@ -546,14 +552,14 @@ private:
         };
         require("id");
         switch (p.kind) {
-        case PolicyKind::naming: require("pattern"); break;
-        case PolicyKind::required_attributes:
-        case PolicyKind::forbidden_attribute: require("attributes"); break;
-        case PolicyKind::provider_source:
-        case PolicyKind::module_source: require("allowed"); break;
+            case PolicyKind::naming: require("pattern"); break;
+            case PolicyKind::required_attributes:
+            case PolicyKind::forbidden_attribute: require("attributes"); break;
+            case PolicyKind::provider_source:
+            case PolicyKind::module_source: require("allowed"); break;
         }
         if (p.kind == PolicyKind::naming && !seen.count("targets")) {
-            p.targets = {NameTarget::resource, NameTarget::data, NameTarget::variable,
+            p.targets = {NameTarget::resource, NameTarget::data,   NameTarget::variable,
                          NameTarget::output,   NameTarget::module, NameTarget::local};
         }
         if (errors_.size() != errors_before) return;

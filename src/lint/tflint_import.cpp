@@ -28,7 +28,8 @@ const std::vector<TflintRuleMapping>& tflint_rule_mappings() {
         {"terraform_module_shallow_clone", {}},
         {"terraform_module_version", {"module-version-unpinned"}},
         {"terraform_naming_convention", {}},
-        {"terraform_required_providers", {"provider-source-missing", "provider-version-missing", "module-required-providers"}},
+        {"terraform_required_providers",
+         {"provider-source-missing", "provider-version-missing", "module-required-providers"}},
         {"terraform_required_version", {"required-version-missing"}},
         {"terraform_standard_module_structure", {}},
         {"terraform_typed_variables", {"variable-type-missing"}},
@@ -48,9 +49,7 @@ std::vector<std::string_view> tfsift_rules_for_tflint(std::string_view tflint_ru
 
 namespace {
 
-std::string position(const SourceFile& src, Pos pos) {
-    return fmt::format("{}:{}", src.line(pos), src.column(pos));
-}
+std::string position(const SourceFile& src, Pos pos) { return fmt::format("{}:{}", src.line(pos), src.column(pos)); }
 
 // A literal boolean or string attribute of a body, as JSON; null when absent
 // or not constant.

@@ -6,9 +6,9 @@
 #include <curl/curl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -182,9 +182,10 @@ NetworkSettings network_settings_from(const providers::Environment& env) {
         if (seconds && *seconds > 0) {
             s.api_timeout = std::chrono::seconds(*seconds);
         } else {
-            s.warnings.push_back(fmt::format("TF_REGISTRY_CLIENT_TIMEOUT=\"{}\" is not a positive number of seconds; "
-                                             "using 10",
-                                             timeout));
+            s.warnings.push_back(
+                fmt::format("TF_REGISTRY_CLIENT_TIMEOUT=\"{}\" is not a positive number of seconds; "
+                            "using 10",
+                            timeout));
         }
     }
     if (auto retries = get("TF_REGISTRY_DISCOVERY_RETRY"); !retries.empty()) {
@@ -192,8 +193,8 @@ NetworkSettings network_settings_from(const providers::Environment& env) {
         if (count && *count > 0) {
             s.retry_max = static_cast<int>(std::min(*count, 100L));
         } else {
-            s.warnings.push_back(fmt::format("TF_REGISTRY_DISCOVERY_RETRY=\"{}\" is not a positive number; using 1",
-                                             retries));
+            s.warnings.push_back(
+                fmt::format("TF_REGISTRY_DISCOVERY_RETRY=\"{}\" is not a positive number; using 1", retries));
         }
     }
     return s;
@@ -271,13 +272,9 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
     curl_easy_setopt(curl, CURLOPT_PROXY, proxy ? proxy->c_str() : "");
     const long timeout_ms = static_cast<long>(std::chrono::milliseconds(settings_.api_timeout).count());
     switch (request.purpose) {
-        case Purpose::discovery:
-            curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 11000L);
-            break;
+        case Purpose::discovery: curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 11000L); break;
         case Purpose::api:
-        case Purpose::mirror:
-            curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-            break;
+        case Purpose::mirror: curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms); break;
         case Purpose::download:
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.api_timeout.count()));
@@ -303,8 +300,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
     const std::string where = host_of(response.effective_url);
 
     switch (rc) {
-        case CURLE_OK:
-            return response;
+        case CURLE_OK: return response;
         case CURLE_WRITE_ERROR:
         case CURLE_FILESIZE_EXCEEDED:
             if (transfer.write_failed) {
@@ -312,8 +308,8 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
                 response.error_message = fmt::format("cannot write {}", request.sink.string());
             } else {
                 response.error = TransportError::too_large;
-                response.error_message = fmt::format("the response from {} is larger than the limit of {} bytes",
-                                                     where, request.max_bytes);
+                response.error_message =
+                    fmt::format("the response from {} is larger than the limit of {} bytes", where, request.max_bytes);
             }
             return response;
         case CURLE_ABORTED_BY_CALLBACK:
@@ -345,8 +341,8 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
                                                      settings_.api_timeout.count());
             } else if (request.purpose == Purpose::download) {
                 response.error = TransportError::stalled;
-                response.error_message = fmt::format("no data from {} for {} seconds", where,
-                                                     settings_.api_timeout.count());
+                response.error_message =
+                    fmt::format("no data from {} for {} seconds", where, settings_.api_timeout.count());
             } else {
                 response.error = TransportError::timeout;
                 response.error_message =
@@ -366,18 +362,19 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
         }
         case CURLE_TOO_MANY_REDIRECTS:
             response.error = TransportError::too_many_redirects;
-            response.error_message = fmt::format("stopped after {} redirects from {}", redirect_limit(request.purpose),
-                                                 host);
+            response.error_message =
+                fmt::format("stopped after {} redirects from {}", redirect_limit(request.purpose), host);
             return response;
         case CURLE_UNSUPPORTED_PROTOCOL: {
-            const std::string next = resolve_reference(response.effective_url, transfer.location).value_or(transfer.location);
+            const std::string next =
+                resolve_reference(response.effective_url, transfer.location).value_or(transfer.location);
             response.error = TransportError::refused_scheme;
             response.error_message = fmt::format("{} redirected to \"{}\"; only https URLs are allowed", where, next);
             return response;
         }
         default:
-            response.error = rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ? TransportError::truncated
-                                                                                : TransportError::other;
+            response.error =
+                rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ? TransportError::truncated : TransportError::other;
             response.error_message = fmt::format("request to {} failed: {}", where, detail);
             return response;
     }
@@ -411,14 +408,13 @@ HttpResponse HttpClient::fetch(const HttpRequest& request) {
     }
     // Retries exhausted: Terraform's wording, with the attempt count.
     const int tries = response.attempts;
-    const std::string detail = response.transport_ok()
-                                   ? fmt::format(": {} returned from {}", response.status_text,
-                                                 host_of(response.effective_url))
-                                   : fmt::format(": {}", response.error_message);
+    const std::string detail = response.transport_ok() ? fmt::format(": {} returned from {}", response.status_text,
+                                                                     host_of(response.effective_url))
+                                                       : fmt::format(": {}", response.error_message);
     if (response.transport_ok()) response.error = TransportError::other;
-    response.error_message = tries > 1 ? fmt::format("the request failed after {} attempts, please try again later{}",
-                                                     tries, detail)
-                                       : fmt::format("the request failed, please try again later{}", detail);
+    response.error_message =
+        tries > 1 ? fmt::format("the request failed after {} attempts, please try again later{}", tries, detail)
+                  : fmt::format("the request failed, please try again later{}", detail);
     return response;
 }
 

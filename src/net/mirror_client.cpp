@@ -74,9 +74,10 @@ MirrorVersion decode_mirror_version(const std::string& body, const std::string& 
         if (const auto* hashes = json_field(entry, "hashes"); hashes != nullptr && hashes->is_array()) {
             for (const auto& h : *hashes) {
                 if (!h.is_string()) {
-                    out.error = fmt::format("invalid response content from mirror server {}: a hash of {} is not a "
-                                            "string",
-                                            final_url, platform);
+                    out.error = fmt::format(
+                        "invalid response content from mirror server {}: a hash of {} is not a "
+                        "string",
+                        final_url, platform);
                     return out;
                 }
                 archive.hashes.push_back(h.get<std::string>());
@@ -109,9 +110,8 @@ HttpResponse MirrorClient::get(const std::string& path) {
 std::string MirrorClient::unauthorized(long status) const {
     auto parsed = parse_absolute_url(base_url_);
     const std::string host = parsed ? parsed->authority() : base_url_;
-    return token_.empty() || status == 401
-               ? fmt::format("host {} requires authentication credentials", host)
-               : fmt::format("host {} rejected the given authentication credentials", host);
+    return token_.empty() || status == 401 ? fmt::format("host {} requires authentication credentials", host)
+                                           : fmt::format("host {} rejected the given authentication credentials", host);
 }
 
 namespace {
@@ -128,7 +128,8 @@ VersionList MirrorClient::versions(const providers::Provider& provider) {
     VersionList out;
     const std::string addr = provider.for_display(engine_);
     if (!response.transport_ok()) {
-        out.error = fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
+        out.error =
+            fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
     } else if (response.status == 404) {
         out.status = LookupStatus::not_found;
         out.error = fmt::format("provider mirror {} does not have a provider named {}", base_url_, addr);
@@ -139,9 +140,10 @@ VersionList MirrorClient::versions(const providers::Provider& provider) {
         out.error = fmt::format("failed to query provider mirror {} for {}: server returned unsuccessful status {}",
                                 base_url_, addr, response.status);
     } else if (!is_json_media_type(response.content_type)) {
-        out.error = fmt::format("failed to query provider mirror {} for {}: response has invalid Content-Type: must "
-                                "be application/json",
-                                base_url_, addr);
+        out.error = fmt::format(
+            "failed to query provider mirror {} for {}: response has invalid Content-Type: must "
+            "be application/json",
+            base_url_, addr);
     } else {
         out = decode_mirror_index(response.body, response.effective_url);
     }
@@ -153,7 +155,8 @@ MirrorVersion MirrorClient::version(const providers::Provider& provider, const p
     MirrorVersion out;
     const std::string addr = provider.for_display(engine_);
     if (!response.transport_ok()) {
-        out.error = fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
+        out.error =
+            fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
     } else if (response.status == 404) {
         out.error = fmt::format("provider mirror does not have archive index for previously-reported {} version {}",
                                 addr, version.to_string());
@@ -164,9 +167,10 @@ MirrorVersion MirrorClient::version(const providers::Provider& provider, const p
         out.error = fmt::format("failed to query provider mirror {} for {}: server returned unsuccessful status {}",
                                 base_url_, addr, response.status);
     } else if (!is_json_media_type(response.content_type)) {
-        out.error = fmt::format("failed to query provider mirror {} for {}: response has invalid Content-Type: must "
-                                "be application/json",
-                                base_url_, addr);
+        out.error = fmt::format(
+            "failed to query provider mirror {} for {}: response has invalid Content-Type: must "
+            "be application/json",
+            base_url_, addr);
     } else {
         out = decode_mirror_version(response.body, response.effective_url);
     }

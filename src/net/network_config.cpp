@@ -272,8 +272,8 @@ std::string Credentials::token_for(const std::string& host) {
         if (result) {
             token = *result;
         } else {
-            warnings_.push_back(fmt::format("credentials helper \"{}\" gave no credentials for {}: {}", helper_->name,
-                                            host, error));
+            warnings_.push_back(
+                fmt::format("credentials helper \"{}\" gave no credentials for {}: {}", helper_->name, host, error));
         }
     }
     helper_cache_[host] = token;
@@ -314,7 +314,8 @@ std::optional<std::string> run_credentials_helper(const fs::path& program, const
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     bool timed_out = false;
     while (true) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
             break;

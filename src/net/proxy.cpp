@@ -95,8 +95,8 @@ bool excluded(const std::string& host, const std::string& port, const std::strin
     std::size_t start = 0;
     while (start <= no_proxy.size()) {
         const auto comma = no_proxy.find(',', start);
-        const std::string entry =
-            trim_lower(std::string_view(no_proxy).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        const std::string entry = trim_lower(
+            std::string_view(no_proxy).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         start = comma == std::string::npos ? no_proxy.size() + 1 : comma + 1;
         if (entry.empty()) continue;
         if (entry == "*") return true;

@@ -44,9 +44,8 @@ VersionList decode_version_list(const std::string& body, const std::string& url)
         for (const auto& entry : *versions) {
             auto parsed = providers::parse_version(string_field(entry, "version"));
             if (!parsed.version) continue;  // upstream skips invalid versions
-            const bool seen = std::any_of(out.versions.begin(), out.versions.end(), [&](const providers::Version& v) {
-                return v == *parsed.version;
-            });
+            const bool seen = std::any_of(out.versions.begin(), out.versions.end(),
+                                          [&](const providers::Version& v) { return v == *parsed.version; });
             if (!seen) out.versions.push_back(*parsed.version);
             auto& platforms = out.platforms[parsed.version->to_string()];
             if (const auto* listed = json_field(entry, "platforms"); listed != nullptr && listed->is_array()) {
@@ -96,8 +95,8 @@ DownloadLookup decode_download_document(const std::string& body, const std::stri
             d.protocols.push_back(text);
         }
         if (!d.protocols.empty() && !any_supported) {
-            out.error = fmt::format("provider {} {} is not supported by this version of terraform", addr,
-                                    version.to_string());
+            out.error =
+                fmt::format("provider {} {} is not supported by this version of terraform", addr, version.to_string());
             return out;
         }
     }
@@ -185,8 +184,8 @@ std::string RegistryClient::unauthorized(long status) const {
 }
 
 VersionList RegistryClient::versions(const providers::Provider& provider) {
-    const std::string path = escape_path_segment(provider.namespace_) + "/" + escape_path_segment(provider.type) +
-                             "/versions";
+    const std::string path =
+        escape_path_segment(provider.namespace_) + "/" + escape_path_segment(provider.type) + "/versions";
     HttpRequest request;
     request.url = resolve_reference(base_url_, path).value_or(base_url_ + path);
     request.purpose = Purpose::api;
@@ -199,8 +198,8 @@ VersionList RegistryClient::versions(const providers::Provider& provider) {
         out.error = failed_query(provider, response.error_message);
     } else if (response.status == 404) {
         out.status = LookupStatus::not_found;
-        out.error = fmt::format("provider registry {} does not have a provider named {}", host_,
-                                provider.for_display(engine_));
+        out.error =
+            fmt::format("provider registry {} does not have a provider named {}", host_, provider.for_display(engine_));
     } else if (response.status == 401 || response.status == 403) {
         out.status = LookupStatus::unauthorized;
         out.error = unauthorized(response.status);
@@ -215,8 +214,8 @@ VersionList RegistryClient::versions(const providers::Provider& provider) {
 
 DownloadLookup RegistryClient::download(const providers::Provider& provider, const providers::Version& version,
                                         const providers::Platform& platform) {
-    const std::string path = escape_path_segment(provider.namespace_) + "/" + escape_path_segment(provider.type) +
-                             "/" + escape_path_segment(version.to_string()) + "/download/" +
+    const std::string path = escape_path_segment(provider.namespace_) + "/" + escape_path_segment(provider.type) + "/" +
+                             escape_path_segment(version.to_string()) + "/download/" +
                              escape_path_segment(platform.os) + "/" + escape_path_segment(platform.arch);
     HttpRequest request;
     request.url = resolve_reference(base_url_, path).value_or(base_url_ + path);
@@ -231,8 +230,8 @@ DownloadLookup RegistryClient::download(const providers::Provider& provider, con
         out.error = failed_query(provider, response.error_message);
     } else if (response.status == 404) {
         out.status = LookupStatus::not_found;
-        out.error = fmt::format("provider {} {} is not available for {}", addr, version.to_string(),
-                                platform.to_string());
+        out.error =
+            fmt::format("provider {} {} is not available for {}", addr, version.to_string(), platform.to_string());
     } else if (response.status == 401 || response.status == 403) {
         out.status = LookupStatus::unauthorized;
         out.error = unauthorized(response.status);

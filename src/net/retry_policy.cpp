@@ -8,15 +8,12 @@ namespace tfsift::net {
 
 bool should_retry(TransportError error, long status) {
     switch (error) {
-        case TransportError::none:
-            return status == 429 || (status >= 500 && status != 501) || status == 0;
+        case TransportError::none: return status == 429 || (status >= 500 && status != 501) || status == 0;
         case TransportError::too_many_redirects:
         case TransportError::refused_scheme:
         case TransportError::tls_untrusted:
-        case TransportError::too_large:
-            return false;
-        default:
-            return true;
+        case TransportError::too_large: return false;
+        default: return true;
     }
 }
 

@@ -24,16 +24,18 @@ ServiceUrl providers_service_of(const std::string& host, const nlohmann::json& d
     if (it == document.end()) {
         for (const auto& [id, value] : document.items()) {
             if (id.rfind("providers.v", 0) == 0) {
-                return failure(fmt::format("host {} does not support the provider registry protocol required by this "
-                                           "Terraform version, but may be compatible with a different Terraform "
-                                           "version",
-                                           host));
+                return failure(
+                    fmt::format("host {} does not support the provider registry protocol required by this "
+                                "Terraform version, but may be compatible with a different Terraform "
+                                "version",
+                                host));
             }
         }
         return failure(fmt::format("host {} does not offer a Terraform provider registry", host));
     }
     if (!it->is_string()) {
-        return failure(fmt::format("host {}: service {} in the discovery document is not a string URL", host, kService));
+        return failure(
+            fmt::format("host {}: service {} in the discovery document is not a string URL", host, kService));
     }
     auto resolved = resolve_reference(final_url, it->get<std::string>());
     auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
@@ -68,14 +70,15 @@ ServiceUrl ServiceDiscovery::providers_v1(const std::string& host) {
         auto response = client_.fetch(request);
         if (!response.transport_ok()) {
             // The client's message already names the host ("could not connect to HOST: ...").
-            result = failure(response.error == TransportError::connect
-                                 ? response.error_message
-                                 : fmt::format("failed to request discovery document from {}: {}", host,
-                                               response.error_message));
+            result = failure(
+                response.error == TransportError::connect
+                    ? response.error_message
+                    : fmt::format("failed to request discovery document from {}: {}", host, response.error_message));
         } else if (response.status == 404) {
             result = failure(fmt::format("host {} does not offer a Terraform provider registry", host));
         } else if (response.status != 200) {
-            result = failure(fmt::format("failed to request discovery document from {}: {}", host, response.status_text));
+            result =
+                failure(fmt::format("failed to request discovery document from {}: {}", host, response.status_text));
         } else if (!is_json_media_type(response.content_type)) {
             result = failure(fmt::format("discovery URL {} returned an unsupported Content-Type \"{}\"",
                                          response.effective_url, response.content_type));

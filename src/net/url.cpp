@@ -35,9 +35,8 @@ struct Reference {
 };
 
 std::optional<Reference> split_reference(std::string_view text) {
-    if (std::any_of(text.begin(), text.end(), [](char c) {
-            return static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ' ';
-        })) {
+    if (std::any_of(text.begin(), text.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ' '; })) {
         return std::nullopt;
     }
     Reference ref;
@@ -101,7 +100,8 @@ std::string remove_dot_segments(std::string_view path) {
     std::size_t start = path.empty() || path.front() != '/' ? 0 : 1;
     while (true) {
         const auto slash = path.find('/', start);
-        const auto segment = path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+        const auto segment =
+            path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
         const bool last = slash == std::string_view::npos;
         if (segment == ".") {
             trailing_slash = last;
@@ -207,7 +207,8 @@ std::string escape_path_segment(std::string_view segment) {
     std::string out;
     for (const char ch : segment) {
         const auto c = static_cast<unsigned char>(ch);
-        const bool plain = std::isalnum(c) != 0 || std::string_view("-._~!$&'()*+,;=:@").find(ch) != std::string_view::npos;
+        const bool plain =
+            std::isalnum(c) != 0 || std::string_view("-._~!$&'()*+,;=:@").find(ch) != std::string_view::npos;
         if (plain) {
             out += ch;
         } else {

@@ -61,9 +61,8 @@ std::string make_private_directories(const fs::path& dir) {
 
 std::string lower_hex(std::string_view hex) {
     std::string out(hex);
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-        return c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c;
-    });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](char c) { return c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c; });
     return out;
 }
 
@@ -150,7 +149,8 @@ std::string copy_to_temporary(const fs::path& from, const fs::path& dir, fs::pat
 fs::path default_cache_dir(const providers::Environment& env) {
     if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return fs::path(*dir);
     if (auto xdg = env("XDG_CACHE_HOME"); xdg && xdg->starts_with('/')) return fs::path(*xdg) / "tfsift" / "providers";
-    if (auto home = env("HOME"); home && home->starts_with('/')) return fs::path(*home) / ".cache" / "tfsift" / "providers";
+    if (auto home = env("HOME"); home && home->starts_with('/'))
+        return fs::path(*home) / ".cache" / "tfsift" / "providers";
     return {};
 }
 
@@ -169,8 +169,8 @@ fs::path DownloadCache::version_dir(const providers::Provider& provider, std::st
 fs::path DownloadCache::package_path(const providers::Provider& provider, std::string_view version,
                                      const providers::Platform& platform) const {
     auto dir = type_dir(provider);
-    const std::string name = "terraform-provider-" + provider.type + "_" + std::string(version) + "_" +
-                             platform.to_string() + ".zip";
+    const std::string name =
+        "terraform-provider-" + provider.type + "_" + std::string(version) + "_" + platform.to_string() + ".zip";
     if (dir.empty() || !safe_component(version) || !safe_component(platform.os) || !safe_component(platform.arch) ||
         !safe_component(name)) {
         return {};
@@ -209,12 +209,11 @@ CachedPackage DownloadCache::find_package(const providers::Provider& provider, s
         }
     }
     // A network mirror vouches for h1: hashes, the hash of what the zip holds.
-    const bool any_h1 = std::any_of(trusted.begin(), trusted.end(), [](const std::string& h) {
-        return h.starts_with("h1:");
-    });
+    const bool any_h1 =
+        std::any_of(trusted.begin(), trusted.end(), [](const std::string& h) { return h.starts_with("h1:"); });
     if (any_h1) {
-        if (const auto h1 = providers::h1_of_zip(path); h1.ok() &&
-            std::find(trusted.begin(), trusted.end(), h1.value) != trusted.end()) {
+        if (const auto h1 = providers::h1_of_zip(path);
+            h1.ok() && std::find(trusted.begin(), trusted.end(), h1.value) != trusted.end()) {
             found.zip = path;
             found.zh = zh.value;
             return found;
@@ -272,8 +271,8 @@ DownloadCache::DownloadFile DownloadCache::new_download_file(const providers::Pr
     DownloadFile file;
     const auto dir = temporary_dir(provider);
     if (dir.empty()) {
-        file.error = "cannot create a temporary directory for " + provider.to_string() + " in the cache " +
-                     root_.string();
+        file.error =
+            "cannot create a temporary directory for " + provider.to_string() + " in the cache " + root_.string();
         return file;
     }
     std::string name = (dir / "download-XXXXXX").string();

@@ -53,8 +53,8 @@ std::unique_ptr<RegistrySession> open_registry(const providers::Provider& provid
         return session;
     }
     session->registry = std::make_unique<net::RegistryClient>(*session->client, provider.hostname, service.url,
-                                                               session->credentials->token_for(provider.hostname),
-                                                               engine_version, engine);
+                                                              session->credentials->token_for(provider.hostname),
+                                                              engine_version, engine);
     return session;
 }
 
@@ -104,11 +104,11 @@ SignedChecksums compute(const providers::Provider& provider, const providers::Ve
         out.error = fmt::format("{}: cannot be checked online: {}", what, error);
         return out;
     }
-    const auto authenticated = authenticate_sums(*document, *signature, lookup.document->keys,
-                                                 SignatureContext{engine, provider.hostname});
+    const auto authenticated =
+        authenticate_sums(*document, *signature, lookup.document->keys, SignatureContext{engine, provider.hostname});
     if (!authenticated.ok()) {
-        out.error = fmt::format("{}: the registry's checksums for it are not trustworthy: {}", what,
-                                authenticated.error);
+        out.error =
+            fmt::format("{}: the registry's checksums for it are not trustworthy: {}", what, authenticated.error);
         return out;
     }
     out.authentication = std::string(trust_label(authenticated.tier, engine));
@@ -127,9 +127,9 @@ std::map<std::string, SignedChecksums> g_memo;
 
 // What is known of one version's packages, kept for the process.
 struct PackageMemo {
-    std::mutex mutex;                         // one fetcher per version at a time
-    std::map<std::string, std::string> h1;    // h1 -> platform
-    std::set<std::string> visited;            // platforms whose h1 is known
+    std::mutex mutex;                       // one fetcher per version at a time
+    std::map<std::string, std::string> h1;  // h1 -> platform
+    std::set<std::string> visited;          // platforms whose h1 is known
     std::string error;
 };
 std::map<std::string, std::shared_ptr<PackageMemo>> g_packages;  // guarded by g_mutex
@@ -138,9 +138,8 @@ std::map<std::string, std::shared_ptr<PackageMemo>> g_packages;  // guarded by g
 // `zh`: remembered, from a cached zip, or downloaded (and then cached).
 // Returns the h1, or empty with `error` set.
 std::string h1_of_signed_package(const providers::Provider& provider, const providers::Version& version,
-                                 const providers::Platform& platform, const std::string& zh,
-                                 RegistrySession& session, const DownloadCache& cache, std::uint64_t& downloads,
-                                 std::string& error) {
+                                 const providers::Platform& platform, const std::string& zh, RegistrySession& session,
+                                 const DownloadCache& cache, std::uint64_t& downloads, std::string& error) {
     const std::string v = version.to_string();
     const std::string where =
         fmt::format("{} {} ({}) from registry {}", provider.to_string(), v, platform.to_string(), provider.hostname);

@@ -36,9 +36,10 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
     std::map<Provider, providers::VersionConstraints> wanted;
     for (const auto& provider : request.only) {
         if (request.requirements.count(provider) == 0) {
-            out.errors.push_back(fmt::format("Invalid provider argument: the provider {} is not required by the "
-                                             "current configuration.",
-                                             provider.for_display(engine)));
+            out.errors.push_back(
+                fmt::format("Invalid provider argument: the provider {} is not required by the "
+                            "current configuration.",
+                            provider.for_display(engine)));
         }
     }
     if (!out.errors.empty()) return out;
@@ -57,17 +58,17 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
     if (request.use_installation_methods) {
         const auto config = providers::read_cli_config(providers::cli_config_files(env, engine), env);
         std::error_code cwd_ec;
-        fetch_options.installation =
-            providers::installation_methods(config, env, engine, fs::current_path(cwd_ec));
+        fetch_options.installation = providers::installation_methods(config, env, engine, fs::current_path(cwd_ec));
     }
     auto fetched = fetch_providers(wanted, old, fetch_options, env);
     out.warnings = fetched.warnings;
     out.downloads = fetched.downloads;
     for (const auto& p : fetched.providers) {
         if (p.warnings.empty()) continue;
-        std::string text = fmt::format("Additional provider information from registry: the remote registry returned "
-                                       "warnings for {}:",
-                                       p.provider.to_string());
+        std::string text = fmt::format(
+            "Additional provider information from registry: the remote registry returned "
+            "warnings for {}:",
+            p.provider.to_string());
         for (const auto& w : p.warnings) text += "\n- " + w;
         out.warnings.push_back(text);
     }
@@ -79,8 +80,8 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
                                          [&](const FetchedPlatform& f) { return f.platform == platform; });
             if (it == p.platforms.end()) continue;
             const std::string addr = p.provider.for_display(engine);
-            out.progress.push_back(fmt::format("- Fetching {} {} for {}...", addr, p.version.to_string(),
-                                               platform.to_string()));
+            out.progress.push_back(
+                fmt::format("- Fetching {} {} for {}...", addr, p.version.to_string(), platform.to_string()));
             if (it->error.empty()) {
                 out.progress.push_back(fmt::format("- Retrieved {} {} for {} ({})", addr, p.version.to_string(),
                                                    platform.to_string(), it->authentication));
@@ -102,7 +103,8 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
         }
         if (!p.signed_zh.empty()) options.vouched_hashes[{p.provider, p.version.to_string()}] = p.signed_zh;
     }
-    out.update = providers::update_lock_file(request.dir, wanted_requirements, packages, options, /*always_write=*/true);
+    out.update =
+        providers::update_lock_file(request.dir, wanted_requirements, packages, options, /*always_write=*/true);
     if (!out.update.error.empty()) out.errors.push_back(out.update.error);
     for (const auto& problem : out.update.problems) out.errors.push_back(problem);
     if (!out.errors.empty()) return out;
@@ -130,8 +132,8 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
     bool changed = false;
     for (const auto& p : fetched.providers) {
         const auto* prior = old.find(p.provider);
-        const std::set<std::string> before = prior ? std::set<std::string>(prior->hashes.begin(), prior->hashes.end())
-                                                   : std::set<std::string>{};
+        const std::set<std::string> before =
+            prior ? std::set<std::string>(prior->hashes.begin(), prior->hashes.end()) : std::set<std::string>{};
         if (!prior || prior->version != p.version) changed = true;
         for (const auto& f : p.platforms) {
             std::vector<std::string> platform_hashes = p.signed_zh;
@@ -141,7 +143,8 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
                                                [&](const std::string& h) { return before.count(h) != 0; });
             std::string_view sentence;
             if (!prior) {
-                sentence = "This was a new provider and the checksums for this platform are now tracked in the lock file";
+                sentence =
+                    "This was a new provider and the checksums for this platform are now tracked in the lock file";
             } else if (all_known) {
                 sentence = "All checksums for this platform were already tracked in the lock file";
             } else {
@@ -156,8 +159,9 @@ OnlineLockOutcome lock_online(const OnlineLockRequest& request, const providers:
     if (changed) {
         out.progress.emplace_back("Success! tfsift has updated the lock file.");
         out.progress.emplace_back();
-        out.progress.emplace_back("Review the changes in .terraform.lock.hcl and then commit to your version control "
-                               "system to retain the new checksums.");
+        out.progress.emplace_back(
+            "Review the changes in .terraform.lock.hcl and then commit to your version control "
+            "system to retain the new checksums.");
     } else {
         out.progress.emplace_back("Success! tfsift has validated the lock file and found no need for changes.");
     }

@@ -5,8 +5,8 @@
 #include <openssl/evp.h>
 
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 #include <string>
+#include <nlohmann/json.hpp>
 
 namespace tfsift::online {
 

@@ -345,9 +345,10 @@ SignatureVerdict check_signature(const OpenPgpRequest& request) {
         }
         const auto check = check_detached(partners.ffi.get(), *author_key, *trust_signature);
         if (check.kind != Check::Kind::good) {
-            const std::string reason = check.kind == Check::Kind::unknown_issuer
-                                           ? std::string("signature made by a key other than the HashiCorp Partners key")
-                                           : check.error;
+            const std::string reason =
+                check.kind == Check::Kind::unknown_issuer
+                    ? std::string("signature made by a key other than the HashiCorp Partners key")
+                    : check.error;
             verdict.error = "error verifying trust signature: " + reason;
             return verdict;
         }

@@ -47,9 +47,8 @@ std::vector<std::string_view> lines(std::string_view document) {
 
 std::string lower(std::string_view text) {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-        return c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c;
-    });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](char c) { return c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c; });
     return out;
 }
 
@@ -96,7 +95,8 @@ std::map<std::string, std::string> sums_file_names(std::string_view document) {
     return names;
 }
 
-std::string check_matching_checksum(std::string_view document, std::string_view filename, std::string_view want_sha256) {
+std::string check_matching_checksum(std::string_view document, std::string_view filename,
+                                    std::string_view want_sha256) {
     std::optional<std::string_view> checksum;
     for (const auto line : lines(document)) {
         const auto parts = fields(line);
@@ -202,10 +202,9 @@ PackageAuthenticationResult authenticate_package(const PackageAuthenticationInpu
         return fail(std::move(error));
     }
 
-    const auto verdict = input.signature_verdict
-                             ? *input.signature_verdict
-                             : verify_sums_signature(input.sums_document, input.sums_signature, input.keys,
-                                                     input.context);
+    const auto verdict = input.signature_verdict ? *input.signature_verdict
+                                                 : verify_sums_signature(input.sums_document, input.sums_signature,
+                                                                         input.keys, input.context);
     if (!verdict.ok) return fail(verdict.error);
     result.tier = verdict.tier;
     result.key_id = verdict.key_id;

@@ -38,7 +38,6 @@ using providers::Provider;
 
 namespace {
 
-
 // A private directory for this run's downloads; nothing and `error` set
 // when none can be made (a read-only or full cache).
 std::optional<fs::path> make_work_dir(const fs::path& cache_dir, std::string& error) {
@@ -101,8 +100,8 @@ struct Source {
     enum class Kind : unsigned char { registry, network_mirror, filesystem_mirror } kind = Kind::registry;
     std::string base_url;  // registry: providers.v1 (after discovery); network mirror: its URL
     std::string token;
-    std::string host;      // for messages: the registry or mirror host, the mirror directory
-    std::string label;     // "registry HOST", "network mirror URL", "filesystem mirror DIR"
+    std::string host;                               // for messages: the registry or mirror host, the mirror directory
+    std::string label;                              // "registry HOST", "network mirror URL", "filesystem mirror DIR"
     std::vector<providers::LocalPackage> packages;  // filesystem mirror: the provider's packages there
 };
 
@@ -186,8 +185,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
     for (const auto& m : settings.config.messages) result.warnings.push_back(m);
     settings.tokens = net::token_variables();
     if (auto home = env("HOME"); home && !home->empty()) {
-        settings.helper_dirs = {fs::path(*home) / ".terraform.d" / "plugins",
-                                fs::path(*home) / ".terraform.d" / "plugins" / providers::current_platform().to_string()};
+        settings.helper_dirs = {
+            fs::path(*home) / ".terraform.d" / "plugins",
+            fs::path(*home) / ".terraform.d" / "plugins" / providers::current_platform().to_string()};
     }
     net::Credentials credentials(settings.config, settings.tokens, settings.helper_dirs);
     net::HttpClient main_client(settings.network);
@@ -262,8 +262,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                         candidates.push_back(std::move(src));
                         break;
                     }
-                    case providers::InstallationMethod::Kind::dev_overrides:
-                        break;
+                    case providers::InstallationMethod::Kind::dev_overrides: break;
                 }
             }
         }
@@ -282,8 +281,8 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                 net::MirrorClient mirror(main_client, src.base_url, src.token, options.engine_version, options.engine);
                 versions = mirror.versions(provider);
                 if (versions.status == net::LookupStatus::not_found) {
-                    versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
-                                                 src.base_url);
+                    versions.error =
+                        fmt::format("provider {} was not found in the network mirror {}", addr, src.base_url);
                 }
             } else {
                 auto service = discovery.providers_v1(provider.hostname);
@@ -321,7 +320,8 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             } else {
                 failure = fmt::format("provider {} was not found in any of the search locations", addr);
                 for (const auto& src : candidates) failure += "\n- " + src.label;
-                if (candidates.empty()) failure += " (no method of the CLI configuration's provider_installation handles it)";
+                if (candidates.empty())
+                    failure += " (no method of the CLI configuration's provider_installation handles it)";
             }
         }
         const std::string where = candidates.size() == 1 ? candidates.front().host : std::string("its sources");
@@ -427,9 +427,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             if (sums.document.empty() && sums.error.empty()) {
                 std::string error;
                 auto sums_document = registry.fetch_document(doc.shasums_url, "authentication checksums", error);
-                auto signature = sums_document ? registry.fetch_document(doc.shasums_signature_url,
-                                                                         "cryptographic signature", error)
-                                               : std::nullopt;
+                auto signature =
+                    sums_document ? registry.fetch_document(doc.shasums_signature_url, "cryptographic signature", error)
+                                  : std::nullopt;
                 if (!sums_document || !signature) {
                     sums.error = error;
                 } else {
@@ -520,9 +520,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             if (options.engine == Engine::opentofu && !document->packages.empty()) {
                 std::map<std::string, RegistryPackage> packages;
                 for (const auto& [name, facts] : document->packages) {
-                    packages[name] = RegistryPackage{
-                        facts.hashes, static_cast<std::int64_t>(
-                                          std::min<std::uint64_t>(facts.size, std::numeric_limits<std::int64_t>::max()))};
+                    packages[name] =
+                        RegistryPackage{facts.hashes, static_cast<std::int64_t>(std::min<std::uint64_t>(
+                                                          facts.size, std::numeric_limits<std::int64_t>::max()))};
                 }
                 input.packages = std::move(packages);
             }
@@ -559,12 +559,12 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             std::copy_if(mirror_hashes.begin(), mirror_hashes.end(), std::back_inserter(known),
                          [](const std::string& h) { return h.rfind("h1:", 0) == 0 || h.rfind("zh:", 0) == 0; });
             if (known.empty()) {
-                return fail("this version of tfsift does not support any of the checksum formats given for this "
-                            "provider");
+                return fail(
+                    "this version of tfsift does not support any of the checksum formats given for this "
+                    "provider");
             }
-            const bool listed = std::any_of(known.begin(), known.end(), [&](const std::string& h) {
-                return h == h1.value || h == zh.value;
-            });
+            const bool listed = std::any_of(known.begin(), known.end(),
+                                            [&](const std::string& h) { return h == h1.value || h == zh.value; });
             if (!listed) {
                 return fail(fmt::format("package doesn't match the expected checksum \"{}\" (its own is {})",
                                         known.front(), h1.value));
@@ -587,8 +587,8 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         const std::string addr = provider.provider.to_string();
         const auto& candidates = sources[job.provider];
         if (net::cancel_requested()) {
-            out.error = fmt::format("{} {} ({}): interrupted", addr, provider.version.to_string(),
-                                    out.platform.to_string());
+            out.error =
+                fmt::format("{} {} ({}): interrupted", addr, provider.version.to_string(), out.platform.to_string());
             return;
         }
         net::HttpClient client(settings.network);

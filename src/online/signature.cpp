@@ -69,7 +69,8 @@ std::string exchange(int fd, std::string_view bytes, std::chrono::steady_clock::
     if (!writing) ::shutdown(fd, SHUT_WR);
     std::array<char, 8192> buffer{};
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             error = "the signature check did not finish within " + std::to_string(kHelperTimeout.count()) + " s";
             return {};
@@ -207,8 +208,7 @@ HelperAnswer run_helper(const std::string& request) {
                 false};
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        return {failure("the signature check failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")"),
-                false};
+        return {failure("the signature check failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")"), false};
     }
     auto verdict = decode_signature_verdict(reply);
     if (!verdict) return {failure("the signature check gave no readable answer"), false};

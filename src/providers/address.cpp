@@ -180,8 +180,9 @@ Normalized normalize_namespace(std::string_view given, Engine engine) {
     std::string joined;
     for (auto piece : split(given, '_')) {
         if (piece.empty()) {
-            return {{}, "must contain only letters, digits, dashes, and underscores, and may not use leading or "
-                        "trailing dashes or underscores"};
+            return {{},
+                    "must contain only letters, digits, dashes, and underscores, and may not use leading or "
+                    "trailing dashes or underscores"};
         }
         auto normalized = normalize_provider_part(piece);
         if (!normalized.ok()) return normalized;
@@ -191,9 +192,7 @@ Normalized normalize_namespace(std::string_view given, Engine engine) {
     return {joined, {}};
 }
 
-std::string Provider::to_string() const {
-    return hostname_for_display(hostname) + "/" + namespace_ + "/" + type;
-}
+std::string Provider::to_string() const { return hostname_for_display(hostname) + "/" + namespace_ + "/" + type; }
 
 std::string Provider::for_display(Engine engine) const {
     if (hostname == default_registry_host(engine)) return namespace_ + "/" + type;
@@ -245,9 +244,9 @@ ParsedProvider parse_provider_source(std::string_view source, Engine engine) {
     if (parts.size() == 3) {
         auto host = normalize_hostname(parts[0]);
         if (!host.ok()) {
-            return {std::nullopt, AddressError{"Invalid provider source hostname",
-                                               invalid_part_detail("source hostname namespace", "", source,
-                                                                   host.error)}};
+            return {std::nullopt,
+                    AddressError{"Invalid provider source hostname",
+                                 invalid_part_detail("source hostname namespace", "", source, host.error)}};
         }
         provider.hostname = host.value;
     }

@@ -56,7 +56,8 @@ std::string expand_variables(std::string_view text, const Environment& env) {
             name = std::string(text.substr(end + 1, close - end - 1));
             end = close + 1;
         } else {
-            while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
+            while (end < text.size() &&
+                   (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
                 ++end;
             }
             name = std::string(text.substr(i + 1, end - i - 1));
@@ -76,8 +77,8 @@ struct FileReader {
     Diagnostics& diags;
 
     void error(std::string summary, std::string detail, Range where) const {
-        diags.push_back(Diagnostic{Severity::error, std::move(summary), std::move(detail), source.path(), where,
-                                   std::nullopt});
+        diags.push_back(
+            Diagnostic{Severity::error, std::move(summary), std::move(detail), source.path(), where, std::nullopt});
     }
 
     // A constant string attribute, or nullopt with a diagnostic.
@@ -111,8 +112,8 @@ struct FileReader {
         auto converted = cty::convert(value.value, cty::Type::list(cty::Type::string()));
         if (has_errors(value.diagnostics) || !converted.ok() || converted.value.is_null() ||
             !converted.value.is_wholly_known()) {
-            error("Invalid CLI configuration",
-                  fmt::format("The argument \"{}\" must be a list of strings.", attr.name), attr.range);
+            error("Invalid CLI configuration", fmt::format("The argument \"{}\" must be a list of strings.", attr.name),
+                  attr.range);
             return out;
         }
         for (const auto& element : converted.value.elements()) {
@@ -165,7 +166,8 @@ struct FileReader {
             }
             if (!has_required) {
                 error("Invalid provider_installation block",
-                      fmt::format("The \"{}\" argument is required for {}.", required, type), method_block.type_range());
+                      fmt::format("The \"{}\" argument is required for {}.", required, type),
+                      method_block.type_range());
                 continue;
             }
             methods.push_back(std::move(method));
@@ -237,10 +239,10 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
         // regular file, and bounded.
         FileContent content = read_regular_file(path.string(), ReadPolicy{});
         if (content.failure == ReadFailure::missing) {
-            config.diagnostics.push_back(Diagnostic{Severity::warning, "Unable to open CLI configuration file",
-                                                    fmt::format("The CLI configuration file at \"{}\" does not exist.",
-                                                                path.string()),
-                                                    path.string(), std::nullopt, std::nullopt});
+            config.diagnostics.push_back(
+                Diagnostic{Severity::warning, "Unable to open CLI configuration file",
+                           fmt::format("The CLI configuration file at \"{}\" does not exist.", path.string()),
+                           path.string(), std::nullopt, std::nullopt});
             continue;
         }
         if (!content.ok()) {

@@ -95,7 +95,8 @@ std::optional<CoreVersion> parse_core_version(std::string_view text) {
     std::size_t start = 0;
     while (true) {
         auto dot = numbers.find('.', start);
-        std::string_view piece = std::string_view(numbers).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        std::string_view piece =
+            std::string_view(numbers).substr(start, dot == std::string::npos ? std::string::npos : dot - start);
         std::int64_t value = 0;
         auto [ptr, ec] = std::from_chars(piece.data(), piece.data() + piece.size(), value);
         if (ec != std::errc() || ptr != piece.data() + piece.size()) return std::nullopt;
@@ -115,7 +116,8 @@ std::optional<std::vector<CoreConstraint>> parse_core_constraints(std::string_vi
     std::size_t start = 0;
     while (true) {
         auto comma = text.find(',', start);
-        std::string_view piece = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        std::string_view piece =
+            text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         std::string op;
         std::string version_text;
         if (!RE2::FullMatch(piece, constraint_regex(), &op, &version_text)) return std::nullopt;

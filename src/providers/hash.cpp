@@ -90,9 +90,10 @@ public:
     explicit PackageMeter(const fs::path& package)
         : package_(package), limits_(current_limits()), start_(std::chrono::steady_clock::now()) {
         if (usage().packages.fetch_add(1) >= limits_.max_packages) {
-            refusal_ = fmt::format("{}: not hashed: this run already hashed {} packages, its limit "
-                                   "(TFSIFT_HASH_MAX_PACKAGES)",
-                                   package_.string(), limits_.max_packages);
+            refusal_ = fmt::format(
+                "{}: not hashed: this run already hashed {} packages, its limit "
+                "(TFSIFT_HASH_MAX_PACKAGES)",
+                package_.string(), limits_.max_packages);
         }
     }
     PackageMeter(const PackageMeter&) = delete;
@@ -106,9 +107,10 @@ public:
 
     [[nodiscard]] std::string charge(std::uint64_t n) {
         if (usage().bytes.fetch_add(n) + n > limits_.max_bytes) {
-            return fmt::format("{}: hashing stopped: this run read or decompressed {} from packages, its limit "
-                               "(TFSIFT_HASH_MAX_BYTES)",
-                               package_.string(), describe_bytes(limits_.max_bytes));
+            return fmt::format(
+                "{}: hashing stopped: this run read or decompressed {} from packages, its limit "
+                "(TFSIFT_HASH_MAX_BYTES)",
+                package_.string(), describe_bytes(limits_.max_bytes));
         }
         const auto elapsed = std::chrono::steady_clock::now() - start_;
         if (elapsed > limits_.max_package_time) {
@@ -117,9 +119,10 @@ public:
         }
         const auto spent = std::chrono::nanoseconds(usage().nanoseconds.load()) + elapsed;
         if (spent > limits_.max_run_time) {
-            return fmt::format("{}: hashing stopped: this run spent {} hashing packages, its limit "
-                               "(TFSIFT_HASH_MAX_SECONDS)",
-                               package_.string(), describe_time(limits_.max_run_time));
+            return fmt::format(
+                "{}: hashing stopped: this run spent {} hashing packages, its limit "
+                "(TFSIFT_HASH_MAX_SECONDS)",
+                package_.string(), describe_time(limits_.max_run_time));
         }
         return {};
     }
@@ -166,14 +169,16 @@ FileDigest digest_file(const fs::path& path, std::uint64_t& budget, PackageMeter
     if (!in) {
         std::error_code ec;
         const bool exists = fs::exists(path, ec);
-        return {{}, fmt::format("open {}: {}", path.string(), exists ? "permission denied" : "no such file or directory")};
+        return {{},
+                fmt::format("open {}: {}", path.string(), exists ? "permission denied" : "no such file or directory")};
     }
     Sha256 sha;
     std::array<char, 1 << 16> buf{};
     while (in) {
         in.read(buf.data(), buf.size());
         const auto n = static_cast<std::size_t>(in.gcount());
-        if (n > budget) return {{}, fmt::format("read {}: package larger than {} bytes", path.string(), kMaxPackageBytes)};
+        if (n > budget)
+            return {{}, fmt::format("read {}: package larger than {} bytes", path.string(), kMaxPackageBytes)};
         budget -= n;
         if (auto stop = meter.charge(n); !stop.empty()) return {{}, stop};
         sha.update(buf.data(), n);
@@ -268,8 +273,7 @@ PackageHash h1_of_zip(const fs::path& zip_path) {
         }
         zip_file_t* file = zip_fopen_index(archive, index, 0);
         if (file == nullptr) {
-            result.error = fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name,
-                                       zip_strerror(archive));
+            result.error = fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, zip_strerror(archive));
             return result;
         }
         std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file_owner(file, &zip_fclose);
@@ -279,16 +283,16 @@ PackageHash h1_of_zip(const fs::path& zip_path) {
         while (true) {
             const zip_int64_t n = zip_fread(file, buf.data(), buf.size());
             if (n < 0) {
-                result.error = fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name,
-                                           zip_file_strerror(file));
+                result.error =
+                    fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, zip_file_strerror(file));
                 return result;
             }
             if (n == 0) break;
             const auto size = static_cast<std::uint64_t>(n);
             entry_bytes += size;
             if (entry_bytes > kMaxEntryBytes || size > budget) {
-                result.error = fmt::format("{}: entry {} decompresses to more than the allowed size",
-                                           zip_path.string(), name);
+                result.error =
+                    fmt::format("{}: entry {} decompresses to more than the allowed size", zip_path.string(), name);
                 return result;
             }
             budget -= size;

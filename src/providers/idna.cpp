@@ -68,9 +68,8 @@ std::string encode_utf8(std::u32string_view s) {
 
 std::string nfc(const std::string& s) {
     utf8proc_uint8_t* result = nullptr;
-    auto n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
-                          static_cast<utf8proc_ssize_t>(s.size()), &result,
-                          static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
+    auto n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()),
+                          &result, static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE));
     if (n < 0) return s;
     std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owner(result, &std::free);
     return {reinterpret_cast<const char*>(result), static_cast<std::size_t>(n)};
@@ -78,11 +77,11 @@ std::string nfc(const std::string& s) {
 
 // STD3 ASCII rules: after mapping, the only ASCII allowed in a domain are
 // lower-case letters, digits, hyphen and the label separator.
-bool std3_allowed_ascii(char32_t c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
+bool std3_allowed_ascii(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
 
-std::string rune_error(char32_t c) { return fmt::format("idna: disallowed rune U+{:04X}", static_cast<std::uint32_t>(c)); }
+std::string rune_error(char32_t c) {
+    return fmt::format("idna: disallowed rune U+{:04X}", static_cast<std::uint32_t>(c));
+}
 
 std::string label_error(std::string_view label) { return "idna: invalid label " + go_quote(label); }
 
@@ -114,10 +113,14 @@ bool satisfies_bidi_rule(std::u32string_view label) {
         bool has_an = false;
         for (char32_t c : label) {
             switch (bidi_class(c)) {
-                case UTF8PROC_BIDI_CLASS_R: case UTF8PROC_BIDI_CLASS_AL: case UTF8PROC_BIDI_CLASS_ES:
-                case UTF8PROC_BIDI_CLASS_CS: case UTF8PROC_BIDI_CLASS_ET: case UTF8PROC_BIDI_CLASS_ON:
-                case UTF8PROC_BIDI_CLASS_BN: case UTF8PROC_BIDI_CLASS_NSM:
-                    break;
+                case UTF8PROC_BIDI_CLASS_R:
+                case UTF8PROC_BIDI_CLASS_AL:
+                case UTF8PROC_BIDI_CLASS_ES:
+                case UTF8PROC_BIDI_CLASS_CS:
+                case UTF8PROC_BIDI_CLASS_ET:
+                case UTF8PROC_BIDI_CLASS_ON:
+                case UTF8PROC_BIDI_CLASS_BN:
+                case UTF8PROC_BIDI_CLASS_NSM: break;
                 case UTF8PROC_BIDI_CLASS_EN: has_en = true; break;
                 case UTF8PROC_BIDI_CLASS_AN: has_an = true; break;
                 default: return false;
@@ -125,16 +128,20 @@ bool satisfies_bidi_rule(std::u32string_view label) {
         }
         if (has_en && has_an) return false;
         const int end = last_non_nsm();
-        return end == UTF8PROC_BIDI_CLASS_R || end == UTF8PROC_BIDI_CLASS_AL ||
-               end == UTF8PROC_BIDI_CLASS_EN || end == UTF8PROC_BIDI_CLASS_AN;
+        return end == UTF8PROC_BIDI_CLASS_R || end == UTF8PROC_BIDI_CLASS_AL || end == UTF8PROC_BIDI_CLASS_EN ||
+               end == UTF8PROC_BIDI_CLASS_AN;
     }
     if (first != UTF8PROC_BIDI_CLASS_L) return false;
     for (char32_t c : label) {
         switch (bidi_class(c)) {
-            case UTF8PROC_BIDI_CLASS_L: case UTF8PROC_BIDI_CLASS_EN: case UTF8PROC_BIDI_CLASS_ES:
-            case UTF8PROC_BIDI_CLASS_CS: case UTF8PROC_BIDI_CLASS_ET: case UTF8PROC_BIDI_CLASS_ON:
-            case UTF8PROC_BIDI_CLASS_BN: case UTF8PROC_BIDI_CLASS_NSM:
-                break;
+            case UTF8PROC_BIDI_CLASS_L:
+            case UTF8PROC_BIDI_CLASS_EN:
+            case UTF8PROC_BIDI_CLASS_ES:
+            case UTF8PROC_BIDI_CLASS_CS:
+            case UTF8PROC_BIDI_CLASS_ET:
+            case UTF8PROC_BIDI_CLASS_ON:
+            case UTF8PROC_BIDI_CLASS_BN:
+            case UTF8PROC_BIDI_CLASS_NSM: break;
             default: return false;
         }
     }
@@ -198,8 +205,7 @@ Result process(std::string_view input, bool to_ascii) {
             case IdnaStatus::deviation:  // non-transitional: kept as written
                 mapped.push_back(c);
                 break;
-            case IdnaStatus::ignored:
-                break;
+            case IdnaStatus::ignored: break;
             case IdnaStatus::disallowed:
                 if (result.error.empty()) result.error = rune_error(c);
                 mapped.push_back(c);

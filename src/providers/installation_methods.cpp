@@ -9,7 +9,7 @@ namespace tfsift::providers {
 namespace fs = std::filesystem;
 
 std::vector<InstallationMethod> installation_methods(const CliConfig& config, const Environment& env, Engine engine,
-                                                    const fs::path& cwd) {
+                                                     const fs::path& cwd) {
     if (config.provider_installation) return *config.provider_installation;
     std::vector<InstallationMethod> methods;
     InstallationMethod direct{InstallationMethod::Kind::direct, {}, {}, {}};

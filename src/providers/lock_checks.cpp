@@ -12,9 +12,9 @@ std::vector<LockProblem> lock_version_problems(std::string_view text, std::strin
     std::vector<LockProblem> problems;
     auto parsed = parse_version(text);
     if (!parsed.version) {
-        problems.push_back({std::string(kSummary),
-                            fmt::format("The selected version number for provider {} is invalid: {}.", provider,
-                                        parsed.error)});
+        problems.push_back(
+            {std::string(kSummary),
+             fmt::format("The selected version number for provider {} is invalid: {}.", provider, parsed.error)});
     }
     // A failed parse leaves the zero version, whose form never matches.
     const std::string canonical = parsed.version ? parsed.version->to_string() : Version{}.to_string();
@@ -32,16 +32,16 @@ std::vector<LockProblem> lock_constraints_problems(std::string_view text, std::s
     std::vector<LockProblem> problems;
     auto parsed = parse_constraints(text);
     if (!parsed.constraints) {
-        problems.push_back({std::string(kSummary),
-                            fmt::format("The recorded version constraints for provider {} are invalid: {}.", provider,
-                                        parsed.error)});
+        problems.push_back(
+            {std::string(kSummary),
+             fmt::format("The recorded version constraints for provider {} are invalid: {}.", provider, parsed.error)});
     }
     const std::string canonical = parsed.constraints ? render_constraints(*parsed.constraints) : std::string();
     if (canonical != text) {
-        problems.push_back({std::string(kSummary),
-                            fmt::format("The recorded version constraints for provider {} must be written in "
-                                        "normalized form: {}.",
-                                        provider, go_quote(canonical))});
+        problems.push_back(
+            {std::string(kSummary), fmt::format("The recorded version constraints for provider {} must be written in "
+                                                "normalized form: {}.",
+                                                provider, go_quote(canonical))});
     }
     return problems;
 }

@@ -10,8 +10,8 @@
 #include <system_error>
 
 #include "providers/go_quote.hpp"
-#include "tfsift/file_read.hpp"
 #include "tfsift/cty/convert.hpp"
+#include "tfsift/file_read.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/eval.hpp"
 #include "tfsift/providers/lock_checks.hpp"
@@ -73,7 +73,10 @@ std::vector<std::int32_t> code_points(std::string_view s) {
     while (i < s.size()) {
         utf8proc_int32_t c = 0;
         auto n = utf8proc_iterate(bytes + i, static_cast<utf8proc_ssize_t>(s.size() - i), &c);
-        if (n <= 0) { c = 0xFFFD; n = 1; }
+        if (n <= 0) {
+            c = 0xFFFD;
+            n = 1;
+        }
         out.push_back(c);
         i += static_cast<std::size_t>(n);
     }
@@ -139,10 +142,10 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
                                      [&](const hcl::Attribute& a) { return a.name == want.name; });
         if (it == body.attributes.end()) {
             if (want.required) {
-                diags.push_back(error_at(
-                    source, "Missing required argument",
-                    fmt::format("The argument \"{}\" is required, but no definition was found.", want.name),
-                    Range{missing_item, missing_item}));
+                diags.push_back(
+                    error_at(source, "Missing required argument",
+                             fmt::format("The argument \"{}\" is required, but no definition was found.", want.name),
+                             Range{missing_item, missing_item}));
             }
             continue;
         }
@@ -154,10 +157,10 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
         if (schema == block_schema.end()) continue;
         const Range header{block.type_start, block.open_brace.end};
         if (block.labels.size() > 1) {
-            auto d = error_at(source, fmt::format("Extraneous label for {}", block.type),
-                              fmt::format("Only 1 labels ({}) are expected for {} blocks.", schema->label_name,
-                                          block.type),
-                              block.labels[1].range);
+            auto d =
+                error_at(source, fmt::format("Extraneous label for {}", block.type),
+                         fmt::format("Only 1 labels ({}) are expected for {} blocks.", schema->label_name, block.type),
+                         block.labels[1].range);
             d.context = header;
             diags.push_back(std::move(d));
             continue;
@@ -202,8 +205,9 @@ BodyContent body_content(const SourceFile& source, const hcl::Body& body, Pos mi
             suggestion = fmt::format(" Did you mean \"{}\"?", suggestion);
         } else if (std::any_of(attribute_schema.begin(), attribute_schema.end(),
                                [&](const AttributeSchema& s) { return s.name == block.type; })) {
-            suggestion = fmt::format(
-                " Did you mean to define argument \"{}\"? If so, use the equals sign to assign it a value.", block.type);
+            suggestion =
+                fmt::format(" Did you mean to define argument \"{}\"? If so, use the equals sign to assign it a value.",
+                            block.type);
         }
         diags.push_back(error_at(source, "Unsupported block type",
                                  fmt::format("Blocks of type \"{}\" are not expected here.{}", block.type, suggestion),
@@ -355,8 +359,9 @@ LockFileRead read_lock_file(const std::shared_ptr<const SourceFile>& source, con
             if (module_warned) continue;
             module_warned = true;
             const auto product = product_name(options.engine);
-            const std::string running =
-                options.core_version.empty() ? std::string(product) : fmt::format("{} v{}", product, options.core_version);
+            const std::string running = options.core_version.empty()
+                                            ? std::string(product)
+                                            : fmt::format("{} v{}", product, options.core_version);
             diags.push_back(Diagnostic{
                 Severity::warning, "Dependency locks for modules are not yet supported",
                 fmt::format("{} only supports dependency locks for providers, not for modules. This configuration may "
@@ -386,10 +391,10 @@ LockFileRead load_lock_file(const std::filesystem::path& path, const LockReadOpt
     if (content.failure == ReadFailure::missing) return {};
     if (!content.ok()) {
         LockFileRead result;
-        result.diagnostics.push_back(Diagnostic{Severity::error, "Failed to read file",
-                                                fmt::format("The file {} could not be read: {}.",
-                                                            go_quote(path.string()), content.message),
-                                                path.string(), std::nullopt, std::nullopt});
+        result.diagnostics.push_back(
+            Diagnostic{Severity::error, "Failed to read file",
+                       fmt::format("The file {} could not be read: {}.", go_quote(path.string()), content.message),
+                       path.string(), std::nullopt, std::nullopt});
         return result;
     }
     return read_lock_file(std::make_shared<const SourceFile>(path.string(), std::move(content.bytes)), options);

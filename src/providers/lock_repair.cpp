@@ -40,8 +40,8 @@ RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requir
     for (const auto& [provider, lock] : old.providers) {
         if (options.keep_unrequired || options.requirements_partial || requirements.count(provider)) continue;
         out.locks.providers.erase(provider);
-        out.changes.push_back(fmt::format("- Removed {} {} (no longer required)", provider.to_string(),
-                                          lock.version.to_string()));
+        out.changes.push_back(
+            fmt::format("- Removed {} {} (no longer required)", provider.to_string(), lock.version.to_string()));
     }
     for (const auto& [provider, req] : requirements) {
         if (!provider.is_lockable(options.engine)) continue;
@@ -62,9 +62,9 @@ RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requir
         } else {
             version = select_newest(req.constraints, available);
             if (!version) {
-                out.problems.push_back(fmt::format(
-                    "{}: no package matching {} is available offline{}", name, quoted_constraints(req.constraints),
-                    prior ? "; the entry is left as it is" : "; no entry added"));
+                out.problems.push_back(fmt::format("{}: no package matching {} is available offline{}", name,
+                                                   quoted_constraints(req.constraints),
+                                                   prior ? "; the entry is left as it is" : "; no entry added"));
                 continue;
             }
         }
@@ -77,24 +77,25 @@ RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requir
             auto it = std::find_if(audit.packages.begin(), audit.packages.end(),
                                    [&](const AuditedPackage& a) { return a.package.platform == platform; });
             if (it == audit.packages.end()) {
-                out.problems.push_back(fmt::format("{} {}: no {} package is available offline, so no hash for it was "
-                                                   "recorded",
-                                                   name, version->to_string(), platform.to_string()));
+                out.problems.push_back(
+                    fmt::format("{} {}: no {} package is available offline, so no hash for it was "
+                                "recorded",
+                                name, version->to_string(), platform.to_string()));
                 continue;
             }
             if (it->mismatch) {
-                out.problems.push_back(fmt::format("{} {}: the {} package at {} matches none of the recorded hashes; "
-                                                   "its hash was not added",
-                                                   name, version->to_string(), platform.to_string(),
-                                                   it->package.path.string()));
+                out.problems.push_back(
+                    fmt::format("{} {}: the {} package at {} matches none of the recorded hashes; "
+                                "its hash was not added",
+                                name, version->to_string(), platform.to_string(), it->package.path.string()));
                 continue;
             }
             if (it->matches) continue;
             if (it->h1.empty()) {
-                out.problems.push_back(fmt::format("{} {}: the {} package at {} cannot be hashed ({}); no checksum "
-                                                   "was recorded for it",
-                                                   name, version->to_string(), platform.to_string(),
-                                                   it->package.path.string(), it->error));
+                out.problems.push_back(fmt::format(
+                    "{} {}: the {} package at {} cannot be hashed ({}); no checksum "
+                    "was recorded for it",
+                    name, version->to_string(), platform.to_string(), it->package.path.string(), it->error));
                 continue;
             }
             hashes.push_back(it->h1);
@@ -125,13 +126,14 @@ RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requir
                                               prior->version.to_string(), version->to_string(),
                                               prior->version.to_string(), quoted_constraints(req.constraints)));
         } else if (render_constraints(prior->constraints) != render_constraints(constraints)) {
-            out.changes.push_back(fmt::format("- Updated the constraints of {} to {}", name,
-                                              quoted_constraints(req.constraints)));
+            out.changes.push_back(
+                fmt::format("- Updated the constraints of {} to {}", name, quoted_constraints(req.constraints)));
         }
         if (!added_platforms.empty()) {
             std::string list;
             for (const auto& p : added_platforms) list += (list.empty() ? "" : ", ") + p;
-            out.changes.push_back(fmt::format("- Recorded checksums of {} {} for {}", name, version->to_string(), list));
+            out.changes.push_back(
+                fmt::format("- Recorded checksums of {} {} for {}", name, version->to_string(), list));
         }
         out.locks.providers[provider] = std::move(entry);
     }
@@ -168,8 +170,12 @@ std::string describe_errno(std::string_view what, const fs::path& path, int err)
 }  // namespace
 
 HeldLockFile::HeldLockFile(HeldLockFile&& other) noexcept
-    : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)), exists_(other.exists_),
-      bytes_(std::move(other.bytes_)), device_(other.device_), inode_(other.inode_) {}
+    : path_(std::move(other.path_)),
+      fd_(std::exchange(other.fd_, -1)),
+      exists_(other.exists_),
+      bytes_(std::move(other.bytes_)),
+      device_(other.device_),
+      inode_(other.inode_) {}
 
 HeldLockFile& HeldLockFile::operator=(HeldLockFile&& other) noexcept {
     if (this != &other) {

@@ -55,13 +55,12 @@ PackageAudit audit_packages(const ProviderLock& lock, const std::vector<LocalPac
               [](const AuditedPackage& a, const AuditedPackage& b) { return a.package.platform < b.package.platform; });
     for (const auto& h : lock.hashes) {
         if (h.rfind("h1:", 0) != 0) continue;
-        bool fits = std::any_of(out.packages.begin(), out.packages.end(),
-                                [&](const AuditedPackage& a) { return a.h1 == h; });
+        bool fits =
+            std::any_of(out.packages.begin(), out.packages.end(), [&](const AuditedPackage& a) { return a.h1 == h; });
         if (!fits) out.unmatched_hashes.push_back(h);
     }
-    bool checkable = std::any_of(lock.hashes.begin(), lock.hashes.end(), [](const std::string& h) {
-        return h.rfind("h1:", 0) == 0 || h.rfind("zh:", 0) == 0;
-    });
+    bool checkable = std::any_of(lock.hashes.begin(), lock.hashes.end(),
+                                 [](const std::string& h) { return h.rfind("h1:", 0) == 0 || h.rfind("zh:", 0) == 0; });
     for (auto& a : out.packages) {
         if (a.matches || !checkable) continue;
         a.mismatch = !a.error.empty() || a.installed || (has_zh && a.package.kind == PackageKind::zip) ||

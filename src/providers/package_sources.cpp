@@ -150,8 +150,12 @@ std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_
                     } else if (packed_too && type_following(entry_path) == fs::file_type::regular) {
                         auto packed = parse_packed_name(entry, provider->type);
                         if (!packed) continue;
-                        found.push_back(LocalPackage{*provider, std::move(packed->first), std::move(packed->second),
-                                                     PackageKind::zip, entry_path, {}});
+                        found.push_back(LocalPackage{*provider,
+                                                     std::move(packed->first),
+                                                     std::move(packed->second),
+                                                     PackageKind::zip,
+                                                     entry_path,
+                                                     {}});
                     }
                 }
             }

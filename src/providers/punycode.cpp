@@ -27,9 +27,7 @@ std::uint32_t adapt(std::uint32_t delta, std::uint32_t num_points, bool first_ti
     return k + (kBase - kTMin + 1) * delta / (delta + kSkew);
 }
 
-char encode_digit(std::uint32_t d) {
-    return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26));
-}
+char encode_digit(std::uint32_t d) { return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26)); }
 
 std::optional<std::uint32_t> decode_digit(char c) {
     if (c >= '0' && c <= '9') return static_cast<std::uint32_t>(c - '0' + 26);

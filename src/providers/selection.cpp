@@ -34,8 +34,8 @@ SelectionResult select_provider_version(const SelectionRequest& request) {
         }
     }
     if (use_lock) {
-        result.error = fmt::format("the previously-selected version {} is no longer available",
-                                   request.locked->to_string());
+        result.error =
+            fmt::format("the previously-selected version {} is no longer available", request.locked->to_string());
     } else {
         result.error = fmt::format("no available releases match the given constraints {}",
                                    render_constraints(request.constraints));

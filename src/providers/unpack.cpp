@@ -136,7 +136,7 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
 
         const mode_t mode = entry_mode(archive.get(), index);
         // A repeated name replaces the earlier file, even a read-only one.
-        if (struct stat existing {}; ::lstat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
+        if (struct stat existing{}; ::lstat(path.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
             ::unlink(path.c_str());
         }
         // O_NOFOLLOW: an existing symlink at this name is an error, never a way out.
@@ -160,8 +160,8 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
                 break;
             }
             if (std::chrono::steady_clock::now() > deadline) {
-                failure = "zip: unpacking " + zip.string() + " took longer than " +
-                          std::to_string(time_limit.count()) + " ms, the limit for one package";
+                failure = "zip: unpacking " + zip.string() + " took longer than " + std::to_string(time_limit.count()) +
+                          " ms, the limit for one package";
                 break;
             }
             std::size_t written = 0;
@@ -175,7 +175,8 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
                 written += static_cast<std::size_t>(w);
             }
         }
-        if (failure.empty() && ::fchmod(fd, mode) != 0) failure = "chmod " + path.string() + ": " + std::strerror(errno);
+        if (failure.empty() && ::fchmod(fd, mode) != 0)
+            failure = "chmod " + path.string() + ": " + std::strerror(errno);
         ::close(fd);
         if (!failure.empty()) return {failure};
     }

@@ -24,10 +24,9 @@ std::size_t space_prefix_length(std::string_view t) {
     if (t.empty()) return 0;
     if (is_ascii_space(t[0])) return 1;
     static constexpr std::array<std::string_view, 19> kUnicodeSpaces = {
-        "\xC2\x85",     "\xC2\xA0",     "\xE1\x9A\x80", "\xE2\x80\x80", "\xE2\x80\x81",
-        "\xE2\x80\x82", "\xE2\x80\x83", "\xE2\x80\x84", "\xE2\x80\x85", "\xE2\x80\x86",
-        "\xE2\x80\x87", "\xE2\x80\x88", "\xE2\x80\x89", "\xE2\x80\x8A", "\xE2\x80\xA8",
-        "\xE2\x80\xA9", "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"};
+        "\xC2\x85",     "\xC2\xA0",     "\xE1\x9A\x80", "\xE2\x80\x80", "\xE2\x80\x81", "\xE2\x80\x82", "\xE2\x80\x83",
+        "\xE2\x80\x84", "\xE2\x80\x85", "\xE2\x80\x86", "\xE2\x80\x87", "\xE2\x80\x88", "\xE2\x80\x89", "\xE2\x80\x8A",
+        "\xE2\x80\xA8", "\xE2\x80\xA9", "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80"};
     for (auto sp : kUnicodeSpaces) {
         if (t.starts_with(sp)) return sp.size();
     }
@@ -188,9 +187,8 @@ SingleConstraint parse_one_constraint(std::string_view text) {
         return out;
     }
     if (!raw.sep.empty() && raw.sep != " ") {
-        out.error = raw.op.empty()
-                        ? std::string("extraneous spaces at start of specification")
-                        : fmt::format("only one space is expected after the operator {}", go_quote(raw.op));
+        out.error = raw.op.empty() ? std::string("extraneous spaces at start of specification")
+                                   : fmt::format("only one space is expected after the operator {}", go_quote(raw.op));
         return out;
     }
     if (raw.sep == " " && raw.op.empty()) {
@@ -217,9 +215,7 @@ int compare_numbers_text(std::string_view a, std::string_view b) {
     return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
 }
 
-bool all_digits(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), is_ascii_digit);
-}
+bool all_digits(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_ascii_digit); }
 
 std::vector<std::string_view> split_dots(std::string_view s) {
     std::vector<std::string_view> parts;

@@ -1,8 +1,8 @@
 // GitHub Actions workflow commands: one `::error file=...::message` line per
 // finding, which the runner turns into an annotation on the pull request,
 // without code scanning.
-#include <fmt/format.h>
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
@@ -17,10 +17,10 @@ std::string escape_data(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '%': out += "%25"; break;
-        case '\r': out += "%0D"; break;
-        case '\n': out += "%0A"; break;
-        default: out += c;
+            case '%': out += "%25"; break;
+            case '\r': out += "%0D"; break;
+            case '\n': out += "%0A"; break;
+            default: out += c;
         }
     }
     return out;
@@ -32,9 +32,9 @@ std::string escape_property(std::string_view text) {
     std::string out;
     for (char c : escape_data(text)) {
         switch (c) {
-        case ':': out += "%3A"; break;
-        case ',': out += "%2C"; break;
-        default: out += c;
+            case ':': out += "%3A"; break;
+            case ',': out += "%2C"; break;
+            default: out += c;
         }
     }
     return out;
@@ -42,9 +42,9 @@ std::string escape_property(std::string_view text) {
 
 std::string_view command(Severity s) {
     switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::notice: return "notice";
+        case Severity::error: return "error";
+        case Severity::warning: return "warning";
+        case Severity::notice: return "notice";
     }
     return "warning";
 }
@@ -59,8 +59,9 @@ void write_github(const ReportInput& in, std::ostream& out) {
         const SourceFile& file = *f.file;
         const std::uint32_t line = file.line(f.range.start);
         const std::uint32_t end_line = std::max(file.line(f.range.end), line);
-        std::string props = fmt::format("file={},line={},endLine={}",
-                                        escape_property(relative_path(file.path(), in.repository_root)), line, end_line);
+        std::string props =
+            fmt::format("file={},line={},endLine={}", escape_property(relative_path(file.path(), in.repository_root)),
+                        line, end_line);
         // Columns are only meaningful on one line (GitHub drops them otherwise).
         if (end_line == line) {
             const std::uint32_t col = detail::utf16_column(file, f.range.start);

@@ -18,9 +18,9 @@ using json = nlohmann::ordered_json;
 // GitLab's severities are info, minor, major, critical and blocker.
 std::string_view gitlab_severity(Severity s) {
     switch (s) {
-    case Severity::error: return "critical";
-    case Severity::warning: return "major";
-    case Severity::notice: return "minor";
+        case Severity::error: return "critical";
+        case Severity::warning: return "major";
+        case Severity::notice: return "minor";
     }
     return "major";
 }
@@ -28,11 +28,11 @@ std::string_view gitlab_severity(Severity s) {
 // Code Climate's categories for a rule's category.
 std::string_view code_climate_category(lint::RuleCategory c) {
     switch (c) {
-    case lint::RuleCategory::correctness: return "Bug Risk";
-    case lint::RuleCategory::supply_chain: return "Security";
-    case lint::RuleCategory::maintainability: return "Compatibility";
-    case lint::RuleCategory::style: return "Style";
-    case lint::RuleCategory::policy: return "Bug Risk";
+        case lint::RuleCategory::correctness: return "Bug Risk";
+        case lint::RuleCategory::supply_chain: return "Security";
+        case lint::RuleCategory::maintainability: return "Compatibility";
+        case lint::RuleCategory::style: return "Style";
+        case lint::RuleCategory::policy: return "Bug Risk";
     }
     return "Bug Risk";
 }
@@ -62,7 +62,8 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
         const std::uint32_t line = file.line(f.range.start);
         std::string_view text = guard.may_quote(file) ? file.line_text(line) : std::string_view();
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-        while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+        while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+            text.remove_suffix(1);
         std::uint64_t h = 1469598103934665603ULL;
         for (std::string_view part : {std::string_view(f.rule_id), std::string_view(path), text}) {
             h = fnv1a(h, part);
@@ -75,8 +76,9 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
             rule == rules.end() ? lint::RuleCategory::correctness : rule->second->category;
         std::string description = detail::valid_utf8(f.message);
         for (const auto& r : f.related) {
-            description += fmt::format(" ({}:{}: {})", detail::valid_utf8(relative_path(r.file->path(), in.repository_root)),
-                                       r.file->line(r.range.start), detail::valid_utf8(r.message));
+            description +=
+                fmt::format(" ({}:{}: {})", detail::valid_utf8(relative_path(r.file->path(), in.repository_root)),
+                            r.file->line(r.range.start), detail::valid_utf8(r.message));
         }
         json issue = {{"type", "issue"},
                       {"check_name", f.rule_id},
@@ -87,7 +89,9 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
                       {"location",
                        {{"path", detail::valid_utf8(path)},
                         {"lines", {{"begin", line}, {"end", std::max(file.line(f.range.end), line)}}}}}};
-        if (rule != rules.end()) issue["content"] = {{"body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second)}};
+        if (rule != rules.end())
+            issue["content"] = {
+                {"body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second)}};
         issues.push_back(std::move(issue));
     }
     out << issues.dump(2, ' ', false, json::error_handler_t::replace) << '\n';

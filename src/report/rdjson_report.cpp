@@ -16,9 +16,9 @@ using json = nlohmann::ordered_json;
 
 std::string_view rd_severity(Severity s) {
     switch (s) {
-    case Severity::error: return "ERROR";
-    case Severity::warning: return "WARNING";
-    case Severity::notice: return "INFO";
+        case Severity::error: return "ERROR";
+        case Severity::warning: return "WARNING";
+        case Severity::notice: return "INFO";
     }
     return "UNKNOWN_SEVERITY";
 }
@@ -67,14 +67,16 @@ void write_rdjson(const ReportInput& in, std::ostream& out) {
             std::all_of(f.fix->edits.begin(), f.fix->edits.end(), [&](const auto& e) { return e.file == f.file; })) {
             json suggestions = json::array();
             for (const auto& e : f.fix->edits) {
-                suggestions.push_back({{"range", range(*e.file, e.range)}, {"text", detail::valid_utf8(e.replacement)}});
+                suggestions.push_back(
+                    {{"range", range(*e.file, e.range)}, {"text", detail::valid_utf8(e.replacement)}});
             }
             d["suggestions"] = std::move(suggestions);
         }
         if (!f.related.empty()) {
             json related = json::array();
             for (const auto& r : f.related) {
-                related.push_back({{"message", detail::valid_utf8(r.message)}, {"location", location(in, *r.file, r.range)}});
+                related.push_back(
+                    {{"message", detail::valid_utf8(r.message)}, {"location", location(in, *r.file, r.range)}});
             }
             d["related_locations"] = std::move(related);
         }

@@ -24,30 +24,30 @@ std::optional<Format> parse_format(std::string_view name) {
 
 std::string_view to_string(Format f) {
     switch (f) {
-    case Format::text: return "text";
-    case Format::json: return "json";
-    case Format::sarif: return "sarif";
-    case Format::checkstyle: return "checkstyle";
-    case Format::junit: return "junit";
-    case Format::compact: return "compact";
-    case Format::github: return "github";
-    case Format::gitlab: return "gitlab";
-    case Format::rdjson: return "rdjson";
+        case Format::text: return "text";
+        case Format::json: return "json";
+        case Format::sarif: return "sarif";
+        case Format::checkstyle: return "checkstyle";
+        case Format::junit: return "junit";
+        case Format::compact: return "compact";
+        case Format::github: return "github";
+        case Format::gitlab: return "gitlab";
+        case Format::rdjson: return "rdjson";
     }
     return "text";
 }
 
 void write_report(Format format, const ReportInput& input, std::ostream& out) {
     switch (format) {
-    case Format::text: write_text(input, out); break;
-    case Format::json: write_json(input, out); break;
-    case Format::sarif: write_sarif(input, out); break;
-    case Format::checkstyle: write_checkstyle(input, out); break;
-    case Format::junit: write_junit(input, out); break;
-    case Format::compact: write_compact(input, out); break;
-    case Format::github: write_github(input, out); break;
-    case Format::gitlab: write_gitlab(input, out); break;
-    case Format::rdjson: write_rdjson(input, out); break;
+        case Format::text: write_text(input, out); break;
+        case Format::json: write_json(input, out); break;
+        case Format::sarif: write_sarif(input, out); break;
+        case Format::checkstyle: write_checkstyle(input, out); break;
+        case Format::junit: write_junit(input, out); break;
+        case Format::compact: write_compact(input, out); break;
+        case Format::github: write_github(input, out); break;
+        case Format::gitlab: write_gitlab(input, out); break;
+        case Format::rdjson: write_rdjson(input, out); break;
     }
 }
 
@@ -211,7 +211,8 @@ std::string fit_text(std::string_view raw, std::size_t max_bytes) {
     if (window.size() < text.size() && text[window.size()] == ' ' && window.back() == '.') best = window.size();
     if (best != std::string_view::npos && best >= max_bytes / 4) return std::string(window.substr(0, best));
     std::string_view cut = std::string_view(text).substr(0, boundary(max_bytes - ellipsis.size()));
-    if (auto space = cut.rfind(' '); space != std::string_view::npos && space >= max_bytes / 4) cut = cut.substr(0, space);
+    if (auto space = cut.rfind(' '); space != std::string_view::npos && space >= max_bytes / 4)
+        cut = cut.substr(0, space);
     return std::string(cut) + std::string(ellipsis);
 }
 
@@ -222,17 +223,17 @@ std::string xml_escape(std::string_view raw) {
     for (char ch : s) {
         auto c = static_cast<unsigned char>(ch);
         switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        case '\n': out += "&#10;"; break;
-        case '\r': out += "&#13;"; break;
-        case '\t': out += "&#9;"; break;
-        default:
-            if (c < 0x20) break;  // not allowed in XML 1.0
-            out += ch;
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            case '\n': out += "&#10;"; break;
+            case '\r': out += "&#13;"; break;
+            case '\t': out += "&#9;"; break;
+            default:
+                if (c < 0x20) break;  // not allowed in XML 1.0
+                out += ch;
         }
     }
     return out;

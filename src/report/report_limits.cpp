@@ -45,8 +45,9 @@ std::vector<std::string> sarif_warnings(const ReportInput& in, std::string_view 
                                   count(results), count(L::results_shown)));
     }
     if (in.rules.size() > L::rules_per_run) {
-        out.push_back(fmt::format("the SARIF report lists {} rules; GitHub code scanning rejects a run with more than {}",
-                                  count(in.rules.size()), count(L::rules_per_run)));
+        out.push_back(
+            fmt::format("the SARIF report lists {} rules; GitHub code scanning rejects a run with more than {}",
+                        count(in.rules.size()), count(L::rules_per_run)));
     }
     // Below the limit uncompressed, it is below it compressed.
     if (rendered.size() > L::gzip_bytes) {
@@ -67,9 +68,10 @@ std::vector<std::string> github_warnings(const ReportInput& in) {
     constexpr std::array<std::string_view, 3> names = {"error", "warning", "notice"};
     for (std::size_t i = 0; i < per_level.size(); ++i) {
         if (per_level.at(i) > GitHubLimits::annotations_per_step) {
-            out.push_back(fmt::format("{} {} annotations; GitHub shows {} of each level per step, the rest stay in the "
-                                      "log (upload SARIF to code scanning to see them all)",
-                                      count(per_level.at(i)), names.at(i), GitHubLimits::annotations_per_step));
+            out.push_back(
+                fmt::format("{} {} annotations; GitHub shows {} of each level per step, the rest stay in the "
+                            "log (upload SARIF to code scanning to see them all)",
+                            count(per_level.at(i)), names.at(i), GitHubLimits::annotations_per_step));
         }
     }
     return out;
@@ -79,9 +81,9 @@ std::vector<std::string> github_warnings(const ReportInput& in) {
 
 std::vector<std::string> report_warnings(Format format, const ReportInput& input, std::string_view rendered) {
     switch (format) {
-    case Format::sarif: return sarif_warnings(input, rendered);
-    case Format::github: return github_warnings(input);
-    default: return {};
+        case Format::sarif: return sarif_warnings(input, rendered);
+        case Format::github: return github_warnings(input);
+        default: return {};
     }
 }
 

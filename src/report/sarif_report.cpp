@@ -21,9 +21,9 @@ constexpr std::size_t max_snippet_bytes = 1024;
 
 std::string_view sarif_level(Severity s) {
     switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::notice: return "note";
+        case Severity::error: return "error";
+        case Severity::warning: return "warning";
+        case Severity::notice: return "note";
     }
     return "warning";
 }
@@ -92,7 +92,8 @@ json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const
     std::uint32_t end = std::max(begin, clamp(range.end.byte));
     // Snippets are a convenience for viewers; a long one (a minified file is
     // one line) would be copied into every result on it, so it is left out.
-    if (end - begin <= max_snippet_bytes) r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
+    if (end - begin <= max_snippet_bytes)
+        r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
     std::uint32_t first_line = file.line(range.start);
     std::uint32_t last_line = std::max(file.line(range.end), first_line);
     std::string_view last = file.line_text(last_line);
@@ -104,7 +105,8 @@ json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const
         auto ctx_end = static_cast<std::size_t>(last.data() - text.data()) + last.size();
         context["endColumn"] = detail::utf16_column(file, Pos{static_cast<std::uint32_t>(ctx_end)});
         context_fits = ctx_end - ctx_begin <= max_snippet_bytes;
-        if (context_fits) context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
+        if (context_fits)
+            context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
     } else {
         context["endColumn"] = 1;
     }
@@ -114,8 +116,8 @@ json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const
     if (!context_fits) return location;
     // SARIF wants the context region to be a proper superset of the region:
     // leave it out when the region already covers its whole lines.
-    bool same = context["startLine"] == r["startLine"] && context["endLine"] == r["endLine"] &&
-                r["startColumn"] == 1 && context["endColumn"] == r["endColumn"];
+    bool same = context["startLine"] == r["startLine"] && context["endLine"] == r["endLine"] && r["startColumn"] == 1 &&
+                context["endColumn"] == r["endColumn"];
     if (!same) location["contextRegion"] = std::move(context);
     return location;
 }
@@ -126,7 +128,8 @@ json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const
 std::string line_hash(const lint::Finding& f, detail::SnippetGuard& guard) {
     // A file outside the repository is hashed as an empty line: a hash of a
     // short secret gives the secret away.
-    std::string_view line = guard.may_quote(*f.file) ? f.file->line_text(f.file->line(f.range.start)) : std::string_view();
+    std::string_view line =
+        guard.may_quote(*f.file) ? f.file->line_text(f.file->line(f.range.start)) : std::string_view();
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
     std::uint64_t h = 1469598103934665603ULL;
@@ -188,9 +191,9 @@ constexpr std::size_t max_description = 1024;
 // GitHub's problem.severity for a rule that is not a security rule.
 std::string_view problem_severity(Severity s) {
     switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::notice: return "recommendation";
+        case Severity::error: return "error";
+        case Severity::warning: return "warning";
+        case Severity::notice: return "recommendation";
     }
     return "warning";
 }
@@ -214,7 +217,9 @@ json rule_descriptor(const lint::Rule& r) {
             {"name", detail::fit_text(pascal_case(r.id), max_rule_name)},
             {"shortDescription", {{"text", detail::fit_text(r.doc.summary, max_description)}}},
             {"fullDescription", {{"text", detail::fit_text(r.doc.what, max_description)}}},
-            {"help", {{"text", detail::valid_utf8(lint::rule_plain_text(r))}, {"markdown", detail::valid_utf8(lint::rule_markdown(r))}}},
+            {"help",
+             {{"text", detail::valid_utf8(lint::rule_plain_text(r))},
+              {"markdown", detail::valid_utf8(lint::rule_markdown(r))}}},
             {"helpUri", lint::rule_help_uri(r)},
             {"defaultConfiguration", {{"level", sarif_level(r.default_severity)}, {"enabled", r.enabled_by_default}}},
             {"properties", std::move(properties)}};
@@ -235,10 +240,11 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
     std::map<std::string, int> hash_repeats;  // file + hash -> occurrences so far
     std::map<std::tuple<const SourceFile*, std::uint32_t, std::string>, std::string> line_hashes;
     for (const lint::Finding& f : in.findings) {
-        json result = {{"ruleId", f.rule_id},
-                       {"level", sarif_level(f.severity)},
-                       {"message", {{"text", message_with_links(f)}}},
-                       {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
+        json result = {
+            {"ruleId", f.rule_id},
+            {"level", sarif_level(f.severity)},
+            {"message", {{"text", message_with_links(f)}}},
+            {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
         if (auto it = rule_index.find(f.rule_id); it != rule_index.end()) result["ruleIndex"] = it->second;
         // Many findings may share one long line: hash it once per rule.
         auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), f.rule_id);
@@ -263,7 +269,9 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
             std::map<std::string, std::size_t> change_of;
             for (const auto& e : f.fix->edits) {
                 auto [it, added] = change_of.emplace(e.file->path(), changes.size());
-                if (added) changes.push_back({{"artifactLocation", artifact_location(in, *e.file)}, {"replacements", json::array()}});
+                if (added)
+                    changes.push_back(
+                        {{"artifactLocation", artifact_location(in, *e.file)}, {"replacements", json::array()}});
                 changes[it->second]["replacements"].push_back(
                     {{"deletedRegion", region(*e.file, e.range)}, {"insertedContent", {{"text", e.replacement}}}});
             }
@@ -284,20 +292,19 @@ void write_sarif(const ReportInput& in, std::ostream& out) {
     json doc = {
         {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
         {"version", "2.1.0"},
-        {"runs",
-         json::array({{
-             {"tool",
-              {{"driver",
-                {{"name", "tfsift"},
-                 {"version", TFSIFT_VERSION},
-                 {"semanticVersion", TFSIFT_VERSION},
-                 {"informationUri", lint::project_url},
-                 {"rules", std::move(rules)}}}}},
-             {"originalUriBaseIds", {{source_root, {{"uri", root_uri}}}}},
-             {"invocations", json::array({std::move(invocation)})},
-             {"columnKind", "utf16CodeUnits"},
-             {"results", std::move(results)},
-         }})},
+        {"runs", json::array({{
+                     {"tool",
+                      {{"driver",
+                        {{"name", "tfsift"},
+                         {"version", TFSIFT_VERSION},
+                         {"semanticVersion", TFSIFT_VERSION},
+                         {"informationUri", lint::project_url},
+                         {"rules", std::move(rules)}}}}},
+                     {"originalUriBaseIds", {{source_root, {{"uri", root_uri}}}}},
+                     {"invocations", json::array({std::move(invocation)})},
+                     {"columnKind", "utf16CodeUnits"},
+                     {"results", std::move(results)},
+                 }})},
     };
     if (!in.sarif_category.empty()) {
         // "CATEGORY/": code scanning reads the part before the last slash as

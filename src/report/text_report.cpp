@@ -22,9 +22,9 @@ struct Style {
 
 std::string_view severity_colour(Severity s) {
     switch (s) {
-    case Severity::error: return "1;31";
-    case Severity::warning: return "1;33";
-    case Severity::notice: return "1;36";
+        case Severity::error: return "1;31";
+        case Severity::warning: return "1;33";
+        case Severity::notice: return "1;36";
     }
     return "1";
 }
@@ -54,10 +54,11 @@ LineWindow line_window(const SourceFile& file, Range range) {
     auto line_start = static_cast<std::uint32_t>(line.data() - file.text().data());
     LineWindow w{line, line_start, false, false};
     if (line.size() <= max_snippet_line_bytes) return w;
-    const std::uint32_t at = std::min<std::uint32_t>(range.start.byte - line_start, static_cast<std::uint32_t>(line.size()));
+    const std::uint32_t at =
+        std::min<std::uint32_t>(range.start.byte - line_start, static_cast<std::uint32_t>(line.size()));
     std::uint32_t begin = code_point_start(line, at > window_before_bytes ? at - window_before_bytes : 0);
-    std::uint32_t end = code_point_start(line, std::min<std::uint32_t>(begin + max_snippet_line_bytes,
-                                                                      static_cast<std::uint32_t>(line.size())));
+    std::uint32_t end = code_point_start(
+        line, std::min<std::uint32_t>(begin + max_snippet_line_bytes, static_cast<std::uint32_t>(line.size())));
     if (begin + max_snippet_line_bytes >= line.size()) end = static_cast<std::uint32_t>(line.size());
     w.text = line.substr(begin, end - begin);
     w.offset = line_start + begin;
@@ -75,7 +76,8 @@ std::string underline(const SourceFile& file, Range range, const LineWindow& w) 
     const std::uint32_t start_line = file.line(range.start);
     const auto size = static_cast<std::uint32_t>(w.text.size());
     std::uint32_t start = range.start.byte > w.offset ? range.start.byte - w.offset : 0;
-    std::uint32_t end = file.line(range.end) == start_line && range.end.byte > w.offset ? range.end.byte - w.offset : size;
+    std::uint32_t end =
+        file.line(range.end) == start_line && range.end.byte > w.offset ? range.end.byte - w.offset : size;
     start = std::min<std::uint32_t>(start, size);
     end = std::clamp<std::uint32_t>(end, start, size);
     std::string out;
@@ -144,16 +146,17 @@ void write_text(const ReportInput& input, std::ostream& out) {
         files.insert(f.file->path());
         auto pos = f.file->resolve(f.range.start);
         std::string where = fmt::format("{}:{}:{}:", shown_path(*f.file, input.working_dir), pos.line, pos.column);
-        out << fmt::format("{} {} {}\n", style.wrap("1", where),
-                           style.wrap(severity_colour(f.severity),
-                                      fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
-                           one_line(f.message));
+        out << fmt::format(
+            "{} {} {}\n", style.wrap("1", where),
+            style.wrap(severity_colour(f.severity), fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
+            one_line(f.message));
         if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, out);
         for (const auto& rel : f.related) {
             auto rpos = rel.file->resolve(rel.range.start);
-            std::string rwhere = fmt::format("{}:{}:{}:", shown_path(*rel.file, input.working_dir), rpos.line,
-                                             rpos.column);
-            out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"), one_line(rel.message));
+            std::string rwhere =
+                fmt::format("{}:{}:{}:", shown_path(*rel.file, input.working_dir), rpos.line, rpos.column);
+            out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"),
+                               one_line(rel.message));
             if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, out);
         }
         if (f.fix) {

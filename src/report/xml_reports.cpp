@@ -15,9 +15,9 @@ using detail::xml_escape;
 
 std::string_view checkstyle_severity(Severity s) {
     switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::notice: return "info";
+        case Severity::error: return "error";
+        case Severity::warning: return "warning";
+        case Severity::notice: return "info";
     }
     return "warning";
 }
@@ -43,9 +43,9 @@ void write_checkstyle(const ReportInput& in, std::ostream& out) {
         out << fmt::format("  <file name=\"{}\">\n", xml_escape(path));
         for (const lint::Finding* f : findings) {
             auto pos = f->file->resolve(f->range.start);
-            out << fmt::format("    <error line=\"{}\" column=\"{}\" severity=\"{}\" message=\"{}\" source=\"tfsift.{}\"/>\n",
-                               pos.line, pos.column, checkstyle_severity(f->severity), xml_escape(f->message),
-                               xml_escape(f->rule_id));
+            out << fmt::format(
+                "    <error line=\"{}\" column=\"{}\" severity=\"{}\" message=\"{}\" source=\"tfsift.{}\"/>\n",
+                pos.line, pos.column, checkstyle_severity(f->severity), xml_escape(f->message), xml_escape(f->rule_id));
         }
         out << "  </file>\n";
     }
@@ -60,8 +60,9 @@ void write_junit(const ReportInput& in, std::ostream& out) {
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out << fmt::format("<testsuites name=\"tfsift\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", tests, failures);
     if (groups.empty()) {
-        out << fmt::format("  <testsuite name=\"tfsift\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
-                           "    <testcase name=\"lint\" classname=\"tfsift\"/>\n  </testsuite>\n");
+        out << fmt::format(
+            "  <testsuite name=\"tfsift\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
+            "    <testcase name=\"lint\" classname=\"tfsift\"/>\n  </testsuite>\n");
     }
     for (const auto& [path, findings] : groups) {
         out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", xml_escape(path),

@@ -50,13 +50,16 @@ nlohmann::json workspace_edit(const std::vector<lint::TextEdit>& edits, const Co
         document_changes.push_back({{"kind", "create"}, {"uri", uri}, {"options", {{"ignoreIfExists", false}}}});
     }
     for (auto& [uri, list] : changes.items()) {
-        document_changes.push_back({{"textDocument", {{"uri", uri}, {"version", nullptr}}}, {"edits", std::move(list)}});
+        document_changes.push_back(
+            {{"textDocument", {{"uri", uri}, {"version", nullptr}}}, {"edits", std::move(list)}});
     }
     return {{"documentChanges", std::move(document_changes)}};
 }
 
 nlohmann::json diagnostic_ref(const lint::Finding& f) {
-    return {{"range", range_json(text_range(*f.file, f.range))}, {"code", f.rule_id}, {"source", "tfsift"},
+    return {{"range", range_json(text_range(*f.file, f.range))},
+            {"code", f.rule_id},
+            {"source", "tfsift"},
             {"message", f.message}};
 }
 
@@ -120,9 +123,10 @@ nlohmann::json code_actions(const CodeActionQuery& query, const lint::Findings& 
             const SourceFile& file = *own.front().file;
             const TextRange whole{TextPosition{}, text_position(file.text(), file.text().size())};
             nlohmann::json edit = {{"range", range_json(whole)}, {"newText", plan.new_text.begin()->second}};
-            out.push_back({{"title", fmt::format("Fix all safe tfsift findings in this file ({})", plan.findings_fixed)},
-                           {"kind", fix_all_kind},
-                           {"edit", {{"changes", {{query.uri, nlohmann::json::array({edit})}}}}}});
+            out.push_back(
+                {{"title", fmt::format("Fix all safe tfsift findings in this file ({})", plan.findings_fixed)},
+                 {"kind", fix_all_kind},
+                 {"edit", {{"changes", {{query.uri, nlohmann::json::array({edit})}}}}}});
         }
     }
     return out;

@@ -88,7 +88,8 @@ void describe_arguments(const nlohmann::json& j, const std::string& prefix, std:
             if (value.contains("expr")) {
                 shown = value["expr"].is_string() ? value["expr"].get<std::string>() : value["expr"].dump();
             } else if (value.contains("as_written")) {
-                shown = value["as_written"].is_string() ? value["as_written"].get<std::string>() : value["as_written"].dump();
+                shown = value["as_written"].is_string() ? value["as_written"].get<std::string>()
+                                                        : value["as_written"].dump();
             } else {
                 shown = value["value"].dump();
             }

@@ -119,9 +119,7 @@ private:
         out_.write(framed.data(), static_cast<std::streamsize>(framed.size()));
         out_.flush();
     }
-    void respond(const json& id, json result) {
-        send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
-    }
+    void respond(const json& id, json result) { send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}); }
     void send_error(const json& id, int code, const std::string& text) {
         send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", text}}}});
     }
@@ -162,8 +160,9 @@ private:
         if (method == "exit") return true;
         if (method == "initialize") {
             initialized_ = true;
-            watch_dynamically_ = params.is_object() &&
-                                 params.value("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration"_json_pointer, false);
+            watch_dynamically_ =
+                params.is_object() &&
+                params.value("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration"_json_pointer, false);
             if (id) respond(*id, initialize_result());
             return false;
         }
@@ -211,8 +210,8 @@ private:
 
     void register_watchers() {
         json watchers = json::array();
-        for (const char* glob : {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json",
-                                 "**/*.tofu.json"}) {
+        for (const char* glob :
+             {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json", "**/*.tofu.json"}) {
             watchers.push_back({{"globPattern", glob}});
         }
         send({{"jsonrpc", "2.0"},
@@ -268,7 +267,8 @@ private:
         std::lock_guard<std::mutex> lock(mutex_);
         const OpenDocument* doc = documents_.find(uri);
         if (doc == nullptr) {
-            if (auto path = path_of_uri(uri)) schedule_locked(directory_of(fs::path(*path).lexically_normal().string()));
+            if (auto path = path_of_uri(uri))
+                schedule_locked(directory_of(fs::path(*path).lexically_normal().string()));
             return;
         }
         load_cache_->forget_file(doc->path);  // its parse was of the buffer; the file on disk is what counts now
@@ -538,7 +538,8 @@ private:
         if (result) {
             lint::Findings current;
             for (const auto& f : result->findings) {
-                if (f.file && f.file->text() == text && absolute_file_path(f.file->path(), dir) == path) current.push_back(f);
+                if (f.file && f.file->text() == text && absolute_file_path(f.file->path(), dir) == path)
+                    current.push_back(f);
             }
             markdown = finding_hover(current, result->catalogue, path, dir, offset);
         }

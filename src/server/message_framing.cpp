@@ -86,7 +86,8 @@ Frame FrameReader::next() {
         const std::string_view value = trim(text.substr(colon + 1));
         if (equals_ignoring_case(name, "Content-Length")) {
             length = parse_length(value);
-            if (!length && problem.empty()) problem = fmt::format("an invalid Content-Length \"{}\"", value.substr(0, 80));
+            if (!length && problem.empty())
+                problem = fmt::format("an invalid Content-Length \"{}\"", value.substr(0, 80));
         }
     }
     if (!length && problem.empty()) problem = "a header block without Content-Length";

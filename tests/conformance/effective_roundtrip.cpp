@@ -281,7 +281,8 @@ Result round_trip(const fs::path& corpus, const Item& item, std::size_t index, s
         auto [it, fresh] = written.emplace(dir, text);
         if (!fresh) {
             // The same directory called twice is the same module.
-            if (it->second != text) r.differences.push_back("module directory " + m->dir + " gives two different texts");
+            if (it->second != text)
+                r.differences.push_back("module directory " + m->dir + " gives two different texts");
             continue;
         }
         fs::create_directories(dir);

@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <catch2/catch.hpp>
 
 namespace tfsift::testing {
 

@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using tfsift::testing::read_file;
 using tfsift::testing::ScratchDir;
 using tfsift::testing::write_file;
-using tfsift::testing::read_file;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

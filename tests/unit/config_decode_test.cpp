@@ -54,8 +54,8 @@ TEST_CASE("type constraints: canonical text and optional defaults", "[config]") 
     CHECK(type_text("list(map(number))", diags) == "list(map(number))");
     CHECK(type_text("tuple([string, bool])", diags) == "tuple([string,bool])");
     std::shared_ptr<const TypeDefaults> defaults;
-    CHECK(type_text("list(object({ name = string, port = optional(number, 80), a = optional(bool) }))", diags, &defaults) ==
-          "list(object({a=optional(bool),name=string,port=optional(number)}))");
+    CHECK(type_text("list(object({ name = string, port = optional(number, 80), a = optional(bool) }))", diags,
+                    &defaults) == "list(object({a=optional(bool),name=string,port=optional(number)}))");
     REQUIRE(defaults);
     CHECK(optional_defaults_json(*defaults) == nlohmann::json{{"[*].port", 80}});
     CHECK(diags.empty());
@@ -156,8 +156,10 @@ TEST_CASE("sources: provider and module addresses", "[config]") {
     CHECK(parse_module_source("../", false).normalized == "./..");
     CHECK(parse_module_source("terraform-aws-modules/vpc/aws//modules/x", false).normalized ==
           "registry.terraform.io/terraform-aws-modules/vpc/aws//modules/x");
-    CHECK(parse_module_source("github.com/org/repo?ref=v1", false).normalized == "git::https://github.com/org/repo.git?ref=v1");
-    CHECK(parse_module_source("git::https://x.com/r.git//sub?ref=1", false).normalized == "git::https://x.com/r.git?ref=1//sub");
+    CHECK(parse_module_source("github.com/org/repo?ref=v1", false).normalized ==
+          "git::https://github.com/org/repo.git?ref=v1");
+    CHECK(parse_module_source("git::https://x.com/r.git//sub?ref=1", false).normalized ==
+          "git::https://x.com/r.git?ref=1//sub");
     CHECK(parse_module_source("ns", false).maybe_relative);
     CHECK_FALSE(parse_module_source("./local", true).error.empty());
 }
@@ -167,7 +169,8 @@ TEST_CASE("module tree: local children, unreadable directories", "[config]") {
     fs::path root = fs::temp_directory_path() / "tfsift_config_tree_test";
     fs::remove_all(root);
     fs::create_directories(root / "mod");
-    std::ofstream(root / "main.tf") << "module \"a\" {\n  source = \"./mod\"\n}\nmodule \"b\" {\n  source = \"./missing\"\n}\n";
+    std::ofstream(root / "main.tf")
+        << "module \"a\" {\n  source = \"./mod\"\n}\nmodule \"b\" {\n  source = \"./missing\"\n}\n";
     std::ofstream(root / "mod" / "main.tf") << "variable \"x\" {}\n";
     LoadedTree tree = load_module_tree(root.string());
     REQUIRE(tree.root);
@@ -177,8 +180,8 @@ TEST_CASE("module tree: local children, unreadable directories", "[config]") {
     CHECK(tree.root->children.at("a").module->variables.count("x") == 1);
     bool unreadable = false;
     for (const auto& d : tree.diagnostics) {
-        if (d.phase == LoadPhase::tree && d.diagnostic.summary == "Failed to read module directory" &&
-            d.source && d.source->line(d.diagnostic.subject->start) == 4) {
+        if (d.phase == LoadPhase::tree && d.diagnostic.summary == "Failed to read module directory" && d.source &&
+            d.source->line(d.diagnostic.subject->start) == 4) {
             unreadable = true;
         }
     }

@@ -27,8 +27,10 @@ TEST_CASE("effective document: an empty module is byte-for-byte the reference", 
 }
 
 TEST_CASE("effective document: a merged resource with origins", "[config][document]") {
-    auto src = std::make_shared<const SourceFile>("example.tf", "resource \"aws_instance\" \"web\" {\n  ami =   \"a\"\n}\n");
-    auto over = std::make_shared<const SourceFile>("override.tf", "resource \"aws_instance\" \"web\" {\n  ami = \"foo\"\n}\n");
+    auto src =
+        std::make_shared<const SourceFile>("example.tf", "resource \"aws_instance\" \"web\" {\n  ami =   \"a\"\n}\n");
+    auto over =
+        std::make_shared<const SourceFile>("override.tf", "resource \"aws_instance\" \"web\" {\n  ami = \"foo\"\n}\n");
     ConfigFile base;
     base.source = src.get();
     Resource r;
@@ -59,14 +61,15 @@ TEST_CASE("effective document: a merged resource with origins", "[config][docume
     Diagnostic warn{Severity::warning, "W", "", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};
     Diagnostic err{Severity::error, "E", "d", "example.tf", Range{Pos{9}, Pos{23}}, std::nullopt};
     Diagnostic nowhere{Severity::error, "N", "", "", std::nullopt, std::nullopt};
-    auto doc = effective_document(&root, {{warn, LoadPhase::tree, src}, {err, LoadPhase::load, src},
-                                          {nowhere, LoadPhase::load, nullptr}});
+    auto doc = effective_document(
+        &root, {{warn, LoadPhase::tree, src}, {err, LoadPhase::load, src}, {nowhere, LoadPhase::load, nullptr}});
 
     const auto& res = doc["root"]["resources"]["aws_instance.web"];
     CHECK(res["config"]["arguments"]["ami"] == nlohmann::json{{"expr", "\"foo\""}, {"origin", "override.tf:2"}});
     CHECK(res["origin"] == "example.tf:1");
     CHECK(res["overridden_by"] == nlohmann::json::array({"override.tf:1"}));
-    CHECK(res["provider"] == nlohmann::json{{"value", "aws"}, {"explicit", false}, {"source", "registry.terraform.io/hashicorp/aws"}});
+    CHECK(res["provider"] ==
+          nlohmann::json{{"value", "aws"}, {"explicit", false}, {"source", "registry.terraform.io/hashicorp/aws"}});
     CHECK(res["lifecycle"]["create_before_destroy"] == nlohmann::json{{"value", true}});
     CHECK(res["provisioners"] == nlohmann::json::array());
     CHECK_FALSE(res.contains("count"));

@@ -19,8 +19,7 @@ void write(const std::filesystem::path& path, const std::string& text) {
 
 // Loads `dir`, writes the root module's HCL into a fresh directory, and
 // returns the HCL text and the document of that directory.
-std::pair<std::string, nlohmann::json> round_trip(const std::filesystem::path& dir,
-                                                  const testing::ScratchDir& out) {
+std::pair<std::string, nlohmann::json> round_trip(const std::filesystem::path& dir, const testing::ScratchDir& out) {
     LoadedTree tree = load_module_tree(dir.string());
     REQUIRE(tree.root);
     std::string text = module_hcl(*tree.root);
@@ -51,8 +50,7 @@ TEST_CASE("effective HCL: JSON strings with escapes become native templates", "[
     testing::ScratchDir out("tfsift-hcl-out");
     // Escaped quotes inside an interpolation, a quote, a slash and a
     // backslash in the literal part, and a literal `$${`.
-    write(in.path / "main.tf.json",
-          R"({"locals": {"x": "${upper(\"a}b\")}-\"q\" \/ \\ $${lit}"}})");
+    write(in.path / "main.tf.json", R"({"locals": {"x": "${upper(\"a}b\")}-\"q\" \/ \\ $${lit}"}})");
     auto [text, doc] = round_trip(in.path, out);
     INFO(text);
     CHECK(text.find(R"(x = "${upper("a}b")}-\"q\" / \\ $${lit}")") != std::string::npos);

@@ -98,7 +98,7 @@ TEST_CASE("function table: engine_version chooses the release", "[functions]") {
     REQUIRE(urldecode != nullptr);
     CHECK_FALSE(tfsift::config::function_available(*urldecode, Engine::terraform, std::nullopt));
     CHECK(tfsift::config::function_available(*urldecode, Engine::opentofu, std::nullopt));
-    CHECK_FALSE(tfsift::config::function_available(*tfsift::config::find_builtin_function("type"),
-                                                   Engine::opentofu, std::nullopt));
+    CHECK_FALSE(tfsift::config::function_available(*tfsift::config::find_builtin_function("type"), Engine::opentofu,
+                                                   std::nullopt));
     CHECK(tfsift::config::find_builtin_function("nosuchfunction") == nullptr);
 }

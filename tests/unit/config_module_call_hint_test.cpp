@@ -20,7 +20,7 @@ TEST_CASE("names and traversals holding `module` are not module blocks", "[confi
     CHECK_FALSE(may_declare_module_calls("", FileSyntax::native));
     CHECK_FALSE(may_declare_module_calls("a = \"${path.module}/x\"\n", FileSyntax::native));
     CHECK_FALSE(may_declare_module_calls("output \"id\" {\n  value = module.vpc.id\n}\n", FileSyntax::native));
-    CHECK_FALSE(may_declare_module_calls("variable \"modules\" {}\nvariable \"my_module\" {}\nvariable \"module-x\" {}\n",
-                                         FileSyntax::native));
+    CHECK_FALSE(may_declare_module_calls(
+        "variable \"modules\" {}\nvariable \"my_module\" {}\nvariable \"module-x\" {}\n", FileSyntax::native));
     CHECK_FALSE(may_declare_module_calls("{\"resource\": {}}", FileSyntax::json));
 }

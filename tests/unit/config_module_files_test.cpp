@@ -17,19 +17,33 @@ std::vector<std::string> names_of(const std::vector<ConfigFileName>& files, File
 }  // namespace
 
 TEST_CASE("config files: override names and byte order", "[config]") {
-    auto files = select_config_files(
-        {"z_override.tf", "override.tf.json", "main.tf", "override_x.tf", "Override.tf", "_override.tf",
-         "B_override.tf", "a_override.tf", "override.tf", "override_override.tf", "myoverride.tf",
-         "providers-override.tf", "x_override.tf.json", "main.TF", "notes.txt", ".hidden.tf", "backup.tf~",
-         "#auto.tf#", "#half.tf", "vars.tofu"},
-        Engine::terraform);
+    auto files = select_config_files({"z_override.tf",
+                                      "override.tf.json",
+                                      "main.tf",
+                                      "override_x.tf",
+                                      "Override.tf",
+                                      "_override.tf",
+                                      "B_override.tf",
+                                      "a_override.tf",
+                                      "override.tf",
+                                      "override_override.tf",
+                                      "myoverride.tf",
+                                      "providers-override.tf",
+                                      "x_override.tf.json",
+                                      "main.TF",
+                                      "notes.txt",
+                                      ".hidden.tf",
+                                      "backup.tf~",
+                                      "#auto.tf#",
+                                      "#half.tf",
+                                      "vars.tofu"},
+                                     Engine::terraform);
     CHECK(names_of(files, FileRole::override) ==
-          std::vector<std::string>{"B_override.tf", "_override.tf", "a_override.tf", "override.tf",
-                                   "override.tf.json", "override_override.tf", "x_override.tf.json",
-                                   "z_override.tf"});
-    CHECK(names_of(files, FileRole::primary) ==
-          std::vector<std::string>{"#half.tf", "Override.tf", "main.tf", "myoverride.tf", "override_x.tf",
-                                   "providers-override.tf"});
+          std::vector<std::string>{"B_override.tf", "_override.tf", "a_override.tf", "override.tf", "override.tf.json",
+                                   "override_override.tf", "x_override.tf.json", "z_override.tf"});
+    CHECK(names_of(files, FileRole::primary) == std::vector<std::string>{"#half.tf", "Override.tf", "main.tf",
+                                                                         "myoverride.tf", "override_x.tf",
+                                                                         "providers-override.tf"});
     for (const auto& f : files) {
         CHECK((f.syntax == FileSyntax::json) == (f.name.find(".json") != std::string::npos));
     }
@@ -38,22 +52,22 @@ TEST_CASE("config files: override names and byte order", "[config]") {
 TEST_CASE("config files: OpenTofu's .tofu files shadow their .tf twins", "[config]") {
     // The file names of ../shared/conformance/opentofu-configs/tofu-and-tf-files.
     std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(
-             std::filesystem::path(TFSIFT_SHARED_DIR) / "conformance/opentofu-configs/tofu-and-tf-files")) {
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(TFSIFT_SHARED_DIR) /
+                                                             "conformance/opentofu-configs/tofu-and-tf-files")) {
         if (e.is_regular_file()) names.push_back(e.path().filename().string());
     }
     REQUIRE(names.size() == 12);
     auto tofu = select_config_files(names, Engine::opentofu);
-    CHECK(names_of(tofu, FileRole::primary) ==
-          std::vector<std::string>{"more-resources.tf", "more-resources.tf.json", "resources.tofu",
-                                   "resources.tofu.json", "variables.tf", "variables.tf.json"});
+    CHECK(names_of(tofu, FileRole::primary) == std::vector<std::string>{"more-resources.tf", "more-resources.tf.json",
+                                                                        "resources.tofu", "resources.tofu.json",
+                                                                        "variables.tf", "variables.tf.json"});
     CHECK(names_of(tofu, FileRole::override) ==
           std::vector<std::string>{"variables_override.tofu", "variables_override.tofu.json"});
 
     auto tf = select_config_files(names, Engine::terraform);
-    CHECK(names_of(tf, FileRole::primary) ==
-          std::vector<std::string>{"more-resources.tf", "more-resources.tf.json", "resources.tf",
-                                   "resources.tf.json", "variables.tf", "variables.tf.json"});
+    CHECK(names_of(tf, FileRole::primary) == std::vector<std::string>{"more-resources.tf", "more-resources.tf.json",
+                                                                      "resources.tf", "resources.tf.json",
+                                                                      "variables.tf", "variables.tf.json"});
     CHECK(names_of(tf, FileRole::override) ==
           std::vector<std::string>{"variables_override.tf", "variables_override.tf.json"});
 }

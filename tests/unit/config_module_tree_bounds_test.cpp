@@ -43,8 +43,9 @@ std::size_t count_modules(const LoadedModule& m) {
 
 TEST_CASE("module tree: a call cycle is cut where it closes", "[config][bounds]") {
     ScratchDir dir("cycle");
-    std::ofstream(dir.path / "main.tf") << "module \"a\" {\n  source = \"./\"\n}\nmodule \"b\" {\n  source = \"./\"\n}\n"
-                                          "module \"c\" {\n  source = \"./m\"\n}\n";
+    std::ofstream(dir.path / "main.tf")
+        << "module \"a\" {\n  source = \"./\"\n}\nmodule \"b\" {\n  source = \"./\"\n}\n"
+           "module \"c\" {\n  source = \"./m\"\n}\n";
     fs::create_directories(dir.path / "m");
     std::ofstream(dir.path / "m" / "main.tf") << "module \"back\" {\n  source = \"../\"\n}\n";
     LoadedTree tree = load_module_tree(dir.path.string());

@@ -40,20 +40,24 @@ using Strings = std::vector<std::string>;
 }  // namespace
 
 TEST_CASE("opentofu: the language block", "[config][opentofu]") {
-    auto ok = decode("a.tf", "language {\n  edition = tofu2024\n  compatible_with {\n    opentofu = \">= 1.12\"\n    other = 1\n  }\n}\n",
-                     Engine::opentofu);
+    auto ok = decode(
+        "a.tf",
+        "language {\n  edition = tofu2024\n  compatible_with {\n    opentofu = \">= 1.12\"\n    other = 1\n  }\n}\n",
+        Engine::opentofu);
     CHECK(ok.diags.empty());
 
-    auto bad = decode("a.tf",
-                      "language {\n  edition = \"tofu2024\"\n  experiments = [nope]\n  compatible_with {\n    opentofu = \"999.9\"\n  }\n}\n",
-                      Engine::opentofu);
+    auto bad = decode(
+        "a.tf",
+        "language {\n  edition = \"tofu2024\"\n  experiments = [nope]\n  compatible_with {\n    opentofu = \"999.9\"\n  }\n}\n",
+        Engine::opentofu);
     CHECK(summaries(bad, Severity::error) ==
           Strings{"Invalid language edition@2", "Unknown experiment keyword@3", "Incompatible module@5"});
 
     auto future = decode("a.tf", "language {\n  edition = tofu2038\n}\n", Engine::opentofu);
     CHECK(summaries(future, Severity::error) == Strings{"Unsupported language edition@2"});
 
-    auto old = decode("a.tf", "language {\n  compatible_with {\n    opentofu = \">= 1.11\"\n  }\n}\n", Engine::opentofu);
+    auto old =
+        decode("a.tf", "language {\n  compatible_with {\n    opentofu = \">= 1.11\"\n  }\n}\n", Engine::opentofu);
     CHECK(summaries(old, Severity::warning) == Strings{"Ineffective version constraint@3"});
     CHECK(summaries(old, Severity::error).empty());
 
@@ -75,7 +79,8 @@ TEST_CASE("opentofu: ephemeral resources, deprecated outputs, provider instance 
     auto dep = decode("a.tf", "output \"o\" {\n  value = 1\n  deprecated = \"\"\n}\n", Engine::opentofu);
     CHECK(summaries(dep, Severity::error) == Strings{"Invalid deprecated value@3"});
 
-    auto keyed = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.blah[each.key]\n}\n", Engine::opentofu);
+    auto keyed =
+        decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.blah[each.key]\n}\n", Engine::opentofu);
     CHECK(keyed.diags.empty());
     REQUIRE(keyed.file.resources.size() == 1);
 }
@@ -86,11 +91,13 @@ TEST_CASE("opentofu: module version from a variable, ignored default attributes"
     auto tf = decode("a.tf", "module \"m\" {\n  source = \"./m\"\n  version = var.v\n}\n", Engine::terraform);
     CHECK_FALSE(summaries(tf, Severity::error).empty());
 
-    auto var = decode("a.tf",
-                      "variable \"v\" {\n  type = object({ a = string, b = map(object({})) })\n  default = {\n    a = \"x\"\n"
-                      "    b = { k = { extra = 1 } }\n    c = 2\n  }\n}\n",
-                      Engine::opentofu);
-    CHECK(summaries(var, Severity::warning) == Strings{"Object attribute is ignored@5", "Object attribute is ignored@6"});
+    auto var =
+        decode("a.tf",
+               "variable \"v\" {\n  type = object({ a = string, b = map(object({})) })\n  default = {\n    a = \"x\"\n"
+               "    b = { k = { extra = 1 } }\n    c = 2\n  }\n}\n",
+               Engine::opentofu);
+    CHECK(summaries(var, Severity::warning) ==
+          Strings{"Object attribute is ignored@5", "Object attribute is ignored@6"});
 }
 
 TEST_CASE("opentofu: restrictions of ephemeral resources", "[config][opentofu]") {
@@ -109,14 +116,16 @@ TEST_CASE("opentofu: restrictions of ephemeral resources", "[config][opentofu]")
                       "  locals {}\n"
                       "}\n",
                       Engine::opentofu);
-    CHECK(summaries(eph, Severity::error) ==
-          Strings{"Invalid connection block in ephemeral resource@3", "Invalid provisioner block in ephemeral resource@4",
-                  "Invalid ephemeral resource lifecycle argument@6", "Reserved block type name in ephemeral block@12"});
+    CHECK(summaries(eph, Severity::error) == Strings{"Invalid connection block in ephemeral resource@3",
+                                                     "Invalid provisioner block in ephemeral resource@4",
+                                                     "Invalid ephemeral resource lifecycle argument@6",
+                                                     "Reserved block type name in ephemeral block@12"});
 }
 
 TEST_CASE("opentofu: a blank deprecated message on a variable", "[config][opentofu]") {
-    auto blank = decode("a.tf", "variable \"a\" {\n  deprecated = \" \\t\"\n}\nvariable \"b\" {\n  deprecated = \"Use c.\"\n}\n",
-                        Engine::opentofu);
+    auto blank =
+        decode("a.tf", "variable \"a\" {\n  deprecated = \" \\t\"\n}\nvariable \"b\" {\n  deprecated = \"Use c.\"\n}\n",
+               Engine::opentofu);
     CHECK(summaries(blank, Severity::error) == Strings{"Invalid `deprecated` value@1"});
     // Terraform has no such argument to check.
     CHECK(decode("a.tf", "variable \"a\" {\n  deprecated = \"\"\n}\n", Engine::terraform).diags.empty());
@@ -130,7 +139,8 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
     CHECK(tofu.file.resources[0].first.provider_ref == "null.plain");
     CHECK(tofu.file.resources[0].first.provider_keyed);
 
-    auto constant = decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.x[\"eu\"]\n}\n", Engine::opentofu);
+    auto constant =
+        decode("a.tf", "resource \"null_resource\" \"r\" {\n  provider = aws.x[\"eu\"]\n}\n", Engine::opentofu);
     CHECK(constant.diags.empty());
     REQUIRE(constant.file.resources.size() == 1);
     CHECK(constant.file.resources[0].first.provider_ref == "aws.x");
@@ -146,8 +156,9 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
     CHECK(plain.file.resources[0].first.provider_ref == "null.plain");
     CHECK_FALSE(plain.file.resources[0].first.provider_keyed);
 
-    auto passed = decode("a.tf", "module \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws.by_region[each.key]\n  }\n}\n",
-                         Engine::opentofu);
+    auto passed = decode(
+        "a.tf", "module \"m\" {\n  source = \"./m\"\n  providers = {\n    aws = aws.by_region[each.key]\n  }\n}\n",
+        Engine::opentofu);
     CHECK(summaries(passed, Severity::error).empty());
     REQUIRE(passed.file.module_calls.size() == 1);
     REQUIRE(passed.file.module_calls[0].first.providers.size() == 1);
@@ -157,11 +168,12 @@ TEST_CASE("provider references: instance keys for OpenTofu only, keyword roots f
 
 TEST_CASE("import blocks: target and provider", "[config]") {
     for (Engine engine : {Engine::terraform, Engine::opentofu}) {
-        auto d = decode("a.tf",
-                        "import {\n  provider = aws.west\n  id = \"i\"\n  to = aws_instance.web[each.key]\n  for_each = toset([\"a\"])\n}\n"
-                        "import {\n  provider = aws.west\n  id = \"i\"\n  to = module.m[\"a\"].aws_instance.web\n}\n"
-                        "import {\n  id = \"i\"\n  to = upper(\"x\")\n}\n",
-                        engine);
+        auto d = decode(
+            "a.tf",
+            "import {\n  provider = aws.west\n  id = \"i\"\n  to = aws_instance.web[each.key]\n  for_each = toset([\"a\"])\n}\n"
+            "import {\n  provider = aws.west\n  id = \"i\"\n  to = module.m[\"a\"].aws_instance.web\n}\n"
+            "import {\n  id = \"i\"\n  to = upper(\"x\")\n}\n",
+            engine);
         CHECK(summaries(d, Severity::error) ==
               Strings{"Invalid import provider argument@8", "Invalid import address expression@14"});
         REQUIRE(d.file.imports.size() == 2);
@@ -174,7 +186,8 @@ TEST_CASE("import blocks: target and provider", "[config]") {
         CHECK(d.file.imports[1].first.to_module);
         CHECK(d.file.imports[1].first.to_resource.empty());
     }
-    auto json = decode("a.tf.json", R"({"import": [{"id": "i", "to": "module.m[0].aws_instance.web[\"k\"]"}]})", Engine::terraform);
+    auto json = decode("a.tf.json", R"({"import": [{"id": "i", "to": "module.m[0].aws_instance.web[\"k\"]"}]})",
+                       Engine::terraform);
     CHECK(json.diags.empty());
     REQUIRE(json.file.imports.size() == 1);
     CHECK(json.file.imports[0].first.to_module);

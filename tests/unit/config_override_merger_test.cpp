@@ -17,7 +17,8 @@ namespace {
 struct Fixture {
     std::shared_ptr<const SourceFile> file;
 
-    Fixture(std::string name, std::string text) : file(std::make_shared<const SourceFile>(std::move(name), std::move(text))) {}
+    Fixture(std::string name, std::string text)
+        : file(std::make_shared<const SourceFile>(std::move(name), std::move(text))) {}
 
     // The expression on the line that starts with `name =`.
     Expression expr(std::string_view name, int occurrence = 0) const {
@@ -30,7 +31,8 @@ struct Fixture {
         }
         auto start = static_cast<std::uint32_t>(at + needle.size());
         auto end = static_cast<std::uint32_t>(t.find('\n', start));
-        return Expression{file.get(), Range{Pos{static_cast<std::uint32_t>(start)}, Pos{static_cast<std::uint32_t>(end)}}};
+        return Expression{file.get(),
+                          Range{Pos{static_cast<std::uint32_t>(start)}, Pos{static_cast<std::uint32_t>(end)}}};
     }
     Argument arg(std::string_view name, int occurrence = 0) const {
         return Argument{std::string(name), {}, expr(name, occurrence)};
@@ -85,7 +87,8 @@ TEST_CASE("merge: arguments by name, nested blocks by type", "[config][merge]") 
     Fixture over("override.tf", "ami = \"b\"\nname = \"x\"\ndevice = \"/dev/sdc\"\n");
     Body base;
     base.arguments = {main.arg("ami"), main.arg("type")};
-    base.blocks = {block("ebs", {}, main.line(3), {main.arg("size")}), block("root", {}, main.line(4), {main.arg("size", 1)}),
+    base.blocks = {block("ebs", {}, main.line(3), {main.arg("size")}),
+                   block("root", {}, main.line(4), {main.arg("size", 1)}),
                    block("dynamic", {"ingress"}, main.line(5), {main.arg("port")})};
     Body o;
     o.arguments = {over.arg("ami"), over.arg("name")};
@@ -123,8 +126,8 @@ TEST_CASE("merge: resources, lifecycle and meta-arguments", "[config][merge]") {
     auto o = resource(ResourceMode::managed, "aws_instance", "web", over.line(1));
     o.for_each = over.expr("for_each");
     o.lifecycle.create_before_destroy = DecodedValue{false, over.line(1)};  // an explicit false replaces
-    o.lifecycle.ignore_changes = std::vector<Traversal>{};                   // an empty list changes nothing
-    o.lifecycle.replace_triggered_by = {over.expr("replace")};               // ignored
+    o.lifecycle.ignore_changes = std::vector<Traversal>{};                  // an empty list changes nothing
+    o.lifecycle.replace_triggered_by = {over.expr("replace")};              // ignored
     over_file.resources.push_back({o, {}});
     // A managed resource is no base for a data resource of the same name.
     over_file.resources.push_back({resource(ResourceMode::data, "aws_instance", "web", over.line(2)), {}});
@@ -172,9 +175,9 @@ TEST_CASE("merge: duplicates across primary files keep the first resource, the l
     m.add_primary(fa);
     m.add_primary(fb);
     Module mod = m.finish();
-    CHECK(summaries(m.diagnostics()) ==
-          std::vector<std::string>{"Duplicate variable declaration", "Duplicate local value definition",
-                                   "Duplicate resource \"null_resource\" configuration"});
+    CHECK(summaries(m.diagnostics()) == std::vector<std::string>{"Duplicate variable declaration",
+                                                                 "Duplicate local value definition",
+                                                                 "Duplicate resource \"null_resource\" configuration"});
     for (const auto& d : m.diagnostics()) CHECK(d.filename == "b.tf");
     CHECK(mod.resources.at("null_resource.r").origin.to_string() == "a.tf:1");
     CHECK(mod.variables.at("v").origin.to_string() == "b.tf:1");
@@ -191,8 +194,10 @@ TEST_CASE("merge: terraform settings", "[config][merge]") {
     TerraformBlock tb;
     tb.required_version = RequiredVersion{{">= 1.2"}, main.line(2)};
     RequiredProvidersBlock rp;
-    rp.entries.push_back(RequiredProvider{"aws", "registry.terraform.io/hashicorp/aws", "hashicorp/aws", {"~> 4.0"}, {}, main.line(4)});
-    rp.entries.push_back(RequiredProvider{"mycloud", "example.com/acme/mycloud", "example.com/acme/mycloud", {}, {}, main.line(5)});
+    rp.entries.push_back(
+        RequiredProvider{"aws", "registry.terraform.io/hashicorp/aws", "hashicorp/aws", {"~> 4.0"}, {}, main.line(4)});
+    rp.entries.push_back(
+        RequiredProvider{"mycloud", "example.com/acme/mycloud", "example.com/acme/mycloud", {}, {}, main.line(5)});
     tb.required_providers.push_back(rp);
     tb.backends.push_back(Backend{"s3", {}, main.line(7)});
     tb.backend_ranges.emplace_back();
@@ -205,7 +210,8 @@ TEST_CASE("merge: terraform settings", "[config][merge]") {
     ot.required_version = RequiredVersion{{">= 1.5"}, over.line(2)};
     RequiredProvidersBlock orp;
     // Only a version: the whole entry is replaced, so the source falls back.
-    orp.entries.push_back(RequiredProvider{"mycloud", "registry.terraform.io/hashicorp/mycloud", std::nullopt, {"1.0"}, {}, over.line(4)});
+    orp.entries.push_back(RequiredProvider{
+        "mycloud", "registry.terraform.io/hashicorp/mycloud", std::nullopt, {"1.0"}, {}, over.line(4)});
     ot.required_providers.push_back(orp);
     ot.backends.push_back(Backend{"local", {}, over.line(6)});
     ot.backend_ranges.emplace_back();
@@ -242,7 +248,8 @@ TEST_CASE("merge: outputs, module calls, providers and missing bases", "[config]
     ModuleCall mc;
     mc.name = "net";
     mc.origin = main.line(2);
-    mc.providers = {ProviderPassing{"aws", "aws.west", main.line(2)}, ProviderPassing{"google", "google", main.line(2)}};
+    mc.providers = {ProviderPassing{"aws", "aws.west", main.line(2)},
+                    ProviderPassing{"google", "google", main.line(2)}};
     base.module_calls.push_back({mc, {}});
     Provider p;
     p.name = "aws";
@@ -276,9 +283,9 @@ TEST_CASE("merge: outputs, module calls, providers and missing bases", "[config]
     m.add_primary(base);
     m.apply_override(o);
     Module mod = m.finish();
-    CHECK(summaries(m.diagnostics()) ==
-          std::vector<std::string>{"Missing base provider configuration for override",
-                                   "Missing base variable declaration to override", "Unsupported override"});
+    CHECK(summaries(m.diagnostics()) == std::vector<std::string>{"Missing base provider configuration for override",
+                                                                 "Missing base variable declaration to override",
+                                                                 "Unsupported override"});
     CHECK(over.file->line(m.diagnostics()[2].subject->start) == 2);
     CHECK(mod.outputs.at("o").value->text() == "2");
     CHECK(mod.outputs.at("o").description->value == "base text");
@@ -301,7 +308,8 @@ TEST_CASE("merge: JSON properties are blocks only where a native body of the mer
     base.blocks = {block("ebs", {}, main.line(1), {main.arg("size")}), block("root", {}, main.line(1))};
     Body o;
     o.from_json = true;
-    for (const auto& m : doc.root.members) o.undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, over.get()});
+    for (const auto& m : doc.root.members)
+        o.undecided.push_back(JsonProperty{m.name, m.name_range, &m.value, over.get()});
     merge_body(base, o);
 
     REQUIRE(base.arguments.size() == 1);

@@ -63,7 +63,8 @@ TEST_CASE("unification", "[cty][unify]") {
     CHECK(unify(tuples, Safety::unsafe)->type == Type::list(Type::string()));
     const Type same_len[] = {Type::tuple({Type::number()}), Type::tuple({Type::string()})};
     CHECK(unify(same_len, Safety::unsafe)->type == Type::tuple({Type::string()}));
-    const Type objects[] = {Type::object({{"a", Type::number()}}), Type::object({{"a", Type::string()}, {"b", Type::number()}})};
+    const Type objects[] = {Type::object({{"a", Type::number()}}),
+                            Type::object({{"a", Type::string()}, {"b", Type::number()}})};
     CHECK(unify(objects, Safety::unsafe)->type == Type::map(Type::string()));
     const Type incompatible[] = {Type::object({}), Type::tuple({})};
     CHECK_FALSE(unify(incompatible, Safety::unsafe).has_value());

@@ -148,9 +148,9 @@ TEST_CASE("no rule compares diagnostic text", "[diagnostic-codes]") {
     }
     CHECK(scanned > 50);
     // The scan itself catches the forms it is meant to.
-    for (const char* bad : {R"(return d.diagnostic.summary == "Unsupported override";)",
-                            R"(if (s.summary.find("depends_on") != npos))", R"(p.detail.starts_with("Overriding"))",
-                            R"(if ("Invalid source" == d.summary))"}) {
+    for (const char* bad :
+         {R"(return d.diagnostic.summary == "Unsupported override";)", R"(if (s.summary.find("depends_on") != npos))",
+          R"(p.detail.starts_with("Overriding"))", R"(if ("Invalid source" == d.summary))"}) {
         INFO(bad);
         CHECK(std::regex_search(std::string(bad), compares));
     }

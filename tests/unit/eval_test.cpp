@@ -97,9 +97,9 @@ TEST_CASE("spec: objects keep the last duplicate key", "[eval]") {
 }
 
 TEST_CASE("spec: errors make an expression non-constant", "[eval]") {
-    for (const char* e : {"var.x", "upper(\"x\")", "tomap({})", "\"${upper(\"x\")}\"", "[1,2][1.5]", "1/0",
-                          "0/0", "{a=1}.b", "\"abc\" > 1", "1 + null", "[1][-1]", "[1][5]", "true ? {} : []",
-                          "[for x in 5: x]", "null ? 1 : 2"}) {
+    for (const char* e :
+         {"var.x", "upper(\"x\")", "tomap({})", "\"${upper(\"x\")}\"", "[1,2][1.5]", "1/0", "0/0", "{a=1}.b",
+          "\"abc\" > 1", "1 + null", "[1][-1]", "[1][5]", "true ? {} : []", "[for x in 5: x]", "null ? 1 : 2"}) {
         CAPTURE(e);
         CHECK(constant(e) == "NONCONST");
     }
@@ -127,9 +127,10 @@ TEST_CASE("variables and functions from a context", "[eval]") {
     ctx.variables.emplace();
     ctx.variables->emplace("var", cty::Value::object({{"n", cty::Value::number(*cty::Number::parse("2"))}}));
     ctx.functions.emplace();
-    ctx.functions->emplace("twice", Function{[](std::span<const cty::Value> args) {
-                               return Function::Result{cty::Value::number(*args[0].as_number().multiply(*cty::Number::parse("2"))), {}};
-                           }});
+    ctx.functions->emplace(
+        "twice", Function{[](std::span<const cty::Value> args) {
+            return Function::Result{cty::Value::number(*args[0].as_number().multiply(*cty::Number::parse("2"))), {}};
+        }});
     const auto ok = eval_in("twice(var.n) + 1", &ctx);
     CHECK(ok.result.diagnostics.empty());
     CHECK(cty::to_json_text(ok.result.value) == "5");

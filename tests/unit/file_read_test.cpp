@@ -64,8 +64,8 @@ TEST_CASE("a missing file, a directory and a dangling link are told apart", "[fi
     fs::create_symlink("gone/.terraform.lock.hcl", s.at("repo/.terraform.lock.hcl"));
     auto dangling = read_regular_file(s.at("repo/.terraform.lock.hcl"), inside(s));
     CHECK(dangling.failure == ReadFailure::dangling_symlink);
-    CHECK(dangling.message == s.at("repo/.terraform.lock.hcl") +
-                                  ": a symbolic link to gone/.terraform.lock.hcl, which does not exist");
+    CHECK(dangling.message ==
+          s.at("repo/.terraform.lock.hcl") + ": a symbolic link to gone/.terraform.lock.hcl, which does not exist");
 }
 
 TEST_CASE("a FIFO is refused at once, never opened for reading", "[file-read]") {
@@ -85,8 +85,8 @@ TEST_CASE("devices are refused with what they are, also through a link", "[file-
     fs::create_symlink("/dev/zero", s.at("repo/zero.tf"));
     auto zero = read_regular_file(s.at("repo/zero.tf"), ReadPolicy{});
     CHECK(zero.failure == ReadFailure::not_regular);
-    CHECK(zero.message == s.at("repo/zero.tf") +
-                              " (a symbolic link to /dev/zero): is a character device; only regular files are read");
+    CHECK(zero.message ==
+          s.at("repo/zero.tf") + " (a symbolic link to /dev/zero): is a character device; only regular files are read");
     CHECK(zero.bytes.empty());
 }
 

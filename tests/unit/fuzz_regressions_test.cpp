@@ -139,8 +139,10 @@ TEST_CASE("the parser survives every fuzz regression input", "[.][hcl][fuzz-regr
 TEST_CASE("every input format survives its fuzz regression inputs", "[.][fuzz-regressions]") {
     using Check = fuzzing::Problems (*)(std::string_view);
     const std::pair<const char*, Check> formats[] = {
-        {"tf-json", &fuzzing::check_tf_json},   {"lock", &fuzzing::check_lock_file},
-        {"settings", &fuzzing::check_settings}, {"state", &fuzzing::check_state_file},
+        {"tf-json", &fuzzing::check_tf_json},
+        {"lock", &fuzzing::check_lock_file},
+        {"settings", &fuzzing::check_settings},
+        {"state", &fuzzing::check_state_file},
         {"tfrc", &fuzzing::check_cli_config},
         {"registry-json", &fuzzing::check_registry_documents},
         {"mirror-json", &fuzzing::check_mirror_documents},

@@ -24,13 +24,13 @@ TEST_CASE("the top-level blocks of one type are cut out of a file", "[hcl][block
 }
 
 TEST_CASE("a file needing error recovery is not cut", "[hcl][block-text]") {
-    CHECK_FALSE(top_level_blocks_text("module \"a\" {\n  source = \"./a\"\n", "module"));        // unclosed
-    CHECK_FALSE(top_level_blocks_text("module \"a\" {\n} x\n", "module"));                       // after the brace
-    CHECK_FALSE(top_level_blocks_text("locals {\n  a = (1]\n}\n", "module"));                    // mismatched
-    CHECK_FALSE(top_level_blocks_text("\"a\" = 1\nmodule \"b\" {\n}\n", "module"));             // not a name
-    CHECK_FALSE(top_level_blocks_text("module \"a\"\n{\n}\n", "module"));                        // header broken
-    CHECK_FALSE(top_level_blocks_text("a = 1 ; b = 2\nmodule \"b\" {\n}\n", "module"));          // rejected token
-    CHECK_FALSE(top_level_blocks_text("a = \"x\nmodule \"b\" {\n}\n", "module"));                // newline in a quote
+    CHECK_FALSE(top_level_blocks_text("module \"a\" {\n  source = \"./a\"\n", "module"));  // unclosed
+    CHECK_FALSE(top_level_blocks_text("module \"a\" {\n} x\n", "module"));                 // after the brace
+    CHECK_FALSE(top_level_blocks_text("locals {\n  a = (1]\n}\n", "module"));              // mismatched
+    CHECK_FALSE(top_level_blocks_text("\"a\" = 1\nmodule \"b\" {\n}\n", "module"));        // not a name
+    CHECK_FALSE(top_level_blocks_text("module \"a\"\n{\n}\n", "module"));                  // header broken
+    CHECK_FALSE(top_level_blocks_text("a = 1 ; b = 2\nmodule \"b\" {\n}\n", "module"));    // rejected token
+    CHECK_FALSE(top_level_blocks_text("a = \"x\nmodule \"b\" {\n}\n", "module"));          // newline in a quote
 }
 
 TEST_CASE("a block's attributes can be left out but for some", "[hcl][block-text]") {

@@ -39,7 +39,8 @@ Finding finding_on(const std::shared_ptr<const SourceFile>& src, const std::stri
 }  // namespace
 
 TEST_CASE("baseline fingerprints survive lines added above, and new problems are not recorded", "[lint][baseline]") {
-    const std::string before = "module \"a\" {\n  source = \"x/y/aws\"\n}\n\nmodule \"b\" {\n  source = \"x/y/aws\"\n}\n";
+    const std::string before =
+        "module \"a\" {\n  source = \"x/y/aws\"\n}\n\nmodule \"b\" {\n  source = \"x/y/aws\"\n}\n";
     auto old_src = source("/repo/main.tf", before);
     Findings old_findings = {finding_on(old_src, "source", "module-version-unpinned", 1),
                              finding_on(old_src, "source", "module-version-unpinned", 2),
@@ -56,7 +57,8 @@ TEST_CASE("baseline fingerprints survive lines added above, and new problems are
     CHECK(parsed.entries == entries);
 
     // Lines added above, indentation changed, one new problem.
-    const std::string after = "# a header\n\nlocals {\n  x = 1\n}\n\n" + before + "module \"c\" {\n    source = \"x/y/aws\"\n}\n";
+    const std::string after =
+        "# a header\n\nlocals {\n  x = 1\n}\n\n" + before + "module \"c\" {\n    source = \"x/y/aws\"\n}\n";
     auto new_src = source("/repo/main.tf", after);
     Findings now = {finding_on(new_src, "source", "module-version-unpinned", 1),
                     finding_on(new_src, "source", "module-version-unpinned", 2),
@@ -83,9 +85,9 @@ TEST_CASE("a broken baseline is an error with its position", "[lint][baseline]")
 TEST_CASE("--add-ignore writes one comment per line, indented, above the finding", "[lint][add-ignore]") {
     auto src = source("m/main.tf", "resource \"a\" \"b\" {\n  x = 1\n  y = <<EOT\n  z\nEOT\n}\n");
     auto json = source("m/x.tf.json", "{}");
-    Findings findings = {finding_on(src, "x = 1", "rule-b"), finding_on(src, "x = 1", "rule-a"),
+    Findings findings = {finding_on(src, "x = 1", "rule-b"),    finding_on(src, "x = 1", "rule-a"),
                          finding_on(src, "resource", "rule-c"), finding_on(src, "  z", "rule-d"),
-                         finding_on(json, "{}", "rule-e"), finding_on(src, "x = 1", "unused-ignore")};
+                         finding_on(json, "{}", "rule-e"),      finding_on(src, "x = 1", "unused-ignore")};
     const AddIgnorePlan plan = plan_add_ignores(findings, "legacy");
     CHECK(plan.comments == 2);
     CHECK(plan.findings_covered == 3);
@@ -115,9 +117,10 @@ TEST_CASE("unified diff of a fix", "[lint][diff]") {
 }
 
 TEST_CASE("tflint-ignore comments stand for the mapped tfsift rules", "[lint][tflint]") {
-    auto file = hcl::parse(source("main.tf", "# tflint-ignore: terraform_module_version, terraform_naming_convention\n"
-                                             "module \"m\" {}\n"
-                                             "# tflint-ignore-file: terraform_required_providers\n"));
+    auto file = hcl::parse(source("main.tf",
+                                  "# tflint-ignore: terraform_module_version, terraform_naming_convention\n"
+                                  "module \"m\" {}\n"
+                                  "# tflint-ignore-file: terraform_required_providers\n"));
     auto ignores = find_ignore_comments(file);
     REQUIRE(ignores.size() == 2);
     CHECK(ignores[0].from_tflint);

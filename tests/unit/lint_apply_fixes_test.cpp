@@ -15,8 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // A finding on `src` whose fix replaces bytes [begin, end) with `text`.
-Finding with_fix(const std::shared_ptr<const SourceFile>& src, std::uint32_t begin, std::uint32_t end,
-                 std::string text, Applicability applicability = Applicability::safe) {
+Finding with_fix(const std::shared_ptr<const SourceFile>& src, std::uint32_t begin, std::uint32_t end, std::string text,
+                 Applicability applicability = Applicability::safe) {
     Finding f;
     f.rule_id = "some-rule";
     f.file = src;
@@ -24,7 +24,8 @@ Finding with_fix(const std::shared_ptr<const SourceFile>& src, std::uint32_t beg
     Fix fix;
     fix.description = "Repair it";
     fix.applicability = applicability;
-    fix.edits.push_back({src, Range{Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}}, std::move(text)});
+    fix.edits.push_back(
+        {src, Range{Pos{static_cast<std::uint32_t>(begin)}, Pos{static_cast<std::uint32_t>(end)}}, std::move(text)});
     f.fix = std::move(fix);
     return f;
 }

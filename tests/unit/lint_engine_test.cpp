@@ -31,12 +31,14 @@ struct Run {
 // The rules about how a module is written (TFLint's recommended preset):
 // the engine cases below use deliberately bare snippets, which these would
 // report, so they are switched off there as a user would with --disable.
-const std::vector<std::string> style_rules = {"unused-declaration", "variable-type-missing", "required-version-missing"};
+const std::vector<std::string> style_rules = {"unused-declaration", "variable-type-missing",
+                                              "required-version-missing"};
 
 // Lints `hcl_text` as mod/main.tf of a scratch directory whose settings file
 // holds `settings_text`.
 Run lint_text(const std::string& settings_text, const std::string& hcl_text, RuleSelection selection = {}) {
-    if (selection.only.empty()) selection.disable.insert(selection.disable.end(), style_rules.begin(), style_rules.end());
+    if (selection.only.empty())
+        selection.disable.insert(selection.disable.end(), style_rules.begin(), style_rules.end());
     testing::ScratchDir scratch;
     fs::create_directories(scratch.path / "mod");
     std::ofstream(scratch.path / ".tfsift.toml") << settings_text;
@@ -98,7 +100,8 @@ TEST_CASE("policy findings, severity overrides and per-path ignores", "[lint][en
 
     auto ignored = lint_text(std::string(naming_policy) + "[[ignore]]\npaths = [\"mod/*.tf\"]\n", code);
     CHECK(ignored.findings.empty());
-    auto other_rule = lint_text(std::string(naming_policy) + "[[ignore]]\npaths = [\"mod\"]\nrules = [\"syntax-error\"]\n", code);
+    auto other_rule =
+        lint_text(std::string(naming_policy) + "[[ignore]]\npaths = [\"mod\"]\nrules = [\"syntax-error\"]\n", code);
     CHECK(other_rule.findings.size() == 1);
 }
 

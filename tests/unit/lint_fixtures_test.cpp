@@ -15,9 +15,9 @@
 #include <set>
 #include <sstream>
 
-#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
@@ -140,8 +140,9 @@ TEST_CASE("every rule fixture gives exactly the annotated findings", "[lint][fix
             FixtureOutcome outcome = run_rule_fixtures(entry.path());
             CHECK(outcome.files > 0);
             CHECK(!outcome.expected.empty());  // at least one failing case
-            INFO("missing findings:\n" << difference(outcome.expected, outcome.actual)
-                                       << "unexpected findings:\n" << difference(outcome.actual, outcome.expected));
+            INFO("missing findings:\n"
+                 << difference(outcome.expected, outcome.actual) << "unexpected findings:\n"
+                 << difference(outcome.actual, outcome.expected));
             CHECK(outcome.expected == outcome.actual);
         }
     }

@@ -8,9 +8,7 @@ using namespace tfsift::lint;
 
 namespace {
 
-hcl::File parse(const std::string& text) {
-    return hcl::parse(std::make_shared<const SourceFile>("main.tf", text));
-}
+hcl::File parse(const std::string& text) { return hcl::parse(std::make_shared<const SourceFile>("main.tf", text)); }
 
 Finding finding_at(const hcl::File& f, std::uint32_t line, const std::string& rule) {
     Finding x;
@@ -25,11 +23,12 @@ Finding finding_at(const hcl::File& f, std::uint32_t line, const std::string& ru
 }  // namespace
 
 TEST_CASE("ignore comments are read from the file's comments", "[lint][ignore]") {
-    auto file = parse("# tfsift-ignore: a-rule, b-rule -- because\n"
-                      "x = 1 // tfsift-ignore:c-rule\n"
-                      "# tfsift-ignore-file: d-rule # expect: something\n"
-                      "# not an ignore: tfsift-ignore: e\n"
-                      "/* tfsift-ignore: f */\n");
+    auto file = parse(
+        "# tfsift-ignore: a-rule, b-rule -- because\n"
+        "x = 1 // tfsift-ignore:c-rule\n"
+        "# tfsift-ignore-file: d-rule # expect: something\n"
+        "# not an ignore: tfsift-ignore: e\n"
+        "/* tfsift-ignore: f */\n");
     auto ignores = find_ignore_comments(file);
     REQUIRE(ignores.size() == 3);
     CHECK(ignores[0].line == 1);
@@ -48,11 +47,12 @@ TEST_CASE("ignore comments are read from the file's comments", "[lint][ignore]")
 }
 
 TEST_CASE("an ignore covers its own line and the next, a file ignore the file", "[lint][ignore]") {
-    auto file = parse("# tfsift-ignore: r1\n"
-                      "a = 1\n"
-                      "b = 2\n"
-                      "c = 3 # tfsift-ignore: r2\n"
-                      "# tfsift-ignore-file: r3\n");
+    auto file = parse(
+        "# tfsift-ignore: r1\n"
+        "a = 1\n"
+        "b = 2\n"
+        "c = 3 # tfsift-ignore: r2\n"
+        "# tfsift-ignore-file: r3\n");
     auto ignores = find_ignore_comments(file);
     Findings findings = {finding_at(file, 1, "r1"), finding_at(file, 2, "r1"), finding_at(file, 3, "r1"),
                          finding_at(file, 4, "r2"), finding_at(file, 2, "r3"), finding_at(file, 2, "r2")};

@@ -50,9 +50,10 @@ struct RootModule {
         write_file(dir.path / "home" / ".terraformrc", "");
         ::setenv("TF_CLI_CONFIG_FILE", (dir.path / "home" / ".terraformrc").string().c_str(), 1);
         write_file(module() / ".tfsift.toml", "platforms = [\"linux_amd64\"]\n");
-        write_file(module() / "main.tf", "terraform {\n  required_providers {\n    null = {\n      source  = "
-                                         "\"hashicorp/null\"\n      version = \"" +
-                                             constraint + "\"\n    }\n  }\n}\n\nprovider \"null\" {}\n");
+        write_file(module() / "main.tf",
+                   "terraform {\n  required_providers {\n    null = {\n      source  = "
+                   "\"hashicorp/null\"\n      version = \"" +
+                       constraint + "\"\n    }\n  }\n}\n\nprovider \"null\" {}\n");
         if (!installed.empty()) {
             write_file(module() / ".terraform" / "providers" / "registry.terraform.io" / "hashicorp" / "null" /
                            installed / "linux_amd64" / ("terraform-provider-null_v" + installed),

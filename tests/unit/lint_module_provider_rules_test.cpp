@@ -81,8 +81,7 @@ TEST_CASE("provider references are reported at the reference, bare or quoted", "
     write(scratch.path / "main.tf",
           "resource \"aws_s3_bucket\" \"a\" {\n  provider = aws.nope\n}\n"
           "module \"m\" {\n  source    = \"hashicorp/x/aws\"\n  providers = { aws = aws.gone }\n}\n");
-    write(scratch.path / "extra.tf.json",
-          R"({"data": {"aws_region": {"r": {"provider": "aws.json_alias"}}}})");
+    write(scratch.path / "extra.tf.json", R"({"data": {"aws_region": {"r": {"provider": "aws.json_alias"}}}})");
     auto findings = lint_only(scratch.path, "provider-alias-undeclared", ModuleRole::root);
     REQUIRE(findings.size() == 3);
     std::vector<std::string> texts;

@@ -52,8 +52,9 @@ TEST_CASE("module roles come from every local caller in the repository", "[lint]
     write_file(r / "examples/basic/main.tf", "module \"this\" {\n  source = \"../..\"\n}\n");
     write_file(r / "modules/net/main.tf", "");
     write_file(r / "modules/unused/main.tf", "");
-    write_file(r / "envs/prod/main.tf", "module \"net\" {\n  source = \"../../modules/net\"\n}\n"
-                                         "module \"remote\" {\n  source = \"hashicorp/consul/aws\"\n}\n");
+    write_file(r / "envs/prod/main.tf",
+               "module \"net\" {\n  source = \"../../modules/net\"\n}\n"
+               "module \"remote\" {\n  source = \"hashicorp/consul/aws\"\n}\n");
     // JSON syntax counts too.
     write_file(r / "envs/dev/main.tf.json", R"({"module": {"db": {"source": "../../modules/db"}}})");
     write_file(r / "modules/db/main.tf", "");
@@ -63,8 +64,7 @@ TEST_CASE("module roles come from every local caller in the repository", "[lint]
     write_file(r / "broken/main.tf", "module \"m\" {\n  source = \n");
 
     const RepositoryModuleCalls calls = scan_repository_module_calls(r.string());
-    CHECK(calls.called ==
-          std::set<std::string>{abs(r), abs(r / "modules/net"), abs(r / "modules/db")});
+    CHECK(calls.called == std::set<std::string>{abs(r), abs(r / "modules/net"), abs(r / "modules/db")});
 
     Settings none;
     CHECK(decide_module_role(abs(r), none, calls) == ModuleRole::called);

@@ -177,8 +177,7 @@ lint::LintResult lint_paths(const std::vector<std::string>& paths, unsigned jobs
 
 }  // namespace
 
-TEST_CASE("session: a module called only through a module outside the run is linted as called",
-          "[lint][session]") {
+TEST_CASE("session: a module called only through a module outside the run is linted as called", "[lint][session]") {
     // `a_leaf` comes first and no target's files name it, so it is linted
     // as a root before `b_app` is loaded; b_app calls it through `mid`,
     // which is not a target, so the first lint of a_leaf has to be redone.
@@ -203,7 +202,8 @@ TEST_CASE("session: a module that only looks called is linted as a root", "[lint
     std::filesystem::create_directories(dir.path / ".git");
     write_file(dir.path / "lib" / "main.tf", "variable \"x\" {\n  type = string\n}\n");
     write_file(dir.path / "lib" / ".terraform.lock.hcl", "# no providers\n");
-    write_file(dir.path / "app" / "main.tf", "locals {\n  where = \"../lib\"\n}\noutput \"w\" {\n  value = local.where\n}\n");
+    write_file(dir.path / "app" / "main.tf",
+               "locals {\n  where = \"../lib\"\n}\noutput \"w\" {\n  value = local.where\n}\n");
     const lint::LintResult alone = lint_paths({(dir.path / "app").string(), (dir.path / "lib").string()}, 1);
     REQUIRE(alone.completed);
     CHECK(!lock_in_shared_module(alone, "lib"));

@@ -85,5 +85,6 @@ TEST_CASE("a directory as a settings file is an error", "[file-read][settings]")
     (void)s.write("repo/conf.d/x", "");
     auto r = lint::load_settings(s.at("repo/conf.d"), true);
     REQUIRE(r.errors.size() == 1);
-    CHECK(r.errors[0].message == "cannot read the settings file: " + s.at("repo/conf.d") + ": is a directory, not a file");
+    CHECK(r.errors[0].message ==
+          "cannot read the settings file: " + s.at("repo/conf.d") + ": is a directory, not a file");
 }

@@ -106,8 +106,8 @@ TEST_CASE("settings errors carry file, line and column", "[lint][settings]") {
         CHECK(r.errors[0].line == 1);
     }
     SECTION("a key of another policy kind") {
-        auto r = parse_settings("a.toml",
-                                "[[policy]]\nid = \"x\"\nkind = \"module-source\"\nallowed = [\"^a\"]\npattern = \"b\"\n");
+        auto r = parse_settings(
+            "a.toml", "[[policy]]\nid = \"x\"\nkind = \"module-source\"\nallowed = [\"^a\"]\npattern = \"b\"\n");
         REQUIRE(r.errors.size() == 1);
         CHECK(r.errors[0].line == 5);
     }
@@ -220,10 +220,31 @@ TEST_CASE("absolute_normal_path agrees with the lexically normal absolute path",
         while (out.size() > 1 && out.back() == '/') out.pop_back();
         return out;
     };
-    const std::vector<std::string> paths = {
-        "/", "//", "/a", "/a/", "/a//b", "//a/b", "/a/./b", "/a/b/.", "/a/b/..", "/a/../..", "/..", "/../a",
-        "/a/b/../../c/./d/", "/a/.b/..c/...", "a", "a/b", "./a", "../a", "../../..", ".", "..", "a/../..", "a//b/./c/",
-        "env/prod/../../modules/vpc", "x/.terraform.lock.hcl"};
+    const std::vector<std::string> paths = {"/",
+                                            "//",
+                                            "/a",
+                                            "/a/",
+                                            "/a//b",
+                                            "//a/b",
+                                            "/a/./b",
+                                            "/a/b/.",
+                                            "/a/b/..",
+                                            "/a/../..",
+                                            "/..",
+                                            "/../a",
+                                            "/a/b/../../c/./d/",
+                                            "/a/.b/..c/...",
+                                            "a",
+                                            "a/b",
+                                            "./a",
+                                            "../a",
+                                            "../../..",
+                                            ".",
+                                            "..",
+                                            "a/../..",
+                                            "a//b/./c/",
+                                            "env/prod/../../modules/vpc",
+                                            "x/.terraform.lock.hcl"};
     for (const auto& p : paths) {
         INFO(p);
         CHECK(absolute_normal_path(p) == reference(p));

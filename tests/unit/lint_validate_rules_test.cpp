@@ -44,16 +44,18 @@ std::string text_of(const Finding& f) {
 TEST_CASE("module-arguments-invalid: missing arguments at the opening brace, unsupported at the name",
           "[lint][validate]") {
     testing::ScratchDir scratch;
-    testing::write_file(scratch.path / "child" / "main.tf", "variable \"needed\" {}\nvariable \"region\" {\n  default = \"x\"\n}\n");
-    testing::write_file(scratch.path / "main.tf",
-                        "module \"c\" {\n  source = \"./child\"\n  regoin = \"eu\"\n}\n");
+    testing::write_file(scratch.path / "child" / "main.tf",
+                        "variable \"needed\" {}\nvariable \"region\" {\n  default = \"x\"\n}\n");
+    testing::write_file(scratch.path / "main.tf", "module \"c\" {\n  source = \"./child\"\n  regoin = \"eu\"\n}\n");
     auto findings = lint_only(scratch.path, "module-arguments-invalid");
     REQUIRE(findings.size() == 2);
-    CHECK(findings[0].message == "Missing required argument: The argument \"needed\" is required, but no definition "
-                                 "was found.");
+    CHECK(findings[0].message ==
+          "Missing required argument: The argument \"needed\" is required, but no definition "
+          "was found.");
     CHECK(text_of(findings[0]) == "{");
-    CHECK(findings[1].message == "Unsupported argument: An argument named \"regoin\" is not expected here. Did you "
-                                 "mean \"region\"?");
+    CHECK(findings[1].message ==
+          "Unsupported argument: An argument named \"regoin\" is not expected here. Did you "
+          "mean \"region\"?");
     CHECK(text_of(findings[1]) == "regoin");
 }
 
@@ -84,13 +86,15 @@ TEST_CASE("reference-undeclared: Terraform's and OpenTofu's wording for resource
     testing::write_file(scratch.path / "main.tf", "output \"o\" {\n  value = aws_instance.web.id\n}\n");
     auto tf = lint_only(scratch.path, "reference-undeclared");
     REQUIRE(tf.size() == 1);
-    CHECK(tf[0].message == "Reference to undeclared resource: A managed resource \"aws_instance\" \"web\" has not been "
-                           "declared in the root module.");
+    CHECK(tf[0].message ==
+          "Reference to undeclared resource: A managed resource \"aws_instance\" \"web\" has not been "
+          "declared in the root module.");
     CHECK(text_of(tf[0]) == "aws_instance.web");
     auto tofu = lint_only(scratch.path, "reference-undeclared", Engine::opentofu);
     REQUIRE(tofu.size() == 1);
-    CHECK(tofu[0].message == "Reference to undeclared resource: There is no managed resource \"aws_instance\" \"web\" "
-                             "definition in the root module.");
+    CHECK(tofu[0].message ==
+          "Reference to undeclared resource: There is no managed resource \"aws_instance\" \"web\" "
+          "definition in the root module.");
 }
 
 TEST_CASE("provider-defined functions are uses of their provider", "[lint][validate]") {

@@ -4,9 +4,9 @@
 
 #include "support/scratch_dir.hpp"
 
+#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <utime.h>
 
@@ -24,11 +24,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using tfsift::testing::read_file;
 using tfsift::testing::ScratchDir;
 using tfsift::testing::write_file;
-using tfsift::testing::read_file;
 
-Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
+Provider provider(const std::string& type) {
+    return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider;
+}
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
 
 ProviderRequirements require(const std::string& type) {
@@ -50,7 +52,9 @@ pid_t ended_process() {
 
 void set_age(const fs::path& p, std::chrono::seconds age) {
     const auto when = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() - age);
-    struct utimbuf times {when, when};
+    struct utimbuf times {
+        when, when
+    };
     REQUIRE(::utime(p.c_str(), &times) == 0);
 }
 

@@ -124,8 +124,10 @@ TEST_CASE("transport against a local HTTPS server", "[net][http]") {
     SECTION("500 is tried twice, then fails in Terraform's words") {
         auto r = client.fetch(get(server.url("/status/500")));
         CHECK_FALSE(r.transport_ok());
-        CHECK(r.error_message == "the request failed after 2 attempts, please try again later: 500 Internal Server "
-                                 "Error returned from 127.0.0.1:" + std::to_string(server.port));
+        CHECK(r.error_message ==
+              "the request failed after 2 attempts, please try again later: 500 Internal Server "
+              "Error returned from 127.0.0.1:" +
+                  std::to_string(server.port));
         CHECK(count(server.log(), "/status/500") == 2);
     }
     SECTION("501 is not retried") {

@@ -69,8 +69,9 @@ provider_installation {
 
 TEST_CASE("bad blocks get diagnostics that name the file", "[net][credentials]") {
     ScratchDir dir;
-    const auto rc = write(dir.path / "bad.tfrc", "credentials \"a.example\" {\n  token = [\"a\"]\n}\nhost \"b.example\" {\n"
-                                                 "  services = \"x\"\n}\ncredentials \"not a host!\" {\n  token = \"t\"\n}\n");
+    const auto rc = write(dir.path / "bad.tfrc",
+                          "credentials \"a.example\" {\n  token = [\"a\"]\n}\nhost \"b.example\" {\n"
+                          "  services = \"x\"\n}\ncredentials \"not a host!\" {\n  token = \"t\"\n}\n");
     const auto json = write(dir.path / "bad.tfrc.json", "[1, 2]");
     auto config = read_network_config({rc, json});
     REQUIRE(config.diagnostics.size() == 4);

@@ -9,8 +9,8 @@
 #include "tfsift/online/package_authentication.hpp"
 
 using namespace tfsift::net;
-using tfsift::providers::Platform;
 using tfsift::providers::parse_version;
+using tfsift::providers::Platform;
 
 namespace {
 
@@ -22,7 +22,8 @@ std::string download_doc(const std::string& extra = "", const std::string& os = 
       "download_url": "../../dl/terraform-provider-demo_1.0.0_linux_amd64.zip",
       "shasums_url": "https://cdn.example/demo_1.0.0_SHA256SUMS",
       "shasums_signature_url": "https://cdn.example/demo_1.0.0_SHA256SUMS.sig",
-      "shasum": ")" + kSha + R"(",
+      "shasum": ")" +
+           kSha + R"(",
       "signing_keys": {"gpg_public_keys": [{"key_id": "ABCD", "ascii_armor": "armor", "trust_signature": ""}]})" +
            extra + "} trailing bytes are ignored, as by Go";
 }
@@ -55,8 +56,9 @@ TEST_CASE("download documents", "[net][registry]") {
     auto ok = decode(download_doc());
     REQUIRE(ok.status == LookupStatus::ok);
     const auto& d = *ok.document;
-    CHECK(d.download_url == "https://reg.example/v1/providers/example/demo/1.0.0/dl/"
-                            "terraform-provider-demo_1.0.0_linux_amd64.zip");
+    CHECK(d.download_url ==
+          "https://reg.example/v1/providers/example/demo/1.0.0/dl/"
+          "terraform-provider-demo_1.0.0_linux_amd64.zip");
     CHECK(d.shasum == kSha);
     REQUIRE(d.keys.size() == 1);
     CHECK(d.keys[0].ascii_armor == "armor");
@@ -65,15 +67,16 @@ TEST_CASE("download documents", "[net][registry]") {
           "registry response to request for linux_amd64 archive has incorrect target darwin_amd64");
     auto four = download_doc();
     four.replace(four.find("\"5.0\""), 5, "\"4.0\"");
-    CHECK(decode(four).error == "provider reg.example/example/demo 1.0.0 is not supported by this version of terraform");
+    CHECK(decode(four).error ==
+          "provider reg.example/example/demo 1.0.0 is not supported by this version of terraform");
     auto ftp = download_doc();
     ftp.replace(ftp.find("../../dl/"), 9, "ftp://x/");
     CHECK_THAT(decode(ftp).error, Catch::EndsWith("must use http or https scheme"));
     auto short_sum = download_doc();
     short_sum.replace(short_sum.find(kSha), 64, "abc");
     CHECK(decode(short_sum).error == "registry response includes invalid SHA256 hash \"abc\"");
-    auto packages = decode(download_doc(R"(, "packages": {"linux_amd64": {"hashes": ["zh:)" + kSha +
-                                        R"("], "package_size": 12}})"));
+    auto packages = decode(
+        download_doc(R"(, "packages": {"linux_amd64": {"hashes": ["zh:)" + kSha + R"("], "package_size": 12}})"));
     REQUIRE(packages.document);
     CHECK(packages.document->packages.at("linux_amd64").size == 12);
     CHECK(decode("{").status == LookupStatus::failed);
@@ -92,8 +95,9 @@ TEST_CASE("network mirror documents", "[net][mirror]") {
     REQUIRE(version.status == LookupStatus::ok);
     REQUIRE(version.archives.size() == 1);
     const auto& archive = version.archives.at("linux_amd64");
-    CHECK(archive.url == "https://m.example/mirror/reg.example/example/demo/"
-                         "terraform-provider-demo_1.0.0+abc_linux_amd64.zip");
+    CHECK(archive.url ==
+          "https://m.example/mirror/reg.example/example/demo/"
+          "terraform-provider-demo_1.0.0+abc_linux_amd64.zip");
     CHECK(archive.filename == "terraform-provider-demo_1.0.0+abc_linux_amd64.zip");
     CHECK(archive.hashes == std::vector<std::string>{"h1:abc="});
     CHECK_THAT(decode_mirror_version("nope", "https://m/v.json").error,
@@ -109,7 +113,8 @@ TEST_CASE("discovery documents", "[net][discovery]") {
     CHECK(providers_service_of("reg.example", nlohmann::json::parse(R"({"providers.v2": "/p/"})"), url).error ==
           "host reg.example does not support the provider registry protocol required by this Terraform version, but "
           "may be compatible with a different Terraform version");
-    CHECK_FALSE(providers_service_of("reg.example", nlohmann::json::parse(R"({"providers.v1": "ftp://x/"})"), url).ok());
+    CHECK_FALSE(
+        providers_service_of("reg.example", nlohmann::json::parse(R"({"providers.v1": "ftp://x/"})"), url).ok());
     CHECK_FALSE(providers_service_of("reg.example", nlohmann::json::parse("[]"), url).ok());
 }
 

@@ -60,9 +60,7 @@ TEST_CASE("proxies follow Go's ProxyFromEnvironment", "[net][proxy]") {
         CHECK_FALSE(proxy("http://registry.example/", env));
         CHECK(proxy("https://registry.example/", env));
     }
-    SECTION("no proxy configured") {
-        CHECK_FALSE(proxy("https://registry.example/", ProxyEnvironment{}));
-    }
+    SECTION("no proxy configured") { CHECK_FALSE(proxy("https://registry.example/", ProxyEnvironment{})); }
 }
 
 TEST_CASE("which failures are retried", "[net][retry]") {

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <zip.h>
 
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include <catch2/catch.hpp>
 
 #include "support/gpg_home.hpp"
 #include "support/scoped_env.hpp"
@@ -26,9 +26,9 @@ namespace fs = std::filesystem;
 using tfsift::online::DownloadCache;
 using tfsift::providers::Platform;
 using tfsift::providers::Provider;
+using tfsift::testing::read_binary_file;
 using tfsift::testing::ScopedEnv;
 using tfsift::testing::ScratchDir;
-using tfsift::testing::read_binary_file;
 
 fs::path write(const fs::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
@@ -80,13 +80,15 @@ TEST_CASE("download cache: where it lives", "[online][cache]") {
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", nullptr);
         const ScopedEnv xdg("XDG_CACHE_HOME", "/home/u/.xdg");
-        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) == fs::path("/home/u/.xdg/tfsift/providers"));
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) ==
+              fs::path("/home/u/.xdg/tfsift/providers"));
     }
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", "");
         const ScopedEnv xdg("XDG_CACHE_HOME", "relative/ignored");
         const ScopedEnv home("HOME", "/home/u");
-        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) == fs::path("/home/u/.cache/tfsift/providers"));
+        CHECK(tfsift::online::default_cache_dir(tfsift::providers::process_environment()) ==
+              fs::path("/home/u/.cache/tfsift/providers"));
     }
     {
         const ScopedEnv dir("TFSIFT_CACHE_DIR", nullptr);
@@ -271,8 +273,8 @@ TEST_CASE("download cache: a network mirror's h1 vouches for a cached zip", "[on
     CHECK(found.dropped.empty());
 
     // An h1 the zip's contents do not have is no reason to keep it.
-    const auto refused = cache.find_package(demo(), "1.0.0", kLinux,
-                                            std::vector<std::string>{"h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse1="});
+    const auto refused = cache.find_package(
+        demo(), "1.0.0", kLinux, std::vector<std::string>{"h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse1="});
     CHECK_FALSE(refused.zip);
     CHECK_THAT(refused.dropped, Catch::Contains("matches no trusted checksum"));
     CHECK_FALSE(fs::exists(path));

@@ -1,11 +1,11 @@
 // Authenticating a downloaded provider package: the SHA256SUMS line, the
 // archive's checksum and the signature, in Terraform's order, with the
 // texts of Terraform v1.5.7's own tests.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+#include <catch2/catch.hpp>
 
 #include "support/gpg_home.hpp"
 #include "support/scratch_dir.hpp"
@@ -21,8 +21,8 @@ using tfsift::online::SignatureVerdict;
 using tfsift::online::SigningKey;
 using tfsift::online::TrustTier;
 using tfsift::testing::GpgHome;
-using tfsift::testing::ScratchDir;
 using tfsift::testing::read_binary_file;
+using tfsift::testing::ScratchDir;
 
 // A 32-byte digest written as Go's %x prints [32]byte{b0, b1, b2}.
 std::string digest_hex(std::initializer_list<unsigned> leading) {
@@ -53,19 +53,20 @@ TEST_CASE("package authentication: the SHA256SUMS line for the file", "[online][
     const auto want = digest_hex({0xde, 0xca, 0xde});
     const auto other = digest_hex({0xc0, 0xff, 0xee});
 
-    CHECK(tfsift::online::check_matching_checksum(other + " README.txt\n" + want + " my-package.zip\n", "my-package.zip",
-                                                  want)
+    CHECK(tfsift::online::check_matching_checksum(other + " README.txt\n" + want + " my-package.zip\n",
+                                                  "my-package.zip", want)
               .empty());
     // Upper-case hex in either place is the same hash.
-    CHECK(tfsift::online::check_matching_checksum("DECADE" + want.substr(6) + "  my-package.zip", "my-package.zip",
-                                                  want)
-              .empty());
+    CHECK(
+        tfsift::online::check_matching_checksum("DECADE" + want.substr(6) + "  my-package.zip", "my-package.zip", want)
+            .empty());
     CHECK(tfsift::online::check_matching_checksum(digest_hex({0xbe, 0xef}) + " README.txt", "my-package.zip", want) ==
           "checksum list has no SHA-256 hash for \"my-package.zip\"");
-    CHECK(tfsift::online::check_matching_checksum("horses README.txt\nchickens my-package.zip", "my-package.zip", want) ==
-          "checksum list has invalid SHA256 hash \"chickens\": encoding/hex: invalid byte: U+0068 'h'");
-    CHECK(tfsift::online::check_matching_checksum(digest_hex({0xbe, 0xef}) + " README.txt\n" + other + " my-package.zip",
-                                                  "my-package.zip", want) ==
+    CHECK(
+        tfsift::online::check_matching_checksum("horses README.txt\nchickens my-package.zip", "my-package.zip", want) ==
+        "checksum list has invalid SHA256 hash \"chickens\": encoding/hex: invalid byte: U+0068 'h'");
+    CHECK(tfsift::online::check_matching_checksum(
+              digest_hex({0xbe, 0xef}) + " README.txt\n" + other + " my-package.zip", "my-package.zip", want) ==
           "checksum list has unexpected SHA-256 hash "
           "c0ffee0000000000000000000000000000000000000000000000000000000000 (expected "
           "decade0000000000000000000000000000000000000000000000000000000000)");
@@ -153,8 +154,8 @@ TEST_CASE("package authentication: the chain, in Terraform's order", "[online][a
     const ScratchDir dir("tfsift-auth");
     const auto zip = write(dir.path / kFilename, kPackage);
     const auto other = digest_hex({0xab});
-    const std::string sums = kPackageSha256 + "  " + kFilename + "\n" + other +
-                             "  terraform-provider-demo_1.0.0_darwin_arm64.zip\n";
+    const std::string sums =
+        kPackageSha256 + "  " + kFilename + "\n" + other + "  terraform-provider-demo_1.0.0_darwin_arm64.zip\n";
 
     PackageAuthenticationInput input;
     input.archive = zip;

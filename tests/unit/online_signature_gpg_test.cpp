@@ -4,7 +4,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <catch2/catch.hpp>
 
 #include "support/gpg_home.hpp"
 #include "tfsift/online/signature.hpp"
@@ -115,7 +115,8 @@ TEST_CASE("signature: a signing subkey reports its primary key's ID", "[online][
 TEST_CASE("signature: a key that expired after it signed", "[online][signature][gpg]") {
     const GpgHome home;
     // A key valid for one day in 2020, and a signature made in that day.
-    REQUIRE(home.gpg("--faked-system-time 20200101T000000! --quick-gen-key 'old <old@example.invalid>' ed25519 sign 1d"));
+    REQUIRE(
+        home.gpg("--faked-system-time 20200101T000000! --quick-gen-key 'old <old@example.invalid>' ed25519 sign 1d"));
     const auto sig = home.sign("old@example.invalid", kSums, "--faked-system-time 20200101T010000!");
     const std::vector keys{key(home.armored_public_key("old@example.invalid"))};
     SignatureContext terraform;

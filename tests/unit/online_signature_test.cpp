@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <catch2/catch.hpp>
 
 #include "support/scoped_env.hpp"
 #include "tfsift/online/hashicorp_keys.hpp"
@@ -118,7 +118,8 @@ TEST_CASE("signature: failures carry Terraform's wording", "[online][signature]"
     SECTION("armor that holds garbage") {
         const auto verdict = verify(
             placeholder, good,
-            {key_from_armor("-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nbm90IGEga2V5\n=AAAA\n-----END PGP PUBLIC KEY BLOCK-----\n")});
+            {key_from_armor(
+                "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nbm90IGEga2V5\n=AAAA\n-----END PGP PUBLIC KEY BLOCK-----\n")});
         CHECK_FALSE(verdict.ok);
         CHECK_THAT(verdict.error, Catch::StartsWith("error decoding signing key: "));
     }
@@ -160,7 +161,8 @@ TEST_CASE("signature: failures carry Terraform's wording", "[online][signature]"
     SECTION("an ASCII-armored signature is refused") {
         // Registries serve binary signatures; the armored trust signature
         // stands in for any armored one: its first byte is '-'.
-        const auto verdict = verify(placeholder, vector_file("author_key_trust_signature.asc"), {key_from_armor(author)});
+        const auto verdict =
+            verify(placeholder, vector_file("author_key_trust_signature.asc"), {key_from_armor(author)});
         CHECK_FALSE(verdict.ok);
         CHECK(verdict.error == "error checking signature: openpgp: invalid data: tag byte does not have MSB set");
     }
@@ -365,8 +367,8 @@ TEST_CASE("signature: one helper per distinct check", "[online][signature]") {
     const auto after_first = static_cast<int>(g_children_exited);
     const auto second = verify(document, vector_file("example_shasums_data.txt.sig"), keys);
     const auto after_second = static_cast<int>(g_children_exited);
-    const auto other_host = verify(document, vector_file("example_shasums_data.txt.sig"), keys, Engine::terraform,
-                                   "registry.example.test");
+    const auto other_host =
+        verify(document, vector_file("example_shasums_data.txt.sig"), keys, Engine::terraform, "registry.example.test");
     const auto after_other = static_cast<int>(g_children_exited);
     ::sigaction(SIGCHLD, &previous, nullptr);
 

@@ -26,7 +26,9 @@ namespace {
 using tfsift::testing::ScratchDir;
 using tfsift::testing::write_file;
 
-Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
+Provider provider(const std::string& type) {
+    return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider;
+}
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
 
 ProviderRequirements require(const std::string& type) {
@@ -78,8 +80,9 @@ TEST_CASE("a package directory that is a symlink must stay inside the package so
         auto packages = scan_unpacked_packages(providers_dir, Engine::terraform, {cache});
         REQUIRE(packages.size() == 1);
         CHECK(packages[0].refused.empty());
-        auto audit = audit_packages(ProviderLock{provider("aws"), *parse_version("5.1.0").version, {}, {}, std::nullopt},
-                                    packages, providers_dir);
+        auto audit =
+            audit_packages(ProviderLock{provider("aws"), *parse_version("5.1.0").version, {}, {}, std::nullopt},
+                           packages, providers_dir);
         REQUIRE(audit.packages.size() == 1);
         CHECK(audit.packages[0].h1 == h1_of_directory(cache_package).value);
     }
@@ -87,7 +90,8 @@ TEST_CASE("a package directory that is a symlink must stay inside the package so
         fs::create_symlink(secrets, installed);
         auto packages = scan_unpacked_packages(providers_dir, Engine::terraform, {cache});
         REQUIRE(packages.size() == 1);
-        CHECK(contains(packages[0].refused, "the package directory is a symlink to " + fs::canonical(secrets).string()));
+        CHECK(
+            contains(packages[0].refused, "the package directory is a symlink to " + fs::canonical(secrets).string()));
         CHECK(contains(packages[0].refused, "outside the package sources"));
         RepairOptions options;
         options.platforms = {platform("linux_amd64")};

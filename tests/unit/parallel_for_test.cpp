@@ -4,10 +4,10 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <string>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -37,7 +37,8 @@ TEST_CASE("parallel_for uses more than one thread when asked", "[parallel]") {
             seen.insert(std::this_thread::get_id());
         }
         waiting.fetch_add(1);
-        for (int spin = 0; spin < 2000 && waiting.load() < 2; ++spin) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        for (int spin = 0; spin < 2000 && waiting.load() < 2; ++spin)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     });
     CHECK(seen.size() == 2);
 }

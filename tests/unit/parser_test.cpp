@@ -12,9 +12,7 @@ using namespace tfsift::hcl;
 
 namespace {
 
-File parse_text(std::string text) {
-    return parse(std::make_shared<const SourceFile>("test.tf", std::move(text)));
-}
+File parse_text(std::string text) { return parse(std::make_shared<const SourceFile>("test.tf", std::move(text))); }
 
 std::uint32_t first_error_line(const File& f) {
     for (const auto& d : f.diagnostics)
@@ -166,13 +164,13 @@ TEST_CASE("errors are reported at the line hcl reports them", "[parser][errors]"
     CHECK(first_error_line(parse_text("a = 1, b = 2\n")) == 1);
     CHECK(first_error_line(parse_text("locals {\n  \"quoted\" = 1\n}\n")) == 2);
     CHECK(first_error_line(parse_text("a = 1\na = 2\nb {\n")) == 2);
-    CHECK(first_error_line(parse_text("x {\n  a = 1\n")) == 1);                // unclosed block: at its brace
-    CHECK(first_error_line(parse_text("a = {\n b = 1 +\n 2 }\n")) == 2);       // newlines matter in objects
+    CHECK(first_error_line(parse_text("x {\n  a = 1\n")) == 1);           // unclosed block: at its brace
+    CHECK(first_error_line(parse_text("a = {\n b = 1 +\n 2 }\n")) == 2);  // newlines matter in objects
     CHECK(first_error_line(parse_text("a = 1 /* x\n*/ b = 1\n")) == 2);
     CHECK(first_error_line(parse_text("a = x.b.1.5\n")) == 1);
     CHECK(first_error_line(parse_text("a = a::b\n")) == 1);
     CHECK(first_error_line(parse_text("block \"a\" b {\n}\nb3 \"${x}\" {}\n")) == 3);
-    CHECK(first_error_line(parse_text("a = 1\nb = <<EOT\nx\nEOT")) == 4);       // marker needs its newline
+    CHECK(first_error_line(parse_text("a = 1\nb = <<EOT\nx\nEOT")) == 4);  // marker needs its newline
     // scanner errors come first, as hcl checks tokens before parsing
     CHECK(first_error_line(parse_text("a = [\n\n\nb = 1 ; \n")) == 4);
 }
@@ -216,7 +214,9 @@ TEST_CASE("invalid UTF-8 is an error diagnostic", "[parser][utf8]") {
 }
 
 TEST_CASE("unicode identifiers, BOM and CRLF", "[parser][utf8]") {
-    File f = parse_text("\xEF\xBB\xBF" "caf\xC3\xA9-x = 1\r\nb = <<EOT\r\nline\r\nEOT\r\n");
+    File f = parse_text(
+        "\xEF\xBB\xBF"
+        "caf\xC3\xA9-x = 1\r\nb = <<EOT\r\nline\r\nEOT\r\n");
     REQUIRE_FALSE(f.has_errors());
     const Attribute* a = find_attr(*f.body, "caf\xC3\xA9-x");
     REQUIRE(a != nullptr);

@@ -3,8 +3,8 @@
 // of spec section 1.
 #include <catch2/catch.hpp>
 
-#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
+#include "support/reference_data.hpp"
 
 #include <fstream>
 #include <string>
@@ -22,10 +22,12 @@ using tfsift::testing::read_jsonl;
 // carries `current_differs`; tfsift follows current Terraform
 // (docs/reference-differences.md).
 bool current_accepts_underscore_namespace(const json& v) {
-    return v.contains("current_differs") && v["current_differs"].get<std::string>().find("'_' in namespaces") != std::string::npos;
+    return v.contains("current_differs") &&
+           v["current_differs"].get<std::string>().find("'_' in namespaces") != std::string::npos;
 }
 bool current_reports_full_url(const json& v) {
-    return v.contains("current_differs") && v["current_differs"].get<std::string>().find("full URL") != std::string::npos;
+    return v.contains("current_differs") &&
+           v["current_differs"].get<std::string>().find("full URL") != std::string::npos;
 }
 
 }  // namespace

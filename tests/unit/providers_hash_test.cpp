@@ -3,9 +3,9 @@
 // ../shared/tools/oracle/expected/h1/hashes.json (the Go dirhash oracle).
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
 #include "support/reference_data.hpp"
 #include "support/scratch_dir.hpp"
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using tfsift::testing::ScratchDir;
-using tfsift::testing::read_json;
 using tfsift::testing::build_tree;
+using tfsift::testing::read_json;
+using tfsift::testing::ScratchDir;
 
 const std::string kShared = TFSIFT_SHARED_DIR;
 

@@ -5,8 +5,8 @@
 // lockfile fields of addresses.jsonl and constraints.jsonl, and spec 3.5.
 #include <catch2/catch.hpp>
 
-#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
+#include "support/reference_data.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -148,9 +148,10 @@ TEST_CASE("every recorded constraints string reads as a lock entry's constraints
     for (const auto& v : vectors) {
         const auto input = v["input"].get<std::string>();
         INFO("constraints " << input);
-        const auto read = read_text("provider \"registry.terraform.io/hashicorp/example\" {\n  version     = "
-                                    "\"1.0.0\"\n  constraints = \"" +
-                                    hcl_escape_string(input) + "\"\n}\n");
+        const auto read = read_text(
+            "provider \"registry.terraform.io/hashicorp/example\" {\n  version     = "
+            "\"1.0.0\"\n  constraints = \"" +
+            hcl_escape_string(input) + "\"\n}\n");
         const auto& lockfile = v["lockfile"];
         if (lockfile.contains("panic")) {
             CHECK(read.has_errors());
@@ -169,12 +170,12 @@ TEST_CASE("the spec's example is written byte for byte in both engines", "[provi
     auto add = [&](ProviderLock lock) { locks.providers.emplace(lock.provider, std::move(lock)); };
     VersionConstraints aws_constraints = constraints("~> 5.0");
     for (auto c : constraints(">= 4.0")) aws_constraints.push_back(c);
-    add(make_provider_lock(parse("hashicorp/aws"), version("5.31.0"), aws_constraints,
-                           {"zh:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-                            "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0=",
-                            "zh:8739c76e681f900923b900c9df0ef75cf421d39cabb54650c4b9ad19b6a76d85",
-                            "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
-                            "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0="}));
+    add(make_provider_lock(
+        parse("hashicorp/aws"), version("5.31.0"), aws_constraints,
+        {"zh:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+         "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0=",
+         "zh:8739c76e681f900923b900c9df0ef75cf421d39cabb54650c4b9ad19b6a76d85",
+         "h1:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=", "h1:6FvBPpgAB+zWZWd4ip1T+Cb6/8BrKUcRTbIonYdJse0="}));
     add(make_provider_lock(parse("hashicorp/random"), version("3.6.0"), {},
                            {"h1:w9tym9krrjcTH8grkpoiQYYV30CRpNeCVW0atYgG2Ns="}));
     add(make_provider_lock(parse("hashicorp/time"), version("0.9.1"), {}, {}));

@@ -31,7 +31,9 @@ std::string read(const fs::path& p) {
     return s.str();
 }
 
-Provider provider(const std::string& type) { return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider; }
+Provider provider(const std::string& type) {
+    return *parse_provider_source("hashicorp/" + type, Engine::terraform).provider;
+}
 Version version(const std::string& v) { return *parse_version(v).version; }
 VersionConstraints constraints(const std::string& c) { return *parse_constraints(c).constraints; }
 Platform platform(const std::string& p) { return *parse_platform(p).platform; }
@@ -64,8 +66,8 @@ TEST_CASE("repair keeps an acceptable locked version with every hash", "[provide
     auto packages = scan_filesystem_mirror(mirror, Engine::terraform);
 
     LockFile old;
-    old.providers[provider("aws")] = ProviderLock{provider("aws"), version("5.1.0"), constraints("~> 4.0"),
-                                                  {old_linux, "xx:unknown-scheme"}, std::nullopt};
+    old.providers[provider("aws")] = ProviderLock{
+        provider("aws"), version("5.1.0"), constraints("~> 4.0"), {old_linux, "xx:unknown-scheme"}, std::nullopt};
     RepairOptions options;
     options.platforms = {platform("linux_amd64"), platform("darwin_arm64")};
     auto result = repair_lock(old, require({{"aws", "~> 5.0"}}), packages, options);
@@ -90,8 +92,7 @@ TEST_CASE("repair selects the newest acceptable version and reports what it cann
     auto packages = scan_filesystem_mirror(mirror, Engine::terraform);
 
     LockFile old;
-    old.providers[provider("aws")] =
-        ProviderLock{provider("aws"), version("3.0.0"), {}, {"h1:old"}, std::nullopt};
+    old.providers[provider("aws")] = ProviderLock{provider("aws"), version("3.0.0"), {}, {"h1:old"}, std::nullopt};
     old.providers[provider("null")] = ProviderLock{provider("null"), version("3.2.2"), {}, {}, std::nullopt};
     RepairOptions options;
     options.platforms = {platform("linux_amd64"), platform("windows_amd64")};
@@ -100,7 +101,7 @@ TEST_CASE("repair selects the newest acceptable version and reports what it cann
     const ProviderLock* aws = result.locks.find(provider("aws"));
     REQUIRE(aws != nullptr);
     CHECK(aws->version.to_string() == "4.68.0");
-    CHECK(aws->hashes == std::vector<std::string>{newest});  // a new version starts from scratch
+    CHECK(aws->hashes == std::vector<std::string>{newest});   // a new version starts from scratch
     CHECK(result.locks.find(provider("null")) == nullptr);    // stale
     CHECK(result.locks.find(provider("random")) == nullptr);  // nothing available
     REQUIRE(result.problems.size() == 2);
@@ -159,16 +160,19 @@ TEST_CASE("writing the repaired lock file", "[providers][lock-repair]") {
               "  version     = \"5.1.0\"\n"
               "  constraints = \"~> 5.0\"\n"
               "  hashes = [\n"
-              "    \"" + h1 + "\",\n"
-              "  ]\n"
-              "}\n");
+              "    \"" +
+                  h1 +
+                  "\",\n"
+                  "  ]\n"
+                  "}\n");
         auto again = update_lock_file(scratch.path, require({{"aws", "~> 5.0"}}), packages, options);
         CHECK(!again.written);
         CHECK(again.changes.empty());
     }
     SECTION("an OpenTofu lock file keeps its header") {
-        write(lock, "# This file is maintained automatically by \"tofu init\".\n"
-                    "# Manual edits may be lost in future updates.\n");
+        write(lock,
+              "# This file is maintained automatically by \"tofu init\".\n"
+              "# Manual edits may be lost in future updates.\n");
         auto update = update_lock_file(scratch.path, require({{"aws", ""}}), packages, options);
         CHECK(update.written);
         CHECK(read(lock).rfind("# This file is maintained automatically by \"tofu init\".\n", 0) == 0);

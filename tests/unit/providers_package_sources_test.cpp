@@ -110,17 +110,19 @@ TEST_CASE("the CLI configuration and environment decide where packages are found
     const fs::path mirror = scratch.path / "mirror";
     write(mirror / "example.com" / "acme" / "thing" / "1.0.0" / "linux_amd64" / "f", "x");
     write(mirror / "registry.terraform.io" / "hashicorp" / "aws" / "5.0.0" / "linux_amd64" / "f", "x");
-    write(scratch.path / "cache" / "registry.terraform.io" / "hashicorp" / "null" / "3.0.0" / "linux_amd64" / "f",
-          "x");
+    write(scratch.path / "cache" / "registry.terraform.io" / "hashicorp" / "null" / "3.0.0" / "linux_amd64" / "f", "x");
     write(work / "data" / "providers" / "registry.terraform.io" / "hashicorp" / "time" / "0.9.1" / "linux_amd64" /
               "terraform-provider-time_v0.9.1",
           "x");
     write(home / ".terraform.d" / "plugins" / "example.com" / "acme" / "implied" / "1.0.0" / "linux_amd64" / "f", "x");
     const fs::path rc = scratch.path / "custom.tfrc";
-    write(rc, "plugin_cache_dir = \"$ROOT/cache\"\n"
-              "provider_installation {\n"
-              "  filesystem_mirror {\n"
-              "    path    = \"" + mirror.string() + "\"\n"
+    write(rc,
+          "plugin_cache_dir = \"$ROOT/cache\"\n"
+          "provider_installation {\n"
+          "  filesystem_mirror {\n"
+          "    path    = \"" +
+              mirror.string() +
+              "\"\n"
               "    include = [\"example.com/*/*\"]\n"
               "  }\n"
               "  direct {\n"
@@ -146,19 +148,18 @@ TEST_CASE("the CLI configuration and environment decide where packages are found
           std::vector<std::string>{"registry.terraform.io/hashicorp/time 0.9.1 linux_amd64 dir"});
     CHECK(describe(packages.cache) ==
           std::vector<std::string>{"registry.terraform.io/hashicorp/null 3.0.0 linux_amd64 dir"});
-    CHECK(describe(packages.mirrors) ==
-          std::vector<std::string>{"example.com/acme/thing 1.0.0 linux_amd64 dir"});
+    CHECK(describe(packages.mirrors) == std::vector<std::string>{"example.com/acme/thing 1.0.0 linux_amd64 dir"});
 
     // Without a provider_installation block the implied directories are used.
     const auto implied_env = environment({{"HOME", home.string()}, {"XDG_DATA_DIRS", "relative/ignored"}});
     CHECK(implied_mirror_directories(implied_env, Engine::terraform, work) ==
           std::vector<fs::path>{home / ".terraform.d" / "plugins"});
     const auto implied = find_local_packages(work, implied_env, Engine::terraform);
-    CHECK(describe(implied.mirrors) ==
-          std::vector<std::string>{"example.com/acme/implied 1.0.0 linux_amd64 dir"});
+    CHECK(describe(implied.mirrors) == std::vector<std::string>{"example.com/acme/implied 1.0.0 linux_amd64 dir"});
     CHECK(implied.cache.empty());
     // The environment's cache directory beats the files'.
-    const auto cache_env = environment({{"HOME", home.string()}, {"TF_PLUGIN_CACHE_DIR", (scratch.path / "cache").string()}});
+    const auto cache_env =
+        environment({{"HOME", home.string()}, {"TF_PLUGIN_CACHE_DIR", (scratch.path / "cache").string()}});
     CHECK(find_local_packages(work, cache_env, Engine::terraform).cache.size() == 1);
 
     // OpenTofu reads ~/.tofurc first and falls back to ~/.terraformrc.
@@ -172,15 +173,15 @@ TEST_CASE("the CLI configuration and environment decide where packages are found
 TEST_CASE("bad provider_installation blocks are reported", "[providers][sources]") {
     ScratchDir scratch;
     const fs::path rc = scratch.path / "bad.tfrc";
-    write(rc, "provider_installation {\n  filesystem_mirror {\n  }\n  carrier_pigeon {\n  }\n"
-              "  dev_overrides {\n  }\n}\nprovider_installation {\n}\n");
+    write(rc,
+          "provider_installation {\n  filesystem_mirror {\n  }\n  carrier_pigeon {\n  }\n"
+          "  dev_overrides {\n  }\n}\nprovider_installation {\n}\n");
     const auto config = read_cli_config({rc}, environment({}));
     REQUIRE(config.diagnostics.size() == 4);
     CHECK(config.diagnostics[0].detail.find("\"path\" argument is required") != std::string::npos);
     CHECK(config.diagnostics[1].detail.find("Unknown provider installation method \"carrier_pigeon\"") !=
           std::string::npos);
-    CHECK(config.diagnostics[2].detail.find("must appear before all other installation methods") !=
-          std::string::npos);
+    CHECK(config.diagnostics[2].detail.find("must appear before all other installation methods") != std::string::npos);
     CHECK(config.diagnostics[3].detail == "No more than one provider_installation block may be specified.");
     const auto missing = read_cli_config({scratch.path / "absent.tfrc"}, environment({}));
     REQUIRE(missing.diagnostics.size() == 1);

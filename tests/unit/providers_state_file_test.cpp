@@ -24,8 +24,8 @@ TEST_CASE("provider configuration addresses of a state", "[providers][state]") {
     CHECK(root->provider.to_string() == "registry.terraform.io/hashicorp/aws");
     CHECK(!root->alias);
 
-    auto nested = parse_state_provider_config(
-        "module.a[\"x\"].module.b[0].provider[\"example.com/acme/thing\"].east", Engine::terraform);
+    auto nested = parse_state_provider_config("module.a[\"x\"].module.b[0].provider[\"example.com/acme/thing\"].east",
+                                              Engine::terraform);
     REQUIRE(nested);
     CHECK(nested->module_path == std::vector<std::string>{"a", "b"});
     CHECK(nested->provider.to_string() == "example.com/acme/thing");

@@ -3,8 +3,8 @@
 // current Terraform where they differ from v1.3.10.
 #include <catch2/catch.hpp>
 
-#include "support/reference_data.hpp"
 #include <nlohmann/json.hpp>
+#include "support/reference_data.hpp"
 
 #include <fstream>
 #include <string>
@@ -109,7 +109,7 @@ TEST_CASE("versions parse to canonical form or explain why not", "[providers][ve
 }
 
 TEST_CASE("prerelease precedence follows go-versions", "[providers][version]") {
-    const std::vector<std::string> ordered = {"1.0.0-alpha",   "1.0.0-beta",  "1.0.0-alpha.1", "1.0.0-beta.2",
+    const std::vector<std::string> ordered = {"1.0.0-alpha",   "1.0.0-beta", "1.0.0-alpha.1", "1.0.0-beta.2",
                                               "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"};
     for (std::size_t i = 0; i + 1 < ordered.size(); ++i) {
         INFO(ordered[i] << " < " << ordered[i + 1]);
@@ -125,8 +125,8 @@ TEST_CASE("lock file versions must be canonical", "[providers][version]") {
     CHECK(lock_version_problems("1.0.0+meta", addr).empty());
     auto one = lock_version_problems("1.0", addr);
     REQUIRE(one.size() == 1);
-    CHECK(one[0].detail == "The selected version number for provider " + addr +
-                               " must be written in normalized form: \"1.0.0\".");
+    CHECK(one[0].detail ==
+          "The selected version number for provider " + addr + " must be written in normalized form: \"1.0.0\".");
     CHECK(lock_version_problems("1", addr).size() == 1);
     CHECK(lock_version_problems("1.02", addr).size() == 1);
     CHECK(lock_version_problems("v1.0.0", addr).size() == 2);

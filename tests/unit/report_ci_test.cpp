@@ -4,13 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
-#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -34,13 +34,15 @@ std::vector<Rule> builtin_rule_list() { return {builtin_rules().begin(), builtin
 
 // Characters as GitHub counts them (code points of UTF-8).
 std::size_t characters(const std::string& s) {
-    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 // "a𝄞b" on line 2 after a tab, and a related location on line 1.
 Findings sample() {
     auto src = std::make_shared<const SourceFile>("/repo/mod/main, tf:1.tf",
-                                                  "resource \"a\" \"b\" {\n\tx = \"a\xF0\x9D\x84\x9E" "b\"\n}\n");
+                                                  "resource \"a\" \"b\" {\n\tx = \"a\xF0\x9D\x84\x9E"
+                                                  "b\"\n}\n");
     Finding f;
     f.rule_id = "syntax-error";
     f.severity = Severity::error;
@@ -100,7 +102,8 @@ TEST_CASE("SARIF rules keep GitHub's documented values and limits", "[report][sa
         CHECK(tags.size() <= report::GitHubLimits::tags_shown);
         CHECK(tags[0] == std::string(to_string(rule.category)));
         categories.insert(tags[0].get<std::string>());
-        CHECK(std::set<std::string>{"very-high", "high", "medium", "low"}.count(props["precision"].get<std::string>()) == 1);
+        CHECK(std::set<std::string>{"very-high", "high", "medium", "low"}.count(
+                  props["precision"].get<std::string>()) == 1);
         if (rule.category == RuleCategory::supply_chain) {
             // A security rule: security-severity in (0, 10], the tag code
             // scanning's security view filters on.
@@ -113,7 +116,8 @@ TEST_CASE("SARIF rules keep GitHub's documented values and limits", "[report][sa
         } else {
             CHECK_FALSE(props.contains("security-severity"));
             CHECK(std::find(tags.begin(), tags.end(), "security") == tags.end());
-            CHECK(std::set<std::string>{"error", "warning", "recommendation"}.count(props["problem.severity"].get<std::string>()) == 1);
+            CHECK(std::set<std::string>{"error", "warning", "recommendation"}.count(
+                      props["problem.severity"].get<std::string>()) == 1);
         }
     }
     // Every category is in use, and lock-hash-mismatch ranks high.
@@ -131,8 +135,8 @@ TEST_CASE("SARIF rules keep GitHub's documented values and limits", "[report][sa
 TEST_CASE("SARIF automationDetails comes from --sarif-category only", "[report][sarif][github]") {
     auto rules = builtin_rule_list();
     CHECK_FALSE(json::parse(render(report::Format::sarif, sample(), rules))["runs"][0].contains("automationDetails"));
-    CHECK(json::parse(render(report::Format::sarif, sample(), rules, "terraform/prod"))["runs"][0]["automationDetails"]["id"] ==
-          "terraform/prod/");
+    CHECK(json::parse(render(report::Format::sarif, sample(), rules,
+                             "terraform/prod"))["runs"][0]["automationDetails"]["id"] == "terraform/prod/");
     CHECK(json::parse(render(report::Format::sarif, sample(), rules, "infra/"))["runs"][0]["automationDetails"]["id"] ==
           "infra/");
 }
@@ -143,7 +147,8 @@ TEST_CASE("SARIF messages link every related location", "[report][sarif][github]
     const std::string text = result["message"]["text"];
     // The finding's own "[docs](https://...)" is not a link; the two related
     // locations are, with their brackets escaped.
-    CHECK(text == "100% wrong\nsee [docs\\](https://example.com) here (see [the \\[block\\]](1), [related location](2))");
+    CHECK(text ==
+          "100% wrong\nsee [docs\\](https://example.com) here (see [the \\[block\\]](1), [related location](2))");
     // Each link's target is the id of a related location, and each related
     // location is linked.
     std::set<int> linked;
@@ -182,7 +187,8 @@ TEST_CASE("GitHub's SARIF limits: warnings past 5,000 and 25,000 results", "[rep
     CHECK(warnings(findings(report::GitHubLimits::results_per_run)).size() == 1);
     auto rejected = warnings(findings(report::GitHubLimits::results_per_run + 1));
     REQUIRE(rejected.size() == 1);
-    CHECK_THAT(rejected[0], Catch::Contains("25,001 results") && Catch::Contains("rejects a run with more than 25,000") &&
+    CHECK_THAT(rejected[0], Catch::Contains("25,001 results") &&
+                                Catch::Contains("rejects a run with more than 25,000") &&
                                 Catch::Contains("--sarif-category"));
     // Other formats have no such limit.
     report::ReportInput in{findings(30'000), rules};
@@ -226,7 +232,8 @@ TEST_CASE("github format: workflow commands with GitHub's escaping", "[report][g
           "%0Amod/main, tf:1.tf:1:1: the [block]%0Amod/main, tf:1.tf:1:10: \n"
           "::notice file=mod/main%2C tf%3A1.tf,line=2,endLine=2,col=2,endColumn=3,title=lock-stale-provider::stale\n");
     // Each line is one command the runner recognises.
-    const std::regex command(R"(^::(error|warning|notice) file=[^,:]+,line=\d+,endLine=\d+(,col=\d+,endColumn=\d+)?,title=[^,:]+::[^\r\n]*$)");
+    const std::regex command(
+        R"(^::(error|warning|notice) file=[^,:]+,line=\d+,endLine=\d+(,col=\d+,endColumn=\d+)?,title=[^,:]+::[^\r\n]*$)");
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);) CHECK(std::regex_match(line, command));
 }
@@ -258,7 +265,8 @@ TEST_CASE("gitlab format: GitLab's Code Quality fields", "[report][gitlab]") {
     for (const auto& issue : doc) {
         CHECK(issue["description"].is_string());
         CHECK(issue["check_name"].is_string());
-        CHECK(std::set<std::string>{"info", "minor", "major", "critical", "blocker"}.count(issue["severity"].get<std::string>()) == 1);
+        CHECK(std::set<std::string>{"info", "minor", "major", "critical", "blocker"}.count(
+                  issue["severity"].get<std::string>()) == 1);
         CHECK(issue["location"]["path"] == "mod/main, tf:1.tf");
         CHECK(issue["location"]["lines"]["begin"].get<int>() >= 1);
         fingerprints.insert(issue["fingerprint"].get<std::string>());
@@ -272,7 +280,8 @@ TEST_CASE("gitlab format: GitLab's Code Quality fields", "[report][gitlab]") {
     CHECK(doc[1]["categories"] == json::array({"Security"}));
     // The fingerprint ignores line numbers: a finding keeps it when lines move.
     auto moved = sample();
-    auto shifted = std::make_shared<const SourceFile>(moved[0].file->path(), "\n\n" + std::string(moved[0].file->text()));
+    auto shifted =
+        std::make_shared<const SourceFile>(moved[0].file->path(), "\n\n" + std::string(moved[0].file->text()));
     moved[0].file = shifted;
     moved[0].range = {Pos{28}, Pos{33}};
     json again = json::parse(render(report::Format::gitlab, moved, builtin_rule_list()));
@@ -293,7 +302,8 @@ TEST_CASE("rdjson format: reviewdog's DiagnosticResult", "[report][rdjson]") {
     // end exclusive: the 4-byte character starts at byte column 8, "b" ends
     // before column 13.
     CHECK(d["location"]["path"] == "main, tf:1.tf");
-    CHECK(d["location"]["range"] == json{{"start", {{"line", 2}, {"column", 8}}}, {"end", {{"line", 2}, {"column", 13}}}});
+    CHECK(d["location"]["range"] ==
+          json{{"start", {{"line", 2}, {"column", 8}}}, {"end", {{"line", 2}, {"column", 13}}}});
     REQUIRE(d["related_locations"].size() == 2);
     CHECK(d["related_locations"][0]["message"] == "the [block]");
     CHECK(d["related_locations"][0]["location"]["range"]["start"] == json{{"line", 1}, {"column", 1}});
@@ -301,5 +311,6 @@ TEST_CASE("rdjson format: reviewdog's DiagnosticResult", "[report][rdjson]") {
     CHECK(n["severity"] == "INFO");
     REQUIRE(n["suggestions"].size() == 1);
     CHECK(n["suggestions"][0]["text"] == "y");
-    CHECK(n["suggestions"][0]["range"] == json{{"start", {{"line", 2}, {"column", 2}}}, {"end", {{"line", 2}, {"column", 3}}}});
+    CHECK(n["suggestions"][0]["range"] ==
+          json{{"start", {{"line", 2}, {"column", 2}}}, {"end", {{"line", 2}, {"column", 3}}}});
 }

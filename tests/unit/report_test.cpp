@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include <nlohmann/json.hpp>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
-#include "tfsift/rules/catalogue.hpp"
 #include "tfsift/report/report.hpp"
+#include "tfsift/rules/catalogue.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -62,8 +62,9 @@ TEST_CASE("text report: location, caret underline, summary", "[report]") {
                                        "   | \t^~~\n"
                                        "main.tf:1:1: note: in this block\n"));
     CHECK_THAT(text, Catch::Contains("main.tf:4:18: notice[unused-ignore] unused\n"));
-    CHECK_THAT(text, Catch::Contains("fix: Remove the comment (safe)\n"
-                                     "  docs: https://github.com/tfsift/tfsift/blob/main/docs/rules/unused-ignore.md\n"));
+    CHECK_THAT(text,
+               Catch::Contains("fix: Remove the comment (safe)\n"
+                               "  docs: https://github.com/tfsift/tfsift/blob/main/docs/rules/unused-ignore.md\n"));
     CHECK_THAT(text, Catch::EndsWith("2 findings (1 error, 0 warnings, 1 notice) in 1 of 1 file.\n"));
     CHECK(text.find('\x1b') == std::string::npos);
 }
@@ -157,7 +158,8 @@ TEST_CASE("SARIF fingerprints survive moved lines and count repeats", "[report][
         std::vector<Rule> none;
         json doc = json::parse(render(report::Format::sarif, fs, none));
         std::vector<std::string> out;
-        for (const auto& r : doc["runs"][0]["results"]) out.push_back(r["partialFingerprints"]["primaryLocationLineHash"]);
+        for (const auto& r : doc["runs"][0]["results"])
+            out.push_back(r["partialFingerprints"]["primaryLocationLineHash"]);
         return out;
     };
     auto one = fp(a, {0});

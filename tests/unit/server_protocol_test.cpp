@@ -23,8 +23,10 @@ using namespace tfsift::server;
 namespace fs = std::filesystem;
 
 TEST_CASE("frames are read by Content-Length, whatever the header case and order", "[server][framing]") {
-    std::istringstream in(frame_message(R"({"a":1})") + "content-type: application/vscode-jsonrpc; charset=utf-8\r\n"
-                          "CONTENT-LENGTH:  7 \r\n\r\n{\"b\":2}" + frame_message(""));
+    std::istringstream in(frame_message(R"({"a":1})") +
+                          "content-type: application/vscode-jsonrpc; charset=utf-8\r\n"
+                          "CONTENT-LENGTH:  7 \r\n\r\n{\"b\":2}" +
+                          frame_message(""));
     FrameReader reader(in);
     Frame f = reader.next();
     REQUIRE(f.kind == Frame::Kind::message);
@@ -39,10 +41,11 @@ TEST_CASE("frames are read by Content-Length, whatever the header case and order
 }
 
 TEST_CASE("a broken header block is reported and skipped, and the next frame is read", "[server][framing]") {
-    std::istringstream in("garbage without colon\r\n\r\n"
-                          "Content-Length: twelve\r\n\r\n"
-                          "Content-Type: text/plain\r\n\r\n" +
-                          frame_message("{}"));
+    std::istringstream in(
+        "garbage without colon\r\n\r\n"
+        "Content-Length: twelve\r\n\r\n"
+        "Content-Type: text/plain\r\n\r\n" +
+        frame_message("{}"));
     FrameReader reader(in);
     Frame f = reader.next();
     REQUIRE(f.kind == Frame::Kind::malformed);
@@ -88,16 +91,16 @@ TEST_CASE("positions count UTF-16 code units", "[server][utf16]") {
     // "é" is 2 bytes and 1 unit, "€" 3 bytes and 1 unit, "😀" 4 bytes and 2 units.
     const std::string text = "a = \"é€😀x\"\r\nb\n";
     CHECK(byte_offset(text, {0, 0}) == 0);
-    CHECK(byte_offset(text, {0, 5}) == 5);             // before é
-    CHECK(byte_offset(text, {0, 6}) == 7);             // before €
-    CHECK(byte_offset(text, {0, 7}) == 10);            // before 😀
-    CHECK(byte_offset(text, {0, 9}) == 14);            // before x
-    CHECK(byte_offset(text, {0, 8}) == 14);            // inside the surrogate pair: after the character
-    CHECK(byte_offset(text, {0, 200}) == 16);          // past the line's end: before \r\n
+    CHECK(byte_offset(text, {0, 5}) == 5);     // before é
+    CHECK(byte_offset(text, {0, 6}) == 7);     // before €
+    CHECK(byte_offset(text, {0, 7}) == 10);    // before 😀
+    CHECK(byte_offset(text, {0, 9}) == 14);    // before x
+    CHECK(byte_offset(text, {0, 8}) == 14);    // inside the surrogate pair: after the character
+    CHECK(byte_offset(text, {0, 200}) == 16);  // past the line's end: before \r\n
     CHECK(byte_offset(text, {1, 0}) == 18);
     CHECK(byte_offset(text, {1, 1}) == 19);
-    CHECK(byte_offset(text, {2, 0}) == 20);            // the empty last line
-    CHECK(byte_offset(text, {9, 3}) == text.size());   // past the last line
+    CHECK(byte_offset(text, {2, 0}) == 20);           // the empty last line
+    CHECK(byte_offset(text, {9, 3}) == text.size());  // past the last line
     CHECK(text_position(text, 14) == TextPosition{0, 9});
     CHECK(text_position(text, 10) == TextPosition{0, 7});
     CHECK(text_position(text, 16) == TextPosition{0, 11});
@@ -206,7 +209,8 @@ TEST_CASE("the ignore action inserts the inline ignore syntax above the finding"
     CHECK_FALSE(ignore_comment_edit(f).has_value());
 }
 
-TEST_CASE("code actions: the safe fix, the ignore comment and fix all, only for the current text", "[server][actions]") {
+TEST_CASE("code actions: the safe fix, the ignore comment and fix all, only for the current text",
+          "[server][actions]") {
     const std::string text = "locals {\n  a = \"${x}\"\n  b = \"${y}\"\n}\n";
     auto src = std::make_shared<const SourceFile>("/m/main.tf", text);
     auto finding_at = [&src](std::uint32_t begin, std::uint32_t end, std::string repl, lint::Applicability how) {

@@ -62,9 +62,22 @@ TEST_CASE("columns of long lines come from the index and equal a count from the 
     // Pieces whose grapheme breaks depend on what came before: combining
     // marks, regional-indicator pairs, emoji ZWJ sequences, CR LF, invalid
     // and truncated UTF-8, NUL.
-    const std::vector<std::string> pieces = {
-        "a", " ", "xyz", "e\xCC\x81", "\xF0\x9F\x87\xA9", "\xF0\x9F\x87\xAA", "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB",
-        "\xE2\x80\x8D", "\r", "\r\n", "\xFF", "\xE2\x82", std::string(1, '\0'), "\xC3\xA9", "\t", "\n"};
+    const std::vector<std::string> pieces = {"a",
+                                             " ",
+                                             "xyz",
+                                             "e\xCC\x81",
+                                             "\xF0\x9F\x87\xA9",
+                                             "\xF0\x9F\x87\xAA",
+                                             "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB",
+                                             "\xE2\x80\x8D",
+                                             "\r",
+                                             "\r\n",
+                                             "\xFF",
+                                             "\xE2\x82",
+                                             std::string(1, '\0'),
+                                             "\xC3\xA9",
+                                             "\t",
+                                             "\n"};
     std::uint32_t seed = 12345;
     auto next = [&] {
         seed = seed * 1103515245U + 12345U;

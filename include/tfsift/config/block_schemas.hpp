@@ -24,32 +24,32 @@ struct BodySchema {
     std::string_view what;  // the block it describes, for messages: "resource", "lifecycle", ...
     std::span<const AttributeSchema> attributes;
     std::span<const BlockHeaderSchema> blocks;
-    bool partial = false;   // other arguments and blocks belong to the body
+    bool partial = false;  // other arguments and blocks belong to the body
 };
 
 namespace schema {
-extern const BodySchema file;                // top level of a configuration file
+extern const BodySchema file;  // top level of a configuration file
 extern const BodySchema terraform;
 extern const BodySchema language;  // OpenTofu
 extern const BodySchema provider;
 extern const BodySchema variable;
-extern const BodySchema validation;          // also precondition, postcondition, assert
+extern const BodySchema validation;  // also precondition, postcondition, assert
 extern const BodySchema output;
 extern const BodySchema module_call;
 extern const BodySchema resource;
 extern const BodySchema data;
 extern const BodySchema ephemeral;
-extern const BodySchema action;              // Terraform
-extern const BodySchema action_trigger;      // Terraform
-extern const BodySchema state_store;         // Terraform
-extern const BodySchema module_lifecycle;    // OpenTofu
+extern const BodySchema action;            // Terraform
+extern const BodySchema action_trigger;    // Terraform
+extern const BodySchema state_store;       // Terraform
+extern const BodySchema module_lifecycle;  // OpenTofu
 extern const BodySchema managed_lifecycle;
 extern const BodySchema data_lifecycle;
 extern const BodySchema provisioner;
 extern const BodySchema dynamic;
 extern const BodySchema moved;
 extern const BodySchema import;
-extern const BodySchema terraform_import;    // with `identity`
+extern const BodySchema terraform_import;  // with `identity`
 extern const BodySchema removed;
 extern const BodySchema removed_lifecycle;
 extern const BodySchema check;

@@ -13,7 +13,7 @@ namespace tfsift::config {
 
 // One `required_providers` block.
 struct RequiredProvidersBlock {
-    std::vector<RequiredProvider> entries;   // source order
+    std::vector<RequiredProvider> entries;  // source order
     Origin origin;
     Range def_range;
 };
@@ -24,10 +24,10 @@ struct TerraformBlock {
     Range required_version_range;
     std::vector<RequiredProvidersBlock> required_providers;
     std::vector<Backend> backends;
-    std::vector<Range> backend_ranges;        // def ranges, parallel to backends
+    std::vector<Range> backend_ranges;  // def ranges, parallel to backends
     std::vector<Backend> clouds;
     std::vector<Range> cloud_ranges;
-    std::vector<Backend> state_stores;        // Terraform's `state_store`
+    std::vector<Backend> state_stores;               // Terraform's `state_store`
     std::vector<std::string> state_store_providers;  // parallel: the nested provider block's name
     std::vector<Range> state_store_ranges;
     std::vector<ProviderMeta> provider_metas;
@@ -48,11 +48,11 @@ struct ConfigFile {
     std::vector<TerraformBlock> terraform;
     std::vector<std::pair<Provider, Declared>> providers;
     std::vector<std::pair<Variable, Declared>> variables;
-    std::vector<std::pair<Local, Declared>> locals;          // Declared: the name's range
+    std::vector<std::pair<Local, Declared>> locals;  // Declared: the name's range
     std::vector<std::pair<Output, Declared>> outputs;
     std::vector<std::pair<ModuleCall, Declared>> module_calls;
-    std::vector<std::pair<Resource, Declared>> resources;     // managed and data, source order
-    std::vector<std::pair<Resource, Declared>> others;        // ephemeral resources and actions, source order
+    std::vector<std::pair<Resource, Declared>> resources;  // managed and data, source order
+    std::vector<std::pair<Resource, Declared>> others;     // ephemeral resources and actions, source order
     std::vector<std::pair<Moved, Declared>> moved;
     std::vector<std::pair<Import, Declared>> imports;
 };

@@ -23,8 +23,8 @@ struct ParsedFile {
     FileSyntax syntax = FileSyntax::native;
     std::optional<hcl::File> native;
     std::optional<json::Document> json;
-    std::unique_ptr<Arena> arena = std::make_unique<Arena>();       // expressions parsed from JSON strings
-    std::deque<std::shared_ptr<SourceFile>> scratch;              // see body_content.cpp
+    std::unique_ptr<Arena> arena = std::make_unique<Arena>();  // expressions parsed from JSON strings
+    std::deque<std::shared_ptr<SourceFile>> scratch;           // see body_content.cpp
     Diagnostics parse_diagnostics;
 
     [[nodiscard]] bool has_parse_errors() const { return has_errors(parse_diagnostics); }
@@ -38,6 +38,7 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
 // Terraform's override-file decoding (nothing required, nothing defaulted).
 // `engine` selects OpenTofu's additions (the `tofu` block, provider
 // `for_each`).
-ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine = Engine::terraform);
+ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags,
+                              Engine engine = Engine::terraform);
 
 }  // namespace tfsift::config

@@ -45,11 +45,11 @@ const std::shared_ptr<const Module>& empty_module();
 
 // One module of the tree, merged.
 struct LoadedModule {
-    std::string address;                    // "" for the root, "module.a.module.b"
-    std::string dir;                        // "." or a path relative to the root directory
-    std::vector<std::string> primary_files; // paths relative to the root directory, load order
+    std::string address;                     // "" for the root, "module.a.module.b"
+    std::string dir;                         // "." or a path relative to the root directory
+    std::vector<std::string> primary_files;  // paths relative to the root directory, load order
     std::vector<std::string> override_files;
-    std::vector<ModuleFile> files;          // load order: primaries, then overrides
+    std::vector<ModuleFile> files;  // load order: primaries, then overrides
     // Shared, like the decoded files, by every caller of the directory; never null.
     std::shared_ptr<const Module> module = empty_module();
     std::map<std::string, LoadedModule> children;

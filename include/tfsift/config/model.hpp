@@ -82,9 +82,9 @@ struct NestedBlock;
 
 // What is left of a block after Terraform's meta-arguments are taken out.
 struct Body {
-    std::vector<Argument> arguments;        // source order; `_` escaping block's arguments joined in
-    std::vector<NestedBlock> blocks;        // source order
-    std::vector<JsonProperty> undecided;    // JSON bodies only
+    std::vector<Argument> arguments;      // source order; `_` escaping block's arguments joined in
+    std::vector<NestedBlock> blocks;      // source order
+    std::vector<JsonProperty> undecided;  // JSON bodies only
     bool from_json = false;
 
     [[nodiscard]] const Argument* find_argument(std::string_view name) const;
@@ -123,7 +123,7 @@ struct RequiredVersion {
 
 struct RequiredProvider {
     std::string name;
-    std::optional<std::string> source;          // fully qualified, nullopt when invalid
+    std::optional<std::string> source;  // fully qualified, nullopt when invalid
     std::optional<std::string> source_as_written;
     std::vector<std::string> version_constraints;
     std::vector<std::string> configuration_aliases;  // "aws.east"
@@ -131,7 +131,7 @@ struct RequiredProvider {
 };
 
 struct Backend {
-    std::string type;   // empty for `cloud`
+    std::string type;  // empty for `cloud`
     Body config;
     Origin origin;
 };
@@ -162,7 +162,7 @@ struct Provider {
     std::string name;
     std::optional<std::string> alias;
     std::optional<DecodedValue> version_constraints;  // legacy `version`
-    std::optional<Expression> for_each;                // OpenTofu: one instance per element
+    std::optional<Expression> for_each;               // OpenTofu: one instance per element
     Body config;
     Origin origin;
     std::vector<Origin> overridden_by;
@@ -177,7 +177,7 @@ struct Provider {
 
 struct Variable {
     std::string name;
-    std::optional<Expression> type_expr;        // as written; decoded into `constraint_type`
+    std::optional<Expression> type_expr;  // as written; decoded into `constraint_type`
     std::optional<Expression> default_expr;
     // What the conversion works with: the constraint (dynamic when no type
     // is given), its optional() defaults, and the default as a cty value
@@ -205,9 +205,9 @@ struct Variable {
     // and merging never read them, and most variables are never printed, so
     // they are derived from the values above when asked for rather than
     // built (and copied at every merge) for every variable.
-    [[nodiscard]] std::optional<DecodedValue> type() const;               // canonical type text
+    [[nodiscard]] std::optional<DecodedValue> type() const;                 // canonical type text
     [[nodiscard]] std::optional<nlohmann::json> optional_defaults() const;  // from type_defaults
-    [[nodiscard]] std::optional<DecodedValue> default_value() const;      // default_cty in the document's JSON form
+    [[nodiscard]] std::optional<DecodedValue> default_value() const;        // default_cty in the document's JSON form
 };
 
 struct Local {
@@ -218,7 +218,7 @@ struct Local {
 struct Output {
     std::string name;
     std::optional<Expression> value;
-    std::optional<Expression> type_expr;   // Terraform v1.15; not part of the effective document
+    std::optional<Expression> type_expr;  // Terraform v1.15; not part of the effective document
     std::optional<DecodedValue> description;
     DecodedValue sensitive{false, std::nullopt};
     std::vector<Traversal> depends_on;
@@ -228,7 +228,7 @@ struct Output {
 };
 
 struct ModuleSource {
-    std::optional<std::string> value;   // normalized; nullopt when invalid
+    std::optional<std::string> value;  // normalized; nullopt when invalid
     std::string as_written;
     Origin origin;
 };
@@ -241,11 +241,11 @@ struct DynamicSetting {
 };
 
 struct ProviderPassing {
-    std::string child_key;    // "aws" or "aws.east"
+    std::string child_key;  // "aws" or "aws.east"
     std::string parent_key;
-    Origin origin;            // the key in the map
-    Origin parent_origin;     // the value
-    bool parent_keyed = false; // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
+    Origin origin;              // the key in the map
+    Origin parent_origin;       // the value
+    bool parent_keyed = false;  // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
 };
 
 struct ModuleCall {
@@ -294,8 +294,8 @@ struct Provisioner {
 enum class ResourceMode : std::uint8_t { managed, data, ephemeral, action };
 
 struct ProviderAssignment {
-    std::string value;                   // "aws" or "aws.west"
-    std::optional<std::string> source;   // fully qualified address
+    std::string value;                  // "aws" or "aws.west"
+    std::optional<std::string> source;  // fully qualified address
     bool explicit_ = false;
     std::optional<Origin> origin;
 };
@@ -304,10 +304,10 @@ struct Resource {
     ResourceMode mode = ResourceMode::managed;
     std::string type;
     std::string name;
-    std::optional<std::string> provider_ref;   // `provider` argument, "aws.west"
+    std::optional<std::string> provider_ref;  // `provider` argument, "aws.west"
     std::optional<Origin> provider_origin;
-    bool provider_keyed = false;               // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
-    ProviderAssignment provider;               // filled once required_providers is final
+    bool provider_keyed = false;  // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
+    ProviderAssignment provider;  // filled once required_providers is final
     std::optional<Expression> count;
     std::optional<Expression> for_each;
     std::vector<Traversal> depends_on;
@@ -330,36 +330,36 @@ struct Moved {
 // An `import` block (Terraform 1.5, OpenTofu): where it imports into and the
 // provider configuration it names. Not part of the effective document.
 struct Import {
-    std::string to_text;                     // the `to` address as written
-    bool to_module = false;                  // the address is inside a called module
-    std::string to_resource;                 // "aws_instance.web": a managed resource of this module, else empty
-    std::optional<std::string> provider_ref; // `provider` argument, "aws.west"
-    std::optional<Origin> provider_origin;   // where the `provider` argument starts
-    Origin origin;                           // the `import` keyword
+    std::string to_text;                      // the `to` address as written
+    bool to_module = false;                   // the address is inside a called module
+    std::string to_resource;                  // "aws_instance.web": a managed resource of this module, else empty
+    std::optional<std::string> provider_ref;  // `provider` argument, "aws.west"
+    std::optional<Origin> provider_origin;    // where the `provider` argument starts
+    Origin origin;                            // the `import` keyword
     // The instance key written after the resource in `to`: none, a literal
     // string or number, or an expression (`[each.key]`) known only later.
     enum class Key : std::uint8_t { none, string, number, expression };
     Key to_key = Key::none;
     std::optional<Expression> to;
     std::optional<Expression> id;
-    std::optional<Expression> for_each;      // Terraform v1.7, OpenTofu v1.7
+    std::optional<Expression> for_each;  // Terraform v1.7, OpenTofu v1.7
 };
 
 // One module's configuration: a file's contents, or a whole directory after
 // merging.
 struct Module {
     TerraformSettings terraform;
-    std::map<std::string, Provider> providers;      // by key()
+    std::map<std::string, Provider> providers;  // by key()
     std::map<std::string, Variable> variables;
     std::map<std::string, Local> locals;
     std::map<std::string, Output> outputs;
     std::map<std::string, ModuleCall> module_calls;
-    std::map<std::string, Resource> resources;      // managed, by key()
-    std::map<std::string, Resource> data;           // data, by key()
-    std::map<std::string, Resource> ephemeral;      // ephemeral resources, by key()
-    std::map<std::string, Resource> actions;        // actions, by key()
+    std::map<std::string, Resource> resources;  // managed, by key()
+    std::map<std::string, Resource> data;       // data, by key()
+    std::map<std::string, Resource> ephemeral;  // ephemeral resources, by key()
+    std::map<std::string, Resource> actions;    // actions, by key()
     std::vector<Moved> moved;
-    std::vector<Import> imports;                    // source order, primary files only
+    std::vector<Import> imports;  // source order, primary files only
 };
 
 }  // namespace tfsift::config

@@ -19,7 +19,7 @@ enum class FileSyntax : std::uint8_t { native, json };
 enum class FileRole : std::uint8_t { primary, override };
 
 struct ConfigFileName {
-    std::string name;     // the file name, no directory
+    std::string name;  // the file name, no directory
     FileSyntax syntax;
     FileRole role;
 };

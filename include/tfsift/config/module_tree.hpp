@@ -58,10 +58,10 @@ struct LoadedTree {
     // What every module points into, each file once; shared with the other
     // trees that load the same module directory, and keeping it alive.
     std::vector<std::shared_ptr<const ParsedFile>> files;
-    std::unique_ptr<LoadedModule> root;               // null when the root directory cannot be read
-    std::vector<LoadDiagnostic> diagnostics;          // in the order they arose
-    ReadPolicy read_policy;                           // how the files were read; for lock and state files
-    std::vector<std::string> read_failures;           // files that exist but could not be read, and why
+    std::unique_ptr<LoadedModule> root;       // null when the root directory cannot be read
+    std::vector<LoadDiagnostic> diagnostics;  // in the order they arose
+    ReadPolicy read_policy;                   // how the files were read; for lock and state files
+    std::vector<std::string> read_failures;   // files that exist but could not be read, and why
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins

@@ -31,8 +31,8 @@ enum class ModuleSourceKind : std::uint8_t { local, registry, remote };
 
 struct ModuleSourceResult {
     ModuleSourceKind kind = ModuleSourceKind::remote;
-    std::string normalized;   // the address as Terraform prints it; empty on error
-    std::string error;        // the parse error text; empty on success
+    std::string normalized;       // the address as Terraform prints it; empty on error
+    std::string error;            // the parse error text; empty on success
     bool maybe_relative = false;  // go-getter saw a relative path without ./
 };
 

@@ -22,8 +22,8 @@ namespace tfsift::config {
 struct RequirementSite {
     const LoadedModule* module = nullptr;  // the module that writes it
     Origin origin;                         // the entry, block or resource
-    std::string root_call;  // the root module's call leading there; "" when in the root module
-    std::string constraints_text;                  // as written, "" when it adds none
+    std::string root_call;                 // the root module's call leading there; "" when in the root module
+    std::string constraints_text;          // as written, "" when it adds none
 };
 
 // A provider requirement with the places that make it.

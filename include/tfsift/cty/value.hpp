@@ -16,8 +16,8 @@ namespace tfsift::cty {
 
 class Value {
 public:
-    using Elements = std::vector<Value>;                              // tuple, list, set
-    using Attributes = std::map<std::string, Value, std::less<>>;     // object, map (byte-wise key order)
+    using Elements = std::vector<Value>;                           // tuple, list, set
+    using Attributes = std::map<std::string, Value, std::less<>>;  // object, map (byte-wise key order)
 
     Value();  // the unknown value of the dynamic pseudo-type (cty.DynamicVal)
 

@@ -76,9 +76,9 @@ struct LiteralExpr : Expr {
 enum class StepKind : std::uint8_t { attr, index };
 struct TraversalStep {
     StepKind kind = StepKind::attr;
-    bool legacy_index = false;      // written `.0` instead of `[0]`
+    bool legacy_index = false;  // written `.0` instead of `[0]`
     Range range;
-    PackedString name;              // attr: the attribute name; index: empty, holding the key
+    PackedString name;  // attr: the attribute name; index: empty, holding the key
 
     static TraversalStep attr(Range r, PackedString name) { return {StepKind::attr, false, r, name}; }
     static TraversalStep index(Range r, const LiteralExpr* key, bool legacy = false) {
@@ -122,12 +122,12 @@ struct RelativeTraversalExpr : Expr {
 };
 
 struct FunctionCallExpr : Expr {
-    bool expand_final = false;      // last argument followed by `...`
-    PackedString name;              // full name, e.g. "upper" or "provider::aws::arn_parse"
-    Pos name_end;                   // the name starts where the expression does
+    bool expand_final = false;  // last argument followed by `...`
+    PackedString name;          // full name, e.g. "upper" or "provider::aws::arn_parse"
+    Pos name_end;               // the name starts where the expression does
     PackedSpan<Ref<Expr>> args;
-    Pos open_paren_start;           // the one-byte `(`
-    Range close_paren;              // the `)`, or what stood in its place
+    Pos open_paren_start;  // the one-byte `(`
+    Range close_paren;     // the `)`, or what stood in its place
 
     [[nodiscard]] Range name_range() const { return {range.start, name_end}; }
     [[nodiscard]] Range open_paren() const { return {open_paren_start, Pos{open_paren_start.byte + 1}}; }
@@ -140,11 +140,19 @@ struct ConditionalExpr : Expr {
 };
 
 enum class BinaryOp : std::uint8_t {
-    logical_or, logical_and,
-    equal, not_equal,
-    greater, greater_or_equal, less, less_or_equal,
-    add, subtract,
-    multiply, divide, modulo,
+    logical_or,
+    logical_and,
+    equal,
+    not_equal,
+    greater,
+    greater_or_equal,
+    less,
+    less_or_equal,
+    add,
+    subtract,
+    multiply,
+    divide,
+    modulo,
 };
 
 struct BinaryOpExpr : Expr {
@@ -172,7 +180,7 @@ struct TupleExpr : Expr {
 };
 
 struct ObjectItem {
-    Ref<Expr> key;    // always an ObjectKeyExpr
+    Ref<Expr> key;  // always an ObjectKeyExpr
     Ref<Expr> value;
 };
 
@@ -191,11 +199,11 @@ struct ObjectKeyExpr : Expr {
 };
 
 struct ForExpr : Expr {
-    bool group = false;             // `...` after the value in the object form
-    PackedString key_var;           // empty when only one iterator is given
+    bool group = false;    // `...` after the value in the object form
+    PackedString key_var;  // empty when only one iterator is given
     PackedString value_var;
     Ref<Expr> collection;
-    Ref<Expr> key_expr = nullptr; // non-null for the object form {for ...: k => v}
+    Ref<Expr> key_expr = nullptr;  // non-null for the object form {for ...: k => v}
     Ref<Expr> value_expr;
     Ref<Expr> condition = nullptr;
     Range open;
@@ -251,7 +259,9 @@ static_assert(sizeof(FunctionCallExpr) == 44);
 // Downcast helper: as<ForExpr>(e) returns e as a ForExpr, checked by kind in
 // debug builds.
 template <class T>
-const T& as(const Expr& e) { return static_cast<const T&>(e); }
+const T& as(const Expr& e) {
+    return static_cast<const T&>(e);
+}
 
 // Calls f(const Expr&) for every direct child of e, in source order.
 template <class F>
@@ -270,17 +280,17 @@ struct Attribute {
 };
 
 struct Label {
-    PackedString value;       // decoded (quoted) or as written (identifier)
-    Range range;              // includes the quotes of a quoted label
+    PackedString value;  // decoded (quoted) or as written (identifier)
+    Range range;         // includes the quotes of a quoted label
     bool quoted = false;
 };
 
 struct Block;
 
 struct Body {
-    PackedSpan<Attribute> attributes;       // source order; a redefined name keeps only its first
-    PackedSpan<Block> blocks;               // source order
-    Range range;                            // the whole body (inside the braces for a block)
+    PackedSpan<Attribute> attributes;  // source order; a redefined name keeps only its first
+    PackedSpan<Block> blocks;          // source order
+    Range range;                       // the whole body (inside the braces for a block)
 };
 
 struct Block {
@@ -309,7 +319,7 @@ static_assert(sizeof(Block) == 60);
 enum class CommentStyle : std::uint8_t { hash, slashes, block };
 
 struct Comment {
-    Range range;        // includes the comment markers; a line comment excludes its newline
+    Range range;  // includes the comment markers; a line comment excludes its newline
     CommentStyle style;
 };
 
@@ -318,9 +328,9 @@ struct Comment {
 struct File {
     std::shared_ptr<const SourceFile> source;
     std::unique_ptr<Arena> arena;
-    const Body* body = nullptr;         // never null after parse(), possibly empty
-    std::vector<Comment> comments;      // in source order
-    Diagnostics diagnostics;            // parser diagnostics, in the order emitted
+    const Body* body = nullptr;     // never null after parse(), possibly empty
+    std::vector<Comment> comments;  // in source order
+    Diagnostics diagnostics;        // parser diagnostics, in the order emitted
 
     [[nodiscard]] bool has_errors() const { return tfsift::has_errors(diagnostics); }
 };
@@ -336,10 +346,10 @@ File parse(const std::shared_ptr<const SourceFile>& source);
 // expression or as a template (string content without quotes), as the JSON
 // syntax needs. Nodes go into `arena`; diagnostics are appended to `diags`.
 // Returns nullptr only when nothing could be recovered.
-const Expr* parse_expression(const SourceFile& source, std::string_view text, Pos start,
-                             Arena& arena, Diagnostics& diags);
-const Expr* parse_template(const SourceFile& source, std::string_view text, Pos start,
-                           Arena& arena, Diagnostics& diags);
+const Expr* parse_expression(const SourceFile& source, std::string_view text, Pos start, Arena& arena,
+                             Diagnostics& diags);
+const Expr* parse_template(const SourceFile& source, std::string_view text, Pos start, Arena& arena,
+                           Diagnostics& diags);
 
 }  // namespace tfsift::hcl
 

@@ -6,76 +6,63 @@ namespace tfsift::hcl {
 template <class F>
 void for_each_child(const Expr& e, F&& f) {
     switch (e.kind) {
-    case ExprKind::literal:
-    case ExprKind::scope_traversal:
-    case ExprKind::anon_symbol:
-        return;
-    case ExprKind::template_:
-        for (const Expr* p : as<TemplateExpr>(e).parts) f(*p);
-        return;
-    case ExprKind::template_wrap:
-        f(*as<TemplateWrapExpr>(e).wrapped);
-        return;
-    case ExprKind::template_join:
-        f(*as<TemplateJoinExpr>(e).tuple);
-        return;
-    case ExprKind::relative_traversal:
-        f(*as<RelativeTraversalExpr>(e).source);
-        return;
-    case ExprKind::function_call:
-        for (const Expr* a : as<FunctionCallExpr>(e).args) f(*a);
-        return;
-    case ExprKind::conditional: {
-        const auto& c = as<ConditionalExpr>(e);
-        f(*c.condition);
-        f(*c.true_result);
-        f(*c.false_result);
-        return;
-    }
-    case ExprKind::binary_op: {
-        const auto& b = as<BinaryOpExpr>(e);
-        f(*b.lhs);
-        f(*b.rhs);
-        return;
-    }
-    case ExprKind::unary_op:
-        f(*as<UnaryOpExpr>(e).operand);
-        return;
-    case ExprKind::tuple:
-        for (const Expr* i : as<TupleExpr>(e).items) f(*i);
-        return;
-    case ExprKind::object:
-        for (const ObjectItem& i : as<ObjectExpr>(e).items) {
-            f(*i.key);
-            f(*i.value);
+        case ExprKind::literal:
+        case ExprKind::scope_traversal:
+        case ExprKind::anon_symbol: return;
+        case ExprKind::template_:
+            for (const Expr* p : as<TemplateExpr>(e).parts) f(*p);
+            return;
+        case ExprKind::template_wrap: f(*as<TemplateWrapExpr>(e).wrapped); return;
+        case ExprKind::template_join: f(*as<TemplateJoinExpr>(e).tuple); return;
+        case ExprKind::relative_traversal: f(*as<RelativeTraversalExpr>(e).source); return;
+        case ExprKind::function_call:
+            for (const Expr* a : as<FunctionCallExpr>(e).args) f(*a);
+            return;
+        case ExprKind::conditional: {
+            const auto& c = as<ConditionalExpr>(e);
+            f(*c.condition);
+            f(*c.true_result);
+            f(*c.false_result);
+            return;
         }
-        return;
-    case ExprKind::object_key:
-        f(*as<ObjectKeyExpr>(e).wrapped);
-        return;
-    case ExprKind::for_: {
-        const auto& x = as<ForExpr>(e);
-        f(*x.collection);
-        if (x.key_expr) f(*x.key_expr);
-        f(*x.value_expr);
-        if (x.condition) f(*x.condition);
-        return;
-    }
-    case ExprKind::index: {
-        const auto& x = as<IndexExpr>(e);
-        f(*x.collection);
-        f(*x.key);
-        return;
-    }
-    case ExprKind::splat: {
-        const auto& s = as<SplatExpr>(e);
-        f(*s.source);
-        f(*s.each);
-        return;
-    }
-    case ExprKind::parentheses:
-        f(*as<ParenthesesExpr>(e).inner);
-        return;
+        case ExprKind::binary_op: {
+            const auto& b = as<BinaryOpExpr>(e);
+            f(*b.lhs);
+            f(*b.rhs);
+            return;
+        }
+        case ExprKind::unary_op: f(*as<UnaryOpExpr>(e).operand); return;
+        case ExprKind::tuple:
+            for (const Expr* i : as<TupleExpr>(e).items) f(*i);
+            return;
+        case ExprKind::object:
+            for (const ObjectItem& i : as<ObjectExpr>(e).items) {
+                f(*i.key);
+                f(*i.value);
+            }
+            return;
+        case ExprKind::object_key: f(*as<ObjectKeyExpr>(e).wrapped); return;
+        case ExprKind::for_: {
+            const auto& x = as<ForExpr>(e);
+            f(*x.collection);
+            if (x.key_expr) f(*x.key_expr);
+            f(*x.value_expr);
+            if (x.condition) f(*x.condition);
+            return;
+        }
+        case ExprKind::index: {
+            const auto& x = as<IndexExpr>(e);
+            f(*x.collection);
+            f(*x.key);
+            return;
+        }
+        case ExprKind::splat: {
+            const auto& s = as<SplatExpr>(e);
+            f(*s.source);
+            f(*s.each);
+            return;
+        }
+        case ExprKind::parentheses: f(*as<ParenthesesExpr>(e).inner); return;
     }
 }
 

@@ -21,6 +21,6 @@ namespace tfsift::hcl {
 // With `attributes`, each block keeps only the attributes of those names
 // (nested blocks and other attributes left out).
 std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
-                                                const std::vector<std::string_view>& attributes = {});
+                                                 const std::vector<std::string_view>& attributes = {});
 
 }  // namespace tfsift::hcl

@@ -72,7 +72,8 @@ public:
     PackedSpan() = default;
     PackedSpan(std::span<const T> s)  // NOLINT(google-explicit-constructor)
         : offset_(s.empty() ? 0 : tree_space::offset_of(s.data())), size_(static_cast<std::uint32_t>(s.size())) {}
-    PackedSpan(std::span<T> s) : PackedSpan(std::span<const T>(s.data(), s.size())) {}  // NOLINT(google-explicit-constructor)
+    PackedSpan(std::span<T> s)
+        : PackedSpan(std::span<const T>(s.data(), s.size())) {}  // NOLINT(google-explicit-constructor)
 
     operator std::span<const T>() const { return {data(), size_}; }  // NOLINT(google-explicit-constructor)
 
@@ -101,7 +102,7 @@ template <class T>
 class Ref {
 public:
     Ref() = default;
-    Ref(std::nullptr_t) {}  // NOLINT(google-explicit-constructor)
+    Ref(std::nullptr_t) {}                                                     // NOLINT(google-explicit-constructor)
     Ref(const T* p) : offset_(p == nullptr ? 0 : tree_space::offset_of(p)) {}  // NOLINT(google-explicit-constructor)
 
     [[nodiscard]] std::uint32_t offset() const { return offset_; }

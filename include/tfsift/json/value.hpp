@@ -39,8 +39,8 @@ struct Value {
 };
 
 struct Member {
-    std::string name;             // decoded
-    Range name_range;             // includes the quotes
+    std::string name;  // decoded
+    Range name_range;  // includes the quotes
     Value value;
 };
 

@@ -13,8 +13,8 @@
 namespace tfsift::lint {
 
 struct AddIgnorePlan {
-    FixPlan edits;                    // new file contents, written like fixes (write_fixes)
-    std::size_t comments = 0;         // ignore comments added
+    FixPlan edits;             // new file contents, written like fixes (write_fixes)
+    std::size_t comments = 0;  // ignore comments added
     std::size_t findings_covered = 0;
     // Findings that cannot take an inline comment: JSON configuration files,
     // lock files, a finding inside a heredoc, `syntax-error` and

@@ -21,10 +21,10 @@ struct Settings;
 enum class ModuleRole : std::uint8_t { root, called };
 
 struct LintContext {
-    std::string module_dir;               // the module's directory, as the user named it
+    std::string module_dir;  // the module's directory, as the user named it
     ModuleRole role = ModuleRole::root;
     Engine engine = Engine::terraform;
-    const Settings* settings = nullptr;   // never null while rules run
+    const Settings* settings = nullptr;  // never null while rules run
 
     // The module loaded as the root of its tree: override files applied, local
     // module calls followed. Findings belong in this module's own files; the

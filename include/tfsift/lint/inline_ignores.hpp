@@ -16,16 +16,16 @@ namespace tfsift::lint {
 
 struct IgnoredRule {
     std::string rule_id;
-    Range range;          // the id inside the comment
-    bool used = false;    // suppressed at least one finding
+    Range range;        // the id inside the comment
+    bool used = false;  // suppressed at least one finding
 };
 
 struct IgnoreComment {
-    Range comment;        // the whole comment
+    Range comment;  // the whole comment
     bool whole_file = false;
-    std::uint32_t line = 0;       // the comment's line (it covers this line and the next)
+    std::uint32_t line = 0;  // the comment's line (it covers this line and the next)
     std::vector<IgnoredRule> rules;
-    std::string reason;           // after `--`, may be empty
+    std::string reason;  // after `--`, may be empty
     // A `tflint-ignore` comment: it serves TFLint too, so it is never
     // reported (or removed) as unused.
     bool from_tflint = false;

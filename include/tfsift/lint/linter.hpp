@@ -17,8 +17,8 @@ namespace tfsift::lint {
 struct RuleSelection {
     std::vector<std::string> enable;
     std::vector<std::string> disable;
-    std::vector<std::string> only;   // when non-empty, exactly these rules run
-    std::optional<Preset> preset;    // --preset: beats the settings' `preset`
+    std::vector<std::string> only;  // when non-empty, exactly these rules run
+    std::optional<Preset> preset;   // --preset: beats the settings' `preset`
 };
 
 // A rule as it will run: enabled or not, with its effective severity.

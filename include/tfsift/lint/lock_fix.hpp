@@ -41,9 +41,9 @@ inline constexpr std::string_view kLockRepairFixSafety =
     "those lack.";
 
 struct LockRepair {
-    std::optional<Fix> fix;              // none: nothing to repair, or nothing could be repaired
-    std::vector<std::string> changes;    // init-style lines ("- Added ..."), what the fix does
-    std::vector<std::string> problems;   // what could not be repaired, each starting with the provider
+    std::optional<Fix> fix;             // none: nothing to repair, or nothing could be repaired
+    std::vector<std::string> changes;   // init-style lines ("- Added ..."), what the fix does
+    std::vector<std::string> problems;  // what could not be repaired, each starting with the provider
     // Whether the fix repairs what concerns `provider` (no problem names it).
     [[nodiscard]] bool repairs(const providers::Provider& provider) const;
 };

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tfsift/config/tree_requirements.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/finding.hpp"
 #include "tfsift/lint/rule.hpp"
@@ -16,7 +17,6 @@
 #include "tfsift/providers/lock_locations.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/state_file.hpp"
-#include "tfsift/config/tree_requirements.hpp"
 
 namespace tfsift::lint {
 
@@ -26,9 +26,9 @@ struct LockRepair;
 [[nodiscard]] std::string lock_file_display_path(const std::string& module_dir);
 
 struct LockInputs {
-    std::string path;                       // as findings name it
+    std::string path;  // as findings name it
     bool exists = false;
-    providers::LockFileRead read;           // empty when there is no file
+    providers::LockFileRead read;  // empty when there is no file
     providers::LockLocations locations;
     config::TreeRequirements requirements;  // configuration only
     // The repair of the lock file, once lock_fix.hpp's lock_repair computed it.
@@ -40,7 +40,8 @@ struct LockInputs {
     [[nodiscard]] std::shared_ptr<const SourceFile> source() const;
     // The range of an entry's part, falling back to its `provider` label,
     // then to the start of the file.
-    [[nodiscard]] Range entry_range(const providers::Provider& provider, std::optional<Range> providers::LockEntryLocation::*part) const;
+    [[nodiscard]] Range entry_range(const providers::Provider& provider,
+                                    std::optional<Range> providers::LockEntryLocation::*part) const;
 };
 
 // The lock inputs of the context. Several rules ask for them in one lint of

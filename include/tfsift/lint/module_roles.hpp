@@ -20,9 +20,9 @@ namespace tfsift::lint {
 // The local module calls (`source = "./x"` or `"../x"`) of every module in a
 // repository.
 struct RepositoryModuleCalls {
-    std::string root;                  // the repository root, absolute
-    std::set<std::string> called;      // absolute, lexically normal directories some module calls
-    std::size_t files_read = 0;        // configuration files that mention a module and were decoded
+    std::string root;              // the repository root, absolute
+    std::set<std::string> called;  // absolute, lexically normal directories some module calls
+    std::size_t files_read = 0;    // configuration files that mention a module and were decoded
 };
 
 // Reads every configuration file below `repository_root` (hidden directories

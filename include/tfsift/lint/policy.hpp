@@ -32,17 +32,17 @@ struct Policy {
     std::string id;
     PolicyKind kind = PolicyKind::naming;
     Severity severity = Severity::warning;
-    std::string message;                      // shown before the specifics of each finding
-    std::string description;                  // optional longer text for the rule documentation
-    std::string defined_in;                   // the .tfsift.toml that declared it
-    std::uint32_t line = 0;                   // of the [[policy]] header
+    std::string message;      // shown before the specifics of each finding
+    std::string description;  // optional longer text for the rule documentation
+    std::string defined_in;   // the .tfsift.toml that declared it
+    std::uint32_t line = 0;   // of the [[policy]] header
 
-    std::vector<NameTarget> targets;          // naming
-    std::optional<PolicyPattern> pattern;     // naming: the name must match
+    std::vector<NameTarget> targets;              // naming
+    std::optional<PolicyPattern> pattern;         // naming: the name must match
     std::optional<PolicyPattern> resource_types;  // required/forbidden: which resource types (all when absent)
-    std::vector<std::string> attributes;      // required/forbidden
-    std::optional<PolicyPattern> value;       // forbidden: only these literal values are forbidden
-    std::vector<PolicyPattern> allowed;       // provider/module sources
+    std::vector<std::string> attributes;          // required/forbidden
+    std::optional<PolicyPattern> value;           // forbidden: only these literal values are forbidden
+    std::vector<PolicyPattern> allowed;           // provider/module sources
 };
 
 // The policy as a rule: id, severity, generated documentation and a check

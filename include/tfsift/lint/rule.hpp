@@ -22,9 +22,9 @@ struct LintContext;
 struct ClaimedDiagnostic {
     std::string_view code;
     Severity severity = Severity::error;
-    bool tree_phase = false;                  // made while following module calls
+    bool tree_phase = false;                   // made while following module calls
     std::shared_ptr<const SourceFile> source;  // null when it points into no file
-    std::string_view filename;                // as the loader named it
+    std::string_view filename;                 // as the loader named it
     std::optional<Range> subject;
 };
 
@@ -71,10 +71,10 @@ std::string_view to_string(RuleCategory c);
 std::string_view to_string(RulePrecision p);
 
 struct Rule {
-    std::string id;                   // stable kebab-case id
+    std::string id;  // stable kebab-case id
     Severity default_severity = Severity::warning;
     bool enabled_by_default = true;
-    bool fixable = false;             // some of its findings carry a Fix
+    bool fixable = false;  // some of its findings carry a Fix
     RuleDoc doc;
     RuleCategory category = RuleCategory::correctness;
     RulePrecision precision = RulePrecision::high;
@@ -86,7 +86,7 @@ struct Rule {
     // Null for the rules whose findings the engine itself produces
     // (`unused-ignore` needs every other rule's findings first).
     RuleCheck check;
-    bool is_policy = false;           // defined by a [[policy]] table of .tfsift.toml
+    bool is_policy = false;  // defined by a [[policy]] table of .tfsift.toml
     // The codes of Terraform's own loader diagnostics (see
     // config::load_module_tree) that this rule reports, rather than
     // `invalid-configuration`: when the loader already rejects what the rule

@@ -81,7 +81,7 @@ struct LintRequest {
     std::optional<std::string> add_ignore_reason;
     std::string write_baseline_file;  // record the final findings there (atomically)
     std::string baseline_file;        // leave out the findings recorded there
-    MessageSink on_message;          // may be empty: the messages are in the result either way
+    MessageSink on_message;           // may be empty: the messages are in the result either way
     // Texts read instead of the files on disk, by absolute path with
     // symlinks resolved (an editor's unsaved buffers; see FileOverlays in
     // tfsift/file_read.hpp). Honoured for every configuration file and lock
@@ -127,10 +127,10 @@ struct LintResult {
     // a broken settings file, an unknown rule, an unreadable --state file or
     // module directory): there is nothing to report, `messages` says why.
     bool completed = false;
-    Findings findings;                  // sorted (see sort_findings)
-    std::vector<Rule> catalogue;        // every rule that could report, in catalogue order
-    std::vector<std::string> modules;   // the module directories linted, as named
-    std::vector<std::string> files;     // their configuration files, as the findings name them
+    Findings findings;                 // sorted (see sort_findings)
+    std::vector<Rule> catalogue;       // every rule that could report, in catalogue order
+    std::vector<std::string> modules;  // the module directories linted, as named
+    std::vector<std::string> files;    // their configuration files, as the findings name them
     // The absolute directories of the targets, sorted, and the roots their
     // files had to resolve inside (for reports: repository root, snippets).
     std::vector<std::string> target_dirs;
@@ -153,9 +153,7 @@ struct LintResult {
     SessionTimes times;  // of the last scan (after fixes, of the one that reports)
 
     // Something could not be read or written: the run failed whatever the findings.
-    [[nodiscard]] bool io_failed() const {
-        return read_failures > 0 || lock_write_failed || fix_write_failed;
-    }
+    [[nodiscard]] bool io_failed() const { return read_failures > 0 || lock_write_failed || fix_write_failed; }
 };
 
 // Runs one lint. Never throws for bad input; an I/O failure or bad input

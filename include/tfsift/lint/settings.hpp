@@ -28,7 +28,7 @@ inline constexpr std::size_t max_extend_chain = 64;
 // An error in a settings file, with the position it concerns.
 struct SettingsError {
     std::string file;
-    std::uint32_t line = 0;    // 0 when the error concerns the whole file
+    std::uint32_t line = 0;  // 0 when the error concerns the whole file
     std::uint32_t column = 0;
     std::string message;
 
@@ -59,17 +59,17 @@ struct PathIgnore {
 };
 
 struct Settings {
-    std::vector<std::string> files;          // settings files read, nearest first; empty: defaults
+    std::vector<std::string> files;  // settings files read, nearest first; empty: defaults
     std::optional<Engine> engine;
     std::optional<std::string> engine_version;  // the Terraform/OpenTofu version in use, e.g. "1.9.5"
-    std::vector<std::string> platforms;      // e.g. linux_amd64
+    std::vector<std::string> platforms;         // e.g. linux_amd64
     // `online = true`: lock rules ask the registries what they signed
     // (`tfsift lint --online`); lint opens no socket otherwise.
     std::optional<bool> online;
-    std::optional<Preset> preset;            // `preset`: which rules are on before [rules]
+    std::optional<Preset> preset;  // `preset`: which rules are on before [rules]
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;
-    std::vector<AnchoredGlob> excludes;      // files and directories not linted at all
+    std::vector<AnchoredGlob> excludes;  // files and directories not linted at all
     std::vector<Policy> policies;
     // `root = true`: this file's directory is the repository root (as a
     // directory holding `.git` is), see tfsift/lint/repository_root.hpp.
@@ -114,8 +114,7 @@ std::string find_settings_file(const std::string& start);
 // invalid patterns and, when a catalogue is given, rule ids that are neither
 // in it nor a policy's (and policy ids that are in it) are errors with their
 // line.
-SettingsResult load_settings(const std::string& path, bool named_by_user = false,
-                             std::span<const Rule> catalogue = {});
+SettingsResult load_settings(const std::string& path, bool named_by_user = false, std::span<const Rule> catalogue = {});
 
 // Parses settings from text (for tests); `path` names it in errors and
 // anchors relative globs and `extend`.

@@ -11,7 +11,7 @@
 namespace tfsift::lint {
 
 struct TflintRuleMapping {
-    std::string_view tflint_rule;           // e.g. terraform_module_version
+    std::string_view tflint_rule;                // e.g. terraform_module_version
     std::vector<std::string_view> tfsift_rules;  // empty: no tfsift rule checks this yet
 };
 

@@ -27,14 +27,14 @@ namespace tfsift::net {
 
 // Everything the environment decides about networking.
 struct NetworkSettings {
-    std::string ca_file;                         // SSL_CERT_FILE
-    std::string ca_path;                         // SSL_CERT_DIR
+    std::string ca_file;  // SSL_CERT_FILE
+    std::string ca_path;  // SSL_CERT_DIR
     ProxyEnvironment proxies;
     std::string user_agent = "tfsift/" TFSIFT_VERSION;
-    std::chrono::seconds api_timeout{10};        // TF_REGISTRY_CLIENT_TIMEOUT
-    int retry_max = 1;                           // TF_REGISTRY_DISCOVERY_RETRY
-    std::string netrc_file;                      // NETRC; empty: libcurl's ~/.netrc
-    std::vector<std::string> warnings;           // ignored values, said once
+    std::chrono::seconds api_timeout{10};  // TF_REGISTRY_CLIENT_TIMEOUT
+    int retry_max = 1;                     // TF_REGISTRY_DISCOVERY_RETRY
+    std::string netrc_file;                // NETRC; empty: libcurl's ~/.netrc
+    std::vector<std::string> warnings;     // ignored values, said once
 };
 
 // Reads the variables above (invalid numbers are ignored with a warning,
@@ -56,7 +56,7 @@ struct HttpRequest {
     std::vector<std::string> headers;  // "Name: value"
     std::string bearer_token;          // empty: no Authorization header
     std::uint64_t max_bytes = 1U << 20;
-    std::filesystem::path sink;        // write the body here (truncated first); empty: keep it in memory
+    std::filesystem::path sink;  // write the body here (truncated first); empty: keep it in memory
     // Called now and then while the body arrives with (bytes so far, bytes
     // announced or 0); for progress displays. May be empty.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
@@ -64,13 +64,13 @@ struct HttpRequest {
 
 struct HttpResponse {
     long status = 0;
-    std::string status_text;           // Go's resp.Status, e.g. "404 Not Found"
+    std::string status_text;  // Go's resp.Status, e.g. "404 Not Found"
     std::string content_type;
-    std::string effective_url;         // after redirects
-    std::string body;                  // when no sink was given
+    std::string effective_url;  // after redirects
+    std::string body;           // when no sink was given
     std::uint64_t bytes = 0;
     TransportError error = TransportError::none;
-    std::string error_message;         // names the host; never holds a credential
+    std::string error_message;  // names the host; never holds a credential
     int attempts = 0;
 
     [[nodiscard]] bool transport_ok() const { return error == TransportError::none; }

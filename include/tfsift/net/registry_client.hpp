@@ -22,9 +22,9 @@ namespace tfsift::net {
 
 enum class LookupStatus : unsigned char {
     ok,
-    not_found,      // versions: the registry does not know the provider; download: not for this platform
-    unauthorized,   // 401 / 403
-    failed,         // anything else; `error` says what
+    not_found,     // versions: the registry does not know the provider; download: not for this platform
+    unauthorized,  // 401 / 403
+    failed,        // anything else; `error` says what
 };
 
 struct VersionList {
@@ -48,10 +48,10 @@ struct DownloadDocument {
     std::string os;
     std::string arch;
     std::string filename;
-    std::string download_url;           // resolved against the document's final URL
+    std::string download_url;  // resolved against the document's final URL
     std::string shasums_url;
     std::string shasums_signature_url;
-    std::string shasum;                 // 64 hex digits
+    std::string shasum;  // 64 hex digits
     std::vector<online::SigningKey> keys;
     std::map<std::string, PackageFacts> packages;  // OpenTofu; keyed by OS_ARCH
 };

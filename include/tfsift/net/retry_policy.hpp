@@ -24,10 +24,10 @@ enum class TransportError : unsigned char {
 };
 
 struct RetryPolicy {
-    int retry_max = 1;                                   // TF_REGISTRY_DISCOVERY_RETRY (values > 0 only)
+    int retry_max = 1;  // TF_REGISTRY_DISCOVERY_RETRY (values > 0 only)
     std::chrono::milliseconds wait_min{1000};
     std::chrono::milliseconds wait_max{30000};
-    std::chrono::milliseconds retry_after_max{30000};   // a server cannot make tfsift wait longer
+    std::chrono::milliseconds retry_after_max{30000};  // a server cannot make tfsift wait longer
 };
 
 // Whether an attempt that ended this way is tried again: transport errors

@@ -11,11 +11,11 @@
 namespace tfsift::net {
 
 struct Url {
-    std::string scheme;    // lower case, e.g. "https"
-    std::string userinfo;  // without the "@"
-    std::string host;      // as written (IPv6 literals keep their brackets), lower case
-    std::string port;      // digits, empty when absent
-    std::string path;      // escaped form, e.g. "/v1/providers/"
+    std::string scheme;                // lower case, e.g. "https"
+    std::string userinfo;              // without the "@"
+    std::string host;                  // as written (IPv6 literals keep their brackets), lower case
+    std::string port;                  // digits, empty when absent
+    std::string path;                  // escaped form, e.g. "/v1/providers/"
     std::optional<std::string> query;  // without "?"
     std::optional<std::string> fragment;
 

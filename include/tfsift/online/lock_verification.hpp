@@ -20,12 +20,12 @@
 namespace tfsift::online {
 
 struct SignedChecksums {
-    std::string error;                            // could not be checked: names host, provider, version
-    bool version_listed = false;                  // the registry still lists the version
-    std::vector<providers::Platform> platforms;   // platforms the versions list gives for it
-    std::vector<std::string> zh;                  // every line of the signed SHA256SUMS, "zh:<hex>", sorted
+    std::string error;                              // could not be checked: names host, provider, version
+    bool version_listed = false;                    // the registry still lists the version
+    std::vector<providers::Platform> platforms;     // platforms the versions list gives for it
+    std::vector<std::string> zh;                    // every line of the signed SHA256SUMS, "zh:<hex>", sorted
     std::map<std::string, std::string> file_names;  // zh -> the file name its line gives
-    std::string authentication;                   // "signed by HashiCorp", "self-signed, key ID ..."
+    std::string authentication;                     // "signed by HashiCorp", "self-signed, key ID ..."
     [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
@@ -43,10 +43,10 @@ struct SignedChecksums {
 // hash of `wanted` is accounted for (all of them are fetched when one is
 // not). Results are remembered for the process.
 struct SignedPackageHashes {
-    std::string error;                         // a package could not be fetched or hashed
-    std::map<std::string, std::string> h1;     // h1: -> the platform of the signed package it is the hash of
-    std::size_t platforms = 0;                 // platforms SHA256SUMS lists packages for
-    std::uint64_t downloads = 0;               // packages this call transferred
+    std::string error;                      // a package could not be fetched or hashed
+    std::map<std::string, std::string> h1;  // h1: -> the platform of the signed package it is the hash of
+    std::size_t platforms = 0;              // platforms SHA256SUMS lists packages for
+    std::uint64_t downloads = 0;            // packages this call transferred
     [[nodiscard]] bool ok() const { return error.empty(); }
 };
 

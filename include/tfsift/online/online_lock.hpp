@@ -18,10 +18,10 @@
 namespace tfsift::online {
 
 struct OnlineLockRequest {
-    std::filesystem::path dir;                  // the root module
-    config::TreeRequirements requirements;   // from the configuration
-    std::vector<providers::Provider> only;      // --provider; empty: all
-    providers::RepairOptions repair;            // engine, platforms, partial requirements
+    std::filesystem::path dir;              // the root module
+    config::TreeRequirements requirements;  // from the configuration
+    std::vector<providers::Provider> only;  // --provider; empty: all
+    providers::RepairOptions repair;        // engine, platforms, partial requirements
     FetchOptions fetch;
     // `tfsift lint --fix`: take packages from the CLI configuration's
     // provider_installation methods (or the implied ones), as `init` does;
@@ -36,7 +36,7 @@ struct OnlineLockRequest {
 struct OnlineLockOutcome {
     std::vector<std::string> progress;  // "- Fetching ...", "- Retrieved ...", "- Obtained ...", then "Success! ..."
     std::vector<std::string> warnings;
-    std::vector<std::string> errors;    // nothing was written when not empty
+    std::vector<std::string> errors;  // nothing was written when not empty
     providers::LockUpdate update;
     std::uint64_t downloads = 0;
     [[nodiscard]] bool ok() const { return errors.empty(); }

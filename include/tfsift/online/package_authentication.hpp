@@ -94,9 +94,9 @@ struct PackageAuthenticationInput {
 struct PackageAuthenticationResult {
     std::string error;  // empty on success; upstream wording otherwise
     TrustTier tier = TrustTier::community;
-    std::string key_id;                       // the signing key's primary ID, when signed
-    std::vector<std::string> signed_hashes;   // every zh: of SHA256SUMS, only when signed at any tier
-    std::vector<std::string> registry_hashes; // OpenTofu: every platform's known hashes from `packages`
+    std::string key_id;                        // the signing key's primary ID, when signed
+    std::vector<std::string> signed_hashes;    // every zh: of SHA256SUMS, only when signed at any tier
+    std::vector<std::string> registry_hashes;  // OpenTofu: every platform's known hashes from `packages`
     std::vector<std::string> warnings;
     [[nodiscard]] bool ok() const { return error.empty(); }
     // Whether a key vouched for the package (not OpenTofu's "signing skipped").

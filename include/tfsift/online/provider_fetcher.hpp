@@ -34,7 +34,7 @@ inline constexpr unsigned kDefaultFetchJobs = 8;
 struct FetchOptions {
     Engine engine = Engine::terraform;
     std::vector<providers::Platform> platforms;
-    std::string net_mirror;              // https base URL; empty: the origin registries
+    std::string net_mirror;  // https base URL; empty: the origin registries
     // The CLI configuration's provider_installation methods (or the implied
     // ones, installation_methods()), as `terraform init` uses them (spec
     // 8.3): each provider is looked for in the methods that handle it, the
@@ -42,9 +42,9 @@ struct FetchOptions {
     // comes from the first of them that has it. Unset: the origin registries
     // or `net_mirror` only, as `terraform providers lock` does.
     std::optional<std::vector<providers::InstallationMethod>> installation;
-    std::filesystem::path cache_dir;     // packed filesystem-mirror layout; empty: no cache
-    unsigned jobs = 0;                   // 0: kDefaultFetchJobs
-    std::string engine_version;          // sent as X-Terraform-Version
+    std::filesystem::path cache_dir;  // packed filesystem-mirror layout; empty: no cache
+    unsigned jobs = 0;                // 0: kDefaultFetchJobs
+    std::string engine_version;       // sent as X-Terraform-Version
     std::uint64_t max_package_bytes = 2ULL << 30;
     // Draw a one-line download progress display on stderr (the CLI sets it
     // when stderr is a terminal); it is erased again when the fetch ends.
@@ -55,10 +55,10 @@ struct FetchedPlatform {
     providers::Platform platform;
     std::filesystem::path unpacked;  // inside the result's temporary directory
     std::string h1;
-    std::string zh;                  // of the zip
-    std::string authentication;      // "signed by HashiCorp", "self-signed, key ID ...", "verified checksum"
-    bool downloaded = false;         // false: the cached zip was used
-    std::filesystem::path zip;       // a downloaded zip, inside the temporary directory (empty: from the cache)
+    std::string zh;              // of the zip
+    std::string authentication;  // "signed by HashiCorp", "self-signed, key ID ...", "verified checksum"
+    bool downloaded = false;     // false: the cached zip was used
+    std::filesystem::path zip;   // a downloaded zip, inside the temporary directory (empty: from the cache)
     std::string error;
 };
 
@@ -70,8 +70,8 @@ struct FetchedProvider {
     // signed SHA256SUMS; under OpenTofu with signing skipped, also what the
     // download documents' `packages` list (spec 3.7 step 6). Sorted.
     std::vector<std::string> signed_zh;
-    std::vector<std::string> warnings;       // the registry's warnings
-    std::string error;                       // could not choose a version
+    std::vector<std::string> warnings;  // the registry's warnings
+    std::string error;                  // could not choose a version
 };
 
 // Owns the temporary directory the packages were unpacked into; it is

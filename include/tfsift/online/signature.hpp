@@ -49,8 +49,8 @@ struct SignatureContext {
 struct SignatureVerdict {
     bool ok = false;
     TrustTier tier = TrustTier::community;
-    std::string key_id;                 // the primary key's ID (16 upper-case hex digits) of the key that signed
-    std::string error;                  // upstream wording when !ok, e.g. "authentication signature from unknown issuer"
+    std::string key_id;  // the primary key's ID (16 upper-case hex digits) of the key that signed
+    std::string error;   // upstream wording when !ok, e.g. "authentication signature from unknown issuer"
     std::vector<std::string> warnings;  // e.g. an expired key that OpenTofu accepts
 };
 

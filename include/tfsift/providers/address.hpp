@@ -41,9 +41,9 @@ struct Normalized {
 // equality and ordering are plain byte comparisons (hostname in punycode
 // comparison form, then namespace, then type), as upstream sorts them.
 struct Provider {
-    std::string hostname;   // comparison form, e.g. "xn--mnchen-3ya.de:8443"
-    std::string namespace_; // normalized Unicode, or "-" for legacy
-    std::string type;       // normalized Unicode
+    std::string hostname;    // comparison form, e.g. "xn--mnchen-3ya.de:8443"
+    std::string namespace_;  // normalized Unicode, or "-" for legacy
+    std::string type;        // normalized Unicode
 
     // The canonical string (String()): display hostname/namespace/type.
     [[nodiscard]] std::string to_string() const;

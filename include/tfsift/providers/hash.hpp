@@ -19,8 +19,8 @@ struct PackageHash {
 };
 
 // Limits that keep a hostile archive from hashing forever.
-inline constexpr std::uint64_t kMaxEntryBytes = 4ULL << 30;    // 4 GiB per zip entry
-inline constexpr std::uint64_t kMaxPackageBytes = 16ULL << 30; // 16 GiB per package
+inline constexpr std::uint64_t kMaxEntryBytes = 4ULL << 30;     // 4 GiB per zip entry
+inline constexpr std::uint64_t kMaxPackageBytes = 16ULL << 30;  // 16 GiB per package
 
 // Limits on the hashing work of one run (one process, all threads): a hostile
 // repository can plant any number of packages, each a zip bomb that
@@ -28,10 +28,10 @@ inline constexpr std::uint64_t kMaxPackageBytes = 16ULL << 30; // 16 GiB per pac
 // (its PackageHash carries an error saying which limit); packages hashed
 // before it keep their hashes.
 struct HashLimits {
-    std::uint64_t max_packages = 2000;                    // packages hashed per run
-    std::uint64_t max_bytes = 64ULL << 30;                // bytes read or decompressed per run
-    std::chrono::milliseconds max_package_time{30'000};   // wall time for one package
-    std::chrono::milliseconds max_run_time{300'000};      // hashing time per run, added over packages
+    std::uint64_t max_packages = 2000;                   // packages hashed per run
+    std::uint64_t max_bytes = 64ULL << 30;               // bytes read or decompressed per run
+    std::chrono::milliseconds max_package_time{30'000};  // wall time for one package
+    std::chrono::milliseconds max_run_time{300'000};     // hashing time per run, added over packages
 };
 
 // Sets the limits and starts counting from zero (the CLI does this once, from

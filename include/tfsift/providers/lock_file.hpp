@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "tfsift/diagnostic.hpp"
-#include "tfsift/providers/address.hpp"
 #include "tfsift/engine.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/providers/address.hpp"
 #include "tfsift/providers/version.hpp"
 #include "tfsift/source.hpp"
 

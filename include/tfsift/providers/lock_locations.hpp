@@ -13,10 +13,10 @@
 namespace tfsift::providers {
 
 struct LockEntryLocation {
-    Range definition;                   // `provider "LABEL"`
-    std::optional<Range> version;       // the `version` argument
-    std::optional<Range> constraints;   // the `constraints` argument
-    std::optional<Range> hashes;        // the `hashes` argument
+    Range definition;                                       // `provider "LABEL"`
+    std::optional<Range> version;                           // the `version` argument
+    std::optional<Range> constraints;                       // the `constraints` argument
+    std::optional<Range> hashes;                            // the `hashes` argument
     std::vector<std::pair<std::string, Range>> hash_items;  // each literal hash
 };
 

@@ -26,13 +26,13 @@ namespace tfsift::providers {
 
 struct RepairOptions {
     Engine engine = Engine::terraform;
-    std::vector<Platform> platforms;     // platforms to record hashes for
-    bool keep_unrequired = false;        // keep entries nothing requires (`providers lock`)
+    std::vector<Platform> platforms;  // platforms to record hashes for
+    bool keep_unrequired = false;     // keep entries nothing requires (`providers lock`)
     // The requirements are a lower bound (modules not loaded): entries nothing
     // known requires stay, and a kept entry keeps its recorded constraints.
     bool requirements_partial = false;
-    std::filesystem::path installed_dir; // the working directory's .terraform/providers
-    bool all_or_nothing = false;         // write nothing when anything could not be repaired
+    std::filesystem::path installed_dir;  // the working directory's .terraform/providers
+    bool all_or_nothing = false;          // write nothing when anything could not be repaired
     // Hashes a source vouched for, by provider and version string: a
     // registry's signed `zh:` lines, added to the entry of that version.
     std::map<std::pair<Provider, std::string>, std::vector<std::string>> vouched_hashes;
@@ -59,7 +59,7 @@ enum class LockUpdateFailure : std::uint8_t { none, invalid, busy, changed, refu
 struct LockUpdate {
     std::filesystem::path path;
     bool written = false;
-    std::string error;                  // unreadable lock file, failed write: nothing was written
+    std::string error;  // unreadable lock file, failed write: nothing was written
     LockUpdateFailure failure = LockUpdateFailure::none;
     std::vector<std::string> changes;
     std::vector<std::string> problems;
@@ -89,7 +89,7 @@ public:
     // lock another process holds; nullopt with `update.error` and
     // `update.failure` set when it cannot.
     static std::optional<HeldLockFile> open(const std::filesystem::path& dir, LockUpdate& update,
-                             std::chrono::milliseconds wait = std::chrono::seconds(10));
+                                            std::chrono::milliseconds wait = std::chrono::seconds(10));
 
     // Whether the file on disk is still what was read (same file, same
     // bytes; still absent when it was absent): empty when so, else why not.
@@ -98,7 +98,7 @@ public:
 private:
     HeldLockFile() = default;
     std::filesystem::path path_;
-    int fd_ = -1;         // the locked file or directory
+    int fd_ = -1;  // the locked file or directory
     bool exists_ = false;
     std::string bytes_;
     std::uint64_t device_ = 0;
@@ -110,8 +110,8 @@ private:
 // since it was read. The header follows the existing file's engine, else
 // `options.engine`. With `always_write` the file is written even unchanged.
 [[nodiscard]] LockUpdate update_held_lock_file(const HeldLockFile& held, const ProviderRequirements& requirements,
-                                               const std::vector<LocalPackage>& packages,
-                                               const RepairOptions& options, bool always_write = false);
+                                               const std::vector<LocalPackage>& packages, const RepairOptions& options,
+                                               bool always_write = false);
 
 // HeldLockFile::open, then update_held_lock_file.
 [[nodiscard]] LockUpdate update_lock_file(const std::filesystem::path& dir, const ProviderRequirements& requirements,

@@ -16,17 +16,17 @@ namespace tfsift::providers {
 
 struct AuditedPackage {
     LocalPackage package;
-    bool installed = false;        // found in the working directory's .terraform/providers
-    std::string h1;                // empty when it could not be hashed
-    std::string zh;                // zips only
-    std::string error;             // why it could not be hashed
-    bool matches = false;          // its h1: or zh: is recorded
-    bool mismatch = false;         // recorded hashes should have covered it and do not
+    bool installed = false;  // found in the working directory's .terraform/providers
+    std::string h1;          // empty when it could not be hashed
+    std::string zh;          // zips only
+    std::string error;       // why it could not be hashed
+    bool matches = false;    // its h1: or zh: is recorded
+    bool mismatch = false;   // recorded hashes should have covered it and do not
 };
 
 struct PackageAudit {
-    std::vector<AuditedPackage> packages;      // one per platform (the first source wins), by platform
-    std::vector<std::string> unmatched_hashes; // recorded h1: hashes that fit none of the packages
+    std::vector<AuditedPackage> packages;       // one per platform (the first source wins), by platform
+    std::vector<std::string> unmatched_hashes;  // recorded h1: hashes that fit none of the packages
     [[nodiscard]] bool any_mismatch() const;
 };
 

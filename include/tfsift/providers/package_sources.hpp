@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "tfsift/diagnostic.hpp"
-#include "tfsift/providers/address.hpp"
 #include "tfsift/engine.hpp"
+#include "tfsift/providers/address.hpp"
 #include "tfsift/providers/package_check.hpp"
 #include "tfsift/providers/platform.hpp"
 #include "tfsift/providers/version.hpp"
@@ -48,8 +48,8 @@ struct LocalPackage {
 // the plugin cache) leading below `base` or below one of `link_roots`; one
 // leading anywhere else (`/`, a home directory) is listed with `refused` set,
 // so that nothing there is read as a package. Mirrors allow their own base.
-[[nodiscard]] std::vector<LocalPackage> scan_unpacked_packages(const std::filesystem::path& base, Engine engine,
-                                                               const std::vector<std::filesystem::path>& link_roots = {});
+[[nodiscard]] std::vector<LocalPackage> scan_unpacked_packages(
+    const std::filesystem::path& base, Engine engine, const std::vector<std::filesystem::path>& link_roots = {});
 
 // How tfsift reads environment variables; tests substitute their own.
 using Environment = std::function<std::optional<std::string>(std::string_view name)>;

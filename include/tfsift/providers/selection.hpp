@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tfsift/providers/address.hpp"
 #include "tfsift/engine.hpp"
+#include "tfsift/providers/address.hpp"
 #include "tfsift/providers/version.hpp"
 
 namespace tfsift::providers {

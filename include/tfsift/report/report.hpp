@@ -22,15 +22,15 @@ std::string_view to_string(Format f);
 inline constexpr int json_schema_version = 1;
 
 struct ReportInput {
-    const lint::Findings& findings;             // sorted
-    const std::vector<lint::Rule>& rules;       // every rule that could report (built-in and policies)
-    std::string repository_root;                // absolute; SARIF locations are relative to it
-    std::string working_dir;                    // absolute; paths for people are relative to it
+    const lint::Findings& findings;        // sorted
+    const std::vector<lint::Rule>& rules;  // every rule that could report (built-in and policies)
+    std::string repository_root;           // absolute; SARIF locations are relative to it
+    std::string working_dir;               // absolute; paths for people are relative to it
     std::size_t files_scanned = 0;
-    int exit_code = 0;                          // the exit status of this run
-    bool color = false;                         // text only: ANSI colours
-    bool quiet = false;                         // text only: no summary line
-    std::vector<std::string> command_line;      // SARIF invocation
+    int exit_code = 0;                      // the exit status of this run
+    bool color = false;                     // text only: ANSI colours
+    bool quiet = false;                     // text only: no summary line
+    std::vector<std::string> command_line;  // SARIF invocation
     // SARIF: the code scanning category of the run (`--sarif-category`),
     // written as automationDetails.id "NAME/"; empty: no automationDetails,
     // so that the upload step's own category applies.
@@ -56,7 +56,7 @@ struct GitHubLimits {
     static constexpr std::size_t locations_per_result = 1'000;
     static constexpr std::size_t tags_per_rule = 20;
     static constexpr std::size_t tags_shown = 10;
-    static constexpr std::size_t gzip_bytes = 10'000'000;  // the file, gzip-compressed
+    static constexpr std::size_t gzip_bytes = 10'000'000;    // the file, gzip-compressed
     static constexpr std::size_t annotations_per_step = 10;  // of each level: error, warning
 };
 

@@ -20,12 +20,12 @@ namespace tfsift::server {
 inline constexpr std::string_view fix_all_kind = "source.fixAll.tfsift";
 
 struct CodeActionQuery {
-    std::string uri;            // the document
-    std::string path;           // its absolute path
-    std::string_view text;      // its current text
-    TextRange range;            // the range the editor asks about
+    std::string uri;                // the document
+    std::string path;               // its absolute path
+    std::string_view text;          // its current text
+    TextRange range;                // the range the editor asks about
     std::vector<std::string> only;  // CodeActionKinds asked for; empty: all
-    std::string base_dir;       // resolves relative file names of fixes
+    std::string base_dir;           // resolves relative file names of fixes
 };
 
 // The actions for `query` from `findings` (the findings of the document's
