@@ -43,6 +43,25 @@ std::optional<cty::Value> Decoder::decode_typed(const Expression& e, const cty::
     return conv.value;
 }
 
+std::vector<ContentAttr> Decoder::just_attributes(const ContentBlock& b) {
+    std::vector<ContentAttr> attrs;
+    if (b.body.native) {
+        for (const auto& a : b.body.native->attributes) {
+            attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
+        }
+        for (const auto& nb : b.body.native->blocks) {
+            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type),
+                       "Blocks are not allowed here.", nb.type_range());
+        }
+    } else if (b.body.json) {
+        for (const auto& m : b.body.json->members) {
+            if (m.name == "//") continue;
+            attrs.push_back(ContentAttr{m.name, m.name_range, Expression{ctx_.file, m.value.range, nullptr, &m.value}});
+        }
+    }
+    return attrs;
+}
+
 std::optional<DecodedValue> Decoder::decode_string(const ContentAttr& a) {
     // A literal string cannot fail to decode: its value is its text (in
     // NFC, as cty keeps strings), with no evaluation and no conversion.

@@ -219,22 +219,7 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
     RequiredProvidersBlock rp;
     rp.origin = origin(b.origin);
     rp.def_range = b.def_range;
-    // JustAttributes: every argument is an entry; nested blocks are errors.
-    std::vector<ContentAttr> attrs;
-    if (b.body.native) {
-        for (const auto& a : b.body.native->attributes) {
-            attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
-        }
-        for (const auto& nb : b.body.native->blocks) {
-            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type),
-                       "Blocks are not allowed here.", nb.type_range());
-        }
-    } else if (b.body.json) {
-        for (const auto& m : b.body.json->members) {
-            if (m.name == "//") continue;
-            attrs.push_back(ContentAttr{m.name, m.name_range, Expression{ctx_.file, m.value.range, nullptr, &m.value}});
-        }
-    }
+    std::vector<ContentAttr> attrs = just_attributes(b);
     // Terraform drops every entry after the first error in the block.
     auto block_has_errors = [&, start = ctx_.diags->size()]() {
         for (std::size_t i = start; i < ctx_.diags->size(); ++i) {

@@ -185,21 +185,7 @@ void Decoder::decode_variable_type(const ContentAttr& a, Variable& v) {
 }
 
 void Decoder::decode_locals(const ContentBlock& b) {
-    std::vector<ContentAttr> attrs;
-    if (b.body.native) {
-        for (const auto& a : b.body.native->attributes) {
-            attrs.push_back(ContentAttr{a.name, a.name_range(), Expression{ctx_.file, a.expr->range, a.expr, nullptr}});
-        }
-        for (const auto& nb : b.body.native->blocks) {
-            ctx_.error(code::unexpected_block, fmt::format("Unexpected \"{}\" block", nb.type),
-                       "Blocks are not allowed here.", nb.type_range());
-        }
-    } else if (b.body.json) {
-        for (const auto& m : b.body.json->members) {
-            if (m.name == "//") continue;
-            attrs.push_back(ContentAttr{m.name, m.name_range, Expression{ctx_.file, m.value.range, nullptr, &m.value}});
-        }
-    }
+    std::vector<ContentAttr> attrs = just_attributes(b);
     for (auto& a : attrs) {
         if (!detail::valid_identifier(a.name)) {
             ctx_.error(code::invalid_local_value_name, "Invalid local value name", bad_identifier_detail, a.name_range);

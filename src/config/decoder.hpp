@@ -63,6 +63,9 @@ private:
     // gohcl.DecodeExpression into a Go string / bool.
     std::optional<cty::Value> decode_typed(const Expression& e, const cty::Type& want);
 
+    // The arguments of a block whose body holds arguments only (HCL's
+    // JustAttributes): nested blocks are errors, JSON "//" comments skipped.
+    std::vector<ContentAttr> just_attributes(const ContentBlock& b);
     std::optional<DecodedValue> decode_string(const ContentAttr& a);
 
     std::optional<DecodedValue> decode_bool(const ContentAttr& a);
