@@ -11,9 +11,15 @@ if(NOT TFSIFT_STATIC)
 endif()
 
 # Linked from their static archives: nothing else in the process loads them
-# as shared libraries, so one copy of each is all there is.
+# as shared libraries, so one copy of each is all there is. jemalloc's
+# archive defines malloc and free in the executable, where the shared
+# libraries that remain find them too.
 set(_tfsift_static_archives)
-foreach(lib IN ITEMS re2 utf8proc mpfr gmp)
+set(_tfsift_static_libs re2 utf8proc mpfr gmp)
+if(TFSIFT_USE_JEMALLOC)
+  list(APPEND _tfsift_static_libs jemalloc_pic)
+endif()
+foreach(lib IN ITEMS ${_tfsift_static_libs})
   find_library(TFSIFT_STATIC_${lib} NAMES lib${lib}.a)
   if(NOT TFSIFT_STATIC_${lib})
     message(FATAL_ERROR "TFSIFT_STATIC: lib${lib}.a not found (its Debian -dev package ships it)")
