@@ -10,9 +10,11 @@
 #include "tfsift/config/module_call_hint.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/hcl/block_text.hpp"
 #include "tfsift/lint/repository_root.hpp"
+#include "tfsift/parallel_for.hpp"
 
 namespace fs = std::filesystem;
 
@@ -117,21 +119,19 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
 
 // The configuration files directly inside `dir`, as a scan selects them
 // (both engines' file names: a `.tofu` file shadows its `.tf` twin), and
-// its subdirectories a scan descends into.
-void list_directory(const fs::path& dir, std::vector<config::ConfigFileName>& files, std::vector<fs::path>* subdirs) {
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec);
-    if (ec) return;  // the lint reports what it cannot read
+// its subdirectories a scan descends into (absolute, lexically normal, as
+// `dir` is).
+void list_directory(const std::string& dir, std::vector<config::ConfigFileName>& files,
+                    std::vector<std::string>* subdirs) {
+    std::vector<DirectoryEntry> entries;
+    if (!list_directory_entries(dir, entries)) return;  // the lint reports what it cannot read
     std::vector<std::string> names;
-    for (fs::directory_iterator end; it != end; it.increment(ec)) {
-        std::error_code entry_ec;
-        const fs::directory_entry& entry = *it;
-        std::string name = entry.path().filename().string();
-        if (name.empty() || name[0] == '.') continue;
-        if (entry.is_directory(entry_ec) && !entry.is_symlink(entry_ec)) {
-            if (subdirs != nullptr) subdirs->push_back(entry.path());
-        } else if (entry.is_regular_file(entry_ec)) {
-            names.push_back(std::move(name));
+    for (auto& entry : entries) {
+        if (entry.name[0] == '.') continue;
+        if (entry.directory && !entry.symlink) {
+            if (subdirs != nullptr) subdirs->push_back(dir == "/" ? "/" + entry.name : dir + "/" + entry.name);
+        } else if (entry.regular_file) {
+            names.push_back(std::move(entry.name));
         }
     }
     files = config::select_config_files(std::move(names), Engine::opentofu);
@@ -158,22 +158,38 @@ std::set<std::string> calls_of_directory(const std::string& base, const std::vec
     return out;
 }
 
+// Walks the repository's directories first, then reads the files of `jobs`
+// directories at once; what each directory calls is counted in one thread
+// afterwards, so the result does not depend on the order of the work.
 void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
-               ModuleRoleCache::Repository& repo, bool remember_files) {
+               ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs) {
     repo.calls.root = absolute_normal_path(repository_root);
     repo.policy = ReadPolicy{trusted_root_of(repo.calls.root), false, default_max_file_size, std::move(overlays)};
-    // An explicit stack: the depth is the repository's to choose.
-    std::vector<fs::path> todo{fs::path(repo.calls.root)};
-    while (!todo.empty()) {
-        const fs::path dir = std::move(todo.back());
-        todo.pop_back();
+    struct Directory {
+        std::string base;
         std::vector<config::ConfigFileName> files;
-        list_directory(dir, files, &todo);
-        const std::string base = absolute_normal_path(dir.string());
-        repo.set_calls(
-            base,
-            calls_of_directory(base, files, repo.policy, remember_files ? &repo.files : nullptr, repo.calls.files_read),
-            nullptr);
+        std::set<std::string> calls;
+        std::map<std::string, FileCalls> memo;
+        std::size_t files_read = 0;
+    };
+    std::vector<Directory> dirs;
+    // An explicit stack: the depth is the repository's to choose.
+    std::vector<std::string> todo{repo.calls.root};
+    while (!todo.empty()) {
+        Directory d;
+        d.base = std::move(todo.back());
+        todo.pop_back();
+        list_directory(d.base, d.files, &todo);
+        if (!d.files.empty()) dirs.push_back(std::move(d));
+    }
+    parallel_for(dirs.size(), jobs, [&](std::size_t i) {
+        Directory& d = dirs[i];
+        d.calls = calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr, d.files_read);
+    });
+    for (auto& d : dirs) {
+        repo.files.merge(d.memo);
+        repo.calls.files_read += d.files_read;
+        repo.set_calls(d.base, std::move(d.calls), nullptr);
     }
 }
 
@@ -203,7 +219,7 @@ bool names_dir(const AnchoredGlob& g, const std::string& dir) {
 RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root,
                                                    std::shared_ptr<const FileOverlays> overlays) {
     ModuleRoleCache::Repository repo;
-    scan_into(repository_root, std::move(overlays), repo, false);
+    scan_into(repository_root, std::move(overlays), repo, false, 1);
     return std::move(repo.calls);
 }
 
@@ -223,17 +239,27 @@ ModuleRoleCache::~ModuleRoleCache() = default;
 
 ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Settings& settings,
                                     const std::string& fallback_root,
-                                    const std::shared_ptr<const FileOverlays>& overlays) {
+                                    const std::shared_ptr<const FileOverlays>& overlays, unsigned jobs) {
     const std::string dir = absolute_normal_path(module_dir);
     const std::string root = find_repository_root(dir, fallback_root);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_root_.find(root);
     if (it == by_root_.end()) {
         auto repo = std::make_unique<Repository>();
-        scan_into(root, overlays, *repo, true);
+        scan_into(root, overlays, *repo, true, jobs);
         it = by_root_.emplace(root, std::move(repo)).first;
     }
     return decide_module_role(dir, settings, it->second->calls);
+}
+
+std::vector<std::string> ModuleRoleCache::local_calls(const std::string& module_dir) {
+    const std::string dir = absolute_normal_path(module_dir);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [root, repo] : by_root_) {
+        auto it = repo->calls_of_dir.find(dir);
+        if (it != repo->calls_of_dir.end()) return {it->second.begin(), it->second.end()};
+    }
+    return {};
 }
 
 std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
@@ -247,7 +273,7 @@ std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
         ReadPolicy policy = repo->policy;
         policy.overlays = overlays;
         std::vector<config::ConfigFileName> files;
-        list_directory(fs::path(base), files, nullptr);
+        list_directory(base, files, nullptr);
         repo->set_calls(base, calls_of_directory(base, files, policy, &repo->files, repo->calls.files_read), &flipped);
     }
     return flipped;

@@ -255,51 +255,28 @@ std::vector<std::string> called_by(const ModuleRun& run) {
     return called;
 }
 
-// What the targets' files seem to call: every directory that a string
-// written "./..." or "../..." in them names. A guess (it reads no syntax),
-// used only to schedule: targets no file seems to call are loaded first, and
-// a loaded directory is kept while targets still to come name it, so that
-// it is shared rather than loaded again.
+// What the targets' files call by a local path (from the module-role scan,
+// which has read them all already), used only to schedule: targets no
+// other target calls are loaded first, and a loaded directory is kept while
+// targets still to come call it, so that it is shared rather than loaded
+// again.
 struct LocalNames {
     std::vector<char> maybe_called;               // by target
     std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
 };
 
-LocalNames local_names(const std::vector<ModuleRun>& runs, unsigned jobs) {
+LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role_cache) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
-    std::vector<std::vector<std::string>> named(runs.size());
-    parallel_for(runs.size(), jobs, [&](std::size_t i) {
-        std::error_code ec;
-        for (fs::directory_iterator it(runs[i].dir, ec), end; !ec && it != end; it.increment(ec)) {
-            const std::string name = it->path().filename().string();
-            if (!(name.ends_with(".tf") || name.ends_with(".tf.json") || name.ends_with(".tofu") ||
-                  name.ends_with(".tofu.json"))) {
-                continue;
-            }
-            const FileContent content = read_regular_file(it->path().string(), ReadPolicy{});
-            if (!content.ok()) continue;
-            const std::string& text = content.bytes;
-            for (std::size_t at = text.find("\"."); at != std::string::npos; at = text.find("\".", at + 1)) {
-                const std::size_t end_quote = text.find('"', at + 1);
-                if (end_quote == std::string::npos) break;
-                const std::string_view value(text.data() + at + 1, end_quote - at - 1);
-                if (value.starts_with("./") || value.starts_with("../") || value == "..") {
-                    named[i].push_back(absolute_normal_path(runs[i].absolute + "/" + std::string(value)));
-                }
-            }
-        }
-    });
     LocalNames out;
     out.maybe_called.assign(runs.size(), 0);
-    for (auto& dirs : named) {
-        std::sort(dirs.begin(), dirs.end());
-        dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
-        for (const auto& d : dirs) {
+    out.names.resize(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        out.names[i] = role_cache.local_calls(runs[i].absolute);
+        for (const auto& d : out.names[i]) {
             if (auto it = index.find(d); it != index.end()) out.maybe_called[it->second] = 1;
         }
     }
-    out.names = std::move(named);
     return out;
 }
 
@@ -377,11 +354,11 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     const auto roles_started = Clock::now();
     std::vector<ModuleRole> roles(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays);
+        roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays, jobs);
     }
     scan.times.roles += seconds_since(roles_started);
     const bool lint_early = unknown_rule.empty();
-    LocalNames local = lint_early ? local_names(runs, jobs) : LocalNames{};
+    LocalNames local = lint_early ? local_names(runs, role_cache) : LocalNames{};
     if (!lint_early) local.maybe_called.assign(runs.size(), 1);
     const std::vector<char>& maybe = local.maybe_called;
     // How many targets still to load name each directory: while some do, a

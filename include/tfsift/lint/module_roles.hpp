@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
@@ -60,8 +61,15 @@ public:
     // `fallback_root` (the directory named on the command line): only a
     // marked repository gives the same answer in every scope. A repository
     // not scanned yet is scanned with `overlays` standing in for files.
+    // A scan reads the files of `jobs` directories at once.
     ModuleRole role_of(const std::string& module_dir, const Settings& settings, const std::string& fallback_root = {},
-                       const std::shared_ptr<const FileOverlays>& overlays = nullptr);
+                       const std::shared_ptr<const FileOverlays>& overlays = nullptr, unsigned jobs = 1);
+
+    // The directories (absolute, lexically normal) that the `module` blocks
+    // of `module_dir`'s own files call by a local path, as the scan of a
+    // repository that holds it last read them; empty when no scan so far
+    // holds it.
+    std::vector<std::string> local_calls(const std::string& module_dir);
 
     // Reads the configuration files directly inside `dir` again (a file
     // saved, created or deleted there, or an unsaved buffer changed), with
