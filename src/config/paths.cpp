@@ -1,5 +1,9 @@
 #include "tfsift/config/paths.hpp"
 
+#include <unistd.h>
+
+#include <array>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <vector>
@@ -62,8 +66,14 @@ std::string absolute_normal_path(const std::string& path) {
     if (!path.empty() && path.front() == '/') {
         joined = path;
     } else if (!path.empty()) {
-        const std::filesystem::path cwd = std::filesystem::current_path(ec);
-        if (!ec && cwd.is_absolute()) joined = cwd.generic_string() + "/" + path;
+        // getcwd itself: std::filesystem::current_path builds a path object
+        // (split into components) on every call, and the lint calls this for
+        // every relative file name it meets.
+        std::array<char, 4096> cwd{};
+        if (::getcwd(cwd.data(), cwd.size()) != nullptr && cwd[0] == '/') {
+            joined.reserve(std::strlen(cwd.data()) + 1 + path.size());
+            joined.append(cwd.data()).append("/").append(path);
+        }
     }
     if (joined.empty()) {
         std::filesystem::path p = std::filesystem::absolute(std::filesystem::path(path), ec);
