@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
 #include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/directory_listing.hpp"
 
 namespace tfsift::config {
 
@@ -120,6 +122,17 @@ std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const st
     return out;
 }
 
+// `path` with every symbolic link resolved (realpath: the same answer as
+// std::filesystem::canonical, without a path object per component), or
+// nothing when some part of it does not exist.
+std::optional<std::string> resolved_path(const std::string& path) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (resolved == nullptr) return std::nullopt;
+    std::string out(resolved);
+    std::free(resolved);  // NOLINT(cppcoreguidelines-no-malloc): realpath's contract
+    return out;
+}
+
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
@@ -129,16 +142,10 @@ public:
 
     // Reads the directory's file names; false when it cannot be read.
     bool list_dir(const std::string& rel, std::vector<std::string>& names) {
-        std::error_code ec;
-        fs::path p = fs::path(root_dir_) / rel;
-        if (!fs::is_directory(p, ec)) return false;
-        fs::directory_iterator it(p, ec);
-        if (ec) return false;
-        for (; it != fs::directory_iterator(); it.increment(ec)) {
-            if (ec) return false;
-            std::error_code ec2;
-            if (it->is_directory(ec2)) continue;
-            names.push_back(it->path().filename().string());
+        std::vector<DirectoryEntry> entries;
+        if (!list_directory_entries((fs::path(root_dir_) / rel).string(), entries)) return false;
+        for (auto& entry : entries) {
+            if (!entry.directory) names.push_back(std::move(entry.name));
         }
         return true;
     }
@@ -306,14 +313,12 @@ private:
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
-        std::error_code ec;
-        fs::path where = fs::canonical(opened, ec);
-        if (ec) return load_directory(dir, selected, prefix);
+        const std::optional<std::string> where = resolved_path(opened);
+        if (!where) return load_directory(dir, selected, prefix);
         const auto& policy = options_.read_policy;
-        if (overlays_directory(policy, where.string())) return load_directory(dir, selected, prefix);
-        const std::string key =
-            fmt::format("{}\n{}\n{}\n{}\n{}\n{}", where.generic_string(), prefix, to_string(options_.engine),
-                        policy.root, policy.follow_external, policy.max_size);
+        if (overlays_directory(policy, *where)) return load_directory(dir, selected, prefix);
+        const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *where, prefix, to_string(options_.engine),
+                                            policy.root, policy.follow_external, policy.max_size);
         auto& registry = DirectoryRegistry::instance();
         if (auto found = registry.find(key); found && found->selected == selected_names) {
             auto stamps = stamps_of(opened, selected_names);
@@ -328,7 +333,7 @@ private:
         loaded->selected = std::move(selected_names);
         loaded->stamps = std::move(*stamps);
         registry.add(key, loaded);
-        if (options_.cache) options_.cache->keep_directory(where.generic_string(), key, loaded);
+        if (options_.cache) options_.cache->keep_directory(*where, key, loaded);
         return loaded;
     }
 
