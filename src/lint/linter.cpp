@@ -176,19 +176,18 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
         for (auto& f : own) findings.push_back(with_severity(a, std::move(f)));
     }
 
-    // Per-path ignores of the settings.
-    std::map<std::string, std::string> absolute;  // file path -> absolute path
-    for (const auto& file : context.tree->files) {
-        absolute[file->source->path()] = absolute_normal_path(file->source->path());
+    // Per-path ignores of the settings; each file's absolute path is worked
+    // out once, and only when the settings have such ignores.
+    if (!settings.ignores.empty()) {
+        std::map<const SourceFile*, std::string> absolute;
+        findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                      [&](const Finding& f) {
+                                          auto [it, added] = absolute.try_emplace(f.file.get());
+                                          if (added) it->second = absolute_normal_path(f.file->path());
+                                          return settings.ignored(f.rule_id, it->second);
+                                      }),
+                       findings.end());
     }
-    findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                  [&](const Finding& f) {
-                                      auto it = absolute.find(f.file->path());
-                                      std::string abs =
-                                          it != absolute.end() ? it->second : absolute_normal_path(f.file->path());
-                                      return settings.ignored(f.rule_id, abs);
-                                  }),
-                   findings.end());
 
     // Inline ignores, then notices for the ones that suppressed nothing.
     const ActiveRule* unused = nullptr;
@@ -205,7 +204,8 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
         bool own = std::any_of(context.files().begin(), context.files().end(),
                                [&](const config::ModuleFile& mf) { return mf.parsed == parsed.get(); });
         if (!own || unused == nullptr ||
-            settings.ignored(std::string(unused_ignore_rule_id), absolute[file.source->path()])) {
+            (!settings.ignores.empty() &&
+             settings.ignored(std::string(unused_ignore_rule_id), absolute_normal_path(file.source->path())))) {
             continue;
         }
         for (const IgnoreComment& ic : ignores) {
