@@ -9,12 +9,16 @@
 
 namespace tfsift::config {
 
-// False only when no `module` block can come out of decoding `text`: in the
-// native syntax a block type is an identifier, written as is, so a file
-// without the word `module` standing alone (not part of a longer name such
-// as `modules`, nor of a traversal such as `path.module` or `module.vpc`)
-// declares none; a JSON file may escape its keys, so it needs the bytes
-// "module" or a `\u` escape.
+// False only when no `module` block can come out of decoding `text`. In the
+// native syntax a block is a body item, and a body item starts a line: its
+// type is the first token after a newline (or the start of the file), with
+// at most a `/* */` comment before it on that line, and a label or the
+// opening brace follows it on the same line. So a file declares none unless
+// the word `module` stands at the start of a line (after blanks, or after
+// something that closes a `/* */` comment), followed by a label, a comment
+// or `{` — not by `.`, `=` or the end of the line, as in `module.vpc.id`,
+// `path.module` or a word of a description. A JSON file may escape its
+// keys, so it needs the bytes "module" or a `\u` escape.
 bool may_declare_module_calls(std::string_view text, FileSyntax syntax);
 
 }  // namespace tfsift::config
