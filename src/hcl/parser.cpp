@@ -805,99 +805,47 @@ private:
         return arena_.make<ConditionalExpr>(Expr{ExprKind::conditional, between(cond->range, f->range)}, cond, t, f);
     }
 
-    static bool binary_op_at(int level, Tok t, BinaryOp& op) {
-        switch (level) {
-            case 0:
-                if (t == Tok::or_) {
-                    op = BinaryOp::logical_or;
-                    return true;
-                }
-                return false;
-            case 1:
-                if (t == Tok::and_) {
-                    op = BinaryOp::logical_and;
-                    return true;
-                }
-                return false;
-            case 2:
-                if (t == Tok::equal_op) {
-                    op = BinaryOp::equal;
-                    return true;
-                }
-                if (t == Tok::not_equal) {
-                    op = BinaryOp::not_equal;
-                    return true;
-                }
-                return false;
-            case 3:
-                if (t == Tok::greater) {
-                    op = BinaryOp::greater;
-                    return true;
-                }
-                if (t == Tok::greater_eq) {
-                    op = BinaryOp::greater_or_equal;
-                    return true;
-                }
-                if (t == Tok::less) {
-                    op = BinaryOp::less;
-                    return true;
-                }
-                if (t == Tok::less_eq) {
-                    op = BinaryOp::less_or_equal;
-                    return true;
-                }
-                return false;
-            case 4:
-                if (t == Tok::plus) {
-                    op = BinaryOp::add;
-                    return true;
-                }
-                if (t == Tok::minus) {
-                    op = BinaryOp::subtract;
-                    return true;
-                }
-                return false;
-            case 5:
-                if (t == Tok::star) {
-                    op = BinaryOp::multiply;
-                    return true;
-                }
-                if (t == Tok::slash) {
-                    op = BinaryOp::divide;
-                    return true;
-                }
-                if (t == Tok::percent) {
-                    op = BinaryOp::modulo;
-                    return true;
-                }
-                return false;
-            default: return false;
+    // The precedence level of a binary operator token, lowest first (`||`,
+    // `&&`, equality, comparison, addition, multiplication), and its
+    // operation; -1 for a token that is no binary operator.
+    static int binary_level(Tok t, BinaryOp& op) {
+        switch (t) {
+            case Tok::or_: op = BinaryOp::logical_or; return 0;
+            case Tok::and_: op = BinaryOp::logical_and; return 1;
+            case Tok::equal_op: op = BinaryOp::equal; return 2;
+            case Tok::not_equal: op = BinaryOp::not_equal; return 2;
+            case Tok::greater: op = BinaryOp::greater; return 3;
+            case Tok::greater_eq: op = BinaryOp::greater_or_equal; return 3;
+            case Tok::less: op = BinaryOp::less; return 3;
+            case Tok::less_eq: op = BinaryOp::less_or_equal; return 3;
+            case Tok::plus: op = BinaryOp::add; return 4;
+            case Tok::minus: op = BinaryOp::subtract; return 4;
+            case Tok::star: op = BinaryOp::multiply; return 5;
+            case Tok::slash: op = BinaryOp::divide; return 5;
+            case Tok::percent: op = BinaryOp::modulo; return 5;
+            default: return -1;
         }
     }
 
-    const Expr* parse_binary(int level) {
-        if (level == 6) return parse_with_traversals();
-        std::size_t m = mark();
-        const Expr* lhs = parse_binary(level + 1);
+    // The operators of level `min_level` and above, left-associative, by
+    // precedence climbing: the trees (and, after an error, the parts kept)
+    // of hclsyntax's one function per level, without passing every operand
+    // down through all six levels. When an operand fails while recovering,
+    // what was built before its operator is returned, and so on outwards.
+    const Expr* parse_binary(int min_level) {
+        const std::size_t m = mark();
+        const Expr* lhs = parse_with_traversals();
         if (recovery_ && failed_since(m)) return lhs;
-        const Expr* rhs = nullptr;
-        bool have_op = false;
-        BinaryOp op{};
         for (;;) {
-            BinaryOp next_op{};
-            if (!binary_op_at(level, peek().type, next_op)) break;
-            if (have_op)
-                lhs =
-                    arena_.make<BinaryOpExpr>(Expr{ExprKind::binary_op, between(lhs->range, rhs->range)}, op, lhs, rhs);
-            op = next_op;
-            have_op = true;
+            BinaryOp op{};
+            const int level = binary_level(peek().type, op);
+            if (level < min_level) return lhs;
             read();
-            std::size_t m2 = mark();
-            rhs = parse_binary(level + 1);
+            const std::size_t m2 = mark();
+            const Expr* rhs = parse_binary(level + 1);
             if (recovery_ && failed_since(m2)) return lhs;
+            lhs = arena_.make<BinaryOpExpr>(Expr{ExprKind::binary_op, between(lhs->range, rhs->range)}, op, lhs, rhs);
         }
-        if (!have_op) return lhs;
-        return arena_.make<BinaryOpExpr>(Expr{ExprKind::binary_op, between(lhs->range, rhs->range)}, op, lhs, rhs);
     }
 
     const Expr* parse_with_traversals() {
