@@ -1,5 +1,7 @@
 #include "hcl/lexer.hpp"
 
+#include <array>
+
 #include <tao/pegtl.hpp>
 #include <utf8proc.h>
 
@@ -65,7 +67,6 @@ struct newline_seq : seq<opt<one<'\r'>>, one<'\n'>> {};
 struct heredoc_intro : seq<two<'<'>, opt<one<'-'>>, identifier, newline_seq> {};
 struct line_comment : seq<sor<one<'#'>, two<'/'>>, until<sor<one<'\n'>, eof>>> {};
 struct block_comment : seq<string<'/', '*'>, until<string<'*', '/'>>> {};
-struct spaces : plus<one<' ', '\t'>> {};
 
 }  // namespace grammar
 
@@ -80,6 +81,21 @@ std::size_t match_length(std::string_view text, std::size_t p) {
     if (!pegtl::parse<Rule>(in)) return std::string_view::npos;
     return static_cast<std::size_t>(in.current() - (text.data() + p));
 }
+
+// Bytes a quoted string's literal text does not simply run on over: the
+// openers and ends of templates, line ends, escapes and multi-byte
+// characters.
+constexpr std::array<bool, 256> quoted_special_bytes() {
+    std::array<bool, 256> out{};
+    for (const unsigned char c : {'$', '%', '"', '\r', '\n', '\\'}) out[c] = true;
+    for (std::size_t c = 0x80; c < 256; ++c) out[c] = true;
+    return out;
+}
+constexpr std::array<bool, 256> quoted_special = quoted_special_bytes();
+
+// ASCII bytes that start / continue an identifier (grammar::identifier).
+constexpr bool ascii_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+constexpr bool ascii_id_continue(char c) { return ascii_id_start(c) || (c >= '0' && c <= '9') || c == '-'; }
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
 
@@ -150,7 +166,10 @@ Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
     t.range.start = Pos{base_ + static_cast<std::uint32_t>(from)};
     t.range.end = Pos{base_ + static_cast<std::uint32_t>(to)};
     p_ = to;
-    report(t);
+    // Only the tokens listed after `eof` (recognised to be reported) have
+    // anything to report.
+    if (type > Tok::eof) [[unlikely]]
+        report(t);
     return t;
 }
 
@@ -254,7 +273,12 @@ Token Lexer::lex_main() {
         const char d = s + 1 < n ? text_[s + 1] : '\0';
         switch (c) {
             case ' ':
-            case '\t': p_ += match_length<grammar::spaces>(text_, s); continue;
+            case '\t': {
+                std::size_t e = s + 1;
+                while (e < n && (text_[e] == ' ' || text_[e] == '\t')) ++e;
+                p_ = e;
+                continue;
+            }
             case '\n': return emit(Tok::newline, s, s + 1);
             case '\r':
                 if (d == '\n') return emit(Tok::newline, s, s + 2);
@@ -375,6 +399,14 @@ Token Lexer::lex_main() {
             while (text_[s + len - 1] == '.') --len;
             return emit(Tok::number_lit, s, s + len);
         }
+        if (ascii_id_start(c)) {
+            // The common case, all ASCII, without the rule; a multi-byte
+            // character after the ASCII part may continue the identifier, so
+            // then the rule reads it whole.
+            std::size_t e = s + 1;
+            while (e < n && ascii_id_continue(text_[e])) ++e;
+            if (e == n || static_cast<unsigned char>(text_[e]) < 0x80) return emit(Tok::ident, s, e);
+        }
         std::size_t len = match_length<grammar::identifier>(text_, s);
         if (len != std::string_view::npos) return emit(Tok::ident, s, s + len);
         std::size_t u = utf8_sequence_length(text_, s);
@@ -424,6 +456,10 @@ Token Lexer::lex_quoted() {
     std::size_t e = s;
     while (e < n) {
         char x = text_[e];
+        if (!quoted_special[static_cast<unsigned char>(x)]) [[likely]] {
+            ++e;
+            continue;
+        }
         if (x == '$' || x == '%' || x == '"' || x == '\r' || x == '\n') break;
         if (static_cast<unsigned char>(x) < 0x80) {
             if (x == '\\') {
