@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -76,18 +77,38 @@ struct LoadedDirectory {
 };
 
 // The shared directories of this process, by key. Weak: a directory goes
-// with the last tree (or finding) that holds it.
+// with the last tree (or finding) that holds it. While one thread loads a
+// directory, another that wants the same one waits for it rather than
+// loading it too (parallel lints reach a shared module from several trees
+// at once).
 class DirectoryRegistry {
 public:
     static DirectoryRegistry& instance() {
         static DirectoryRegistry registry;
         return registry;
     }
-    std::shared_ptr<LoadedDirectory> find(const std::string& key) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        auto it = entries_.find(key);
-        return it == entries_.end() ? nullptr : it->second.lock();
+
+    // The live directory of `key`; or, when there is none and no thread is
+    // loading it, nothing, with `claimed` set: the caller loads it and must
+    // release the claim (Claim). Waits while another thread loads it.
+    std::shared_ptr<LoadedDirectory> find_or_claim(const std::string& key, bool& claimed) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            auto it = entries_.find(key);
+            if (it != entries_.end()) {
+                if (auto found = it->second.lock()) {
+                    claimed = false;
+                    return found;
+                }
+            }
+            if (loading_.insert(key).second) {
+                claimed = true;
+                return nullptr;
+            }
+            loaded_.wait(lock);
+        }
     }
+
     void add(const std::string& key, const std::shared_ptr<LoadedDirectory>& directory) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (++adds_ % 4096 == 0) {
@@ -96,9 +117,38 @@ public:
         entries_[key] = directory;
     }
 
+    // Ends a claim of find_or_claim, whether or not a directory was added.
+    void release(const std::string& key) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            loading_.erase(key);
+        }
+        loaded_.notify_all();
+    }
+
+    // Releases a claim on every way out of loading (a failed read, an
+    // exception).
+    class Claim {
+    public:
+        Claim(DirectoryRegistry& registry, const std::string& key, bool held)
+            : registry_(registry), key_(key), held_(held) {}
+        ~Claim() {
+            if (held_) registry_.release(key_);
+        }
+        Claim(const Claim&) = delete;
+        Claim& operator=(const Claim&) = delete;
+
+    private:
+        DirectoryRegistry& registry_;
+        const std::string& key_;
+        bool held_;
+    };
+
 private:
     std::mutex mutex_;
+    std::condition_variable loaded_;
     std::map<std::string, std::weak_ptr<LoadedDirectory>> entries_;
+    std::set<std::string> loading_;
     std::size_t adds_ = 0;
 };
 
@@ -320,7 +370,10 @@ private:
         const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *where, prefix, to_string(options_.engine),
                                             policy.root, policy.follow_external, policy.max_size);
         auto& registry = DirectoryRegistry::instance();
-        if (auto found = registry.find(key); found && found->selected == selected_names) {
+        bool claimed = false;
+        const std::shared_ptr<LoadedDirectory> found = registry.find_or_claim(key, claimed);
+        const DirectoryRegistry::Claim claim(registry, key, claimed);
+        if (found && found->selected == selected_names) {
             auto stamps = stamps_of(opened, selected_names);
             if (stamps && *stamps == found->stamps) {
                 load_counters().modules_reused.fetch_add(1, std::memory_order_relaxed);
