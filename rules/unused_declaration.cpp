@@ -26,25 +26,22 @@ std::string_view attr_step(const hcl::ScopeTraversalExpr& t, std::size_t i) {
 
 Used used_in(const LintContext& ctx) {
     Used used;
-    for (const auto& file : ctx.files()) {
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite& site) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind != hcl::ExprKind::scope_traversal) return;
-                const auto& t = hcl::as<hcl::ScopeTraversalExpr>(e);
-                const std::string_view name = attr_step(t, 0);
-                if (name.empty()) return;
-                if (t.root == "var") {
-                    // A variable's own validation refers to it without using it.
-                    if (site.block_type == "variable" && site.block_label == name) return;
-                    used.variables.emplace(name);
-                } else if (t.root == "local") {
-                    used.locals.emplace(name);
-                } else if (t.root == "data") {
-                    const std::string_view data_name = attr_step(t, 1);
-                    if (!data_name.empty()) used.data.insert(fmt::format("{}.{}", name, data_name));
-                }
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
+        const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*node.expr);
+        const std::string_view name = attr_step(t, 0);
+        if (name.empty()) continue;
+        if (t.root == "var") {
+            // A variable's own validation refers to it without using it.
+            const written::ExpressionSite& site = index->root_of(node).site;
+            if (site.block_type == "variable" && site.block_label == name) continue;
+            used.variables.emplace(name);
+        } else if (t.root == "local") {
+            used.locals.emplace(name);
+        } else if (t.root == "data") {
+            const std::string_view data_name = attr_step(t, 1);
+            if (!data_name.empty()) used.data.insert(fmt::format("{}.{}", name, data_name));
+        }
     }
     return used;
 }
