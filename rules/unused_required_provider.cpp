@@ -44,7 +44,8 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const LintCont
 // may be there only to constrain the version a child uses.
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
-        for (const auto& use : provider_uses(child)) {
+        const auto uses = provider_uses(child);
+        for (const auto& use : *uses) {
             if (auto p = config::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
         }
         for (const auto& [local, req] : child.module->terraform.required_providers) {
@@ -64,7 +65,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (module.children.count(name) == 0) return;
     }
     std::set<std::string, std::less<>> used;
-    for (const auto& use : provider_uses(module)) used.insert(use.local_name);
+    const auto uses = provider_uses(module);
+    for (const auto& use : *uses) used.insert(use.local_name);
     for (auto& name : providers_named_in_expressions(ctx)) used.insert(name);
     if (m.terraform.state_store) used.insert(m.terraform.state_store_provider);
     // provider_meta "NAME" sends module metadata to that provider.
