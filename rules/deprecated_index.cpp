@@ -32,28 +32,34 @@ void legacy_steps(std::span<const hcl::TraversalStep> steps, const std::shared_p
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& file : ctx.files()) {
-        if (!file.parsed->native) continue;
-        const auto& source = file.parsed->source;
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind == hcl::ExprKind::scope_traversal) {
-                    legacy_steps(hcl::as<hcl::ScopeTraversalExpr>(e).steps, source, sink);
-                } else if (e.kind == hcl::ExprKind::relative_traversal) {
-                    legacy_steps(hcl::as<hcl::RelativeTraversalExpr>(e).steps, source, sink);
-                } else if (e.kind == hcl::ExprKind::splat) {
-                    const auto& splat = hcl::as<hcl::SplatExpr>(e);
-                    if (text_of(*source, splat.marker_range) != ".*") return;
-                    Finding f;
-                    f.rule_id = "deprecated-index";
-                    f.severity = Severity::warning;
-                    f.file = source;
-                    f.range = splat.marker_range;
-                    f.message = "the legacy splat form \".*\" is deprecated: write \"[*]\"";
-                    sink.report(std::move(f));
-                }
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    // Native-syntax files only: a JSON string's ranges are not the file's.
+    auto source_of = [&index](const written::WrittenNode& node) -> const std::shared_ptr<const SourceFile>* {
+        const written::WrittenExpression& root = index->root_of(node);
+        return root.site.from_json ? nullptr : &root.file->parsed->source;
+    };
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
+        if (const auto* source = source_of(node)) {
+            legacy_steps(hcl::as<hcl::ScopeTraversalExpr>(*node.expr).steps, *source, sink);
+        }
+    }
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::relative_traversal)) {
+        if (const auto* source = source_of(node)) {
+            legacy_steps(hcl::as<hcl::RelativeTraversalExpr>(*node.expr).steps, *source, sink);
+        }
+    }
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::splat)) {
+        const auto* source = source_of(node);
+        if (source == nullptr) continue;
+        const auto& splat = hcl::as<hcl::SplatExpr>(*node.expr);
+        if (text_of(**source, splat.marker_range) != ".*") continue;
+        Finding f;
+        f.rule_id = "deprecated-index";
+        f.severity = Severity::warning;
+        f.file = *source;
+        f.range = splat.marker_range;
+        f.message = "the legacy splat form \".*\" is deprecated: write \"[*]\"";
+        sink.report(std::move(f));
     }
 }
 

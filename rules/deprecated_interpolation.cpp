@@ -12,29 +12,27 @@ std::string_view text_of(const SourceFile& file, Range r) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& file : ctx.files()) {
-        if (!file.parsed->native) continue;
-        const auto& source = file.parsed->source;
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind != hcl::ExprKind::template_wrap) return;
-                // Only a quoted string: a heredoc holding one interpolation
-                // is a deliberate multi-line layout.
-                if (text_of(*source, e.range).substr(0, 1) != "\"") return;
-                const hcl::Expr& inner = *hcl::as<hcl::TemplateWrapExpr>(e).wrapped;
-                Finding f;
-                f.rule_id = "deprecated-interpolation";
-                f.severity = Severity::warning;
-                f.file = source;
-                f.range = e.range;
-                f.message = "interpolation-only expressions are deprecated: write the expression without \"${ }\"";
-                Fix fix;
-                fix.description = "Remove the quotes and the interpolation markers";
-                fix.edits.push_back({source, e.range, std::string(text_of(*source, inner.range))});
-                f.fix = std::move(fix);
-                sink.report(std::move(f));
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::template_wrap)) {
+        const written::WrittenExpression& root = index->root_of(node);
+        if (root.site.from_json) continue;
+        const auto& source = root.file->parsed->source;
+        const hcl::Expr& e = *node.expr;
+        // Only a quoted string: a heredoc holding one interpolation is a
+        // deliberate multi-line layout.
+        if (text_of(*source, e.range).substr(0, 1) != "\"") continue;
+        const hcl::Expr& inner = *hcl::as<hcl::TemplateWrapExpr>(e).wrapped;
+        Finding f;
+        f.rule_id = "deprecated-interpolation";
+        f.severity = Severity::warning;
+        f.file = source;
+        f.range = e.range;
+        f.message = "interpolation-only expressions are deprecated: write the expression without \"${ }\"";
+        Fix fix;
+        fix.description = "Remove the quotes and the interpolation markers";
+        fix.edits.push_back({source, e.range, std::string(text_of(*source, inner.range))});
+        f.fix = std::move(fix);
+        sink.report(std::move(f));
     }
 }
 

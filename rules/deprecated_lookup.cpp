@@ -25,32 +25,30 @@ bool indexable_as_written(const hcl::Expr& e) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& file : ctx.files()) {
-        if (!file.parsed->native) continue;
-        const auto& source = file.parsed->source;
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind != hcl::ExprKind::function_call) return;
-                const auto& call = hcl::as<hcl::FunctionCallExpr>(e);
-                const std::string_view name = call.name;
-                if ((name != "lookup" && name != "core::lookup") || call.args.size() != 2 || call.expand_final) return;
-                Finding f;
-                f.rule_id = "deprecated-lookup";
-                f.severity = Severity::warning;
-                f.file = source;
-                f.range = call.name_range();
-                f.message = "lookup() with no default is deprecated: write the index, map[key]";
-                const hcl::Expr& map = *call.args[0];
-                const hcl::Expr& key = *call.args[1];
-                std::string map_text(text_of(*source, map.range));
-                if (!indexable_as_written(map)) map_text = "(" + map_text + ")";
-                Fix fix;
-                fix.description = "Write the index instead of calling lookup";
-                fix.edits.push_back({source, e.range, map_text + "[" + std::string(text_of(*source, key.range)) + "]"});
-                f.fix = std::move(fix);
-                sink.report(std::move(f));
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::function_call)) {
+        const written::WrittenExpression& root = index->root_of(node);
+        if (root.site.from_json) continue;
+        const auto& source = root.file->parsed->source;
+        const hcl::Expr& e = *node.expr;
+        const auto& call = hcl::as<hcl::FunctionCallExpr>(e);
+        const std::string_view name = call.name;
+        if ((name != "lookup" && name != "core::lookup") || call.args.size() != 2 || call.expand_final) continue;
+        Finding f;
+        f.rule_id = "deprecated-lookup";
+        f.severity = Severity::warning;
+        f.file = source;
+        f.range = call.name_range();
+        f.message = "lookup() with no default is deprecated: write the index, map[key]";
+        const hcl::Expr& map = *call.args[0];
+        const hcl::Expr& key = *call.args[1];
+        std::string map_text(text_of(*source, map.range));
+        if (!indexable_as_written(map)) map_text = "(" + map_text + ")";
+        Fix fix;
+        fix.description = "Write the index instead of calling lookup";
+        fix.edits.push_back({source, e.range, map_text + "[" + std::string(text_of(*source, key.range)) + "]"});
+        f.fix = std::move(fix);
+        sink.report(std::move(f));
     }
 }
 

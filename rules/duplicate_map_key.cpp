@@ -40,31 +40,27 @@ std::optional<std::string> constant_key(const hcl::Expr& key_expr) {
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
-    for (const auto& file : ctx.files()) {
-        if (!file.parsed->native) continue;
-        const auto& source = file.parsed->source;
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite&) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind != hcl::ExprKind::object) return;
-                std::map<std::string, Range> seen;
-                for (const auto& item : hcl::as<hcl::ObjectExpr>(e).items) {
-                    auto key = constant_key(*item.key);
-                    if (!key) continue;
-                    auto [it, inserted] = seen.emplace(*key, item.key->range);
-                    if (inserted) continue;
-                    Finding f;
-                    f.rule_id = "duplicate-map-key";
-                    f.severity = Severity::warning;
-                    f.file = source;
-                    f.range = item.key->range;
-                    f.message =
-                        fmt::format("the key \"{}\" is set twice in this object: only the last value is kept", *key);
-                    f.related.push_back({source, it->second, "first set here"});
-                    it->second = item.key->range;
-                    sink.report(std::move(f));
-                }
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object)) {
+        const written::WrittenExpression& root = index->root_of(node);
+        if (root.site.from_json) continue;
+        const auto& source = root.file->parsed->source;
+        std::map<std::string, Range> seen;
+        for (const auto& item : hcl::as<hcl::ObjectExpr>(*node.expr).items) {
+            auto key = constant_key(*item.key);
+            if (!key) continue;
+            auto [it, inserted] = seen.emplace(*key, item.key->range);
+            if (inserted) continue;
+            Finding f;
+            f.rule_id = "duplicate-map-key";
+            f.severity = Severity::warning;
+            f.file = source;
+            f.range = item.key->range;
+            f.message = fmt::format("the key \"{}\" is set twice in this object: only the last value is kept", *key);
+            f.related.push_back({source, it->second, "first set here"});
+            it->second = item.key->range;
+            sink.report(std::move(f));
+        }
     }
 }
 

@@ -36,7 +36,8 @@ std::optional<providers::Provider> declared_address(const config::Module& m, con
 // Local names a module uses (any kind of use) without declaring them.
 std::set<std::string> undeclared_names(const config::LoadedModule& module) {
     std::set<std::string> out;
-    for (const ProviderUse& use : provider_uses(module)) {
+    const auto uses = provider_uses(module);
+    for (const ProviderUse& use : *uses) {
         if (!module.module->terraform.required_providers.contains(use.local_name)) out.insert(use.local_name);
     }
     return out;
@@ -50,10 +51,11 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
     // Looked at once: it reads every file of the module, and a module may
     // have tens of thousands of files and uses.
     const bool declares = declares_requirements(module);
-    for (const ProviderUse& use : provider_uses(module)) {
+    const auto uses = provider_uses(module);
+    for (const ProviderUse& use : *uses) {
         if (!judged_here(declares, use)) done.insert(use.local_name);
     }
-    for (const ProviderUse& use : provider_uses(module)) {
+    for (const ProviderUse& use : *uses) {
         // A provider function needs the requirement (function-call-invalid).
         if (use.kind == ProviderUseKind::function) continue;
         if (required.contains(use.local_name) || done.contains(use.local_name)) continue;
@@ -110,7 +112,8 @@ void check_calls(const LintContext& ctx, FindingSink& sink) {
                     }
                 }
             }
-            for (const ProviderUse& use : provider_uses(child)) {
+            const auto child_uses = provider_uses(child);
+            for (const ProviderUse& use : *child_uses) {
                 if (use.local_name != name) continue;
                 if (auto src = ctx.shared_source(use.origin.file)) {
                     f.related.push_back({src, use_range(child, use), "used here without a requirement"});

@@ -5,6 +5,7 @@
 // that has a base ("Unsupported override", claimed below). It says nothing
 // about an empty list, nor about an override block that has no base (that
 // one is reported as a missing base only); the check reports those.
+#include <algorithm>
 #include <string_view>
 
 #include <fmt/core.h>
@@ -19,6 +20,11 @@ namespace tfsift::lint::rules {
 namespace {
 
 void check(const LintContext& ctx, FindingSink& sink) {
+    // Only override files are checked: without one, there is nothing to read.
+    if (std::none_of(ctx.files().begin(), ctx.files().end(),
+                     [](const config::ModuleFile& f) { return f.is_override; })) {
+        return;
+    }
     std::vector<DeclaredBlock> primaries;
     for (const auto& f : ctx.files()) {
         if (f.is_override) continue;

@@ -16,7 +16,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const config::LoadedModule& module = ctx.module();
     if (!declares_requirements(module)) return;  // module-required-providers covers undeclared modules
     const auto& required = module.module->terraform.required_providers;
-    for (const ProviderUse& use : provider_uses(module)) {
+    const auto uses = provider_uses(module);
+    for (const ProviderUse& use : *uses) {
         if (use.kind != ProviderUseKind::resource_type || required.contains(use.local_name)) continue;
         Finding f;
         f.rule_id = "resource-provider-unresolved";

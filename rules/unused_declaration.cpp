@@ -2,6 +2,9 @@
 // its module refers to.
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -12,10 +15,12 @@
 namespace tfsift::lint::rules {
 namespace {
 
+// The names as written in the module's expressions (views into its
+// sources, which outlive the check).
 struct Used {
-    std::set<std::string, std::less<>> variables;
-    std::set<std::string, std::less<>> locals;
-    std::set<std::string, std::less<>> data;  // "TYPE.NAME"
+    std::unordered_set<std::string_view> variables;
+    std::unordered_set<std::string_view> locals;
+    std::set<std::pair<std::string_view, std::string_view>> data;  // TYPE, NAME
 };
 
 // The name of the attribute step `i` of a traversal, or empty.
@@ -26,25 +31,22 @@ std::string_view attr_step(const hcl::ScopeTraversalExpr& t, std::size_t i) {
 
 Used used_in(const LintContext& ctx) {
     Used used;
-    for (const auto& file : ctx.files()) {
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite& site) {
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (e.kind != hcl::ExprKind::scope_traversal) return;
-                const auto& t = hcl::as<hcl::ScopeTraversalExpr>(e);
-                const std::string_view name = attr_step(t, 0);
-                if (name.empty()) return;
-                if (t.root == "var") {
-                    // A variable's own validation refers to it without using it.
-                    if (site.block_type == "variable" && site.block_label == name) return;
-                    used.variables.emplace(name);
-                } else if (t.root == "local") {
-                    used.locals.emplace(name);
-                } else if (t.root == "data") {
-                    const std::string_view data_name = attr_step(t, 1);
-                    if (!data_name.empty()) used.data.insert(fmt::format("{}.{}", name, data_name));
-                }
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
+        const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*node.expr);
+        const std::string_view name = attr_step(t, 0);
+        if (name.empty()) continue;
+        if (t.root == "var") {
+            // A variable's own validation refers to it without using it.
+            const written::ExpressionSite& site = index->root_of(node).site;
+            if (site.block_type == "variable" && site.block_label == name) continue;
+            used.variables.emplace(name);
+        } else if (t.root == "local") {
+            used.locals.emplace(name);
+        } else if (t.root == "data") {
+            const std::string_view data_name = attr_step(t, 1);
+            if (!data_name.empty()) used.data.emplace(name, data_name);
+        }
     }
     return used;
 }
@@ -92,7 +94,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         report(ctx, sink, l.expr.origin(), true, fmt::format("local value \"{}\" is defined but not used", name));
     }
     for (const auto& [key, d] : m.data) {
-        if (used.data.count(key) != 0) continue;
+        if (used.data.count({d.type, d.name}) != 0) continue;
         report(ctx, sink, d.origin, false, fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
     }
 }

@@ -18,28 +18,23 @@ namespace {
 // resource types that `moved`, `removed` and `import` blocks name: a
 // resource that left the configuration still needs its provider to be
 // moved, forgotten or destroyed.
-std::set<std::string, std::less<>> providers_named_in_expressions(const config::LoadedModule& module) {
+std::set<std::string, std::less<>> providers_named_in_expressions(const LintContext& ctx) {
     std::set<std::string, std::less<>> out;
-    for (const auto& file : module.files) {
-        written::for_each_expression(*file.parsed, [&](const hcl::Expr& root, const written::ExpressionSite& site) {
-            const bool names_resources =
-                site.block_type == "moved" || site.block_type == "removed" || site.block_type == "import";
-            written::for_each_node(root, [&](const hcl::Expr& e) {
-                if (names_resources && e.kind == hcl::ExprKind::scope_traversal) {
-                    std::string_view type = hcl::as<hcl::ScopeTraversalExpr>(e).root;
-                    if (type != "module" && type != "data" && type != "each" && type != "count" && type != "var" &&
-                        type != "local") {
-                        out.emplace(type.substr(0, type.find('_')));
-                    }
-                    return;
-                }
-                if (e.kind != hcl::ExprKind::function_call) return;
-                std::string_view name = hcl::as<hcl::FunctionCallExpr>(e).name;
-                if (!name.starts_with("provider::")) return;
-                name.remove_prefix(10);
-                out.emplace(name.substr(0, name.find("::")));
-            });
-        });
+    const auto index = written::expression_index(ctx);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
+        const std::string_view block = index->root_of(node).site.block_type;
+        if (block != "moved" && block != "removed" && block != "import") continue;
+        std::string_view type = hcl::as<hcl::ScopeTraversalExpr>(*node.expr).root;
+        if (type != "module" && type != "data" && type != "each" && type != "count" && type != "var" &&
+            type != "local") {
+            out.emplace(type.substr(0, type.find('_')));
+        }
+    }
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::function_call)) {
+        std::string_view name = hcl::as<hcl::FunctionCallExpr>(*node.expr).name;
+        if (!name.starts_with("provider::")) continue;
+        name.remove_prefix(10);
+        out.emplace(name.substr(0, name.find("::")));
     }
     return out;
 }
@@ -49,7 +44,8 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const config::
 // may be there only to constrain the version a child uses.
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
-        for (const auto& use : provider_uses(child)) {
+        const auto uses = provider_uses(child);
+        for (const auto& use : *uses) {
             if (auto p = config::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
         }
         for (const auto& [local, req] : child.module->terraform.required_providers) {
@@ -69,8 +65,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (module.children.count(name) == 0) return;
     }
     std::set<std::string, std::less<>> used;
-    for (const auto& use : provider_uses(module)) used.insert(use.local_name);
-    for (auto& name : providers_named_in_expressions(module)) used.insert(name);
+    const auto uses = provider_uses(module);
+    for (const auto& use : *uses) used.insert(use.local_name);
+    for (auto& name : providers_named_in_expressions(ctx)) used.insert(name);
     if (m.terraform.state_store) used.insert(m.terraform.state_store_provider);
     // provider_meta "NAME" sends module metadata to that provider.
     for (const auto& [name, meta] : m.terraform.provider_meta) used.insert(name);

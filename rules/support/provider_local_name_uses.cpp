@@ -155,23 +155,25 @@ std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& modul
 
 }  // namespace
 
-std::vector<ProviderUse> provider_uses(const config::LoadedModule& module) {
+std::shared_ptr<const std::vector<ProviderUse>> provider_uses(const config::LoadedModule& module) {
     // Several rules ask for the same module's uses, and every caller of a
     // module directory shares its merged module and files, on which alone
     // the uses depend: each thread remembers the last few, each by a weak
     // handle on the shared module (a module freed and another made at the
     // same address does not match).
-    if (module.module == config::empty_module()) return compute_provider_uses(module);
+    if (module.module == config::empty_module()) {
+        return std::make_shared<const std::vector<ProviderUse>>(compute_provider_uses(module));
+    }
     struct Remembered {
         std::weak_ptr<const config::Module> module;
-        std::vector<ProviderUse> uses;
+        std::shared_ptr<const std::vector<ProviderUse>> uses;
     };
     constexpr std::size_t kept = 8;
     thread_local std::vector<Remembered> recent;
     for (const Remembered& r : recent) {
         if (r.module.lock() == module.module) return r.uses;
     }
-    std::vector<ProviderUse> uses = compute_provider_uses(module);
+    auto uses = std::make_shared<const std::vector<ProviderUse>>(compute_provider_uses(module));
     if (recent.size() == kept) recent.erase(recent.begin());
     recent.push_back(Remembered{module.module, uses});
     return uses;

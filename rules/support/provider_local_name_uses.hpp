@@ -5,6 +5,7 @@
 // requirements.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,9 @@ struct ProviderUse {
 
 // Every use in the module, ordered by file load order, then position. The
 // built-in `terraform` provider is left out: it never needs a requirement.
-std::vector<ProviderUse> provider_uses(const config::LoadedModule& module);
+// Shared: several rules ask for the same module's uses, and for those of
+// every module it calls.
+std::shared_ptr<const std::vector<ProviderUse>> provider_uses(const config::LoadedModule& module);
 
 // Whether the module writes a required_providers block (even an empty one)
 // in any of its files: it has opted into explicit requirements.

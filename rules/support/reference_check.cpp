@@ -93,6 +93,8 @@ public:
                 depends_on(*site.expr, scope);
                 return;
             }
+            // Most arguments are constants: nothing to look for.
+            if (constant(*site.expr)) return;
             guarded_.clear();
             if (mentions_try_or_can(*site.expr)) {
                 guard(*site.expr);
@@ -103,6 +105,16 @@ public:
     }
 
 private:
+    // A literal, or a string of literal parts only: it refers to nothing.
+    static bool constant(const hcl::Expr& e) {
+        if (e.kind == hcl::ExprKind::literal) return true;
+        if (e.kind != hcl::ExprKind::template_) return false;
+        for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(e).parts) {
+            if (part->kind != hcl::ExprKind::literal) return false;
+        }
+        return true;
+    }
+
     // Whether the expression's text may call try() or can(); most do not,
     // and looking for the calls costs a walk of the expression.
     bool mentions_try_or_can(const hcl::Expr& e) const {

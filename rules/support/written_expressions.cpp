@@ -1,73 +1,105 @@
 #include "written_expressions.hpp"
 
-#include "reference_names.hpp"
 #include "tfsift/json/value.hpp"
+#include "tfsift/lint/module_memo.hpp"
 
 namespace tfsift::lint::written {
 namespace {
 
-void native_body(const hcl::Body& body, ExpressionSite site, const ExpressionVisitor& visit) {
-    for (const auto& a : body.attributes) {
-        if (a.expr) visit(*a.expr, site);
-    }
-    for (const auto& b : body.blocks) native_body(b.body, site, visit);
-}
+class IndexBuilder {
+public:
+    IndexBuilder(std::vector<WrittenExpression>& roots, std::vector<JsonStringExpression>& json_strings)
+        : roots_(roots), json_strings_(json_strings) {}
 
-void json_value(const json::Value& v, const ExpressionSite& site, const ExpressionVisitor& visit) {
-    switch (v.kind) {
-        case json::Kind::string: {
-            if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
-            auto parsed = parse_json_string(v, true);
-            if (parsed.expr) visit(*parsed.expr, site);
-            return;
+    void file(const config::ModuleFile& file) {
+        file_ = &file;
+        const config::ParsedFile& parsed = *file.parsed;
+        if (parsed.native && parsed.native->body) {
+            for (const auto& b : parsed.native->body->blocks) {
+                ExpressionSite site{b.type, b.labels.empty() ? std::string_view() : std::string_view(b.labels[0].value),
+                                    false};
+                native_body(b.body, site);
+            }
+            // Attributes at the top level are errors, but may still refer to things.
+            for (const auto& a : parsed.native->body->attributes) {
+                if (a.expr) add(*a.expr, ExpressionSite{});
+            }
+        } else if (parsed.json) {
+            json_root(parsed.json->root);
         }
-        case json::Kind::array:
-            for (const auto& item : v.items) json_value(item, site, visit);
-            return;
-        case json::Kind::object:
-            for (const auto& m : v.members) json_value(m.value, site, visit);
-            return;
-        default: return;
     }
-}
 
-// A JSON file's top level: {"variable": {"region": {...}}}, or an array of
-// such objects.
-void json_root(const json::Value& root, const ExpressionVisitor& visit) {
-    if (root.is_array()) {
-        for (const auto& item : root.items) json_root(item, visit);
-        return;
-    }
-    if (!root.is_object()) return;
-    for (const auto& top : root.members) {
-        ExpressionSite site{top.name, {}, true};
-        if (!top.value.is_object()) {
-            json_value(top.value, site, visit);
-            continue;
+private:
+    void add(const hcl::Expr& e, const ExpressionSite& site) { roots_.push_back({file_, &e, site}); }
+
+    void native_body(const hcl::Body& body, const ExpressionSite& site) {
+        for (const auto& a : body.attributes) {
+            if (a.expr) add(*a.expr, site);
         }
-        for (const auto& labelled : top.value.members) {
-            site.block_label = labelled.name;
-            json_value(labelled.value, site, visit);
+        for (const auto& b : body.blocks) native_body(b.body, site);
+    }
+
+    void json_value(const json::Value& v, const ExpressionSite& site) {
+        switch (v.kind) {
+            case json::Kind::string: {
+                if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
+                JsonStringExpression parsed = parse_json_string(v, true);
+                if (parsed.expr == nullptr) return;
+                add(*parsed.expr, site);
+                json_strings_.push_back(std::move(parsed));
+                return;
+            }
+            case json::Kind::array:
+                for (const auto& item : v.items) json_value(item, site);
+                return;
+            case json::Kind::object:
+                for (const auto& m : v.members) json_value(m.value, site);
+                return;
+            default: return;
         }
     }
-}
+
+    // A JSON file's top level: {"variable": {"region": {...}}}, or an array of
+    // such objects.
+    void json_root(const json::Value& root) {
+        if (root.is_array()) {
+            for (const auto& item : root.items) json_root(item);
+            return;
+        }
+        if (!root.is_object()) return;
+        for (const auto& top : root.members) {
+            ExpressionSite site{top.name, {}, true};
+            if (!top.value.is_object()) {
+                json_value(top.value, site);
+                continue;
+            }
+            for (const auto& labelled : top.value.members) {
+                site.block_label = labelled.name;
+                json_value(labelled.value, site);
+            }
+        }
+    }
+
+    std::vector<WrittenExpression>& roots_;
+    std::vector<JsonStringExpression>& json_strings_;
+    const config::ModuleFile* file_ = nullptr;
+};
 
 }  // namespace
 
-void for_each_expression(const config::ParsedFile& file, const ExpressionVisitor& visit) {
-    if (file.native && file.native->body) {
-        for (const auto& b : file.native->body->blocks) {
-            ExpressionSite site{b.type, b.labels.empty() ? std::string_view() : std::string_view(b.labels[0].value),
-                                false};
-            native_body(b.body, site, visit);
-        }
-        // Attributes at the top level are errors, but may still refer to things.
-        for (const auto& a : file.native->body->attributes) {
-            if (a.expr) visit(*a.expr, ExpressionSite{});
-        }
-    } else if (file.json) {
-        json_root(file.json->root, visit);
-    }
+void ExpressionIndex::add_nodes(const hcl::Expr& e, std::uint32_t root) {
+    by_kind_[static_cast<std::size_t>(e.kind)].push_back({&e, root});
+    hcl::for_each_child(e, [this, root](const hcl::Expr& child) { add_nodes(child, root); });
+}
+
+ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
+    IndexBuilder builder(roots_, json_strings_);
+    for (const config::ModuleFile& file : module.files) builder.file(file);
+    for (std::size_t i = 0; i < roots_.size(); ++i) add_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i));
+}
+
+std::shared_ptr<const ExpressionIndex> expression_index(const LintContext& ctx) {
+    return memoised<ExpressionIndex>(ctx, [](const LintContext& c) { return ExpressionIndex(c.module()); });
 }
 
 }  // namespace tfsift::lint::written

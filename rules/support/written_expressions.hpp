@@ -4,13 +4,23 @@
 // the files as written rather than at the decoded model, which keeps only
 // the blocks and arguments the loader knows (not `check`, `removed`,
 // `import` arguments, actions' `config`, ...).
+//
+// Six rules look at every node of every such expression. The module's files
+// are walked once, into an index that lists the nodes by kind, and the rules
+// that check one module share it (lint/module_memo.hpp).
 #pragma once
 
-#include <functional>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <string_view>
+#include <vector>
 
+#include "reference_names.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/ast.hpp"
+#include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::written {
 
@@ -22,21 +32,47 @@ struct ExpressionSite {
     bool from_json = false;  // a JSON string parsed as a template: its ranges are not the file's
 };
 
-using ExpressionVisitor = std::function<void(const hcl::Expr&, const ExpressionSite&)>;
+// The whole expression of an attribute (of any block, nested blocks
+// included) of a native-syntax file, or a string of a JSON file that holds a
+// template (`${` or `%{`), parsed as one. Parsing errors leave an expression
+// out.
+struct WrittenExpression {
+    const config::ModuleFile* file = nullptr;
+    const hcl::Expr* expr = nullptr;
+    ExpressionSite site;
+};
 
-// Calls `visit` with the whole expression of every attribute of every block
-// (nested blocks included) of a native-syntax file, and with every string of
-// a JSON file that holds a template (`${` or `%{`), parsed as one. Parsing
-// errors leave an expression out.
-void for_each_expression(const config::ParsedFile& file, const ExpressionVisitor& visit);
+// A node of a written expression, and which expression holds it.
+struct WrittenNode {
+    const hcl::Expr* expr = nullptr;
+    std::uint32_t root = 0;  // an index into ExpressionIndex::roots()
+};
 
-// Calls `visit` with `e` and every expression below it, parents first. A
-// template, so that the visitor is inlined: the rules run it over every
-// node of every file.
-template <class Visit>
-void for_each_node(const hcl::Expr& e, Visit&& visit) {
-    visit(e);
-    hcl::for_each_child(e, [&](const hcl::Expr& child) { for_each_node(child, visit); });
-}
+class ExpressionIndex {
+public:
+    // Walks the module's files in load order, each in source order.
+    explicit ExpressionIndex(const config::LoadedModule& module);
+
+    // Every written expression, in file load order and source order.
+    [[nodiscard]] const std::vector<WrittenExpression>& roots() const { return roots_; }
+    [[nodiscard]] const WrittenExpression& root_of(const WrittenNode& n) const { return roots_[n.root]; }
+    // The nodes of one kind, of every expression: in the order of their
+    // expressions, and within one, parents first, then source order.
+    [[nodiscard]] std::span<const WrittenNode> nodes(hcl::ExprKind kind) const {
+        return by_kind_[static_cast<std::size_t>(kind)];
+    }
+
+private:
+    // `e` and the nodes below it, parents first, then children in source order.
+    void add_nodes(const hcl::Expr& e, std::uint32_t root);
+
+    static constexpr std::size_t kinds = static_cast<std::size_t>(hcl::ExprKind::parentheses) + 1;
+    std::vector<WrittenExpression> roots_;
+    std::array<std::vector<WrittenNode>, kinds> by_kind_;
+    std::vector<JsonStringExpression> json_strings_;  // what the JSON roots point into
+};
+
+// The index of the context's module, shared by the rules that check it.
+[[nodiscard]] std::shared_ptr<const ExpressionIndex> expression_index(const LintContext& ctx);
 
 }  // namespace tfsift::lint::written

@@ -4,6 +4,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/json/value.hpp"
+#include "tfsift/lint/module_memo.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -107,7 +108,9 @@ std::optional<std::string> literal_string(const hcl::Expr* expr) {
     }
 }
 
-std::vector<WrittenRequirement> written_provider_requirements(const LintContext& ctx) {
+namespace {
+
+std::vector<WrittenRequirement> read_provider_requirements(const LintContext& ctx) {
     std::vector<WrittenRequirement> out;
     for (const config::ModuleFile& file : ctx.files()) {
         std::size_t block_index = 0;
@@ -149,6 +152,13 @@ std::vector<WrittenRequirement> written_provider_requirements(const LintContext&
         }
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<WrittenRequirement> written_provider_requirements(const LintContext& ctx) {
+    // Ten rules ask for the same module's entries; most modules have few.
+    return *memoised<std::vector<WrittenRequirement>>(ctx, read_provider_requirements);
 }
 
 const WrittenRequirement* written_entry_for(const std::vector<WrittenRequirement>& written,

@@ -9,6 +9,7 @@
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
+#include "tfsift/lint/module_memo.hpp"
 
 namespace tfsift::lint {
 
@@ -127,6 +128,8 @@ Finding finding_of(const config::LoadDiagnostic& d, std::string_view rule_id, co
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
     // The lock file rules share one reading of the lock file and the tree's requirements.
     const LockInputsCache lock_inputs_cache;
+    // Other rules share what they derive from the module (lint/module_memo.hpp).
+    const ModuleMemo memo;
     Findings findings;
     std::map<std::string, const ActiveRule*, std::less<>> by_id;
     for (const auto& a : rules) by_id[a.rule->id] = &a;

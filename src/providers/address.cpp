@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <vector>
 
 #include "providers/go_quote.hpp"
 #include "providers/idna.hpp"
+#include "tfsift/string_memo.hpp"
 
 namespace tfsift::providers {
 
@@ -208,7 +210,9 @@ bool Provider::is_legacy() const { return namespace_ == kLegacyNamespace; }
 
 bool Provider::is_lockable(Engine engine) const { return !is_builtin(engine) && !is_legacy(); }
 
-ParsedProvider parse_provider_source(std::string_view source, Engine engine) {
+namespace {
+
+ParsedProvider parse_provider_source_once(std::string_view source, Engine engine) {
     const auto parts = split(source, '/');
     if (parts.size() > 3 || std::any_of(parts.begin(), parts.end(), [](auto p) { return p.empty(); })) {
         return {std::nullopt, invalid_source_string()};
@@ -259,6 +263,16 @@ ParsedProvider parse_provider_source(std::string_view source, Engine engine) {
     }
     if (auto error = check_type_prefixes(provider, engine)) return {std::nullopt, std::move(error)};
     return {provider, std::nullopt};
+}
+
+}  // namespace
+
+ParsedProvider parse_provider_source(std::string_view source, Engine engine) {
+    // A run meets the same few sources in every module, and each parse maps
+    // its parts through IDNA: each thread remembers its answers, per engine.
+    thread_local std::array<StringMemo<ParsedProvider>, 2> memo;
+    return memo[engine == Engine::opentofu ? 1 : 0].get(
+        source, [engine](std::string_view s) { return parse_provider_source_once(s, engine); });
 }
 
 Provider builtin_terraform_provider() {

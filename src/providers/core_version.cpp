@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "tfsift/string_memo.hpp"
+
 namespace tfsift::providers {
 
 namespace {
@@ -111,7 +113,9 @@ std::optional<CoreVersion> parse_core_version(std::string_view text) {
     return v;
 }
 
-std::optional<std::vector<CoreConstraint>> parse_core_constraints(std::string_view text) {
+namespace {
+
+std::optional<std::vector<CoreConstraint>> parse_core_constraints_once(std::string_view text) {
     std::vector<CoreConstraint> out;
     std::size_t start = 0;
     while (true) {
@@ -128,6 +132,15 @@ std::optional<std::vector<CoreConstraint>> parse_core_constraints(std::string_vi
         start = comma + 1;
     }
     return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<CoreConstraint>> parse_core_constraints(std::string_view text) {
+    // Every module repeats a few constraint strings, and each parse runs
+    // regular expressions: each thread remembers its answers.
+    thread_local StringMemo<std::optional<std::vector<CoreConstraint>>> memo;
+    return memo.get(text, parse_core_constraints_once);
 }
 
 bool core_constraints_allow(const std::vector<CoreConstraint>& constraints, const CoreVersion& version) {

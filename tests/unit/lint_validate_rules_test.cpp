@@ -105,7 +105,7 @@ TEST_CASE("provider-defined functions are uses of their provider", "[lint][valid
     Settings settings;
     auto tree = load_for_lint(scratch.path.string(), Engine::terraform, settings);
     REQUIRE(tree.root != nullptr);
-    auto uses = rules::provider_uses(*tree.root);
+    auto uses = *rules::provider_uses(*tree.root);
     REQUIRE(uses.size() == 1);
     CHECK(uses[0].kind == rules::ProviderUseKind::function);
     CHECK(uses[0].local_name == "time");
