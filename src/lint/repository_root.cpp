@@ -1,12 +1,10 @@
 #include "tfsift/lint/repository_root.hpp"
 
-#include <filesystem>
 #include <toml++/toml.h>
 
 #include "tfsift/file_read.hpp"
+#include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/settings.hpp"
-
-namespace fs = std::filesystem;
 
 namespace tfsift::lint {
 
@@ -24,25 +22,13 @@ bool settings_file_marks_root(const std::string& path) {
 }
 
 std::optional<std::string> find_marked_repository_root(const std::string& start) {
-    std::error_code ec;
-    fs::path dir(absolute_normal_path(start));
-    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
-    for (fs::path d = dir;; d = d.parent_path()) {
-        if (fs::exists(d / ".git", ec)) return d.generic_string();
-        const fs::path settings = d / std::string(settings_file_name);
-        if (fs::exists(settings, ec) && settings_file_marks_root(settings.string())) return d.generic_string();
-        if (d.parent_path() == d || d.empty()) break;
-    }
-    return std::nullopt;
+    DirectoryProbe probe;
+    return probe.marked_repository_root(start);
 }
 
 std::string find_repository_root(const std::string& start, const std::string& fallback) {
-    if (auto root = find_marked_repository_root(start)) return *root;
-    if (!fallback.empty()) return absolute_normal_path(fallback);
-    std::error_code ec;
-    fs::path dir(absolute_normal_path(start));
-    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
-    return dir.generic_string();
+    DirectoryProbe probe;
+    return probe.repository_root(start, fallback);
 }
 
 }  // namespace tfsift::lint

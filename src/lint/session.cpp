@@ -19,6 +19,7 @@
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/add_ignore.hpp"
 #include "tfsift/lint/baseline.hpp"
+#include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/gitignore.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
@@ -109,7 +110,7 @@ public:
 
     // Null after reporting the errors of a broken settings file.
     const Settings* for_dir(const std::string& dir) {
-        std::string file = explicit_file_.empty() ? find_settings_file(dir) : explicit_file_;
+        std::string file = explicit_file_.empty() ? probe_.settings_file(dir) : explicit_file_;
         auto it = loaded_.find(file);
         if (it == loaded_.end()) {
             auto result = std::make_unique<SettingsResult>(
@@ -126,6 +127,7 @@ private:
     std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
     std::span<const Rule> catalogue_;
     Messenger& say_;
+    DirectoryProbe probe_;  // the directories above the targets, looked at once
     std::map<std::string, std::unique_ptr<SettingsResult>> loaded_;
 };
 

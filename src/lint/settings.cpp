@@ -14,6 +14,7 @@
 
 #include "tfsift/enum_names.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
 
 namespace fs = std::filesystem;
@@ -51,19 +52,8 @@ bool Settings::ignored(const std::string& rule_id, const std::string& absolute_p
 }
 
 std::string find_settings_file(const std::string& start) {
-    std::error_code ec;
-    fs::path dir = fs::path(absolute_normal_path(start));
-    if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
-    while (true) {
-        fs::path candidate = dir / std::string(settings_file_name);
-        // Anything by that name is the settings file, so that a FIFO, a
-        // device or a dangling link there is reported, not skipped.
-        if (fs::exists(fs::symlink_status(candidate, ec))) return candidate.generic_string();
-        if (fs::exists(dir / ".git", ec)) return {};  // the repository root: look no further
-        fs::path parent = dir.parent_path();
-        if (parent == dir || parent.empty()) return {};
-        dir = parent;
-    }
+    DirectoryProbe probe;
+    return probe.settings_file(start);
 }
 
 namespace {

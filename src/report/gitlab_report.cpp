@@ -1,19 +1,18 @@
 // GitLab's Code Quality report: a JSON array of issues in the subset of the
 // Code Climate format GitLab reads (description, check_name, fingerprint,
 // severity, location.path, location.lines.begin), shown in merge requests.
+// Written as it is produced (report/json_writer.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 
+#include "report/json_writer.hpp"
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 // GitLab's severities are info, minor, major, critical and blocker.
 std::string_view gitlab_severity(Severity s) {
@@ -55,7 +54,8 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
     // and the trimmed text of the line (not its number, so that an issue
     // survives lines moving above it), and which repeat of those it is.
     std::map<std::uint64_t, int> repeats;
-    json issues = json::array();
+    detail::JsonWriter w(out);
+    w.begin_array();
     for (const lint::Finding& f : in.findings) {
         const SourceFile& file = *f.file;
         const std::string path = relative_path(file.path(), in.repository_root);
@@ -80,21 +80,35 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
                 fmt::format(" ({}:{}: {})", detail::valid_utf8(relative_path(r.file->path(), in.repository_root)),
                             r.file->line(r.range.start), detail::valid_utf8(r.message));
         }
-        json issue = {{"type", "issue"},
-                      {"check_name", f.rule_id},
-                      {"description", std::move(description)},
-                      {"categories", json::array({code_climate_category(category)})},
-                      {"severity", gitlab_severity(f.severity)},
-                      {"fingerprint", fmt::format("{:016x}{:016x}", h, unique)},
-                      {"location",
-                       {{"path", detail::valid_utf8(path)},
-                        {"lines", {{"begin", line}, {"end", std::max(file.line(f.range.end), line)}}}}}};
-        if (rule != rules.end())
-            issue["content"] = {
-                {"body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second)}};
-        issues.push_back(std::move(issue));
+        w.begin_object();
+        w.member("type", "issue");
+        w.member("check_name", f.rule_id);
+        w.member("description", description);
+        w.key("categories");
+        w.begin_array();
+        w.string(code_climate_category(category));
+        w.end_array();
+        w.member("severity", gitlab_severity(f.severity));
+        w.member("fingerprint", fmt::format("{:016x}{:016x}", h, unique));
+        w.key("location");
+        w.begin_object();
+        w.member("path", detail::valid_utf8(path));
+        w.key("lines");
+        w.begin_object();
+        w.member("begin", line);
+        w.member("end", std::max(file.line(f.range.end), line));
+        w.end_object();
+        w.end_object();
+        if (rule != rules.end()) {
+            w.key("content");
+            w.begin_object();
+            w.member("body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second));
+            w.end_object();
+        }
+        w.end_object();
     }
-    out << issues.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    w.end_array();
+    w.finish();
 }
 
 }  // namespace tfsift::report

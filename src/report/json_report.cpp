@@ -1,68 +1,116 @@
-// The JSON report; its schema is documented in docs/json-report.md.
-#include <nlohmann/json.hpp>
+// The JSON report; its schema is documented in docs/json-report.md. Written
+// as it is produced (report/json_writer.hpp), in the bytes nlohmann::json
+// would print.
+#include <array>
+#include <unordered_map>
 
+#include "report/json_writer.hpp"
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
 namespace {
 
-using json = nlohmann::ordered_json;  // keeps keys in the documented order
+class JsonReport {
+public:
+    JsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out) {}
 
-json position(const SourceFile& file, Pos pos) {
-    auto r = file.resolve(pos);
-    return {{"line", r.line}, {"column", r.column}, {"byte", r.byte}};
-}
+    void write() {
+        std::array<std::size_t, 3> counts{};
+        for (const lint::Finding& f : in_.findings) ++counts.at(static_cast<std::size_t>(f.severity));
+        w_.begin_object();
+        w_.member("schema_version", json_schema_version);
+        w_.key("tool");
+        w_.begin_object();
+        w_.member("name", "tfsift");
+        w_.member("version", TFSIFT_VERSION);
+        w_.end_object();
+        w_.key("summary");
+        w_.begin_object();
+        w_.member("files", in_.files_scanned);
+        w_.member("findings", in_.findings.size());
+        w_.member("errors", counts[0]);
+        w_.member("warnings", counts[1]);
+        w_.member("notices", counts[2]);
+        w_.end_object();
+        w_.member("exit_code", in_.exit_code);
+        w_.key("findings");
+        w_.begin_array();
+        for (const lint::Finding& f : in_.findings) finding(f);
+        w_.end_array();
+        w_.end_object();
+        w_.finish();
+    }
 
-json location(const ReportInput& in, const SourceFile& file, Range range) {
-    return {{"path", relative_path(file.path(), in.working_dir)},
-            {"start", position(file, range.start)},
-            {"end", position(file, range.end)}};
-}
+private:
+    void finding(const lint::Finding& f) {
+        w_.begin_object();
+        w_.member("rule", f.rule_id);
+        w_.member("severity", to_string(f.severity));
+        w_.member("message", f.message);
+        w_.key("location");
+        location(*f.file, f.range, nullptr);
+        w_.key("related");
+        w_.begin_array();
+        for (const auto& r : f.related) {
+            w_.begin_object();
+            w_.member("message", r.message);
+            w_.key("location");
+            location(*r.file, r.range, nullptr);
+            w_.end_object();
+        }
+        w_.end_array();
+        w_.key("fix");
+        if (f.fix) {
+            w_.begin_object();
+            w_.member("description", f.fix->description);
+            w_.member("applicability", lint::to_string(f.fix->applicability));
+            w_.key("edits");
+            w_.begin_array();
+            for (const auto& e : f.fix->edits) location(*e.file, e.range, &e.replacement);
+            w_.end_array();
+            w_.end_object();
+        } else {
+            w_.null();
+        }
+        w_.end_object();
+    }
+
+    // {"path", "start", "end"} and, for an edit, its "replacement".
+    void location(const SourceFile& file, Range range, const std::string* replacement) {
+        w_.begin_object();
+        w_.member("path", path_of(file));
+        w_.key("start");
+        position(file, range.start);
+        w_.key("end");
+        position(file, range.end);
+        if (replacement != nullptr) w_.member("replacement", *replacement);
+        w_.end_object();
+    }
+
+    void position(const SourceFile& file, Pos pos) {
+        const auto r = file.resolve(pos);
+        w_.begin_object();
+        w_.member("line", r.line);
+        w_.member("column", r.column);
+        w_.member("byte", r.byte);
+        w_.end_object();
+    }
+
+    // Many findings share a file: its path is made relative once.
+    const std::string& path_of(const SourceFile& file) {
+        auto [it, added] = paths_.try_emplace(&file);
+        if (added) it->second = relative_path(file.path(), in_.working_dir);
+        return it->second;
+    }
+
+    const ReportInput& in_;
+    detail::JsonWriter w_;
+    std::unordered_map<const SourceFile*, std::string> paths_;
+};
 
 }  // namespace
 
-void write_json(const ReportInput& in, std::ostream& out) {
-    json findings = json::array();
-    std::size_t counts[3] = {0, 0, 0};
-    for (const lint::Finding& f : in.findings) {
-        ++counts[static_cast<int>(f.severity)];
-        json related = json::array();
-        for (const auto& r : f.related) {
-            related.push_back({{"message", r.message}, {"location", location(in, *r.file, r.range)}});
-        }
-        json fix = nullptr;
-        if (f.fix) {
-            json edits = json::array();
-            for (const auto& e : f.fix->edits) {
-                json loc = location(in, *e.file, e.range);
-                loc["replacement"] = e.replacement;
-                edits.push_back(std::move(loc));
-            }
-            fix = {{"description", f.fix->description},
-                   {"applicability", lint::to_string(f.fix->applicability)},
-                   {"edits", std::move(edits)}};
-        }
-        findings.push_back({{"rule", f.rule_id},
-                            {"severity", to_string(f.severity)},
-                            {"message", f.message},
-                            {"location", location(in, *f.file, f.range)},
-                            {"related", std::move(related)},
-                            {"fix", std::move(fix)}});
-    }
-    json doc = {
-        {"schema_version", json_schema_version},
-        {"tool", {{"name", "tfsift"}, {"version", TFSIFT_VERSION}}},
-        {"summary",
-         {{"files", in.files_scanned},
-          {"findings", in.findings.size()},
-          {"errors", counts[0]},
-          {"warnings", counts[1]},
-          {"notices", counts[2]}}},
-        {"exit_code", in.exit_code},
-        {"findings", std::move(findings)},
-    };
-    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-}
+void write_json(const ReportInput& in, std::ostream& out) { JsonReport(in, out).write(); }
 
 }  // namespace tfsift::report

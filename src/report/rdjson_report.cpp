@@ -1,18 +1,17 @@
 // reviewdog's Diagnostic Format as one JSON document (rdjson): a
 // DiagnosticResult whose diagnostics carry message, location (path and a
 // range of 1-based lines and UTF-8 byte columns, end exclusive), severity,
-// rule code, suggested fixes and related locations.
+// rule code, suggested fixes and related locations. Written as it is
+// produced (report/json_writer.hpp).
 #include <algorithm>
 #include <map>
-#include <nlohmann/json.hpp>
 
+#include "report/json_writer.hpp"
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
 namespace {
-
-using json = nlohmann::ordered_json;
 
 std::string_view rd_severity(Severity s) {
     switch (s) {
@@ -23,8 +22,13 @@ std::string_view rd_severity(Severity s) {
     return "UNKNOWN_SEVERITY";
 }
 
+struct LineColumn {
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;
+};
+
 // rdjson columns count UTF-8 bytes from 1.
-json position(const SourceFile& file, Pos pos) {
+LineColumn position(const SourceFile& file, Pos pos) {
     const std::uint32_t line = file.line(pos);
     const std::string_view text = file.text();
     const std::string_view line_text = file.line_text(line);
@@ -34,56 +38,108 @@ json position(const SourceFile& file, Pos pos) {
         const std::uint32_t byte = std::min<std::uint32_t>(pos.byte, static_cast<std::uint32_t>(text.size()));
         column = byte >= line_start ? byte - line_start + 1 : 1;
     }
-    return {{"line", line}, {"column", column}};
+    return {line, column};
 }
 
-json range(const SourceFile& file, Range r) {
-    json start = position(file, r.start);
-    json end = position(file, r.end);
-    if (end["line"] < start["line"] || (end["line"] == start["line"] && end["column"] < start["column"])) end = start;
-    return {{"start", std::move(start)}, {"end", std::move(end)}};
-}
+class RdjsonReport {
+public:
+    RdjsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out) {}
 
-json location(const ReportInput& in, const SourceFile& file, Range r) {
-    return {{"path", detail::valid_utf8(relative_path(file.path(), in.working_dir))}, {"range", range(file, r)}};
-}
+    void write() {
+        std::map<std::string_view, const lint::Rule*> rules;
+        for (const auto& r : in_.rules) rules.emplace(r.id, &r);
+        w_.begin_object();
+        w_.key("source");
+        w_.begin_object();
+        w_.member("name", "tfsift");
+        w_.member("url", lint::project_url);
+        w_.end_object();
+        w_.key("diagnostics");
+        w_.begin_array();
+        for (const lint::Finding& f : in_.findings) {
+            auto rule = rules.find(f.rule_id);
+            diagnostic(f, rule == rules.end() ? nullptr : rule->second);
+        }
+        w_.end_array();
+        w_.end_object();
+        w_.finish();
+    }
 
-}  // namespace
-
-void write_rdjson(const ReportInput& in, std::ostream& out) {
-    std::map<std::string_view, const lint::Rule*> rules;
-    for (const auto& r : in.rules) rules.emplace(r.id, &r);
-    json diagnostics = json::array();
-    for (const lint::Finding& f : in.findings) {
-        json d = {{"message", detail::valid_utf8(f.message)},
-                  {"location", location(in, *f.file, f.range)},
-                  {"severity", rd_severity(f.severity)}};
-        json code = {{"value", f.rule_id}};
-        if (auto rule = rules.find(f.rule_id); rule != rules.end()) code["url"] = lint::rule_help_uri(*rule->second);
-        d["code"] = std::move(code);
+private:
+    void diagnostic(const lint::Finding& f, const lint::Rule* rule) {
+        w_.begin_object();
+        w_.member("message", detail::valid_utf8(f.message));
+        w_.key("location");
+        location(*f.file, f.range);
+        w_.member("severity", rd_severity(f.severity));
+        w_.key("code");
+        w_.begin_object();
+        w_.member("value", f.rule_id);
+        if (rule != nullptr) w_.member("url", lint::rule_help_uri(*rule));
+        w_.end_object();
         // A suggestion has no path of its own: offered only when the whole
         // fix edits the finding's file.
         if (f.fix && !f.fix->edits.empty() &&
             std::all_of(f.fix->edits.begin(), f.fix->edits.end(), [&](const auto& e) { return e.file == f.file; })) {
-            json suggestions = json::array();
+            w_.key("suggestions");
+            w_.begin_array();
             for (const auto& e : f.fix->edits) {
-                suggestions.push_back(
-                    {{"range", range(*e.file, e.range)}, {"text", detail::valid_utf8(e.replacement)}});
+                w_.begin_object();
+                w_.key("range");
+                range(*e.file, e.range);
+                w_.member("text", detail::valid_utf8(e.replacement));
+                w_.end_object();
             }
-            d["suggestions"] = std::move(suggestions);
+            w_.end_array();
         }
         if (!f.related.empty()) {
-            json related = json::array();
+            w_.key("related_locations");
+            w_.begin_array();
             for (const auto& r : f.related) {
-                related.push_back(
-                    {{"message", detail::valid_utf8(r.message)}, {"location", location(in, *r.file, r.range)}});
+                w_.begin_object();
+                w_.member("message", detail::valid_utf8(r.message));
+                w_.key("location");
+                location(*r.file, r.range);
+                w_.end_object();
             }
-            d["related_locations"] = std::move(related);
+            w_.end_array();
         }
-        diagnostics.push_back(std::move(d));
+        w_.end_object();
     }
-    json doc = {{"source", {{"name", "tfsift"}, {"url", lint::project_url}}}, {"diagnostics", std::move(diagnostics)}};
-    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-}
+
+    void location(const SourceFile& file, Range r) {
+        w_.begin_object();
+        w_.member("path", detail::valid_utf8(relative_path(file.path(), in_.working_dir)));
+        w_.key("range");
+        range(file, r);
+        w_.end_object();
+    }
+
+    void range(const SourceFile& file, Range r) {
+        const LineColumn start = position(file, r.start);
+        LineColumn end = position(file, r.end);
+        if (end.line < start.line || (end.line == start.line && end.column < start.column)) end = start;
+        w_.begin_object();
+        w_.key("start");
+        line_column(start);
+        w_.key("end");
+        line_column(end);
+        w_.end_object();
+    }
+
+    void line_column(LineColumn p) {
+        w_.begin_object();
+        w_.member("line", p.line);
+        w_.member("column", p.column);
+        w_.end_object();
+    }
+
+    const ReportInput& in_;
+    detail::JsonWriter w_;
+};
+
+}  // namespace
+
+void write_rdjson(const ReportInput& in, std::ostream& out) { RdjsonReport(in, out).write(); }
 
 }  // namespace tfsift::report

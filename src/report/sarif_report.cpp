@@ -1,18 +1,19 @@
-// SARIF 2.1.0, as GitHub code scanning takes it.
+// SARIF 2.1.0, as GitHub code scanning takes it. Written as it is produced
+// (report/json_writer.hpp), in the bytes nlohmann::json would print.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
-#include <nlohmann/json.hpp>
+#include <unordered_map>
 
+#include "report/json_writer.hpp"
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
 namespace {
-
-using json = nlohmann::ordered_json;  // keeps keys in the documented order
 
 constexpr std::string_view source_root = "%SRCROOT%";
 
@@ -58,68 +59,6 @@ std::string pascal_case(std::string_view id) {
         upper = false;
     }
     return out;
-}
-
-json artifact_location(const ReportInput& in, const SourceFile& file) {
-    std::string rel = relative_path(file.path(), in.repository_root);
-    if (!rel.empty() && rel.front() == '/') return {{"uri", "file://" + uri_encode(rel)}};
-    return {{"uri", uri_encode(rel)}, {"uriBaseId", source_root}};
-}
-
-json region(const SourceFile& file, Range range) {
-    std::uint32_t start_col = detail::utf16_column(file, range.start);
-    std::uint32_t end_col = detail::utf16_column(file, range.end);
-    std::uint32_t start_line = file.line(range.start);
-    std::uint32_t end_line = file.line(range.end);
-    if (end_line == start_line && end_col < start_col) end_col = start_col;
-    return {{"startLine", start_line},
-            {"startColumn", start_col},
-            {"endLine", std::max(end_line, start_line)},
-            {"endColumn", end_col}};
-}
-
-// The region with the text it covers, and the whole lines around it as the
-// context region, so that viewers can show the code without the file.
-json physical_location(const ReportInput& in, detail::SnippetGuard& guard, const SourceFile& file, Range range) {
-    json r = region(file, range);
-    if (!guard.may_quote(file)) {
-        // Positions only: the file lies outside the repository.
-        return {{"artifactLocation", artifact_location(in, file)}, {"region", r}};
-    }
-    std::string_view text = file.text();
-    auto clamp = [&](std::uint32_t b) { return std::min<std::uint32_t>(b, static_cast<std::uint32_t>(text.size())); };
-    std::uint32_t begin = clamp(range.start.byte);
-    std::uint32_t end = std::max(begin, clamp(range.end.byte));
-    // Snippets are a convenience for viewers; a long one (a minified file is
-    // one line) would be copied into every result on it, so it is left out.
-    if (end - begin <= max_snippet_bytes)
-        r["snippet"] = {{"text", detail::valid_utf8(text.substr(begin, end - begin))}};
-    std::uint32_t first_line = file.line(range.start);
-    std::uint32_t last_line = std::max(file.line(range.end), first_line);
-    std::string_view last = file.line_text(last_line);
-    std::string_view first = file.line_text(first_line);
-    json context = {{"startLine", first_line}, {"startColumn", 1}, {"endLine", last_line}};
-    bool context_fits = true;
-    if (first.data() != nullptr && last.data() != nullptr) {
-        auto ctx_begin = static_cast<std::size_t>(first.data() - text.data());
-        auto ctx_end = static_cast<std::size_t>(last.data() - text.data()) + last.size();
-        context["endColumn"] = detail::utf16_column(file, Pos{static_cast<std::uint32_t>(ctx_end)});
-        context_fits = ctx_end - ctx_begin <= max_snippet_bytes;
-        if (context_fits)
-            context["snippet"] = {{"text", detail::valid_utf8(text.substr(ctx_begin, ctx_end - ctx_begin))}};
-    } else {
-        context["endColumn"] = 1;
-    }
-    json location = {{"artifactLocation", artifact_location(in, file)}, {"region", r}};
-    // The context region exists to carry its lines' text: without it (lines
-    // too long to copy into every result) it is left out.
-    if (!context_fits) return location;
-    // SARIF wants the context region to be a proper superset of the region:
-    // leave it out when the region already covers its whole lines.
-    bool same = context["startLine"] == r["startLine"] && context["endLine"] == r["endLine"] && r["startColumn"] == 1 &&
-                context["endColumn"] == r["endColumn"];
-    if (!same) location["contextRegion"] = std::move(context);
-    return location;
 }
 
 // A stable hash of the finding's line content, so that a finding keeps its
@@ -198,122 +137,330 @@ std::string_view problem_severity(Severity s) {
     return "warning";
 }
 
-json rule_descriptor(const lint::Rule& r) {
-    // The category first: code scanning shows only the first ten tags.
-    json tags = json::array({lint::to_string(r.category)});
-    if (r.security_severity > 0) tags.push_back("security");
-    tags.push_back("terraform");
-    tags.push_back("opentofu");
-    json properties = {{"tags", std::move(tags)}, {"precision", lint::to_string(r.precision)}};
-    if (r.security_severity > 0) {
-        // A security rule is ranked by security-severity, not problem.severity.
-        properties["security-severity"] = fmt::format("{:.1f}", std::clamp(r.security_severity, 0.1, 10.0));
-    } else {
-        properties["problem.severity"] = problem_severity(r.default_severity);
-    }
-    // The descriptions are shown beside every alert and are limited; the
-    // whole documentation is in help, which has no limit.
-    return {{"id", r.id},
-            {"name", detail::fit_text(pascal_case(r.id), max_rule_name)},
-            {"shortDescription", {{"text", detail::fit_text(r.doc.summary, max_description)}}},
-            {"fullDescription", {{"text", detail::fit_text(r.doc.what, max_description)}}},
-            {"help",
-             {{"text", detail::valid_utf8(lint::rule_plain_text(r))},
-              {"markdown", detail::valid_utf8(lint::rule_markdown(r))}}},
-            {"helpUri", lint::rule_help_uri(r)},
-            {"defaultConfiguration", {{"level", sarif_level(r.default_severity)}, {"enabled", r.enabled_by_default}}},
-            {"properties", std::move(properties)}};
+// A region's numbers: 1-based lines, columns in UTF-16 code units.
+struct RegionNumbers {
+    std::uint32_t start_line = 1;
+    std::uint32_t start_column = 1;
+    std::uint32_t end_line = 1;
+    std::uint32_t end_column = 1;
+};
+
+RegionNumbers region_numbers(const SourceFile& file, Range range) {
+    RegionNumbers r;
+    r.start_column = detail::utf16_column(file, range.start);
+    r.end_column = detail::utf16_column(file, range.end);
+    r.start_line = file.line(range.start);
+    const std::uint32_t end_line = file.line(range.end);
+    if (end_line == r.start_line && r.end_column < r.start_column) r.end_column = r.start_column;
+    r.end_line = std::max(end_line, r.start_line);
+    return r;
 }
+
+class SarifReport {
+public:
+    SarifReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), guard_(in.trusted_roots) {}
+
+    void write() {
+        // Every rule's index, the last one of an id winning.
+        for (std::size_t i = 0; i < in_.rules.size(); ++i) rule_index_[in_.rules[i].id] = i;
+        w_.begin_object();
+        w_.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+        w_.member("version", "2.1.0");
+        w_.key("runs");
+        w_.begin_array();
+        w_.begin_object();
+        w_.key("tool");
+        w_.begin_object();
+        w_.key("driver");
+        w_.begin_object();
+        w_.member("name", "tfsift");
+        w_.member("version", TFSIFT_VERSION);
+        w_.member("semanticVersion", TFSIFT_VERSION);
+        w_.member("informationUri", lint::project_url);
+        w_.key("rules");
+        w_.begin_array();
+        for (const lint::Rule& r : in_.rules) rule_descriptor(r);
+        w_.end_array();
+        w_.end_object();
+        w_.end_object();
+        std::string root_uri = "file://" + uri_encode(in_.repository_root);
+        if (root_uri.back() != '/') root_uri += '/';
+        w_.key("originalUriBaseIds");
+        w_.begin_object();
+        w_.key(source_root);
+        w_.begin_object();
+        w_.member("uri", root_uri);
+        w_.end_object();
+        w_.end_object();
+        w_.key("invocations");
+        w_.begin_array();
+        invocation();
+        w_.end_array();
+        w_.member("columnKind", "utf16CodeUnits");
+        w_.key("results");
+        w_.begin_array();
+        for (const lint::Finding& f : in_.findings) result(f);
+        w_.end_array();
+        if (!in_.sarif_category.empty()) {
+            // "CATEGORY/": code scanning reads the part before the last slash as
+            // the category and the rest as a run id, here none.
+            std::string id = in_.sarif_category;
+            if (id.back() != '/') id += '/';
+            w_.key("automationDetails");
+            w_.begin_object();
+            w_.member("id", detail::valid_utf8(id));
+            w_.end_object();
+        }
+        w_.end_object();
+        w_.end_array();
+        w_.end_object();
+        w_.finish();
+    }
+
+private:
+    // {"text": text}
+    void text_object(std::string_view name, std::string_view text) {
+        w_.key(name);
+        w_.begin_object();
+        w_.member("text", text);
+        w_.end_object();
+    }
+
+    void rule_descriptor(const lint::Rule& r) {
+        // The descriptions are shown beside every alert and are limited; the
+        // whole documentation is in help, which has no limit.
+        w_.begin_object();
+        w_.member("id", r.id);
+        w_.member("name", detail::fit_text(pascal_case(r.id), max_rule_name));
+        text_object("shortDescription", detail::fit_text(r.doc.summary, max_description));
+        text_object("fullDescription", detail::fit_text(r.doc.what, max_description));
+        w_.key("help");
+        w_.begin_object();
+        w_.member("text", detail::valid_utf8(lint::rule_plain_text(r)));
+        w_.member("markdown", detail::valid_utf8(lint::rule_markdown(r)));
+        w_.end_object();
+        w_.member("helpUri", lint::rule_help_uri(r));
+        w_.key("defaultConfiguration");
+        w_.begin_object();
+        w_.member("level", sarif_level(r.default_severity));
+        w_.key("enabled");
+        w_.boolean(r.enabled_by_default);
+        w_.end_object();
+        w_.key("properties");
+        w_.begin_object();
+        // The category first: code scanning shows only the first ten tags.
+        w_.key("tags");
+        w_.begin_array();
+        w_.string(lint::to_string(r.category));
+        if (r.security_severity > 0) w_.string("security");
+        w_.string("terraform");
+        w_.string("opentofu");
+        w_.end_array();
+        w_.member("precision", lint::to_string(r.precision));
+        if (r.security_severity > 0) {
+            // A security rule is ranked by security-severity, not problem.severity.
+            w_.member("security-severity", fmt::format("{:.1f}", std::clamp(r.security_severity, 0.1, 10.0)));
+        } else {
+            w_.member("problem.severity", problem_severity(r.default_severity));
+        }
+        w_.end_object();
+        w_.end_object();
+    }
+
+    void invocation() {
+        w_.begin_object();
+        w_.key("executionSuccessful");
+        w_.boolean(in_.exit_code != 2);
+        w_.member("exitCode", in_.exit_code);
+        if (!in_.command_line.empty()) {
+            std::string cmd;
+            for (const auto& a : in_.command_line) cmd += (cmd.empty() ? "" : " ") + a;
+            w_.member("commandLine", detail::valid_utf8(cmd));
+        }
+        w_.end_object();
+    }
+
+    void result(const lint::Finding& f) {
+        // Many findings may share one long line: hash it once per rule.
+        auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), f.rule_id);
+        auto cached = line_hashes_.find(key);
+        if (cached == line_hashes_.end()) cached = line_hashes_.emplace(std::move(key), line_hash(f, guard_)).first;
+        const std::string& hash = cached->second;
+        const int n = ++hash_repeats_[f.file->path() + '\0' + hash];
+
+        w_.begin_object();
+        w_.member("ruleId", f.rule_id);
+        w_.member("level", sarif_level(f.severity));
+        text_object("message", message_with_links(f));
+        w_.key("locations");
+        w_.begin_array();
+        w_.begin_object();
+        w_.key("physicalLocation");
+        physical_location(*f.file, f.range);
+        w_.end_object();
+        w_.end_array();
+        if (auto it = rule_index_.find(f.rule_id); it != rule_index_.end()) w_.member("ruleIndex", it->second);
+        w_.key("partialFingerprints");
+        w_.begin_object();
+        w_.member("primaryLocationLineHash", fmt::format("{}:{}", hash, n));
+        w_.end_object();
+        if (!f.related.empty()) {
+            w_.key("relatedLocations");
+            w_.begin_array();
+            int id = 1;
+            for (const auto& r : f.related) {
+                w_.begin_object();
+                w_.member("id", id++);
+                w_.key("physicalLocation");
+                physical_location(*r.file, r.range);
+                text_object("message", detail::valid_utf8(r.message));
+                w_.end_object();
+            }
+            w_.end_array();
+        }
+        if (f.fix) fixes(*f.fix);
+        w_.end_object();
+    }
+
+    void fixes(const lint::Fix& fix) {
+        // One artifactChange per file, in the order the files first appear.
+        std::vector<std::vector<const lint::TextEdit*>> changes;
+        std::map<std::string, std::size_t> change_of;
+        for (const auto& e : fix.edits) {
+            auto [it, added] = change_of.emplace(e.file->path(), changes.size());
+            if (added) changes.emplace_back();
+            changes[it->second].push_back(&e);
+        }
+        w_.key("fixes");
+        w_.begin_array();
+        w_.begin_object();
+        text_object("description", fix.description);
+        w_.key("artifactChanges");
+        w_.begin_array();
+        for (const auto& edits : changes) {
+            w_.begin_object();
+            w_.key("artifactLocation");
+            artifact_location(*edits.front()->file);
+            w_.key("replacements");
+            w_.begin_array();
+            for (const lint::TextEdit* e : edits) {
+                w_.begin_object();
+                w_.key("deletedRegion");
+                region(region_numbers(*e->file, e->range), {});
+                text_object("insertedContent", e->replacement);
+                w_.end_object();
+            }
+            w_.end_array();
+            w_.end_object();
+        }
+        w_.end_array();
+        w_.end_object();
+        w_.end_array();
+    }
+
+    void artifact_location(const SourceFile& file) {
+        auto [it, added] = artifacts_.try_emplace(&file);
+        if (added) {
+            const std::string rel = relative_path(file.path(), in_.repository_root);
+            it->second.outside = !rel.empty() && rel.front() == '/';
+            it->second.uri = it->second.outside ? "file://" + uri_encode(rel) : uri_encode(rel);
+        }
+        w_.begin_object();
+        w_.member("uri", it->second.uri);
+        if (!it->second.outside) w_.member("uriBaseId", source_root);
+        w_.end_object();
+    }
+
+    // The region, with the text it covers when given.
+    void region(const RegionNumbers& r, std::optional<std::string_view> snippet) {
+        w_.begin_object();
+        w_.member("startLine", r.start_line);
+        w_.member("startColumn", r.start_column);
+        w_.member("endLine", r.end_line);
+        w_.member("endColumn", r.end_column);
+        if (snippet) snippet_text(*snippet);
+        w_.end_object();
+    }
+
+    void snippet_text(std::string_view text) {
+        w_.key("snippet");
+        w_.begin_object();
+        w_.member("text", detail::valid_utf8(text));
+        w_.end_object();
+    }
+
+    // The region with the text it covers, and the whole lines around it as
+    // the context region, so that viewers can show the code without the file.
+    void physical_location(const SourceFile& file, Range range) {
+        const RegionNumbers r = region_numbers(file, range);
+        w_.begin_object();
+        w_.key("artifactLocation");
+        artifact_location(file);
+        if (!guard_.may_quote(file)) {
+            // Positions only: the file lies outside the repository.
+            w_.key("region");
+            region(r, {});
+            w_.end_object();
+            return;
+        }
+        std::string_view text = file.text();
+        auto clamp = [&](std::uint32_t b) {
+            return std::min<std::uint32_t>(b, static_cast<std::uint32_t>(text.size()));
+        };
+        std::uint32_t begin = clamp(range.start.byte);
+        std::uint32_t end = std::max(begin, clamp(range.end.byte));
+        // Snippets are a convenience for viewers; a long one (a minified file
+        // is one line) would be copied into every result on it, so it is left
+        // out.
+        std::optional<std::string_view> snippet;
+        if (end - begin <= max_snippet_bytes) snippet = text.substr(begin, end - begin);
+        w_.key("region");
+        region(r, snippet);
+        std::uint32_t first_line = file.line(range.start);
+        std::uint32_t last_line = std::max(file.line(range.end), first_line);
+        std::string_view last = file.line_text(last_line);
+        std::string_view first = file.line_text(first_line);
+        RegionNumbers context{first_line, 1, last_line, 1};
+        std::optional<std::string_view> context_snippet;
+        if (first.data() != nullptr && last.data() != nullptr) {
+            auto ctx_begin = static_cast<std::size_t>(first.data() - text.data());
+            auto ctx_end = static_cast<std::size_t>(last.data() - text.data()) + last.size();
+            context.end_column = detail::utf16_column(file, Pos{static_cast<std::uint32_t>(ctx_end)});
+            // The context region exists to carry its lines' text: without it
+            // (lines too long to copy into every result) it is left out.
+            if (ctx_end - ctx_begin > max_snippet_bytes) {
+                w_.end_object();
+                return;
+            }
+            context_snippet = text.substr(ctx_begin, ctx_end - ctx_begin);
+        }
+        // SARIF wants the context region to be a proper superset of the
+        // region: leave it out when the region already covers its whole lines.
+        const bool same = context.start_line == r.start_line && context.end_line == r.end_line && r.start_column == 1 &&
+                          context.end_column == r.end_column;
+        if (!same) {
+            w_.key("contextRegion");
+            region(context, context_snippet);
+        }
+        w_.end_object();
+    }
+
+    struct Artifact {
+        std::string uri;
+        bool outside = false;  // an absolute file: URI, no uriBaseId
+    };
+
+    const ReportInput& in_;
+    detail::JsonWriter w_;
+    detail::SnippetGuard guard_;
+    std::map<std::string, std::size_t> rule_index_;
+    std::map<std::string, int> hash_repeats_;  // file + hash -> occurrences so far
+    std::map<std::tuple<const SourceFile*, std::uint32_t, std::string>, std::string> line_hashes_;
+    std::unordered_map<const SourceFile*, Artifact> artifacts_;
+};
 
 }  // namespace
 
-void write_sarif(const ReportInput& in, std::ostream& out) {
-    json rules = json::array();
-    std::map<std::string, std::size_t> rule_index;
-    for (const lint::Rule& r : in.rules) {
-        rule_index[r.id] = rules.size();
-        rules.push_back(rule_descriptor(r));
-    }
-
-    json results = json::array();
-    detail::SnippetGuard guard(in.trusted_roots);
-    std::map<std::string, int> hash_repeats;  // file + hash -> occurrences so far
-    std::map<std::tuple<const SourceFile*, std::uint32_t, std::string>, std::string> line_hashes;
-    for (const lint::Finding& f : in.findings) {
-        json result = {
-            {"ruleId", f.rule_id},
-            {"level", sarif_level(f.severity)},
-            {"message", {{"text", message_with_links(f)}}},
-            {"locations", json::array({{{"physicalLocation", physical_location(in, guard, *f.file, f.range)}}})}};
-        if (auto it = rule_index.find(f.rule_id); it != rule_index.end()) result["ruleIndex"] = it->second;
-        // Many findings may share one long line: hash it once per rule.
-        auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), f.rule_id);
-        auto cached = line_hashes.find(key);
-        if (cached == line_hashes.end()) cached = line_hashes.emplace(std::move(key), line_hash(f, guard)).first;
-        const std::string& hash = cached->second;
-        int n = ++hash_repeats[f.file->path() + '\0' + hash];
-        result["partialFingerprints"] = {{"primaryLocationLineHash", fmt::format("{}:{}", hash, n)}};
-        if (!f.related.empty()) {
-            json related = json::array();
-            int id = 1;
-            for (const auto& r : f.related) {
-                related.push_back({{"id", id++},
-                                   {"physicalLocation", physical_location(in, guard, *r.file, r.range)},
-                                   {"message", {{"text", detail::valid_utf8(r.message)}}}});
-            }
-            result["relatedLocations"] = std::move(related);
-        }
-        if (f.fix) {
-            // One artifactChange per file, in the order the files first appear.
-            json changes = json::array();
-            std::map<std::string, std::size_t> change_of;
-            for (const auto& e : f.fix->edits) {
-                auto [it, added] = change_of.emplace(e.file->path(), changes.size());
-                if (added)
-                    changes.push_back(
-                        {{"artifactLocation", artifact_location(in, *e.file)}, {"replacements", json::array()}});
-                changes[it->second]["replacements"].push_back(
-                    {{"deletedRegion", region(*e.file, e.range)}, {"insertedContent", {{"text", e.replacement}}}});
-            }
-            result["fixes"] = json::array(
-                {{{"description", {{"text", f.fix->description}}}, {"artifactChanges", std::move(changes)}}});
-        }
-        results.push_back(std::move(result));
-    }
-
-    std::string root_uri = "file://" + uri_encode(in.repository_root);
-    if (root_uri.back() != '/') root_uri += '/';
-    json invocation = {{"executionSuccessful", in.exit_code != 2}, {"exitCode", in.exit_code}};
-    if (!in.command_line.empty()) {
-        std::string cmd;
-        for (const auto& a : in.command_line) cmd += (cmd.empty() ? "" : " ") + a;
-        invocation["commandLine"] = detail::valid_utf8(cmd);
-    }
-    json doc = {
-        {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-        {"version", "2.1.0"},
-        {"runs", json::array({{
-                     {"tool",
-                      {{"driver",
-                        {{"name", "tfsift"},
-                         {"version", TFSIFT_VERSION},
-                         {"semanticVersion", TFSIFT_VERSION},
-                         {"informationUri", lint::project_url},
-                         {"rules", std::move(rules)}}}}},
-                     {"originalUriBaseIds", {{source_root, {{"uri", root_uri}}}}},
-                     {"invocations", json::array({std::move(invocation)})},
-                     {"columnKind", "utf16CodeUnits"},
-                     {"results", std::move(results)},
-                 }})},
-    };
-    if (!in.sarif_category.empty()) {
-        // "CATEGORY/": code scanning reads the part before the last slash as
-        // the category and the rest as a run id, here none.
-        std::string id = in.sarif_category;
-        if (id.back() != '/') id += '/';
-        doc["runs"][0]["automationDetails"] = {{"id", detail::valid_utf8(id)}};
-    }
-    out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-}
+void write_sarif(const ReportInput& in, std::ostream& out) { SarifReport(in, out).write(); }
 
 }  // namespace tfsift::report

@@ -1,0 +1,98 @@
+// A JSON writer that streams a document as it is produced, for the reports
+// that grow with the findings (json, sarif, gitlab, rdjson): building the
+// whole document first costs more than writing it.
+//
+// The bytes are exactly those of nlohmann::json's
+// dump(2, ' ', false, error_handler_t::replace), which the reports used
+// before, so consumers see no change: two-space indentation, `"key": value`,
+// `{}` and `[]` for empty containers, the short escapes (\b \t \n \f \r \"
+// and the backslash's own) and \u00xx (lower-case hex) for the other
+// control characters, other bytes of valid UTF-8 copied as they are, and
+// each ill-formed UTF-8 sequence replaced by one U+FFFD the way nlohmann's
+// decoder finds them: a byte that cannot start a sequence is one
+// replacement; a sequence broken by a byte that cannot continue it is one
+// replacement, and that byte is read again; a sequence cut short by the end
+// of the string is one replacement.
+#pragma once
+
+#include <charconv>
+#include <concepts>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfsift::report::detail {
+
+// Appends `text` to `out` as the contents of a JSON string (without the
+// quotes), escaped and repaired as described above.
+void append_json_string_contents(std::string& out, std::string_view text);
+
+class JsonWriter {
+public:
+    // Writes to `out` in chunks; call finish() at the end.
+    explicit JsonWriter(std::ostream& out) : out_(out) {}
+    JsonWriter(const JsonWriter&) = delete;
+    JsonWriter& operator=(const JsonWriter&) = delete;
+    ~JsonWriter() = default;
+
+    void begin_object() { open('{'); }
+    void end_object() { close('}'); }
+    void begin_array() { open('['); }
+    void end_array() { close(']'); }
+
+    // The name of the next member of the innermost object.
+    void key(std::string_view name);
+
+    void string(std::string_view text);
+    void boolean(bool b) { raw(b ? "true" : "false"); }
+    void null() { raw("null"); }
+    template <std::integral T>
+    requires(!std::same_as<T, bool>) void number(T n) {
+        char digits[24];
+        auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+        raw(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    }
+
+    // A member of the innermost object: key(name) then the value.
+    void member(std::string_view name, std::string_view text) {
+        key(name);
+        string(text);
+    }
+    template <std::integral T>
+    requires(!std::same_as<T, bool>) void member(std::string_view name, T n) {
+        key(name);
+        number(n);
+    }
+
+    // Ends the document with a newline (as the reports always did) and
+    // writes what is still buffered.
+    void finish();
+
+private:
+    void open(char bracket);
+    void close(char bracket);
+    // Starts a value: after its key in an object, else on a line of its own.
+    void begin_value();
+    void raw(std::string_view text) {
+        begin_value();
+        buffer_.append(text);
+        spill();
+    }
+    void new_item();
+    void indent(std::size_t depth) { buffer_.append(2 * depth, ' '); }
+    void spill() {
+        if (buffer_.size() >= chunk) flush();
+    }
+    void flush();
+
+    static constexpr std::size_t chunk = std::size_t{1} << 16;
+
+    std::ostream& out_;
+    std::string buffer_;
+    std::vector<std::size_t> levels_;  // the items written so far in each open container
+    bool after_key_ = false;           // a key was written; its value comes next
+};
+
+}  // namespace tfsift::report::detail
