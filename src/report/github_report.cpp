@@ -55,13 +55,12 @@ std::string log_text(std::string_view text) { return escape_control_characters(d
 }  // namespace
 
 void write_github(const ReportInput& in, std::ostream& out) {
+    detail::RelativePaths paths(in.repository_root);
     for (const lint::Finding& f : in.findings) {
         const SourceFile& file = *f.file;
         const std::uint32_t line = file.line(f.range.start);
         const std::uint32_t end_line = std::max(file.line(f.range.end), line);
-        std::string props =
-            fmt::format("file={},line={},endLine={}", escape_property(relative_path(file.path(), in.repository_root)),
-                        line, end_line);
+        std::string props = fmt::format("file={},line={},endLine={}", escape_property(paths.of(file)), line, end_line);
         // Columns are only meaningful on one line (GitHub drops them otherwise).
         if (end_line == line) {
             const std::uint32_t col = detail::utf16_column(file, f.range.start);
@@ -71,9 +70,8 @@ void write_github(const ReportInput& in, std::ostream& out) {
         std::string message = log_text(f.message);
         // Related locations as further lines of the annotation.
         for (const auto& r : f.related) {
-            message += fmt::format("\n{}:{}:{}: {}", log_text(relative_path(r.file->path(), in.repository_root)),
-                                   r.file->line(r.range.start), detail::utf16_column(*r.file, r.range.start),
-                                   log_text(r.message));
+            message += fmt::format("\n{}:{}:{}: {}", log_text(paths.of(*r.file)), r.file->line(r.range.start),
+                                   detail::utf16_column(*r.file, r.range.start), log_text(r.message));
         }
         out << "::" << command(f.severity) << ' ' << props << "::" << escape_data(message) << '\n';
     }

@@ -54,11 +54,12 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
     // and the trimmed text of the line (not its number, so that an issue
     // survives lines moving above it), and which repeat of those it is.
     std::map<std::uint64_t, int> repeats;
+    detail::RelativePaths paths(in.repository_root);
     detail::JsonWriter w(out);
     w.begin_array();
     for (const lint::Finding& f : in.findings) {
         const SourceFile& file = *f.file;
-        const std::string path = relative_path(file.path(), in.repository_root);
+        const std::string& path = paths.of(file);
         const std::uint32_t line = file.line(f.range.start);
         std::string_view text = guard.may_quote(file) ? file.line_text(line) : std::string_view();
         while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -76,9 +77,8 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
             rule == rules.end() ? lint::RuleCategory::correctness : rule->second->category;
         std::string description = detail::valid_utf8(f.message);
         for (const auto& r : f.related) {
-            description +=
-                fmt::format(" ({}:{}: {})", detail::valid_utf8(relative_path(r.file->path(), in.repository_root)),
-                            r.file->line(r.range.start), detail::valid_utf8(r.message));
+            description += fmt::format(" ({}:{}: {})", detail::valid_utf8(paths.of(*r.file)),
+                                       r.file->line(r.range.start), detail::valid_utf8(r.message));
         }
         w.begin_object();
         w.member("type", "issue");

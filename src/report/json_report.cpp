@@ -2,7 +2,6 @@
 // as it is produced (report/json_writer.hpp), in the bytes nlohmann::json
 // would print.
 #include <array>
-#include <unordered_map>
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
@@ -13,7 +12,7 @@ namespace {
 
 class JsonReport {
 public:
-    JsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out) {}
+    JsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), paths_(in.working_dir) {}
 
     void write() {
         std::array<std::size_t, 3> counts{};
@@ -79,7 +78,7 @@ private:
     // {"path", "start", "end"} and, for an edit, its "replacement".
     void location(const SourceFile& file, Range range, const std::string* replacement) {
         w_.begin_object();
-        w_.member("path", path_of(file));
+        w_.member("path", paths_.of(file));
         w_.key("start");
         position(file, range.start);
         w_.key("end");
@@ -97,16 +96,9 @@ private:
         w_.end_object();
     }
 
-    // Many findings share a file: its path is made relative once.
-    const std::string& path_of(const SourceFile& file) {
-        auto [it, added] = paths_.try_emplace(&file);
-        if (added) it->second = relative_path(file.path(), in_.working_dir);
-        return it->second;
-    }
-
     const ReportInput& in_;
     detail::JsonWriter w_;
-    std::unordered_map<const SourceFile*, std::string> paths_;
+    detail::RelativePaths paths_;
 };
 
 }  // namespace

@@ -1,13 +1,21 @@
 #include "report/json_writer.hpp"
 
+#include <array>
+
 namespace tfsift::report::detail {
 namespace {
 
 constexpr std::string_view replacement_character = "\xEF\xBF\xBD";
 
 // Whether a byte is copied as it is: printable ASCII but the quote and the
-// backslash.
-constexpr bool plain_ascii(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+// backslash. A table, as the test runs for every byte of every string.
+constexpr std::array<bool, 256> plain_ascii_table = [] {
+    std::array<bool, 256> table{};
+    for (unsigned c = 0x20; c < 0x80; ++c) table.at(c) = c != '"' && c != '\\';
+    return table;
+}();
+
+constexpr bool plain_ascii(unsigned char c) { return plain_ascii_table[c]; }
 
 void append_escaped_ascii(std::string& out, unsigned char c) {
     switch (c) {

@@ -43,7 +43,7 @@ LineColumn position(const SourceFile& file, Pos pos) {
 
 class RdjsonReport {
 public:
-    RdjsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out) {}
+    RdjsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), paths_(in.working_dir) {}
 
     void write() {
         std::map<std::string_view, const lint::Rule*> rules;
@@ -109,7 +109,7 @@ private:
 
     void location(const SourceFile& file, Range r) {
         w_.begin_object();
-        w_.member("path", detail::valid_utf8(relative_path(file.path(), in_.working_dir)));
+        w_.member("path", detail::valid_utf8(paths_.of(file)));
         w_.key("range");
         range(file, r);
         w_.end_object();
@@ -136,6 +136,7 @@ private:
 
     const ReportInput& in_;
     detail::JsonWriter w_;
+    detail::RelativePaths paths_;
 };
 
 }  // namespace

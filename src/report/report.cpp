@@ -59,14 +59,27 @@ void write_statistics(const lint::Findings& findings, std::ostream& out) {
     for (const auto& [id, n] : rows) out << fmt::format("{:>6}  {}\n", n, id);
 }
 
-std::string relative_path(const std::string& file_path, const std::string& base_dir) {
+namespace {
+
+// The prefix a path below `base_dir` starts with: the directory normalised,
+// with a final '/'; empty for no directory.
+std::string base_prefix(const std::string& base_dir) {
+    if (base_dir.empty()) return {};
+    std::string base = lint::absolute_normal_path(base_dir);
+    if (base != "/") base += '/';
+    return base;
+}
+
+std::string relative_to(const std::string& file_path, const std::string& prefix) {
     std::string abs = lint::absolute_normal_path(file_path);
-    std::string base = base_dir.empty() ? std::string() : lint::absolute_normal_path(base_dir);
-    if (!base.empty()) {
-        std::string prefix = base == "/" ? base : base + "/";
-        if (abs.compare(0, prefix.size(), prefix) == 0) return abs.substr(prefix.size());
-    }
+    if (!prefix.empty() && abs.starts_with(prefix)) abs.erase(0, prefix.size());
     return abs;
+}
+
+}  // namespace
+
+std::string relative_path(const std::string& file_path, const std::string& base_dir) {
+    return relative_to(file_path, base_prefix(base_dir));
 }
 
 std::string find_repository_root(const std::string& start) {
@@ -80,20 +93,32 @@ std::string find_repository_root(const std::string& start) {
     return dir.generic_string();
 }
 
+namespace {
+
+// The deepest directory holding both `a` and `b` (absolute, lexically
+// normal), compared segment by segment as strings.
+std::string common_directory(const std::string& a, const std::string& b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    if (i == a.size() && (i == b.size() || b[i] == '/')) return a;
+    if (i == b.size() && a[i] == '/') return b;
+    // Back to the end of the last whole segment both share.
+    const std::size_t slash = i == 0 ? std::string::npos : a.rfind('/', i - 1);
+    if (slash == std::string::npos) return {};
+    return slash == 0 ? std::string("/") : a.substr(0, slash);
+}
+
+}  // namespace
+
 std::string report_root(const std::vector<std::string>& dirs) {
     if (dirs.empty()) return find_repository_root(".");
     std::string root = find_repository_root(dirs.front());
     std::error_code ec;
     if (fs::exists(fs::path(root) / ".git", ec)) return root;
-    fs::path common(lint::absolute_normal_path(dirs.front()));
-    for (const auto& d : dirs) {
-        const fs::path p(lint::absolute_normal_path(d));
-        fs::path shared;
-        auto a = common.begin();
-        for (auto b = p.begin(); a != common.end() && b != p.end() && *a == *b; ++a, ++b) shared /= *a;
-        common = shared;
-    }
-    return common.empty() ? root : common.generic_string();
+    std::string common = lint::absolute_normal_path(dirs.front());
+    for (const auto& d : dirs) common = common_directory(common, lint::absolute_normal_path(d));
+    return common.empty() ? root : common;
 }
 
 std::string escape_control_characters(std::string_view text) {
@@ -132,6 +157,14 @@ std::string escape_control_characters(std::string_view text) {
 }
 
 namespace detail {
+
+RelativePaths::RelativePaths(const std::string& base_dir) : prefix_(base_prefix(base_dir)) {}
+
+const std::string& RelativePaths::of(const SourceFile& file) {
+    auto [it, added] = paths_.try_emplace(&file);
+    if (added) it->second = relative_to(file.path(), prefix_);
+    return it->second;
+}
 
 bool SnippetGuard::may_quote(const SourceFile& file) {
     if (roots_.empty()) return true;

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tfsift/source.hpp"
@@ -24,6 +25,19 @@ std::string xml_escape(std::string_view s);
 
 // Column of `pos` counted in UTF-16 code units (SARIF's default column kind).
 std::uint32_t utf16_column(const SourceFile& file, Pos pos);
+
+// Paths of files relative to one directory, as relative_path() gives them:
+// the directory is normalised once, and each file's path once per report
+// (many findings share a file).
+class RelativePaths {
+public:
+    explicit RelativePaths(const std::string& base_dir);
+    [[nodiscard]] const std::string& of(const SourceFile& file);
+
+private:
+    std::string prefix_;  // the base directory, normalised, with a final '/'; empty: none
+    std::unordered_map<const SourceFile*, std::string> paths_;
+};
 
 // Whether a report may show text of `file`: its path resolves inside one of
 // the input's trusted roots (or there are none). Remembers each file's answer.

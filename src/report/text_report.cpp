@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
@@ -127,16 +128,27 @@ std::string one_line(std::string_view message) {
     return escape_control_characters(out);
 }
 
-// A file's name as the report shows it.
-std::string shown_path(const SourceFile& file, const std::string& working_dir) {
-    return escape_control_characters(relative_path(file.path(), working_dir));
-}
+// Files' names as the report shows them, each made once.
+class ShownPaths {
+public:
+    explicit ShownPaths(const std::string& working_dir) : relative_(working_dir) {}
+    const std::string& of(const SourceFile& file) {
+        auto [it, added] = shown_.try_emplace(&file);
+        if (added) it->second = escape_control_characters(relative_.of(file));
+        return it->second;
+    }
+
+private:
+    detail::RelativePaths relative_;
+    std::unordered_map<const SourceFile*, std::string> shown_;
+};
 
 }  // namespace
 
 void write_text(const ReportInput& input, std::ostream& out) {
     Style style{input.color};
     detail::SnippetGuard guard(input.trusted_roots);
+    ShownPaths shown(input.working_dir);
     std::size_t counts[3] = {0, 0, 0};
     std::set<std::string> files;
     std::map<std::string, std::string, std::less<>> help;
@@ -145,7 +157,7 @@ void write_text(const ReportInput& input, std::ostream& out) {
         ++counts[static_cast<int>(f.severity)];
         files.insert(f.file->path());
         auto pos = f.file->resolve(f.range.start);
-        std::string where = fmt::format("{}:{}:{}:", shown_path(*f.file, input.working_dir), pos.line, pos.column);
+        std::string where = fmt::format("{}:{}:{}:", shown.of(*f.file), pos.line, pos.column);
         out << fmt::format(
             "{} {} {}\n", style.wrap("1", where),
             style.wrap(severity_colour(f.severity), fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
@@ -153,8 +165,7 @@ void write_text(const ReportInput& input, std::ostream& out) {
         if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, out);
         for (const auto& rel : f.related) {
             auto rpos = rel.file->resolve(rel.range.start);
-            std::string rwhere =
-                fmt::format("{}:{}:{}:", shown_path(*rel.file, input.working_dir), rpos.line, rpos.column);
+            std::string rwhere = fmt::format("{}:{}:{}:", shown.of(*rel.file), rpos.line, rpos.column);
             out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"),
                                one_line(rel.message));
             if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, out);
@@ -181,10 +192,11 @@ void write_text(const ReportInput& input, std::ostream& out) {
 }
 
 void write_compact(const ReportInput& input, std::ostream& out) {
+    ShownPaths shown(input.working_dir);
     for (const lint::Finding& f : input.findings) {
         auto pos = f.file->resolve(f.range.start);
-        out << fmt::format("{}:{}:{}: {}[{}] {}\n", shown_path(*f.file, input.working_dir), pos.line, pos.column,
-                           to_string(f.severity), f.rule_id, one_line(f.message));
+        out << fmt::format("{}:{}:{}: {}[{}] {}\n", shown.of(*f.file), pos.line, pos.column, to_string(f.severity),
+                           f.rule_id, one_line(f.message));
     }
 }
 

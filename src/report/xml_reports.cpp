@@ -26,8 +26,9 @@ std::string_view checkstyle_severity(Severity s) {
 std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> by_file(const ReportInput& in) {
     std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> groups;
     std::map<std::string, std::size_t> index;
+    detail::RelativePaths paths(in.working_dir);
     for (const auto& f : in.findings) {
-        std::string path = relative_path(f.file->path(), in.working_dir);
+        const std::string& path = paths.of(*f.file);
         auto [it, added] = index.emplace(path, groups.size());
         if (added) groups.emplace_back(path, std::vector<const lint::Finding*>{});
         groups[it->second].second.push_back(&f);
