@@ -1434,8 +1434,8 @@ private:
     }
 
     // ---- templates -------------------------------------------------------
-    std::vector<TemplatePart> parse_template_parts(Tok end, Range& whole) {
-        std::vector<TemplatePart> parts;
+    // Appends the parts of the template up to `end` to `parts` (empty).
+    void parse_template_parts(Tok end, Range& whole, std::vector<TemplatePart>& parts) {
         Range start_range = peek().range;
         Range end_range = start_range;
         bool ltrim_next = false, next_can_trim_prev = false;
@@ -1591,7 +1591,6 @@ private:
             parts.push_back(TemplatePart{TemplatePart::literal, Range{start_range.start, start_range.start}, {}});
         parts.push_back(TemplatePart{TemplatePart::end, end_range});
         whole = between(start_range, end_range);
-        return parts;
     }
 
     // `<<-` heredocs: remove the smallest common leading whitespace.
@@ -1642,13 +1641,14 @@ private:
     // lie back to back in the source stays a view of it; any other run (a
     // heredoc with its indentation removed, decoded escapes) is copied into
     // the arena once, whatever its length.
+    // In place: each run of literals becomes one part, written at or before
+    // where the run starts.
     void meld_literals(std::vector<TemplatePart>& parts) {
-        std::vector<TemplatePart> out;
-        out.reserve(parts.size());
+        std::size_t kept = 0;
         std::string joined;
         for (std::size_t i = 0; i < parts.size();) {
             if (parts[i].kind != TemplatePart::literal) {
-                out.push_back(parts[i++]);
+                parts[kept++] = parts[i++];
                 continue;
             }
             TemplatePart run = parts[i];
@@ -1674,25 +1674,44 @@ private:
                 for (std::size_t k = i; k < end; ++k) joined.append(parts[k].text);
                 run.text = arena_.copy(joined);
             }
-            out.push_back(run);
+            parts[kept++] = run;
             i = end;
         }
-        parts.swap(out);
+        parts.resize(kept);
     }
 
     const Expr* parse_template(Tok end, bool flush, bool heredoc, Range open) {
         DepthGuard guard(*this);
         Range whole;
-        std::vector<TemplatePart> parts = parse_template_parts(end, whole);
+        // Scratch vectors from the parser's pools: a file has as many
+        // templates as quoted strings, and each would allocate them anew.
+        std::vector<TemplatePart> parts = take_scratch(part_pool_);
+        parse_template_parts(end, whole, parts);
         if (flush) flush_heredoc(parts);
         meld_literals(parts);
         std::size_t pos = 0;
-        std::vector<const Expr*> exprs;
+        std::vector<const Expr*> exprs = take_scratch(expr_pool_);
         while (parts[pos].kind != TemplatePart::end) exprs.push_back(lower_part(parts, pos));
         Range r = end == Tok::eof ? whole : between(open, prev_range());
-        if (parts.size() == 2 && parts[0].kind == TemplatePart::interp && !heredoc)
-            return arena_.make<TemplateWrapExpr>(Expr{ExprKind::template_wrap, r}, exprs[0]);
-        return arena_.make<TemplateExpr>(Expr{ExprKind::template_, r}, heredoc, to_arena(exprs));
+        const Expr* out = nullptr;
+        if (parts.size() == 2 && parts[0].kind == TemplatePart::interp && !heredoc) {
+            out = arena_.make<TemplateWrapExpr>(Expr{ExprKind::template_wrap, r}, exprs[0]);
+        } else {
+            out = arena_.make<TemplateExpr>(Expr{ExprKind::template_, r}, heredoc, to_arena(exprs));
+        }
+        part_pool_.push_back(std::move(parts));
+        expr_pool_.push_back(std::move(exprs));
+        return out;
+    }
+
+    // An empty vector with the capacity of one used before, if any.
+    template <class T>
+    static std::vector<T> take_scratch(std::vector<std::vector<T>>& pool) {
+        if (pool.empty()) return {};
+        std::vector<T> v = std::move(pool.back());
+        pool.pop_back();
+        v.clear();
+        return v;
     }
 
     const Expr* template_of(std::vector<const Expr*>& exprs, Pos at) {
@@ -1809,6 +1828,8 @@ private:
     Lexer lexer_;
     std::vector<Token> buf_;
     std::size_t head_ = 0;
+    std::vector<std::vector<TemplatePart>> part_pool_;  // see take_scratch
+    std::vector<std::vector<const Expr*>> expr_pool_;
     bool peek_valid_ = false;
     bool peek_nl_ = false;
     Token peek_tok_;
