@@ -4,6 +4,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <new>
+
 namespace tfsift {
 
 namespace {
@@ -30,7 +33,11 @@ void stat_kind(int dir_fd, DirectoryEntry& entry) {
 bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {
     entries.clear();
     DIR* stream = opendir(dir.empty() ? "." : dir.c_str());
-    if (stream == nullptr) return false;
+    if (stream == nullptr) {
+        // opendir allocates its buffer: out of memory is not "cannot read".
+        if (errno == ENOMEM) throw std::bad_alloc();
+        return false;
+    }
     const DirCloser closer(stream);
     const int fd = dirfd(stream);
     while (const dirent* d = readdir(stream)) {

@@ -22,7 +22,8 @@ struct DirectoryEntry {
 // returns them. False when `dir` cannot be opened as a directory (missing,
 // not a directory, no permission); `entries` is then left empty. An entry
 // whose kind cannot be found out (a dangling link, a race with a deletion)
-// is listed as neither a directory nor a regular file.
+// is listed as neither a directory nor a regular file. Throws
+// std::bad_alloc when the system has no memory to open it.
 bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries);
 
 }  // namespace tfsift

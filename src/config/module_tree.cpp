@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
+#include <system_error>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -673,6 +675,8 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     if (!fs::is_directory(root_dir, ec)) return out;
     {
         fs::directory_iterator it(root_dir, ec);
+        // Out of memory is not "cannot read": it ends the run as such.
+        if (ec == std::errc::not_enough_memory) throw std::bad_alloc();
         if (ec) return out;
     }
     out.read_policy = options.read_policy;
