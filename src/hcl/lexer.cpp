@@ -95,7 +95,16 @@ constexpr std::array<bool, 256> quoted_special = quoted_special_bytes();
 
 // ASCII bytes that start / continue an identifier (grammar::identifier).
 constexpr bool ascii_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-constexpr bool ascii_id_continue(char c) { return ascii_id_start(c) || (c >= '0' && c <= '9') || c == '-'; }
+constexpr std::array<bool, 256> ascii_id_continue_bytes() {
+    std::array<bool, 256> out{};
+    for (std::size_t c = 0; c < 128; ++c) {
+        const char ch = static_cast<char>(c);
+        out[c] = ascii_id_start(ch) || (ch >= '0' && ch <= '9') || ch == '-';
+    }
+    return out;
+}
+constexpr std::array<bool, 256> ascii_id_continue_table = ascii_id_continue_bytes();
+constexpr bool ascii_id_continue(char c) { return ascii_id_continue_table[static_cast<unsigned char>(c)]; }
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
 
