@@ -42,11 +42,15 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.message = "lookup() with no default is deprecated: write the index, map[key]";
         const hcl::Expr& map = *call.args[0];
         const hcl::Expr& key = *call.args[1];
-        std::string map_text(text_of(*source, map.range));
-        if (!indexable_as_written(map)) map_text = "(" + map_text + ")";
+        const bool parenthesise = !indexable_as_written(map);
+        std::string index_text = parenthesise ? "(" : "";
+        index_text += text_of(*source, map.range);
+        index_text += parenthesise ? ")[" : "[";
+        index_text += text_of(*source, key.range);
+        index_text += ']';
         Fix fix;
         fix.description = "Write the index instead of calling lookup";
-        fix.edits.push_back({source, e.range, map_text + "[" + std::string(text_of(*source, key.range)) + "]"});
+        fix.edits.push_back({source, e.range, std::move(index_text)});
         f.fix = std::move(fix);
         sink.report(std::move(f));
     }

@@ -49,7 +49,7 @@ resource "aws_s3_bucket" "logs" {
             config::add_state_requirements(from_state, *state);
         }
         for (const auto& [provider, lock] : in.read.locks.providers) {
-            if (in.requirements.count(provider) || from_state.count(provider)) continue;
+            if (in.requirements().count(provider) || from_state.count(provider)) continue;
             Finding f;
             f.rule_id = "lock-stale-provider";
             f.severity = Severity::warning;

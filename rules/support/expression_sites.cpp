@@ -440,14 +440,14 @@ private:
         const bool as_template = role == SiteRole::value;
         // A string without an interpolation or directive refers to nothing.
         if (as_template && v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
-        const JsonStringExpression parsed = parse_json_string(v, as_template);
-        if (parsed.expr == nullptr) return;
+        const auto parsed = shared_json_string(v, as_template);
+        if (parsed->expr == nullptr) return;
         ExpressionSite s;
-        s.expr = parsed.expr;
+        s.expr = parsed->expr;
         s.file = &file_;
         s.role = role;
         s.argument = argument;
-        s.text = parsed.source.get();
+        s.text = parsed->source.get();
         s.json_string = &v;
         visit_(s, scope);
     }

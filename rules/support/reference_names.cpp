@@ -1,6 +1,9 @@
 #include "reference_names.hpp"
 
+#include <unordered_map>
+
 #include "tfsift/hcl/references.hpp"
+#include "tfsift/lint/module_memo.hpp"
 
 namespace tfsift::lint {
 namespace {
@@ -22,8 +25,8 @@ void json_references(const json::Value& v, std::vector<ReferenceName>& out) {
     switch (v.kind) {
         case json::Kind::string: {
             if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
-            auto parsed = parse_json_string(v, true);
-            if (parsed.expr) native_references(*parsed.expr, out);
+            auto parsed = shared_json_string(v, true);
+            if (parsed->expr) native_references(*parsed->expr, out);
             return;
         }
         case json::Kind::array:
@@ -49,6 +52,18 @@ JsonStringExpression parse_json_string(const json::Value& value, bool as_templat
     if (has_errors(diags)) out.expr = nullptr;
     out.source = std::move(source);
     return out;
+}
+
+std::shared_ptr<const JsonStringExpression> shared_json_string(const json::Value& value, bool as_template) {
+    ModuleMemo* memo = ModuleMemo::active();
+    if (memo == nullptr) return std::make_shared<const JsonStringExpression>(parse_json_string(value, as_template));
+    // The module's JSON values live as long as the memo: their addresses are keys.
+    struct Parsed {
+        std::unordered_map<const json::Value*, std::shared_ptr<const JsonStringExpression>> by_value[2];
+    };
+    auto& parsed = memo->shared<Parsed>().by_value[as_template ? 1 : 0][&value];
+    if (parsed == nullptr) parsed = std::make_shared<const JsonStringExpression>(parse_json_string(value, as_template));
+    return parsed;
 }
 
 std::vector<ReferenceName> expression_references(const config::Expression& expr) {

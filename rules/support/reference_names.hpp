@@ -35,4 +35,8 @@ struct JsonStringExpression {
 };
 JsonStringExpression parse_json_string(const json::Value& value, bool as_template);
 
+// The same, parsed once per string while a ModuleMemo lives (several rules
+// walk the same `.tf.json` files), else each time.
+std::shared_ptr<const JsonStringExpression> shared_json_string(const json::Value& value, bool as_template);
+
 }  // namespace tfsift::lint

@@ -8,7 +8,8 @@ namespace {
 
 class IndexBuilder {
 public:
-    IndexBuilder(std::vector<WrittenExpression>& roots, std::vector<JsonStringExpression>& json_strings)
+    IndexBuilder(std::vector<WrittenExpression>& roots,
+                 std::vector<std::shared_ptr<const JsonStringExpression>>& json_strings)
         : roots_(roots), json_strings_(json_strings) {}
 
     void file(const config::ModuleFile& file) {
@@ -43,9 +44,9 @@ private:
         switch (v.kind) {
             case json::Kind::string: {
                 if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
-                JsonStringExpression parsed = parse_json_string(v, true);
-                if (parsed.expr == nullptr) return;
-                add(*parsed.expr, site);
+                auto parsed = shared_json_string(v, true);
+                if (parsed->expr == nullptr) return;
+                add(*parsed->expr, site);
                 json_strings_.push_back(std::move(parsed));
                 return;
             }
@@ -81,7 +82,7 @@ private:
     }
 
     std::vector<WrittenExpression>& roots_;
-    std::vector<JsonStringExpression>& json_strings_;
+    std::vector<std::shared_ptr<const JsonStringExpression>>& json_strings_;
     const config::ModuleFile* file_ = nullptr;
 };
 

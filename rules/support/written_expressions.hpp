@@ -69,7 +69,7 @@ private:
     static constexpr std::size_t kinds = static_cast<std::size_t>(hcl::ExprKind::parentheses) + 1;
     std::vector<WrittenExpression> roots_;
     std::array<std::vector<WrittenNode>, kinds> by_kind_;
-    std::vector<JsonStringExpression> json_strings_;  // what the JSON roots point into
+    std::vector<std::shared_ptr<const JsonStringExpression>> json_strings_;  // what the JSON roots point into
 };
 
 // The index of the context's module, shared by the rules that check it.

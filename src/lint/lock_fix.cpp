@@ -137,7 +137,7 @@ LockRepair compute_lock_repair(const LintContext& ctx, const LockInputs& in, Loc
         // Temporary files of the lock file left by a killed run go before a repair.
         if (auto target = write_target(in.path)) remove_stale_temp_files(*target);
     }
-    config::TreeRequirements requirements = in.requirements;
+    config::TreeRequirements requirements = in.requirements();
     if (auto state = load_state(ctx)) {
         if (state->has_errors()) {
             options.keep_unrequired = true;  // cannot tell what the state still needs

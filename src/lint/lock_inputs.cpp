@@ -27,9 +27,17 @@ std::string lock_file_display_path(const std::string& module_dir) {
     return dir + "/" + std::string(providers::kLockFileName);
 }
 
+const config::TreeRequirements& LockInputs::requirements() const {
+    if (!requirements_) {
+        requirements_ =
+            module != nullptr ? config::collect_tree_requirements(*module, engine) : config::TreeRequirements{};
+    }
+    return *requirements_;
+}
+
 std::vector<const config::TreeRequirement*> LockInputs::lockable(Engine engine) const {
     std::vector<const config::TreeRequirement*> out;
-    for (const auto& [provider, req] : requirements) {
+    for (const auto& [provider, req] : requirements()) {
         if (provider.is_lockable(engine)) out.push_back(&req);
     }
     return out;
@@ -65,7 +73,8 @@ LockInputs compute_lock_inputs(const LintContext& ctx) {
         in.read = providers::load_lock_file(in.path, options);
         in.locations = providers::locate_lock_entries(in.read.source);
     }
-    in.requirements = config::collect_tree_requirements(ctx.module(), ctx.engine);
+    in.module = &ctx.module();
+    in.engine = ctx.engine;
     return in;
 }
 

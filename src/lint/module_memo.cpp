@@ -20,6 +20,13 @@ std::shared_ptr<const void> ModuleMemo::find(const LintContext& ctx, const void*
     return nullptr;
 }
 
+std::shared_ptr<void>& ModuleMemo::slot(const void* tag) {
+    for (auto& [t, s] : slots_) {
+        if (t == tag) return s;
+    }
+    return slots_.emplace_back(tag, nullptr).second;
+}
+
 void ModuleMemo::store(const LintContext& ctx, const void* tag, std::shared_ptr<const void> answer) {
     entries_.push_back(Entry{&ctx, tag, std::move(answer)});
 }

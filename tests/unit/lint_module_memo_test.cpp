@@ -99,3 +99,25 @@ TEST_CASE("expression index: nodes by kind, parents first, in file and source or
     for (const auto& root : index->roots()) json_roots += root.site.from_json ? 1 : 0;
     CHECK(json_roots == 1);
 }
+
+TEST_CASE("a JSON string is parsed once while a memo lives", "[lint][memo]") {
+    json::Value v;
+    v.kind = json::Kind::string;
+    v.text = "${var.region}-${local.suffix}";
+    {
+        const ModuleMemo memo;
+        auto first = shared_json_string(v, true);
+        auto again = shared_json_string(v, true);
+        CHECK(first == again);
+        REQUIRE(first->expr != nullptr);
+        CHECK(first->expr->kind == hcl::ExprKind::template_);
+        // As an expression rather than a template, it is another parse.
+        CHECK(shared_json_string(v, false) != first);
+        struct Scratch {
+            int value = 0;
+        };
+        ModuleMemo::active()->shared<Scratch>().value = 7;
+        CHECK(ModuleMemo::active()->shared<Scratch>().value == 7);
+    }
+    CHECK(shared_json_string(v, true) != shared_json_string(v, true));
+}

@@ -30,10 +30,15 @@ struct LockInputs {
     bool exists = false;
     providers::LockFileRead read;  // empty when there is no file
     providers::LockLocations locations;
-    config::TreeRequirements requirements;  // configuration only
+    // What requirements() collects from: the module tree linted, and its engine.
+    const config::LoadedModule* module = nullptr;
+    Engine engine = Engine::terraform;
     // The repair of the lock file, once lock_fix.hpp's lock_repair computed it.
     mutable std::shared_ptr<const LockRepair> repair;
 
+    // The providers the module tree requires (configuration only), collected
+    // on first use: most roots without a lock file never ask.
+    [[nodiscard]] const config::TreeRequirements& requirements() const;
     // Lockable requirements only (built-in and legacy providers need no entry).
     [[nodiscard]] std::vector<const config::TreeRequirement*> lockable(Engine engine) const;
     // The file as a finding's target (an empty file when it does not exist).
@@ -42,6 +47,9 @@ struct LockInputs {
     // then to the start of the file.
     [[nodiscard]] Range entry_range(const providers::Provider& provider,
                                     std::optional<Range> providers::LockEntryLocation::*part) const;
+
+private:
+    mutable std::optional<config::TreeRequirements> requirements_;
 };
 
 // The lock inputs of the context. Several rules ask for them in one lint of

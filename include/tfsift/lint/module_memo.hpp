@@ -31,7 +31,15 @@ public:
     [[nodiscard]] std::shared_ptr<const void> find(const LintContext& ctx, const void* tag) const;
     void store(const LintContext& ctx, const void* tag, std::shared_ptr<const void> answer);
 
+    // One T for whatever the rules share beyond one context (a cache keyed
+    // by syntax nodes, say), made empty on first use, living as long as the
+    // memo.
+    template <class T>
+    T& shared();
+
 private:
+    std::shared_ptr<void>& slot(const void* tag);
+
     struct Entry {
         const LintContext* context;
         const void* tag;
@@ -39,6 +47,7 @@ private:
     };
     ModuleMemo* outer_;
     std::vector<Entry> entries_;
+    std::vector<std::pair<const void*, std::shared_ptr<void>>> slots_;
 };
 
 namespace detail {
@@ -50,6 +59,13 @@ inline const char memo_tag = 0;
 // `make(ctx)` (a T), once per context and T while a ModuleMemo lives on the
 // thread; without one, computed on every call. The caller shares ownership,
 // so the answer outlives the memo if the caller keeps it.
+template <class T>
+T& ModuleMemo::shared() {
+    std::shared_ptr<void>& s = slot(&detail::memo_tag<T>);
+    if (s == nullptr) s = std::make_shared<T>();
+    return *static_cast<T*>(s.get());
+}
+
 template <class T, class Make>
 std::shared_ptr<const T> memoised(const LintContext& ctx, Make&& make) {
     const void* tag = &detail::memo_tag<T>;
