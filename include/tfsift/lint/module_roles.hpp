@@ -30,9 +30,10 @@ struct RepositoryModuleCalls {
 // such as .git and .terraform and symlinked directories left out, files that
 // resolve outside the root not read) and collects the directories that their
 // `module` blocks call by a local path. Only the `source` of `module` blocks
-// matters, so a file that does not mention `module` is not parsed. Broken
-// files are skipped: the lint reports them. `overlays` stand in for files
-// on disk (an editor's unsaved buffers).
+// matters, so a file in which no line starts with `module` and a label is
+// not parsed (config/module_call_hint.hpp). Broken files are skipped: the
+// lint reports them. `overlays` stand in for files on disk (an editor's
+// unsaved buffers).
 RepositoryModuleCalls scan_repository_module_calls(const std::string& repository_root,
                                                    std::shared_ptr<const FileOverlays> overlays = nullptr);
 
