@@ -239,9 +239,11 @@ ModuleRoleCache::~ModuleRoleCache() = default;
 
 ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Settings& settings,
                                     const std::string& fallback_root,
-                                    const std::shared_ptr<const FileOverlays>& overlays, unsigned jobs) {
+                                    const std::shared_ptr<const FileOverlays>& overlays, unsigned jobs,
+                                    DirectoryProbe* probe) {
     const std::string dir = absolute_normal_path(module_dir);
-    const std::string root = find_repository_root(dir, fallback_root);
+    const std::string root =
+        probe != nullptr ? probe->repository_root(dir, fallback_root) : find_repository_root(dir, fallback_root);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_root_.find(root);
     if (it == by_root_.end()) {

@@ -122,6 +122,10 @@ public:
         return it->second->ok() ? &it->second->settings : nullptr;
     }
 
+    // What this run has learnt of the directories above its targets (one
+    // thread at a time).
+    DirectoryProbe& probe() { return probe_; }
+
 private:
     std::string explicit_file_;
     std::optional<bool> online_;  // --online / --offline / TFSIFT_OFFLINE beat the files
@@ -320,11 +324,15 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         run.trusted_root = target.trusted_root;
         run.settings = settings_cache.for_dir(run.dir);
         if (run.settings == nullptr) return false;
-        run.engine = resolve_engine(request.engine, *run.settings, run.dir);
         if (!target.only_files.count("")) run.only_files = target.only_files;
-        run.state_file = state_file_for(request, run.dir);
         runs.push_back(std::move(run));
     }
+    // Each target's engine (which may list its directory and read its lock
+    // file) and state file, `jobs` at once: they report nothing.
+    parallel_for(runs.size(), jobs, [&](std::size_t i) {
+        runs[i].engine = resolve_engine(request.engine, *runs[i].settings, runs[i].dir);
+        runs[i].state_file = state_file_for(request, runs[i].dir);
+    });
 
     // Rule activation: each distinct settings object gets its rule list once.
     // An unknown rule is reported after what loading reports.
@@ -356,7 +364,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     const auto roles_started = Clock::now();
     std::vector<ModuleRole> roles(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays, jobs);
+        roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays, jobs,
+                                      &settings_cache.probe());
     }
     scan.times.roles += seconds_since(roles_started);
     const bool lint_early = unknown_rule.empty();

@@ -14,6 +14,7 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
+#include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint {
@@ -62,9 +63,12 @@ public:
     // `fallback_root` (the directory named on the command line): only a
     // marked repository gives the same answer in every scope. A repository
     // not scanned yet is scanned with `overlays` standing in for files.
-    // A scan reads the files of `jobs` directories at once.
+    // A scan reads the files of `jobs` directories at once. `probe`, when
+    // given, finds the repository root with what the caller's run already
+    // knows of the directories above (one thread at a time).
     ModuleRole role_of(const std::string& module_dir, const Settings& settings, const std::string& fallback_root = {},
-                       const std::shared_ptr<const FileOverlays>& overlays = nullptr, unsigned jobs = 1);
+                       const std::shared_ptr<const FileOverlays>& overlays = nullptr, unsigned jobs = 1,
+                       DirectoryProbe* probe = nullptr);
 
     // The directories (absolute, lexically normal) that the `module` blocks
     // of `module_dir`'s own files call by a local path, as the scan of a
