@@ -1,11 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 
+#include "support/scratch_dir.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/module_call_hint.hpp"
 
@@ -72,8 +71,7 @@ TEST_CASE("no file the hint passes over declares a module call", "[config][modul
         for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
             const std::string name = it->path().filename().string();
             if (!it->is_regular_file() || !(name.ends_with(".tf") || name.ends_with(".tofu"))) continue;
-            std::ifstream in(it->path(), std::ios::binary);
-            std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::string text = tfsift::testing::read_file(it->path());
             ++files;
             if (may_declare_module_calls(text, FileSyntax::native)) continue;
             ++passed_over;

@@ -3,37 +3,21 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "support/scratch_dir.hpp"
 #include "tfsift/directory_listing.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
+using tfsift::testing::ScratchDir;
 
 namespace {
-
-struct Scratch {
-    fs::path path;
-    Scratch() {
-        path = fs::temp_directory_path() / ("tfsift-listing-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
 
 std::map<std::string, DirectoryEntry> by_name(const std::vector<DirectoryEntry>& entries) {
     std::map<std::string, DirectoryEntry> out;
@@ -44,7 +28,7 @@ std::map<std::string, DirectoryEntry> by_name(const std::vector<DirectoryEntry>&
 }  // namespace
 
 TEST_CASE("every entry is listed once with its kind, links followed for the kind", "[directory-listing]") {
-    Scratch s;
+    const ScratchDir s("tfsift-listing");
     fs::create_directories(s.path / "sub");
     std::ofstream(s.path / "main.tf") << "x = 1\n";
     std::ofstream(s.path / ".hidden.tf") << "";
@@ -84,7 +68,7 @@ TEST_CASE("every entry is listed once with its kind, links followed for the kind
 }
 
 TEST_CASE("a path that is no directory cannot be listed", "[directory-listing]") {
-    Scratch s;
+    const ScratchDir s("tfsift-listing");
     std::ofstream(s.path / "file") << "";
     std::vector<DirectoryEntry> entries{DirectoryEntry{"stale"}};
     CHECK_FALSE(list_directory_entries((s.path / "file").string(), entries));
