@@ -17,6 +17,18 @@
 
 namespace tfsift {
 
+std::optional<std::string> path_of_descriptor(int fd) {
+    std::array<char, PATH_MAX + 1> buf{};
+    std::array<char, 32> link{};
+    const auto end = fmt::format_to_n(link.data(), link.size() - 1, "/proc/self/fd/{}", fd).out;
+    *end = '\0';
+    const ssize_t n = ::readlink(link.data(), buf.data(), buf.size() - 1);
+    if (n <= 0 || static_cast<std::size_t>(n) >= buf.size() - 1 || buf[0] != '/') return std::nullopt;
+    std::string out(buf.data(), static_cast<std::size_t>(n));
+    if (out.ends_with(" (deleted)")) return std::nullopt;
+    return out;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -47,28 +59,26 @@ std::optional<std::string> link_target(const std::string& path) {
     return std::string(buf.data(), static_cast<std::size_t>(n));
 }
 
-// The path with every symlink resolved; errno on failure.
+// The path with every symlink resolved; errno on failure. The name is
+// opened without being read (O_PATH: no device is woken, no FIFO waited
+// on) and the kernel says where it led: three calls with one walk of the
+// path, where realpath reads each component's link in turn.
 std::optional<std::string> real_path(const std::string& path, int& error) {
+    const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0) {
+        error = errno;
+        return std::nullopt;
+    }
+    std::optional<std::string> out = path_of_descriptor(fd);
+    ::close(fd);
+    if (out) return out;
     char* resolved = ::realpath(path.c_str(), nullptr);
     if (resolved == nullptr) {
         error = errno;
         return std::nullopt;
     }
-    std::string out(resolved);
+    out = std::string(resolved);
     std::free(resolved);  // NOLINT(cppcoreguidelines-no-malloc): realpath's contract
-    return out;
-}
-
-// The path an open file descriptor refers to, every symlink resolved, as
-// the kernel keeps it; nullopt when /proc cannot tell (not mounted, or the
-// file was deleted).
-std::optional<std::string> opened_path(int fd) {
-    std::array<char, PATH_MAX + 1> buf{};
-    const std::string link = fmt::format("/proc/self/fd/{}", fd);
-    const ssize_t n = ::readlink(link.c_str(), buf.data(), buf.size() - 1);
-    if (n <= 0 || static_cast<std::size_t>(n) >= buf.size() - 1 || buf[0] != '/') return std::nullopt;
-    std::string out(buf.data(), static_cast<std::size_t>(n));
-    if (out.ends_with(" (deleted)")) return std::nullopt;
     return out;
 }
 
@@ -156,52 +166,66 @@ std::string size_text(std::uint64_t bytes) {
 }  // namespace
 
 FileContent read_regular_file(const std::string& path, const ReadPolicy& policy) {
-    struct stat entry {};
-    if (::lstat(path.c_str(), &entry) != 0) {
-        const int e = errno;
-        if (e == ENOENT) return failure(ReadFailure::missing, fmt::format("{}: no such file", path));
-        return failure(ReadFailure::io_error, fmt::format("{}: {}", path, errno_text(e)));
-    }
-    const bool is_link = S_ISLNK(entry.st_mode);
-    std::string via;  // " (a symbolic link to T)"
-    if (is_link) via = fmt::format(" (a symbolic link to {})", link_target(path).value_or("?"));
+    // One stat for a file that reads cleanly; whether the name is a symbolic
+    // link is asked only to say so in a message.
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        const int e = errno;
-        if (is_link && (e == ENOENT || e == ENOTDIR)) {
+    const bool found = ::stat(path.c_str(), &st) == 0;
+    const int stat_error = found ? 0 : errno;
+    bool looked = false;
+    bool is_link = false;
+    std::string via_text;  // " (a symbolic link to T)"
+    auto via = [&]() -> const std::string& {
+        if (looked) return via_text;
+        looked = true;
+        struct stat entry {};
+        is_link = ::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode);
+        if (is_link) via_text = fmt::format(" (a symbolic link to {})", link_target(path).value_or("?"));
+        return via_text;
+    };
+    if (!found) {
+        struct stat entry {};
+        if (::lstat(path.c_str(), &entry) != 0) {
+            const int e = errno;
+            if (e == ENOENT) return failure(ReadFailure::missing, fmt::format("{}: no such file", path));
+            return failure(ReadFailure::io_error, fmt::format("{}: {}", path, errno_text(e)));
+        }
+        if (S_ISLNK(entry.st_mode) && (stat_error == ENOENT || stat_error == ENOTDIR)) {
             return failure(ReadFailure::dangling_symlink, fmt::format("{}: a symbolic link to {}, which does not exist",
                                                                       path, link_target(path).value_or("?")));
         }
-        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via(), errno_text(stat_error)));
     }
     if (S_ISDIR(st.st_mode))
-        return failure(ReadFailure::directory, fmt::format("{}{}: is a directory, not a file", path, via));
+        return failure(ReadFailure::directory, fmt::format("{}{}: is a directory, not a file", path, via()));
     if (!S_ISREG(st.st_mode)) {
         return failure(ReadFailure::not_regular,
-                       fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(st.st_mode)));
+                       fmt::format("{}{}: is {}; only regular files are read", path, via(), kind_of(st.st_mode)));
     }
     const bool check_root = !policy.root.empty() && !policy.follow_external;
     const bool overlaid = policy.overlays && !policy.overlays->empty();
     // The failure of a file whose real path `real` lies outside the root.
     auto outside_root = [&](const std::string& real) -> std::optional<FileContent> {
+        // A real path has no links in it, so one inside the root as named
+        // is inside it; only otherwise is the root itself resolved.
+        if (is_within(real, policy.root)) return std::nullopt;
         const std::string root = real_root(policy.root);
         if (is_within(real, root)) return std::nullopt;
         return failure(ReadFailure::outside_root,
                        fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
                                    "follow_external_symlinks = true allows it)",
-                                   path, via, real, root));
+                                   path, via(), real, root));
     };
     auto too_large = [&]() -> std::optional<FileContent> {
         if (static_cast<std::uint64_t>(st.st_size) <= policy.max_size) return std::nullopt;
         return failure(ReadFailure::too_large,
-                       fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via,
+                       fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)", path, via(),
                                    st.st_size, size_text(policy.max_size)));
     };
     // The root check by the path's real path (the file is not open).
     auto check_root_by_path = [&]() -> std::optional<FileContent> {
         int e = 0;
         auto real = real_path(path, e);
-        if (!real) return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+        if (!real) return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via(), errno_text(e)));
         return outside_root(*real);
     };
     if (check_root && overlaid) {
@@ -214,7 +238,7 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
                 if (it->second.size() > policy.max_size) {
                     return failure(ReadFailure::too_large,
                                    fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)",
-                                               path, via, it->second.size(), size_text(policy.max_size)));
+                                               path, via(), it->second.size(), size_text(policy.max_size)));
                 }
                 FileContent out;
                 out.bytes = it->second;
@@ -233,10 +257,10 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
             if (auto refused = check_root_by_path()) return *refused;
         }
         if (auto refused = too_large()) return *refused;
-        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via(), errno_text(e)));
     }
     if (check_root && !overlaid) {
-        if (auto real = opened_path(fd.get())) {
+        if (auto real = path_of_descriptor(fd.get())) {
             if (auto refused = outside_root(*real)) return *refused;
         } else if (auto refused = check_root_by_path()) {
             return *refused;
@@ -246,25 +270,25 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
     struct stat opened {};
     if (::fstat(fd.get(), &opened) != 0) {
         const int e = errno;
-        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via, errno_text(e)));
+        return failure(ReadFailure::io_error, fmt::format("{}{}: {}", path, via(), errno_text(e)));
     }
     if (!S_ISREG(opened.st_mode)) {
         return failure(ReadFailure::not_regular,
-                       fmt::format("{}{}: is {}; only regular files are read", path, via, kind_of(opened.st_mode)));
+                       fmt::format("{}{}: is {}; only regular files are read", path, via(), kind_of(opened.st_mode)));
     }
     FileContent out;
     int e = 0;
     if (!read_all(fd.get(), static_cast<std::uint64_t>(opened.st_size), policy.max_size, out.bytes, e)) {
-        return failure(ReadFailure::io_error, fmt::format("{}{}: read failed: {}", path, via, errno_text(e)));
+        return failure(ReadFailure::io_error, fmt::format("{}{}: read failed: {}", path, via(), errno_text(e)));
     }
     if (out.bytes.size() > policy.max_size) {
         return failure(ReadFailure::too_large,
-                       fmt::format("{}{}: more than the limit of {} (the setting max_file_size)", path, via,
+                       fmt::format("{}{}: more than the limit of {} (the setting max_file_size)", path, via(),
                                    size_text(policy.max_size)));
     }
     if (opened.st_size > 0 && out.bytes.size() < static_cast<std::uint64_t>(opened.st_size)) {
         return failure(ReadFailure::io_error,
-                       fmt::format("{}{}: short read: {} of {} bytes (the file changed while it was read)", path, via,
+                       fmt::format("{}{}: short read: {} of {} bytes (the file changed while it was read)", path, via(),
                                    out.bytes.size(), opened.st_size));
     }
     return out;
@@ -307,11 +331,16 @@ std::string trusted_root_of(const std::string& start) {
     return resolved;
 }
 
+std::optional<std::string> resolved_real_path(const std::string& path) {
+    int error = 0;
+    return real_path(path, error);
+}
+
 bool resolves_inside(const std::string& path, const std::string& root) {
     int error = 0;
     auto real = real_path(path, error);
     if (!real) return false;
-    return is_within(*real, real_root(root));
+    return is_within(*real, root) || is_within(*real, real_root(root));
 }
 
 }  // namespace tfsift

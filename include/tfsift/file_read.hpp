@@ -84,6 +84,15 @@ std::shared_ptr<const SourceFile> read_source_file(const std::string& path, cons
 // itself when there is none; absolute, with symlinks resolved when it exists.
 std::string trusted_root_of(const std::string& start);
 
+// The path an open file descriptor refers to, every symbolic link resolved,
+// as the kernel keeps it (one readlink of /proc/self/fd); nullopt when /proc
+// cannot tell (not mounted, or the file was deleted).
+std::optional<std::string> path_of_descriptor(int fd);
+
+// `path` with every symbolic link resolved (what realpath gives), or nullopt
+// when some part of it does not exist or cannot be searched.
+std::optional<std::string> resolved_real_path(const std::string& path);
+
 // Whether `path` exists and resolves (symlinks followed) to a place inside
 // the directory `root` (itself resolved).
 bool resolves_inside(const std::string& path, const std::string& root);

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -23,6 +22,7 @@
 #include "tfsift/config/paths.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/directory_listing.hpp"
+#include "tfsift/file_read.hpp"
 
 namespace tfsift::config {
 
@@ -171,17 +171,6 @@ std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const st
         out.emplace_back(static_cast<std::uintmax_t>(st.st_size),
                          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
     }
-    return out;
-}
-
-// `path` with every symbolic link resolved (realpath: the same answer as
-// std::filesystem::canonical, without a path object per component), or
-// nothing when some part of it does not exist.
-std::optional<std::string> resolved_path(const std::string& path) {
-    char* resolved = ::realpath(path.c_str(), nullptr);
-    if (resolved == nullptr) return std::nullopt;
-    std::string out(resolved);
-    std::free(resolved);  // NOLINT(cppcoreguidelines-no-malloc): realpath's contract
     return out;
 }
 
@@ -339,11 +328,9 @@ private:
         const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
         std::string out = normal.generic_string();
         while (!out.empty() && out.back() == '/') out.pop_back();
-        std::error_code ec1;
-        std::error_code ec2;
-        const fs::path opened = fs::canonical(fs::path(root_dir_) / dir, ec1);
-        const fs::path named = fs::canonical(out.empty() ? fs::path(".") : fs::path(out), ec2);
-        if (ec1 || ec2 || opened != named) return raw;
+        const auto opened = resolved_real_path((fs::path(root_dir_) / dir).string());
+        const auto named = resolved_real_path(out.empty() ? std::string(".") : out);
+        if (!opened || !named || *opened != *named) return raw;
         return out.empty() || out == "." ? std::string() : out + "/";
     }
 
@@ -365,7 +352,7 @@ private:
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
-        const std::optional<std::string> where = resolved_path(opened);
+        const std::optional<std::string> where = resolved_real_path(opened);
         if (!where) return load_directory(dir, selected, prefix);
         const auto& policy = options_.read_policy;
         if (overlays_directory(policy, *where)) return load_directory(dir, selected, prefix);
