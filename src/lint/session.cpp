@@ -431,6 +431,9 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     const std::size_t recent_trees = 8 + 2 * static_cast<std::size_t>(jobs);
 
     parallel_for(std::min<std::size_t>(jobs, runs.size()), jobs, [&](std::size_t) {
+        // Module directories let go of under the lock, freed after it: freeing
+        // a tree takes long enough to keep the other threads waiting.
+        std::vector<std::vector<std::shared_ptr<const config::ParsedFile>>> released;
         for (;;) {
             std::size_t i = 0;
             {
@@ -471,18 +474,29 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
                 if (lint_early) {
                     for (const auto& d : local.names[i]) {
                         auto it = pending.find(d);
-                        if (it != pending.end() && it->second > 0 && --it->second == 0) kept.erase(d);
+                        if (it == pending.end() || it->second == 0 || --it->second > 0) continue;
+                        if (auto k = kept.find(d); k != kept.end()) {
+                            released.push_back(std::move(k->second));
+                            kept.erase(k);
+                        }
                     }
                 }
                 if (run.readable && lint_early) role = roles[i];
             }
+            released.clear();
             if (!run.readable || !role) continue;  // held: linted when every tree is loaded
             lint(run, i, *role);
             std::vector<std::shared_ptr<const config::ParsedFile>> files = std::move(run.tree.files);
             run.tree = config::LoadedTree{};
-            std::lock_guard<std::mutex> lock(mutex);
-            recent.push_back(std::move(files));
-            if (recent.size() > recent_trees) recent.pop_front();
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                recent.push_back(std::move(files));
+                if (recent.size() > recent_trees) {
+                    released.push_back(std::move(recent.front()));
+                    recent.pop_front();
+                }
+            }
+            released.clear();
         }
     });
     recent.clear();
