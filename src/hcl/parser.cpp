@@ -147,9 +147,24 @@ public:
 
 private:
     // ---- the peeker ------------------------------------------------------
+    // The tokens scanned and not yet read sit in a ring; it doubles when a
+    // peek looks further ahead than it holds (a long run of blank lines or
+    // comments inside brackets).
     Token raw(std::size_t i) {
-        while (head_ + i >= buf_.size()) buf_.push_back(lexer_.next());
-        return buf_[head_ + i];
+        while (tail_ - head_ <= i) {
+            if (tail_ - head_ == ring_.size()) grow_ring();
+            ring_[tail_ & (ring_.size() - 1)] = lexer_.next();
+            ++tail_;
+        }
+        return ring_[(head_ + i) & (ring_.size() - 1)];
+    }
+
+    [[gnu::noinline]] void grow_ring() {
+        std::vector<Token> bigger(ring_.size() * 2);
+        for (std::size_t k = head_; k < tail_; ++k) bigger[k - head_] = ring_[k & (ring_.size() - 1)];
+        tail_ -= head_;
+        head_ = 0;
+        ring_ = std::move(bigger);
     }
 
     bool comment_ends_line(const Token& t) const {
@@ -196,10 +211,6 @@ private:
         auto [t, i] = peek_index();
         head_ += i + 1;
         peek_valid_ = false;
-        if (head_ == buf_.size()) {
-            buf_.clear();
-            head_ = 0;
-        }
         prev_ = t.range;
         has_prev_ = true;
         return t;
@@ -1826,8 +1837,9 @@ private:
     std::size_t errors_ = 0;  // parser errors seen, kept or not
     detail::KindLimit limit_;
     Lexer lexer_;
-    std::vector<Token> buf_;
-    std::size_t head_ = 0;
+    std::vector<Token> ring_ = std::vector<Token>(16);  // a power of two
+    std::size_t head_ = 0;                              // tokens read
+    std::size_t tail_ = 0;                              // tokens scanned
     std::vector<std::vector<TemplatePart>> part_pool_;  // see take_scratch
     std::vector<std::vector<const Expr*>> expr_pool_;
     bool peek_valid_ = false;
