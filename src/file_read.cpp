@@ -8,12 +8,15 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "tfsift/tree_space.hpp"
 
 namespace tfsift {
 
@@ -111,9 +114,82 @@ bool is_within(const std::string& path, const std::string& root) {
            (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
 }
 
+// Where a read's bytes go: a std::string (zeroed as it grows), or a block
+// of the tree space that a SourceFile then takes over as it is, neither
+// zeroed nor copied.
+class StringBuffer {
+public:
+    explicit StringBuffer(std::string& s) : s_(s) {}
+    void reserve(std::size_t n) { s_.reserve(n); }
+    [[nodiscard]] std::size_t size() const { return s_.size(); }
+    void resize(std::size_t n) { s_.resize(n); }
+    char* data() { return s_.data(); }
+    void assign(std::string_view text) { s_.assign(text); }
+
+private:
+    std::string& s_;
+};
+
+class TreeBuffer {
+public:
+    TreeBuffer() = default;
+    TreeBuffer(const TreeBuffer&) = delete;
+    TreeBuffer& operator=(const TreeBuffer&) = delete;
+    ~TreeBuffer() { tree_space::release(data_, capacity_); }
+    void reserve(std::size_t n) {
+        if (n > capacity_) regrow(n);
+    }
+    [[nodiscard]] std::size_t size() const { return size_; }
+    // Bytes past the old size are left as they are: the read fills them.
+    void resize(std::size_t n) {
+        if (n > capacity_) regrow(std::max(n, capacity_ * 2));
+        size_ = n;
+    }
+    char* data() { return data_; }
+    void assign(std::string_view text) {
+        resize(text.size());
+        if (!text.empty()) std::memcpy(data_, text.data(), text.size());
+    }
+    // Gives the block up, exactly `size()` long (null when empty), for a
+    // SourceFile to own.
+    char* take() {
+        if (size_ == 0) {
+            tree_space::release(data_, capacity_);
+        } else if (size_ != capacity_ && !tree_space::resize_in_place(data_, capacity_, size_)) {
+            char* exact = static_cast<char*>(tree_space::allocate(size_));
+            std::memcpy(exact, data_, size_);
+            tree_space::release(data_, capacity_);
+            data_ = exact;
+        }
+        char* out = size_ == 0 ? nullptr : data_;
+        data_ = nullptr;
+        capacity_ = 0;
+        size_ = 0;
+        return out;
+    }
+
+private:
+    void regrow(std::size_t n) {
+        if (data_ != nullptr && tree_space::resize_in_place(data_, capacity_, n)) {
+            capacity_ = n;
+            return;
+        }
+        char* bigger = static_cast<char*>(tree_space::allocate(n));
+        if (size_ > 0) std::memcpy(bigger, data_, size_);
+        tree_space::release(data_, capacity_);
+        data_ = bigger;
+        capacity_ = n;
+    }
+
+    char* data_ = nullptr;
+    std::size_t capacity_ = 0;
+    std::size_t size_ = 0;
+};
+
 // Reads what `fd` holds, at most `limit` bytes plus one to notice more.
 // The size fstat reported is only a hint: files in /proc report 0.
-bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, std::string& out, int& error) {
+template <class Buffer>
+bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, Buffer& out, int& error) {
     out.reserve(static_cast<std::size_t>(std::min(expected, limit)) + 1);
     constexpr std::size_t chunk = std::size_t{1} << 16;
     while (out.size() <= limit) {
@@ -163,9 +239,10 @@ std::string size_text(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
-}  // namespace
-
-FileContent read_regular_file(const std::string& path, const ReadPolicy& policy) {
+// read_regular_file, the bytes going to `buffer` (FileContent::bytes stays
+// empty).
+template <class Buffer>
+FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer& buffer) {
     // One stat for a file that reads cleanly; whether the name is a symbolic
     // link is asked only to say so in a message.
     struct stat st {};
@@ -240,9 +317,8 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
                                    fmt::format("{}{}: {} bytes, more than the limit of {} (the setting max_file_size)",
                                                path, via(), it->second.size(), size_text(policy.max_size)));
                 }
-                FileContent out;
-                out.bytes = it->second;
-                return out;
+                buffer.assign(it->second);
+                return FileContent{};
             }
         }
     }
@@ -278,30 +354,42 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
     }
     FileContent out;
     int e = 0;
-    if (!read_all(fd.get(), static_cast<std::uint64_t>(opened.st_size), policy.max_size, out.bytes, e)) {
+    if (!read_all(fd.get(), static_cast<std::uint64_t>(opened.st_size), policy.max_size, buffer, e)) {
         return failure(ReadFailure::io_error, fmt::format("{}{}: read failed: {}", path, via(), errno_text(e)));
     }
-    if (out.bytes.size() > policy.max_size) {
+    if (buffer.size() > policy.max_size) {
         return failure(ReadFailure::too_large,
                        fmt::format("{}{}: more than the limit of {} (the setting max_file_size)", path, via(),
                                    size_text(policy.max_size)));
     }
-    if (opened.st_size > 0 && out.bytes.size() < static_cast<std::uint64_t>(opened.st_size)) {
+    if (opened.st_size > 0 && buffer.size() < static_cast<std::uint64_t>(opened.st_size)) {
         return failure(ReadFailure::io_error,
                        fmt::format("{}{}: short read: {} of {} bytes (the file changed while it was read)", path, via(),
-                                   out.bytes.size(), opened.st_size));
+                                   buffer.size(), opened.st_size));
     }
+    return out;
+}
+
+}  // namespace
+
+FileContent read_regular_file(const std::string& path, const ReadPolicy& policy) {
+    std::string bytes;
+    StringBuffer buffer(bytes);
+    FileContent out = read_into(path, policy, buffer);
+    if (out.ok()) out.bytes = std::move(bytes);
     return out;
 }
 
 std::shared_ptr<const SourceFile> read_source_file(const std::string& path, const ReadPolicy& policy,
                                                    FileContent& failure, const std::string& display_name) {
-    FileContent content = read_regular_file(path, policy);
+    TreeBuffer buffer;
+    FileContent content = read_into(path, policy, buffer);
     if (!content.ok()) {
         failure = std::move(content);
         return nullptr;
     }
-    return std::make_shared<const SourceFile>(display_name.empty() ? path : display_name, content.bytes);
+    const std::size_t size = buffer.size();
+    return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size);
 }
 
 bool overlays_directory(const ReadPolicy& policy, const std::string& dir) {

@@ -25,6 +25,11 @@ SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size
 
 SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
+std::shared_ptr<const SourceFile> SourceFile::adopt(std::string path, char* data, std::size_t size) {
+    // make_shared cannot reach the private constructor.
+    return std::shared_ptr<const SourceFile>(new SourceFile(Adopt{}, std::move(path), data, size));
+}
+
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
     // Only a regular file, bounded in size (tfsift/file_read.hpp).
     FileContent failure;
@@ -48,8 +53,12 @@ void SourceFile::index_lines() const {
     // Rules on several threads may ask for lines of the same file.
     std::call_once(lines_indexed_, [this] {
         line_starts_.push_back(0);
-        for (std::size_t i = 0; i < size_; ++i) {
-            if (data_[i] == '\n') line_starts_.push_back(static_cast<std::uint32_t>(i + 1));
+        const char* end = data_ + size_;
+        for (const char* p = data_; p < end;) {
+            const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            if (nl == nullptr) break;
+            line_starts_.push_back(static_cast<std::uint32_t>(nl - data_ + 1));
+            p = nl + 1;
         }
     });
 }

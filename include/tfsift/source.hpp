@@ -75,6 +75,10 @@ public:
     // Reads a file from disk; throws std::system_error on I/O failure.
     static std::shared_ptr<const SourceFile> read(const std::string& path);
 
+    // A source file that owns `data`, `size` bytes from tree_space::allocate
+    // (or null when empty), which it gives back when it goes.
+    static std::shared_ptr<const SourceFile> adopt(std::string path, char* data, std::size_t size);
+
 private:
     struct Adopt {};
     SourceFile(Adopt, std::string path, char* data, std::size_t size);

@@ -76,31 +76,33 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
                                        const ReadPolicy& policy, std::map<std::string, FileCalls>* memo,
                                        std::set<std::string>& seen, std::size_t& files_read) {
     const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
-    FileContent content = read_regular_file(path, policy);
-    if (!content.ok() || !config::may_declare_module_calls(content.bytes, name.syntax)) return {};
-    const std::size_t hash = std::hash<std::string_view>{}(content.bytes);
+    FileContent failure;
+    std::shared_ptr<const SourceFile> source = read_source_file(path, policy, failure);
+    if (!source) return {};
+    const std::string_view text = source->text();
+    if (!config::may_declare_module_calls(text, name.syntax)) return {};
+    const std::size_t hash = std::hash<std::string_view>{}(text);
     if (memo != nullptr) {
         seen.insert(path);
         auto it = memo->find(path);
-        if (it != memo->end() && it->second.size == content.bytes.size() && it->second.hash == hash) {
+        if (it != memo->end() && it->second.size == text.size() && it->second.hash == hash) {
             return it->second.called;
         }
     }
     FileCalls out;
-    out.size = content.bytes.size();
+    out.size = text.size();
     out.hash = hash;
     if (name.syntax == config::FileSyntax::native) {
         // Only the module blocks' `source` and `version` are parsed, when the
         // file lets them be cut out.
-        if (auto blocks = hcl::top_level_blocks_text(content.bytes, "module", {"source", "version"})) {
+        if (auto blocks = hcl::top_level_blocks_text(text, "module", {"source", "version"})) {
             if (blocks->empty()) {
                 if (memo != nullptr) (*memo)[path] = std::move(out);
                 return {};
             }
-            content.bytes = std::move(*blocks);
+            source = std::make_shared<const SourceFile>(path, *blocks);
         }
     }
-    auto source = std::make_shared<const SourceFile>(path, std::move(content.bytes));
     auto parsed = config::parse_config_file(source, name.syntax);
     Diagnostics diags;
     const config::ConfigFile file =
