@@ -160,9 +160,9 @@ std::set<std::string> calls_of_directory(const std::string& base, const std::vec
     return out;
 }
 
-// Walks the repository's directories first, then reads the files of `jobs`
-// directories at once; what each directory calls is counted in one thread
-// afterwards, so the result does not depend on the order of the work.
+// Walks the repository's directories, listing and reading `jobs` of them at
+// once; what each directory calls is counted in one thread afterwards, so
+// the result does not depend on the order of the work.
 void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
                ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs) {
     repo.calls.root = absolute_normal_path(repository_root);
@@ -174,20 +174,30 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
         std::map<std::string, FileCalls> memo;
         std::size_t files_read = 0;
     };
+    // One level of the tree at a time (a loop, not recursion: the depth is
+    // the repository's to choose); the directories of a level are listed
+    // and their files read `jobs` at once.
     std::vector<Directory> dirs;
-    // An explicit stack: the depth is the repository's to choose.
-    std::vector<std::string> todo{repo.calls.root};
-    while (!todo.empty()) {
-        Directory d;
-        d.base = std::move(todo.back());
-        todo.pop_back();
-        list_directory(d.base, d.files, &todo);
-        if (!d.files.empty()) dirs.push_back(std::move(d));
+    std::vector<std::string> level{repo.calls.root};
+    while (!level.empty()) {
+        std::vector<Directory> found(level.size());
+        std::vector<std::vector<std::string>> below(level.size());
+        parallel_for(level.size(), jobs, [&](std::size_t i) {
+            Directory& d = found[i];
+            d.base = std::move(level[i]);
+            list_directory(d.base, d.files, &below[i]);
+            if (d.files.empty()) return;
+            d.calls =
+                calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr, d.files_read);
+        });
+        level.clear();
+        for (auto& subdirs : below) {
+            for (auto& sub : subdirs) level.push_back(std::move(sub));
+        }
+        for (auto& d : found) {
+            if (!d.files.empty()) dirs.push_back(std::move(d));
+        }
     }
-    parallel_for(dirs.size(), jobs, [&](std::size_t i) {
-        Directory& d = dirs[i];
-        d.calls = calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr, d.files_read);
-    });
     for (auto& d : dirs) {
         repo.files.merge(d.memo);
         repo.calls.files_read += d.files_read;
