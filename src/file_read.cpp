@@ -249,14 +249,13 @@ FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer&
     const bool found = ::stat(path.c_str(), &st) == 0;
     const int stat_error = found ? 0 : errno;
     bool looked = false;
-    bool is_link = false;
     std::string via_text;  // " (a symbolic link to T)"
     auto via = [&]() -> const std::string& {
         if (looked) return via_text;
         looked = true;
         struct stat entry {};
-        is_link = ::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode);
-        if (is_link) via_text = fmt::format(" (a symbolic link to {})", link_target(path).value_or("?"));
+        if (::lstat(path.c_str(), &entry) == 0 && S_ISLNK(entry.st_mode))
+            via_text = fmt::format(" (a symbolic link to {})", link_target(path).value_or("?"));
         return via_text;
     };
     if (!found) {

@@ -26,8 +26,17 @@ SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size
 SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
 std::shared_ptr<const SourceFile> SourceFile::adopt(std::string path, char* data, std::size_t size) {
-    // make_shared cannot reach the private constructor.
-    return std::shared_ptr<const SourceFile>(new SourceFile(Adopt{}, std::move(path), data, size));
+    // make_shared cannot reach the private constructor. Out of memory, the
+    // block goes back rather than being lost: before the file owns it by
+    // hand, after that through the unique_ptr.
+    std::unique_ptr<SourceFile> file;
+    try {
+        file.reset(new SourceFile(Adopt{}, std::move(path), data, size));
+    } catch (...) {
+        tree_space::release(data, size);
+        throw;
+    }
+    return std::shared_ptr<const SourceFile>(std::move(file));
 }
 
 std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
