@@ -54,21 +54,33 @@ bool label_follows(std::string_view text, std::size_t end) {
            c >= 0x80;
 }
 
+constexpr std::string_view module_word = "module";
+
+// Where the first (or the last) `module` that may start a block stands.
+std::size_t module_block_start(std::string_view text, bool last) {
+    std::size_t found = std::string_view::npos;
+    LineState line;
+    for (std::size_t at = text.find(module_word); at != std::string_view::npos; at = text.find(module_word, at + 1)) {
+        const std::size_t end = at + module_word.size();
+        if (at > 0 && joins_word(text[at - 1])) continue;
+        if (end < text.size() && joins_word(text[end])) continue;
+        if (starts_line(text, at, line) && label_follows(text, end)) {
+            found = at;
+            if (!last) break;
+        }
+    }
+    return found;
+}
+
 }  // namespace
 
 bool may_declare_module_calls(std::string_view text, FileSyntax syntax) {
-    constexpr std::string_view word = "module";
     if (syntax == FileSyntax::json) {
-        return text.find(word) != std::string_view::npos || text.find("\\u") != std::string_view::npos;
+        return text.find(module_word) != std::string_view::npos || text.find("\\u") != std::string_view::npos;
     }
-    LineState line;
-    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-        const std::size_t end = at + word.size();
-        if (at > 0 && joins_word(text[at - 1])) continue;
-        if (end < text.size() && joins_word(text[end])) continue;
-        if (starts_line(text, at, line) && label_follows(text, end)) return true;
-    }
-    return false;
+    return module_block_start(text, false) != std::string_view::npos;
 }
+
+std::size_t last_module_block_start(std::string_view text) { return module_block_start(text, true); }
 
 }  // namespace tfsift::config

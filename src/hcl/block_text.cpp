@@ -50,7 +50,8 @@ bool rejected(Tok t) {
 }  // namespace
 
 std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
-                                                 const std::vector<std::string_view>& attributes) {
+                                                 const std::vector<std::string_view>& attributes,
+                                                 std::size_t stop_after) {
     const bool filtered = !attributes.empty();
     Diagnostics diags;
     detail::Lexer lexer(text, Pos{0}, detail::LexMode::normal, {}, nullptr, &diags);
@@ -87,6 +88,7 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
         if (top) {
             switch (item) {
                 case Item::none:
+                    if (t.range.start.byte > stop_after) return out;
                     if (t.type != Tok::ident) return std::nullopt;
                     wanted = name_of(t) == type;
                     start = t.range.start.byte;

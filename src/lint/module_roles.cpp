@@ -80,7 +80,13 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     std::shared_ptr<const SourceFile> source = read_source_file(path, policy, failure);
     if (!source) return {};
     const std::string_view text = source->text();
-    if (!config::may_declare_module_calls(text, name.syntax)) return {};
+    // In the native syntax, no module block starts after `last`.
+    const std::size_t last =
+        name.syntax == config::FileSyntax::native ? config::last_module_block_start(text) : std::string_view::npos;
+    if (name.syntax == config::FileSyntax::native ? last == std::string_view::npos
+                                                  : !config::may_declare_module_calls(text, name.syntax)) {
+        return {};
+    }
     const std::size_t hash = std::hash<std::string_view>{}(text);
     if (memo != nullptr) {
         seen.insert(path);
@@ -95,7 +101,7 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     if (name.syntax == config::FileSyntax::native) {
         // Only the module blocks' `source` and `version` are parsed, when the
         // file lets them be cut out.
-        if (auto blocks = hcl::top_level_blocks_text(text, "module", {"source", "version"})) {
+        if (auto blocks = hcl::top_level_blocks_text(text, "module", {"source", "version"}, last)) {
             if (blocks->empty()) {
                 if (memo != nullptr) (*memo)[path] = std::move(out);
                 return {};

@@ -3,10 +3,14 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "support/scratch_dir.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/module_call_hint.hpp"
+#include "tfsift/hcl/block_text.hpp"
 
 using tfsift::config::FileSyntax;
 using tfsift::config::may_declare_module_calls;
@@ -85,4 +89,59 @@ TEST_CASE("no file the hint passes over declares a module call", "[config][modul
     }
     CHECK(files > 6000);
     CHECK(passed_over > files / 2);
+}
+
+TEST_CASE("the last place a module block may start", "[config][module-call-hint]") {
+    using tfsift::config::last_module_block_start;
+    const std::string text = "module \"a\" {}\nlocals {\n  b = module.a.x\n}\n  module b {\n}\noutput \"c\" {}\n";
+    CHECK(last_module_block_start(text) == text.find("module b"));
+    CHECK(last_module_block_start("a = \"${path.module}\"\n") == std::string::npos);
+    CHECK(last_module_block_start("") == std::string::npos);
+}
+
+// The role scan reads a file's module blocks only up to the item after the
+// last place one may start. On every native file of the corpus, the rule
+// fixtures and the upstream test data, that gives the blocks reading the
+// whole file gives; and where the whole file is not plainly well formed
+// (it is then parsed in full), the same module calls as that parse.
+TEST_CASE("reading module blocks up to the last start loses none", "[config][module-call-hint][corpus]") {
+    namespace fs = std::filesystem;
+    using tfsift::hcl::top_level_blocks_text;
+    const std::vector<std::string_view> kept{"source", "version"};
+    auto calls_of = [](std::string path, std::string text) {
+        auto source = std::make_shared<const tfsift::SourceFile>(std::move(path), std::move(text));
+        auto parsed = tfsift::config::parse_config_file(source, FileSyntax::native);
+        tfsift::Diagnostics diags;
+        const auto decoded = tfsift::config::decode_config_file(*parsed, false, diags, tfsift::Engine::opentofu);
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& [call, declared] : decoded.module_calls) {
+            out.emplace_back(call.name, call.source && call.source->value ? *call.source->value : std::string("-"));
+        }
+        return out;
+    };
+    std::size_t with_blocks = 0;
+    for (const fs::path& root : {fs::path(TFSIFT_SHARED_DIR) / "corpus", fs::path(TFSIFT_SHARED_DIR) / "conformance",
+                                 fs::path(TFSIFT_SOURCE_DIR) / "fixtures"}) {
+        std::error_code ec;
+        for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (!it->is_regular_file() || !(name.ends_with(".tf") || name.ends_with(".tofu"))) continue;
+            const std::string text = tfsift::testing::read_file(it->path());
+            const std::size_t last = tfsift::config::last_module_block_start(text);
+            INFO(it->path().string());
+            CHECK((last != std::string::npos) == may_declare_module_calls(text, FileSyntax::native));
+            if (last == std::string::npos) continue;
+            ++with_blocks;
+            const auto whole = top_level_blocks_text(text, "module", kept);
+            const auto cut = top_level_blocks_text(text, "module", kept, last);
+            if (whole) {
+                REQUIRE(cut);
+                CHECK(*cut == *whole);
+                continue;
+            }
+            if (!cut) continue;  // both parse the whole file
+            CHECK(calls_of(it->path().string(), *cut) == calls_of(it->path().string(), text));
+        }
+    }
+    CHECK(with_blocks > 1500);
 }

@@ -3,6 +3,7 @@
 // repository's module roles) parses only the files that may hold one.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "tfsift/config/module_files.hpp"
@@ -20,5 +21,11 @@ namespace tfsift::config {
 // `path.module` or a word of a description. A JSON file may escape its
 // keys, so it needs the bytes "module" or a `\u` escape.
 bool may_declare_module_calls(std::string_view text, FileSyntax syntax);
+
+// In native-syntax `text`, where the last `module` that the rule above lets
+// start a block stands (std::string_view::npos when none does): no
+// top-level module block starts after it, so a reader of module blocks can
+// stop once the item that follows it is read.
+std::size_t last_module_block_start(std::string_view text);
 
 }  // namespace tfsift::config

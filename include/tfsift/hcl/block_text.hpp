@@ -4,6 +4,7 @@
 // a fraction of the file instead of all of it.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,8 +20,12 @@ namespace tfsift::hcl {
 // that does not start with a name, something after a block's closing brace
 // on its line): where parsing needs error recovery, read the whole file.
 // With `attributes`, each block keeps only the attributes of those names
-// (nested blocks and other attributes left out).
+// (nested blocks and other attributes left out). With `stop_after`, the
+// scan ends at the first top-level item that starts after that byte: a
+// caller that knows no wanted block starts later (see
+// config::last_module_block_start) reads and judges only the text before.
 std::optional<std::string> top_level_blocks_text(std::string_view text, std::string_view type,
-                                                 const std::vector<std::string_view>& attributes = {});
+                                                 const std::vector<std::string_view>& attributes = {},
+                                                 std::size_t stop_after = std::string_view::npos);
 
 }  // namespace tfsift::hcl
