@@ -181,10 +181,23 @@ public:
         if (options_.installed_modules) read_installed_modules();
     }
 
+    // `rel` under the root directory, as std::filesystem::path's `/` joins
+    // them (an absolute `rel` stands alone), without a path object: the
+    // loader asks this for every directory and file it opens.
+    [[nodiscard]] std::string under_root(const std::string& rel) const {
+        if (root_dir_.empty() || (!rel.empty() && rel.front() == '/')) return rel;
+        std::string out;
+        out.reserve(root_dir_.size() + 1 + rel.size());
+        out.append(root_dir_);
+        if (out.back() != '/') out.push_back('/');
+        out.append(rel);
+        return out;
+    }
+
     // Reads the directory's file names; false when it cannot be read.
     bool list_dir(const std::string& rel, std::vector<std::string>& names) {
         std::vector<DirectoryEntry> entries;
-        if (!list_directory_entries((fs::path(root_dir_) / rel).string(), entries)) return false;
+        if (!list_directory_entries(under_root(rel), entries)) return false;
         for (auto& entry : entries) {
             if (!entry.directory) names.push_back(std::move(entry.name));
         }
@@ -328,7 +341,7 @@ private:
         const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
         std::string out = normal.generic_string();
         while (!out.empty() && out.back() == '/') out.pop_back();
-        const auto opened = resolved_real_path((fs::path(root_dir_) / dir).string());
+        const auto opened = resolved_real_path(under_root(dir));
         const auto named = resolved_real_path(out.empty() ? std::string(".") : out);
         if (!opened || !named || *opened != *named) return raw;
         return out.empty() || out == "." ? std::string() : out + "/";
@@ -347,7 +360,7 @@ private:
         }
         auto selected = select_config_files(std::move(names), options_.engine);
         const std::string prefix = names_prefix(dir);
-        const std::string opened = (fs::path(root_dir_) / dir).string();
+        const std::string opened = under_root(dir);
         if (options_.exclude_file) return load_directory(dir, selected, prefix);
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
@@ -394,7 +407,7 @@ private:
             FileContent failure;
             auto started = Clock::now();
             std::shared_ptr<const SourceFile> src =
-                read_source_file((fs::path(root_dir_) / rel).string(), options_.read_policy, failure, prefix + f.name);
+                read_source_file(under_root(rel), options_.read_policy, failure, prefix + f.name);
             counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
@@ -474,7 +487,7 @@ private:
     // Whether the module directory `rel` resolves outside the trusted root.
     [[nodiscard]] bool leaves_root(const std::string& rel) const {
         if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
-        return !resolves_inside((fs::path(root_dir_) / rel).string(), options_.read_policy.root);
+        return !resolves_inside(under_root(rel), options_.read_policy.root);
     }
 
     // Keeps a diagnostic unless its file already has the most diagnostics of
