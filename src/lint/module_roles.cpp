@@ -81,10 +81,11 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     if (!source) return {};
     const std::string_view text = source->text();
     // In the native syntax, no module block starts after `last`.
-    const std::size_t last =
-        name.syntax == config::FileSyntax::native ? config::last_module_block_start(text) : std::string_view::npos;
-    if (name.syntax == config::FileSyntax::native ? last == std::string_view::npos
-                                                  : !config::may_declare_module_calls(text, name.syntax)) {
+    std::size_t last = std::string_view::npos;
+    if (name.syntax == config::FileSyntax::native) {
+        last = config::last_module_block_start(text);
+        if (last == std::string_view::npos) return {};
+    } else if (!config::may_declare_module_calls(text, name.syntax)) {
         return {};
     }
     const std::size_t hash = std::hash<std::string_view>{}(text);
