@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -76,6 +77,8 @@ struct LoadedDirectory {
     // file's size and modification time.
     std::vector<std::string> selected;
     std::vector<std::pair<std::uintmax_t, std::int64_t>> stamps;  // see stamps_of
+    // The last scan (TreeOptions::scan_id) that found the files unchanged.
+    mutable std::atomic<std::uint64_t> checked_in_scan{0};
 };
 
 // The shared directories of this process, by key. Weak: a directory goes
@@ -376,8 +379,14 @@ private:
         const std::shared_ptr<LoadedDirectory> found = registry.find_or_claim(key, claimed);
         const DirectoryRegistry::Claim claim(registry, key, claimed);
         if (found && found->selected == selected_names) {
-            auto stamps = stamps_of(opened, selected_names);
-            if (stamps && *stamps == found->stamps) {
+            const std::uint64_t scan = options_.scan_id;
+            bool unchanged = scan != 0 && found->checked_in_scan.load(std::memory_order_relaxed) == scan;
+            if (!unchanged) {
+                auto stamps = stamps_of(opened, selected_names);
+                unchanged = stamps && *stamps == found->stamps;
+                if (unchanged && scan != 0) found->checked_in_scan.store(scan, std::memory_order_relaxed);
+            }
+            if (unchanged) {
                 load_counters().modules_reused.fetch_add(1, std::memory_order_relaxed);
                 return found;
             }
@@ -387,6 +396,7 @@ private:
         if (!stamps || !loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size()) return loaded;
         loaded->selected = std::move(selected_names);
         loaded->stamps = std::move(*stamps);
+        loaded->checked_in_scan.store(options_.scan_id, std::memory_order_relaxed);
         registry.add(key, loaded);
         if (options_.cache) options_.cache->keep_directory(*where, key, loaded);
         return loaded;
@@ -668,6 +678,11 @@ private:
 };
 
 }  // namespace
+
+std::uint64_t new_scan_id() {
+    static std::atomic<std::uint64_t> last{0};
+    return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& options) {
     LoadedTree out;

@@ -16,6 +16,7 @@
 
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/config/load_counters.hpp"
+#include "tfsift/config/module_tree.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/add_ignore.hpp"
 #include "tfsift/lint/baseline.hpp"
@@ -313,6 +314,8 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request, Messenger& say,
                   Scan& scan, ModuleRoleCache& role_cache) {
     const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
+    // Files do not change during one scan (a fix is applied between two).
+    const std::uint64_t scan_id = config::new_scan_id();
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
     std::vector<ModuleRun> runs;
@@ -408,8 +411,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     };
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
-        run.tree =
-            load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays, request.load_cache);
+        run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
+                                 request.load_cache, scan_id);
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
 

@@ -4,6 +4,7 @@
 // optionally followed through .terraform/modules/modules.json.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -52,7 +53,15 @@ struct TreeOptions {
     // Parses kept between loads (config/load_cache.hpp): files whose text
     // is unchanged are not parsed again. Null: every file is parsed.
     std::shared_ptr<LoadCache> cache;
+    // The scan this load is part of (new_scan_id()), or 0 for none. A scan
+    // holds that its files do not change while it runs: a shared module
+    // directory found unchanged once in the scan is taken without examining
+    // its files again. Loads outside a scan examine them every time.
+    std::uint64_t scan_id = 0;
 };
+
+// A number no earlier scan of this process was given (TreeOptions::scan_id).
+std::uint64_t new_scan_id();
 
 struct LoadedTree {
     // What every module points into, each file once; shared with the other
