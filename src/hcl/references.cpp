@@ -10,19 +10,28 @@ namespace {
 // Walks an expression the way hcl's Variables() does, with an explicit work
 // list rather than recursion: a chain of a million binary operators is one
 // level of nesting for the parser but a million levels for a recursive walk.
+// The work lists are the thread's own and kept between walks: the lint asks
+// this of hundreds of thousands of small expressions.
 class VariablesWalker {
 public:
-    explicit VariablesWalker(std::vector<const ScopeTraversalExpr*>& out) : out_(out) {}
+    explicit VariablesWalker(std::vector<const ScopeTraversalExpr*>& out) : out_(out), lists_(thread_lists()) {}
 
     void walk(const Expr& root) {
-        todo_.push_back({&root, Step::visit});
-        std::vector<const Expr*> children;
-        while (!todo_.empty()) {
-            Item item = todo_.back();
-            todo_.pop_back();
+        if (root.kind == ExprKind::scope_traversal) {  // the common `var.x`: no work list
+            out_.push_back(&as<ScopeTraversalExpr>(root));
+            return;
+        }
+        auto& todo = lists_.todo;
+        auto& children = lists_.children;
+        todo.clear();
+        lists_.scopes.clear();
+        todo.push_back({&root, Step::visit});
+        while (!todo.empty()) {
+            Item item = todo.back();
+            todo.pop_back();
             switch (item.step) {
-                case Step::enter_scope: scopes_.push_back(&as<ForExpr>(*item.expr)); continue;
-                case Step::leave_scope: scopes_.pop_back(); continue;
+                case Step::enter_scope: lists_.scopes.push_back(&as<ForExpr>(*item.expr)); continue;
+                case Step::leave_scope: lists_.scopes.pop_back(); continue;
                 case Step::visit: break;
             }
             const Expr& e = *item.expr;
@@ -38,25 +47,25 @@ public:
                     if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
                         as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
                         continue;
-                    todo_.push_back({k.wrapped, Step::visit});
+                    todo.push_back({k.wrapped, Step::visit});
                     continue;
                 }
                 case ExprKind::for_: {
                     // In order: the collection outside the iterators' scope, then
                     // key, value and condition inside it.
                     const auto& f = as<ForExpr>(e);
-                    todo_.push_back({&e, Step::leave_scope});
-                    if (f.condition) todo_.push_back({f.condition, Step::visit});
-                    todo_.push_back({f.value_expr, Step::visit});
-                    if (f.key_expr) todo_.push_back({f.key_expr, Step::visit});
-                    todo_.push_back({&e, Step::enter_scope});
-                    todo_.push_back({f.collection, Step::visit});
+                    todo.push_back({&e, Step::leave_scope});
+                    if (f.condition) todo.push_back({f.condition, Step::visit});
+                    todo.push_back({f.value_expr, Step::visit});
+                    if (f.key_expr) todo.push_back({f.key_expr, Step::visit});
+                    todo.push_back({&e, Step::enter_scope});
+                    todo.push_back({f.collection, Step::visit});
                     continue;
                 }
                 default:
                     children.clear();
                     for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
-                    for (auto it = children.rbegin(); it != children.rend(); ++it) todo_.push_back({*it, Step::visit});
+                    for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back({*it, Step::visit});
             }
         }
     }
@@ -67,16 +76,26 @@ private:
         const Expr* expr;
         Step step;
     };
+    struct Lists {
+        std::vector<Item> todo;
+        std::vector<const Expr*> children;
+        std::vector<const ForExpr*> scopes;
+    };
+    // A walk runs to its end without calling out, so one set per thread
+    // serves every walk.
+    static Lists& thread_lists() {
+        thread_local Lists lists;
+        return lists;
+    }
 
     bool is_local(std::string_view name) const {
-        for (const ForExpr* f : scopes_)
+        for (const ForExpr* f : lists_.scopes)
             if ((!f->key_var.empty() && f->key_var == name) || f->value_var == name) return true;
         return false;
     }
 
     std::vector<const ScopeTraversalExpr*>& out_;
-    std::vector<const ForExpr*> scopes_;
-    std::vector<Item> todo_;
+    Lists& lists_;
 };
 
 }  // namespace
