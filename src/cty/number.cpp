@@ -316,6 +316,12 @@ std::string Number::text() const {
     if (mpfr_signbit(x)) out += '-';
     if (mpfr_inf_p(x)) return mpfr_signbit(x) ? "-Inf" : "+Inf";
     if (mpfr_zero_p(x)) return out + "0";
+    // An integer whose last bit is worth at most 1 (|x| < 2^prec): no other
+    // number as short lies within half a unit of it, so its digits are the
+    // shortest form. Most numbers in configurations are such integers.
+    if (mpfr_integer_p(x) != 0 && mpfr_get_exp(x) <= mpfr_get_prec(x) && mpfr_fits_slong_p(x, MPFR_RNDN) != 0) {
+        return std::to_string(mpfr_get_si(x, MPFR_RNDN));
+    }
 
     // x = mant × 2^exp with mant exactly `prec` bits wide.
     const mpfr_prec_t prec = mpfr_get_prec(x);

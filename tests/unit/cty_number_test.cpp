@@ -28,6 +28,12 @@ TEST_CASE("number literals print in plain shortest decimal", "[cty][number]") {
     CHECK(text_of("123456789012345678901234567890") == "123456789012345678901234567890");
     CHECK(text_of("1e400") == "1" + std::string(400, '0'));
     CHECK(text_of("1e-400") == "0." + std::string(399, '0') + "1");
+    CHECK(text_of("9223372036854775807") == "9223372036854775807");
+    CHECK(text_of("-9223372036854775808") == "-9223372036854775808");
+    CHECK(text_of("9223372036854775808") == "9223372036854775808");
+    CHECK(text_of("-42.0") == "-42");
+    CHECK(Number::from_int(-9223372036854775807 - 1).text() == "-9223372036854775808");
+    CHECK(Number::from_int(7).text() == "7");
     CHECK(text_of("Inf") == "+Inf");
     CHECK(text_of("-inf") == "-Inf");
 }
