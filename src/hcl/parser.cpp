@@ -2,6 +2,9 @@
 // stream, following hclsyntax's parser (newline sensitivity, recovery and the
 // diagnostics it reports, including where).
 #include <algorithm>
+#include <cassert>
+#include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -108,6 +111,43 @@ struct TemplatePart {
     std::string_view text;       // literal value
     const Expr* expr = nullptr;  // interp expression, if condition, for collection
     std::string_view key_var, value_var;
+};
+
+// A list under construction (a body's attributes, a call's arguments, a
+// traversal's steps): a stretch at the top of a stack the thread keeps
+// between parses, not a vector of its own, as a corpus holds millions of
+// such lists and each vector would allocate. A list starts where its stack
+// ends and gives the place back when it goes (its items copied into the tree
+// space by then), exceptions included. Lists of one type nest the way the
+// syntax does, so only the innermost open list of a type grows.
+template <class T>
+class ListOnStack {
+public:
+    ListOnStack() : stack_(thread_stack()), start_(stack_.size()) {}
+    ~ListOnStack() { stack_.resize(start_); }
+    ListOnStack(const ListOnStack&) = delete;
+    ListOnStack& operator=(const ListOnStack&) = delete;
+
+    void push_back(const T& item) {
+        assert(stack_.size() >= start_);
+        stack_.push_back(item);
+    }
+    void clear() { stack_.resize(start_); }
+    [[nodiscard]] std::size_t size() const { return stack_.size() - start_; }
+    [[nodiscard]] bool empty() const { return stack_.size() == start_; }
+    [[nodiscard]] const T& operator[](std::size_t i) const { return stack_[start_ + i]; }
+    [[nodiscard]] const T& back() const { return stack_.back(); }
+    [[nodiscard]] const T* begin() const { return stack_.data() + start_; }
+    [[nodiscard]] const T* end() const { return stack_.data() + stack_.size(); }
+    [[nodiscard]] std::span<const T> items() const { return {begin(), size()}; }
+
+private:
+    static std::vector<T>& thread_stack() {
+        thread_local std::vector<T> stack;
+        return stack;
+    }
+    std::vector<T>& stack_;
+    std::size_t start_;
 };
 
 class Parser {
@@ -340,18 +380,27 @@ private:
         auto s = arena_.copy(std::span<const T>(v.data(), v.size()));
         return {s.data(), s.size()};
     }
+    template <class T>
+    std::span<const T> to_arena(const ListOnStack<T>& list) {
+        auto s = arena_.copy(list.items());
+        return {s.data(), s.size()};
+    }
     // Child lists are kept as 4-byte references.
-    std::span<const Ref<Expr>> to_arena(const std::vector<const Expr*>& v) {
+    std::span<const Ref<Expr>> to_arena(std::span<const Expr* const> v) {
         if (v.empty()) return {};
         auto* out = static_cast<Ref<Expr>*>(arena_.allocate(v.size() * sizeof(Ref<Expr>), alignof(Ref<Expr>)));
         for (std::size_t i = 0; i < v.size(); ++i) ::new (out + i) Ref<Expr>(v[i]);
         return {out, v.size()};
     }
+    std::span<const Ref<Expr>> to_arena(const std::vector<const Expr*>& v) {
+        return to_arena(std::span<const Expr* const>(v.data(), v.size()));
+    }
+    std::span<const Ref<Expr>> to_arena(const ListOnStack<const Expr*>& list) { return to_arena(list.items()); }
 
     // ---- structure -------------------------------------------------------
     Body parse_body(Tok end) {
-        std::vector<Attribute> attrs;
-        std::vector<Block> blocks;
+        ListOnStack<Attribute> attrs;
+        ListOnStack<Block> blocks;
         std::unordered_map<std::string_view, std::size_t> index;
         Range start_range = prev_range();
         Range end_range = start_range;
@@ -491,7 +540,7 @@ private:
 
     bool finish_block(const Token& ident, Block& block) {
         DepthGuard guard(*this);
-        std::vector<Label> labels;
+        ListOnStack<Label> labels;
         Token obrace;
         block.type = text(ident);
         block.type_start = ident.range.start;
@@ -604,8 +653,7 @@ private:
         Token next = peek();
         if (next.type == Tok::equal) {
             Attribute a = finish_attribute(ident, true);
-            std::vector<Attribute> one{a};
-            body.attributes = to_arena(one);
+            body.attributes = arena_.copy(std::span<const Attribute>(&a, 1));
             body.range = a.range;
             return true;
         }
@@ -866,24 +914,20 @@ private:
 
     // Steps collected for the traversal under construction; materialised
     // into a ScopeTraversalExpr or RelativeTraversalExpr when it ends.
-    const Expr* attach_steps(const Expr* base, std::vector<TraversalStep>& steps) {
+    const Expr* attach_steps(const Expr* base, ListOnStack<TraversalStep>& steps) {
         if (steps.empty()) return base;
         Range r{base->range.start, steps.back().range.end};
         if (base->kind == ExprKind::scope_traversal) {
             // The root-only node was made by parse_term for this traversal.
             auto* st = const_cast<ScopeTraversalExpr*>(&as<ScopeTraversalExpr>(*base));
-            std::vector<TraversalStep> all(st->steps.begin(), st->steps.end());
-            all.insert(all.end(), steps.begin(), steps.end());
-            st->steps = to_arena(all);
+            st->steps = joined(st->steps, steps);
             st->range = r;
             steps.clear();
             return st;
         }
         if (base->kind == ExprKind::relative_traversal) {
             auto* rt = const_cast<RelativeTraversalExpr*>(&as<RelativeTraversalExpr>(*base));
-            std::vector<TraversalStep> all(rt->steps.begin(), rt->steps.end());
-            all.insert(all.end(), steps.begin(), steps.end());
-            rt->steps = to_arena(all);
+            rt->steps = joined(rt->steps, steps);
             rt->range = r;
             steps.clear();
             return rt;
@@ -892,6 +936,16 @@ private:
             arena_.make<RelativeTraversalExpr>(Expr{ExprKind::relative_traversal, r}, base, to_arena(steps));
         steps.clear();
         return out;
+    }
+
+    // The steps a traversal has, then `more`, in the tree space.
+    std::span<const TraversalStep> joined(std::span<const TraversalStep> have, const ListOnStack<TraversalStep>& more) {
+        if (have.empty()) return to_arena(more);
+        auto* out = static_cast<TraversalStep*>(
+            arena_.allocate((have.size() + more.size()) * sizeof(TraversalStep), alignof(TraversalStep)));
+        std::uninitialized_copy(have.begin(), have.end(), out);
+        std::uninitialized_copy(more.begin(), more.end(), out + have.size());
+        return {out, have.size() + more.size()};
     }
 
     TraversalStep legacy_index_step(const Token& dot, const Token& num) {
@@ -929,7 +983,7 @@ private:
             return from;
         }
         const Expr* ret = from;
-        std::vector<TraversalStep> steps;
+        ListOnStack<TraversalStep> steps;
         for (;;) {
             Token next = peek();
             if (next.type == Tok::dot) {
@@ -948,7 +1002,7 @@ private:
                 } else if (attr.type == Tok::star) {
                     Token marker = read();
                     ret = attach_steps(ret, steps);
-                    std::vector<TraversalStep> each_steps;
+                    ListOnStack<TraversalStep> each_steps;
                     Range first = peek().range;
                     Range last = marker.range;
                     while (peek().type == Tok::dot) {
@@ -1168,7 +1222,7 @@ private:
                 if (c != ' ' && c != '\t' && c != '\r' && c != '\n') compact.push_back(c);
             name_text = arena_.copy(compact);
         }
-        std::vector<const Expr*> args;
+        ListOnStack<const Expr*> args;
         bool expand_final = false;
         Token close = open;
         {
@@ -1236,7 +1290,7 @@ private:
         Token open = read();
         NewlineScope nl(*this, false);
         if (peek_is_for()) return finish_for(open);
-        std::vector<const Expr*> items;
+        ListOnStack<const Expr*> items;
         Token close;
         for (;;) {
             if (peek().type == Tok::cbrack) {
@@ -1283,7 +1337,7 @@ private:
         }
         if (is_for) return finish_for(open);
         NewlineScope nl(*this, true);
-        std::vector<ObjectItem> items;
+        ListOnStack<ObjectItem> items;
         Token close;
         for (;;) {
             Token next = peek();
