@@ -426,8 +426,11 @@ std::optional<std::string> resolved_real_path(const std::string& path) {
 bool resolves_inside(const std::string& path, const std::string& root) {
     int error = 0;
     auto real = real_path(path, error);
-    if (!real) return false;
-    return is_within(*real, root) || is_within(*real, real_root(root));
+    return real && real_path_inside(*real, root);
+}
+
+bool real_path_inside(const std::string& real, const std::string& root) {
+    return is_within(real, root) || is_within(real, real_root(root));
 }
 
 }  // namespace tfsift

@@ -97,4 +97,8 @@ std::optional<std::string> resolved_real_path(const std::string& path);
 // the directory `root` (itself resolved).
 bool resolves_inside(const std::string& path, const std::string& root);
 
+// Whether `real`, a path without symbolic links in it (resolved_real_path's
+// answer), lies inside the directory `root` (itself resolved).
+bool real_path_inside(const std::string& real, const std::string& root);
+
 }  // namespace tfsift

@@ -114,6 +114,13 @@ public:
         }
     }
 
+    // The live directory of `key`, if any, without claiming or waiting.
+    std::shared_ptr<LoadedDirectory> find(const std::string& key) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = entries_.find(key);
+        return it == entries_.end() ? nullptr : it->second.lock();
+    }
+
     void add(const std::string& key, const std::shared_ptr<LoadedDirectory>& directory) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (++adds_ % 4096 == 0) {
@@ -177,6 +184,16 @@ std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const st
     return out;
 }
 
+// What the loader knows of a module directory before loading it.
+struct DirectoryLook {
+    std::optional<std::string> where;  // the real path; nullopt when it cannot be resolved
+    std::string prefix;                // see TreeLoader::names_prefix
+    std::string key;                   // the sharing key; empty when the directory is not shared
+    // Loaded and found unchanged earlier in this scan: taken as it is.
+    std::shared_ptr<LoadedDirectory> checked;
+    std::vector<std::string> names;  // the file names, when listed
+};
+
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
@@ -208,11 +225,17 @@ public:
     }
 
     // `listed`: the directory's file names when the caller has just listed them.
+    // `look`: what look_at found of `dir`, when the caller has looked.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
-              std::vector<std::string>& ancestors, std::vector<std::string>* listed = nullptr) {
+              std::vector<std::string>& ancestors, DirectoryLook* look = nullptr) {
         m.address = address;
         m.dir = dir;
-        std::shared_ptr<LoadedDirectory> directory = directory_for(dir, listed);
+        DirectoryLook own;
+        if (look == nullptr) {
+            look_at(dir, own);
+            look = &own;
+        }
+        std::shared_ptr<LoadedDirectory> directory = directory_for(dir, *look);
         // Every caller and tree shares the directory's parses, decoded files
         // and merged module, which keep it alive (aliasing handles): nothing
         // is copied, whether the directory serves this tree alone or many.
@@ -257,15 +280,15 @@ public:
             } else {
                 continue;
             }
-            std::vector<std::string> probe;
-            if (!list_dir(child_dir, probe)) {
+            DirectoryLook look;
+            if (!look_at(child_dir, look)) {
                 tree_diag(
                     Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
                     fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
                     call.origin);
                 continue;
             }
-            if (leaves_root(child_dir)) {
+            if (leaves_root(look.where)) {
                 out_.read_failures.push_back(fmt::format(
                     "the module directory {}: resolves outside the repository root {}",
                     (fs::path(root_dir_) / child_dir).lexically_normal().string(), options_.read_policy.root));
@@ -308,7 +331,7 @@ public:
             ancestors.push_back(child_dir);
             load(child, child_dir,
                  address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
-                 depth + 1, ancestors, &probe);
+                 depth + 1, ancestors, &look);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
@@ -350,30 +373,45 @@ private:
         return out.empty() || out == "." ? std::string() : out + "/";
     }
 
+    // What can be known of the module directory `dir` before loading it;
+    // false when it cannot be read as a directory. A directory loaded and
+    // found unchanged earlier in the scan is taken without listing it again.
+    bool look_at(const std::string& dir, DirectoryLook& look) {
+        look.where = resolved_real_path(under_root(dir));
+        if (!look.where) return false;  // then it cannot be listed either
+        look.prefix = names_prefix(dir);
+        const auto& policy = options_.read_policy;
+        if (look.where && !options_.exclude_file && !overlays_directory(policy, *look.where)) {
+            look.key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *look.where, look.prefix, to_string(options_.engine),
+                                   policy.root, policy.follow_external, policy.max_size);
+            if (options_.scan_id != 0) {
+                auto found = DirectoryRegistry::instance().find(look.key);
+                if (found && found->checked_in_scan.load(std::memory_order_relaxed) == options_.scan_id) {
+                    look.checked = std::move(found);
+                    return true;
+                }
+            }
+        }
+        return list_dir(dir, look.names);
+    }
+
     // The module directory `dir`: shared when a tree of this process holds
     // it loaded from the same place, under the same file names and options,
     // and its files are unchanged; loaded otherwise. Directories with
     // unreadable files or excludes are loaded for each tree.
-    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir, std::vector<std::string>* listed) {
-        std::vector<std::string> names;
-        if (listed != nullptr) {
-            names = std::move(*listed);
-        } else {
-            list_dir(dir, names);
+    std::shared_ptr<LoadedDirectory> directory_for(const std::string& dir, DirectoryLook& look) {
+        if (look.checked) {
+            load_counters().modules_reused.fetch_add(1, std::memory_order_relaxed);
+            return look.checked;
         }
-        auto selected = select_config_files(std::move(names), options_.engine);
-        const std::string prefix = names_prefix(dir);
+        auto selected = select_config_files(std::move(look.names), options_.engine);
+        const std::string& prefix = look.prefix;
+        if (look.key.empty()) return load_directory(dir, selected, prefix);
         const std::string opened = under_root(dir);
-        if (options_.exclude_file) return load_directory(dir, selected, prefix);
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
-        const std::optional<std::string> where = resolved_real_path(opened);
-        if (!where) return load_directory(dir, selected, prefix);
-        const auto& policy = options_.read_policy;
-        if (overlays_directory(policy, *where)) return load_directory(dir, selected, prefix);
-        const std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *where, prefix, to_string(options_.engine),
-                                            policy.root, policy.follow_external, policy.max_size);
+        const std::string& key = look.key;
         auto& registry = DirectoryRegistry::instance();
         bool claimed = false;
         const std::shared_ptr<LoadedDirectory> found = registry.find_or_claim(key, claimed);
@@ -398,7 +436,7 @@ private:
         loaded->stamps = std::move(*stamps);
         loaded->checked_in_scan.store(options_.scan_id, std::memory_order_relaxed);
         registry.add(key, loaded);
-        if (options_.cache) options_.cache->keep_directory(*where, key, loaded);
+        if (options_.cache) options_.cache->keep_directory(*look.where, key, loaded);
         return loaded;
     }
 
@@ -495,9 +533,11 @@ private:
     }
 
     // Whether the module directory `rel` resolves outside the trusted root.
-    [[nodiscard]] bool leaves_root(const std::string& rel) const {
+    // Whether a module directory whose real path is `where` (nullopt: it
+    // cannot be resolved) lies outside the root it must stay in.
+    [[nodiscard]] bool leaves_root(const std::optional<std::string>& where) const {
         if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
-        return !resolves_inside(under_root(rel), options_.read_policy.root);
+        return !where || !real_path_inside(*where, options_.read_policy.root);
     }
 
     // Keeps a diagnostic unless its file already has the most diagnostics of

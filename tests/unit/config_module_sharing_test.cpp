@@ -1,7 +1,8 @@
 // Module directories shared between trees: a tree that reaches a directory
 // another live tree loaded takes that load, unless its files changed; within
 // one scan (TreeOptions::scan_id) a directory found unchanged is trusted for
-// the rest of the scan, and the next scan examines it again.
+// the rest of the scan, neither listed nor examined again, and the next scan
+// examines it again.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -77,13 +78,17 @@ TEST_CASE("module sharing: one scan examines a shared directory once, the next s
 
     // The scan holds that its files do not change: a change made during it
     // anyway is not looked for.
+    // Nor is the directory listed again for a file added during it.
     write_file(t.root / "shared/main.tf", "variable \"x\" {}\nvariable \"y\" {}\n");
+    write_file(t.root / "shared/extra.tf", "variable \"z\" {}\n");
     const LoadedTree same_scan = t.load("b", scan);
     CHECK(parse_of(same_scan, shared_file) == first);
+    CHECK(parse_of(same_scan, "../shared/extra.tf") == nullptr);
 
     const LoadedTree next_scan = t.load("b", new_scan_id());
     const ParsedFile* reread = parse_of(next_scan, shared_file);
     REQUIRE(reread != nullptr);
     CHECK(reread != first);
     CHECK(reread->source->text().find("variable \"y\"") != std::string_view::npos);
+    CHECK(parse_of(next_scan, "../shared/extra.tf") != nullptr);
 }
