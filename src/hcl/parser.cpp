@@ -190,13 +190,20 @@ private:
     // The tokens scanned and not yet read sit in a ring; it doubles when a
     // peek looks further ahead than it holds (a long run of blank lines or
     // comments inside brackets).
+    // A token just scanned is returned as the lexer gave it, not read back
+    // from the ring: reading back a token stored a moment before stalls the
+    // processor (the load spans two stores it cannot forward from), and
+    // that was most of the peeker's time.
     Token raw(std::size_t i) {
-        while (tail_ - head_ <= i) {
+        if (tail_ - head_ > i) return ring_[(head_ + i) & (ring_.size() - 1)];
+        Token t;
+        do {
             if (tail_ - head_ == ring_.size()) grow_ring();
-            ring_[tail_ & (ring_.size() - 1)] = lexer_.next();
+            t = lexer_.next();
+            ring_[tail_ & (ring_.size() - 1)] = t;
             ++tail_;
-        }
-        return ring_[(head_ + i) & (ring_.size() - 1)];
+        } while (tail_ - head_ <= i);
+        return t;
     }
 
     [[gnu::noinline]] void grow_ring() {
