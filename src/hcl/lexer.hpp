@@ -16,7 +16,9 @@
 
 namespace tfsift::hcl::detail {
 
-enum class Tok : std::uint8_t {
+// Four bytes, as wide as the rest of a token's second word: a copy then
+// stores and loads it whole.
+enum class Tok : std::uint32_t {
     obrace,
     cbrace,
     obrack,
@@ -73,9 +75,13 @@ enum class Tok : std::uint8_t {
     nil,
 };
 
+// The range first: a token passes in two registers (range, type), and
+// copies of it then store and load the same two pieces, which the processor
+// forwards from a store to the next load; with the type first, a copy's
+// range spanned both pieces and every read-back of a fresh token stalled.
 struct Token {
-    Tok type = Tok::nil;
     Range range;
+    Tok type = Tok::nil;
 };
 
 // Where scanning starts: a whole file, or the inside of a template.
@@ -107,7 +113,10 @@ private:
     Token lex_heredoc();
     Token lex_bare();
     Token lex_template_opener(bool in_heredoc);  // at '$' or '%'
-    Token emit(Tok type, std::size_t from, std::size_t to);
+    // Not inlined: inlined into the scanner, the compiler built the token
+    // on the stack half by half and read it back whole (a stall per token);
+    // on its own it returns the token in registers.
+    [[gnu::noinline]] Token emit(Tok type, std::size_t from, std::size_t to);
     void report(const Token& t);
     void enter_interpolation();
 
