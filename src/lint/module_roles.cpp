@@ -1,8 +1,12 @@
 #include "tfsift/lint/module_roles.hpp"
 
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iterator>
+#include <mutex>
 #include <string_view>
 #include <vector>
 
@@ -168,8 +172,9 @@ std::set<std::string> calls_of_directory(const std::string& base, const std::vec
 }
 
 // Walks the repository's directories, listing and reading `jobs` of them at
-// once; what each directory calls is counted in one thread afterwards, so
-// the result does not depend on the order of the work.
+// once; what each directory calls is counted in one thread afterwards, in
+// the order of the directories' names, so the result does not depend on the
+// order of the work.
 void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
                ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs) {
     repo.calls.root = absolute_normal_path(repository_root);
@@ -181,30 +186,48 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
         std::map<std::string, FileCalls> memo;
         std::size_t files_read = 0;
     };
-    // One level of the tree at a time (a loop, not recursion: the depth is
-    // the repository's to choose); the directories of a level are listed
-    // and their files read `jobs` at once.
+    // One queue of directories to list (not recursion: the depth is the
+    // repository's to choose), taken by `jobs` threads; a thread that lists
+    // a directory queues its subdirectories, so no thread waits for the
+    // rest of a level as a level-by-level walk would.
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<std::string> todo{repo.calls.root};
+    std::size_t busy = 0;  // directories being listed and read
+    bool stopped = false;  // a thread failed (out of memory): the others stop too
     std::vector<Directory> dirs;
-    std::vector<std::string> level{repo.calls.root};
-    while (!level.empty()) {
-        std::vector<Directory> found(level.size());
-        std::vector<std::vector<std::string>> below(level.size());
-        parallel_for(level.size(), jobs, [&](std::size_t i) {
-            Directory& d = found[i];
-            d.base = std::move(level[i]);
-            list_directory(d.base, d.files, &below[i]);
-            if (d.files.empty()) return;
-            d.calls =
-                calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr, d.files_read);
-        });
-        level.clear();
-        for (auto& subdirs : below) {
-            for (auto& sub : subdirs) level.push_back(std::move(sub));
-        }
-        for (auto& d : found) {
+    parallel_for(jobs, jobs, [&](std::size_t) {
+        std::unique_lock<std::mutex> lock(mutex);
+        for (;;) {
+            changed.wait(lock, [&] { return stopped || !todo.empty() || busy == 0; });
+            if (stopped || todo.empty()) return;
+            Directory d;
+            d.base = std::move(todo.front());
+            todo.pop_front();
+            ++busy;
+            lock.unlock();
+            std::vector<std::string> below;
+            try {
+                list_directory(d.base, d.files, &below);
+                if (!d.files.empty()) {
+                    d.calls = calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr,
+                                                 d.files_read);
+                }
+            } catch (...) {
+                lock.lock();
+                --busy;
+                stopped = true;
+                changed.notify_all();
+                throw;
+            }
+            lock.lock();
+            --busy;
+            for (auto& sub : below) todo.push_back(std::move(sub));
             if (!d.files.empty()) dirs.push_back(std::move(d));
+            changed.notify_all();
         }
-    }
+    });
+    std::sort(dirs.begin(), dirs.end(), [](const Directory& a, const Directory& b) { return a.base < b.base; });
     for (auto& d : dirs) {
         repo.files.merge(d.memo);
         repo.calls.files_read += d.files_read;
