@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/lint/inline_ignores.hpp"
@@ -124,6 +126,32 @@ Finding finding_of(const config::LoadDiagnostic& d, std::string_view rule_id, co
     return f;
 }
 
+// A lookup table from names to entries, built in one sorted list of views:
+// lint_module builds two for every module it lints, and a map would
+// allocate a node (and a copy of the name) per rule and claimed code.
+// Of entries with the same name, the first added wins.
+template <class T>
+class NameTable {
+public:
+    void add(std::string_view name, T value) { entries_.emplace_back(name, value); }
+    void finish() {
+        std::stable_sort(entries_.begin(), entries_.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        entries_.erase(std::unique(entries_.begin(), entries_.end(),
+                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
+                       entries_.end());
+    }
+    // The entry named `name`, or null.
+    [[nodiscard]] const T* find(std::string_view name) const {
+        auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
+                                   [](const auto& e, std::string_view n) { return e.first < n; });
+        return it != entries_.end() && it->first == name ? &it->second : nullptr;
+    }
+
+private:
+    std::vector<std::pair<std::string_view, T>> entries_;
+};
+
 }  // namespace
 
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
@@ -132,18 +160,21 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     // Other rules share what they derive from the module (lint/module_memo.hpp).
     const ModuleMemo memo;
     Findings findings;
-    std::map<std::string, const ActiveRule*, std::less<>> by_id;
-    for (const auto& a : rules) by_id[a.rule->id] = &a;
+    // Rules by id; of a repeated id the last counts.
+    NameTable<const ActiveRule*> by_id;
+    for (auto it = rules.rbegin(); it != rules.rend(); ++it) by_id.add(it->rule->id, &*it);
+    by_id.finish();
     auto with_severity = [](const ActiveRule& a, Finding f) {
         if (a.severity_override) f.severity = *a.severity_override;
         return f;
     };
 
     // The loader's own diagnostics, each under the rule that claims its code.
-    std::unordered_map<std::string_view, const Rule*> claimed_by;
+    NameTable<const Rule*> claimed_by;
     for (const auto& a : rules) {
-        for (std::string_view code : a.rule->claimed_codes) claimed_by.emplace(code, a.rule);
+        for (std::string_view code : a.rule->claimed_codes) claimed_by.add(code, a.rule);
     }
+    claimed_by.finish();
     // A module its repository calls gets what loading it under a caller
     // would say, whichever scope it is linted in.
     std::vector<config::LoadDiagnostic> as_called;
@@ -156,18 +187,18 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
         std::string_view owner =
             d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
-        auto claim = d.phase == config::LoadPhase::parse ? claimed_by.end() : claimed_by.find(d.diagnostic.code);
-        if (claim != claimed_by.end()) {
-            const Rule& rule = *claim->second;
+        const Rule* const* claim = d.phase == config::LoadPhase::parse ? nullptr : claimed_by.find(d.diagnostic.code);
+        if (claim != nullptr) {
+            const Rule& rule = **claim;
             if (!rule.claim_only_if || rule.claim_only_if(ClaimedDiagnostic{
                                            d.diagnostic.code, d.diagnostic.severity, d.phase == config::LoadPhase::tree,
                                            d.source, d.diagnostic.filename, d.diagnostic.subject})) {
                 owner = rule.id;
             }
         }
-        auto it = by_id.find(owner);
-        if (it == by_id.end() || !it->second->enabled) return;
-        findings.push_back(with_severity(*it->second, finding_of(d, owner, context)));
+        const ActiveRule* const* it = by_id.find(owner);
+        if (it == nullptr || !(*it)->enabled) return;
+        findings.push_back(with_severity(**it, finding_of(d, owner, context)));
     };
     for (const auto& d : context.tree->diagnostics) report_diagnostic(d);
     for (const auto& d : as_called) report_diagnostic(d);
@@ -195,7 +226,7 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
 
     // Inline ignores, then notices for the ones that suppressed nothing.
     const ActiveRule* unused = nullptr;
-    if (auto it = by_id.find(unused_ignore_rule_id); it != by_id.end() && it->second->enabled) unused = it->second;
+    if (const ActiveRule* const* it = by_id.find(unused_ignore_rule_id); it != nullptr && (*it)->enabled) unused = *it;
     Findings notices;
     for (const auto& parsed : context.tree->files) {
         if (!parsed->native) continue;
@@ -217,11 +248,11 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
             bool all_unused = true;
             Findings mine;
             for (const IgnoredRule& r : ic.rules) {
-                auto it = by_id.find(r.rule_id);
+                const ActiveRule* const* it = by_id.find(r.rule_id);
                 std::string message;
-                if (it == by_id.end()) {
+                if (it == nullptr) {
                     message = fmt::format("`{}` names no rule", r.rule_id);
-                } else if (!r.used && it->second->enabled) {
+                } else if (!r.used && (*it)->enabled) {
                     message = fmt::format("this ignore of `{}` suppresses nothing", r.rule_id);
                 } else {
                     all_unused = false;  // used, or its rule is off: the comment stays
