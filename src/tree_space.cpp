@@ -45,7 +45,8 @@ std::size_t rounded(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1)
 // back merges with free neighbours, and a free block that reaches the top
 // lowers the top instead. The block at the top can grow or shrink in place:
 // an arena that is the only one allocating (a file parsed on one thread)
-// ends up exactly as large as its tree. Pages stay with the process for
+// ends up exactly as large as its tree. Any other block can shrink in place,
+// its tail given back. Pages stay with the process for
 // reuse, except those of blocks of 1 MiB and more, which go back to the
 // system when the block is given back.
 struct Allocator {
@@ -93,7 +94,7 @@ struct Allocator {
 
     void give_back(void* p, std::size_t bytes) {
         const std::size_t size = rounded(bytes);
-        std::uint64_t offset = static_cast<std::uint64_t>(static_cast<char*>(p) - detail::base);
+        const auto offset = static_cast<std::uint64_t>(static_cast<char*>(p) - detail::base);
         if (size >= give_pages_back) {
             // The whole pages inside the block go back to the system.
             const std::uint64_t first = (offset + page - 1) / page * page;
@@ -102,6 +103,12 @@ struct Allocator {
         }
         std::lock_guard lock(mutex);
         used -= size;
+        add_free_merged(offset, size);
+    }
+
+    // Makes [offset, offset + size) free, merged with free neighbours, or
+    // lowers the top if it ends there. The mutex is held.
+    void add_free_merged(std::uint64_t offset, std::uint64_t size) {
         std::uint64_t end = offset + size;
         // Merge with the free blocks on either side.
         auto next = free_at.lower_bound(offset);
@@ -130,9 +137,16 @@ struct Allocator {
         const std::size_t old_size = rounded(old_bytes);
         const std::size_t new_size = rounded(new_bytes);
         std::lock_guard lock(mutex);
-        if (offset + old_size != top || offset + new_size > capacity) return false;
-        top = offset + new_size;
-        used = used - old_size + new_size;
+        if (new_size == old_size) return true;
+        if (offset + old_size == top) {
+            if (offset + new_size > capacity) return false;
+            top = offset + new_size;
+            used = used - old_size + new_size;
+            return true;
+        }
+        if (new_size > old_size) return false;
+        used -= old_size - new_size;
+        add_free_merged(offset + new_size, old_size - new_size);
         return true;
     }
 };

@@ -43,9 +43,10 @@ void* allocate(std::size_t bytes);
 // Gives back storage from allocate() (or last resized to) `bytes`.
 void release(void* p, std::size_t bytes);
 
-// Makes the block at `p` of `old_bytes` `new_bytes` long without moving it,
-// which works when no block was handed out after it (and a larger one fits).
-// Returns false, changing nothing, otherwise.
+// Makes the block at `p` of `old_bytes` `new_bytes` long without moving it:
+// a block can always shrink (its tail is given back); it can grow when no
+// block was handed out after it and the space has room. Returns false,
+// changing nothing, otherwise.
 bool resize_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes);
 
 // Bytes handed out and not given back (for tests and benchmarks).

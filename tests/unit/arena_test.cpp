@@ -146,6 +146,31 @@ TEST_CASE("the tree space reuses what it is given back", "[arena]") {
     CHECK(space::in_use() == before);
 }
 
+TEST_CASE("a block shrinks in place wherever it lies, its tail given back", "[arena]") {
+    namespace space = tfsift::tree_space;
+    // Larger than any free block (so both come from the top), a multiple of
+    // the 16-byte granule.
+    const std::size_t size = (space::largest_free() + 4096 + 15) / 16 * 16;
+    auto* x = static_cast<char*>(space::allocate(size));
+    auto* y = static_cast<char*>(space::allocate(size));  // x is no longer at the top
+    const std::size_t before = space::in_use();
+    // The same 16-byte multiple: nothing to do.
+    CHECK(space::resize_in_place(x, size, size - 8));
+    CHECK(space::in_use() == before);
+    // Shorter: the tail becomes a free block that a request can take.
+    CHECK(space::resize_in_place(x, size, size - 1024));
+    CHECK(space::in_use() == before - 1024);
+    CHECK(space::largest_free() >= 1024);
+    // Longer again: y follows, so x cannot grow.
+    CHECK_FALSE(space::resize_in_place(x, size - 1024, size));
+    auto* tail = static_cast<char*>(space::allocate(1024));
+    CHECK(tail == x + size - 1024);
+    space::release(tail, 1024);
+    space::release(x, size - 1024);
+    space::release(y, size);
+    CHECK(space::in_use() == before - 2 * size);
+}
+
 TEST_CASE("a full tree space is an exception that says so, not a crash", "[arena]") {
     namespace space = tfsift::tree_space;
     const std::size_t before = space::in_use();
