@@ -224,7 +224,6 @@ public:
         return true;
     }
 
-    // `listed`: the directory's file names when the caller has just listed them.
     // `look`: what look_at found of `dir`, when the caller has looked.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
               std::vector<std::string>& ancestors, DirectoryLook* look = nullptr) {
@@ -381,7 +380,7 @@ private:
         if (!look.where) return false;  // then it cannot be listed either
         look.prefix = names_prefix(dir);
         const auto& policy = options_.read_policy;
-        if (look.where && !options_.exclude_file && !overlays_directory(policy, *look.where)) {
+        if (!options_.exclude_file && !overlays_directory(policy, *look.where)) {
             look.key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *look.where, look.prefix, to_string(options_.engine),
                                    policy.root, policy.follow_external, policy.max_size);
             if (options_.scan_id != 0) {
@@ -532,7 +531,6 @@ private:
         return out;
     }
 
-    // Whether the module directory `rel` resolves outside the trusted root.
     // Whether a module directory whose real path is `where` (nullopt: it
     // cannot be resolved) lies outside the root it must stay in.
     [[nodiscard]] bool leaves_root(const std::optional<std::string>& where) const {

@@ -1,9 +1,8 @@
 #include "hcl/lexer.hpp"
 
+#include <array>
 #include <bit>
 #include <cstddef>
-
-#include <array>
 
 #include <tao/pegtl.hpp>
 #include <utf8proc.h>

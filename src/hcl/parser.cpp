@@ -123,13 +123,16 @@ struct TemplatePart {
 template <class T>
 class ListOnStack {
 public:
-    ListOnStack() : stack_(thread_stack()), start_(stack_.size()) {}
-    ~ListOnStack() { stack_.resize(start_); }
+    ListOnStack() : stack_(thread_stack()), start_(stack_.size()), depth_(++open_lists()) {}
+    ~ListOnStack() {
+        stack_.resize(start_);
+        --open_lists();
+    }
     ListOnStack(const ListOnStack&) = delete;
     ListOnStack& operator=(const ListOnStack&) = delete;
 
     void push_back(const T& item) {
-        assert(stack_.size() >= start_);
+        assert(depth_ == open_lists() && "only the innermost open list of a type may grow");
         stack_.push_back(item);
     }
     void clear() { stack_.resize(start_); }
@@ -146,8 +149,13 @@ private:
         thread_local std::vector<T> stack;
         return stack;
     }
+    static std::size_t& open_lists() {
+        thread_local std::size_t open = 0;
+        return open;
+    }
     std::vector<T>& stack_;
     std::size_t start_;
+    std::size_t depth_;  // how many lists of this type were open, this one included
 };
 
 class Parser {
