@@ -196,7 +196,8 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
     std::size_t busy = 0;  // directories being listed and read
     bool stopped = false;  // a thread failed (out of memory): the others stop too
     std::vector<Directory> dirs;
-    parallel_for(jobs, jobs, [&](std::size_t) {
+    const unsigned threads = std::max(jobs, 1U);
+    parallel_for(threads, threads, [&](std::size_t) {
         std::unique_lock<std::mutex> lock(mutex);
         for (;;) {
             changed.wait(lock, [&] { return stopped || !todo.empty() || busy == 0; });
