@@ -151,17 +151,15 @@ public:
         if (!text.empty()) std::memcpy(data_, text.data(), text.size());
     }
     // Gives the block up, exactly `size()` long (null when empty), for a
-    // SourceFile to own.
+    // SourceFile to own. A block always shrinks in place.
     char* take() {
+        char* out = nullptr;
         if (size_ == 0) {
             tree_space::release(data_, capacity_);
-        } else if (size_ != capacity_ && !tree_space::resize_in_place(data_, capacity_, size_)) {
-            char* exact = static_cast<char*>(tree_space::allocate(size_));
-            std::memcpy(exact, data_, size_);
-            tree_space::release(data_, capacity_);
-            data_ = exact;
+        } else {
+            if (size_ != capacity_) (void)tree_space::resize_in_place(data_, capacity_, size_);
+            out = data_;
         }
-        char* out = size_ == 0 ? nullptr : data_;
         data_ = nullptr;
         capacity_ = 0;
         size_ = 0;

@@ -186,6 +186,7 @@ std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const st
 
 // What the loader knows of a module directory before loading it.
 struct DirectoryLook {
+    std::string opened;                // the path it is opened by (TreeLoader::under_root)
     std::optional<std::string> where;  // the real path; nullopt when it cannot be resolved
     std::string prefix;                // see TreeLoader::names_prefix
     std::string key;                   // the sharing key; empty when the directory is not shared
@@ -376,7 +377,8 @@ private:
     // false when it cannot be read as a directory. A directory loaded and
     // found unchanged earlier in the scan is taken without listing it again.
     bool look_at(const std::string& dir, DirectoryLook& look) {
-        look.where = resolved_real_path(under_root(dir));
+        look.opened = under_root(dir);
+        look.where = resolved_real_path(look.opened);
         if (!look.where) return false;  // then it cannot be listed either
         look.prefix = names_prefix(dir);
         const auto& policy = options_.read_policy;
@@ -406,7 +408,7 @@ private:
         auto selected = select_config_files(std::move(look.names), options_.engine);
         const std::string& prefix = look.prefix;
         if (look.key.empty()) return load_directory(dir, selected, prefix);
-        const std::string opened = under_root(dir);
+        const std::string& opened = look.opened;
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
