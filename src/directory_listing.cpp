@@ -3,22 +3,20 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <new>
+#include <utility>
+
+#include "tfsift/file_read.hpp"
 
 namespace tfsift {
 
 namespace {
-
-// Closes the directory stream on every way out.
-struct DirCloser {
-    DIR* dir;
-    explicit DirCloser(DIR* d) : dir(d) {}
-    ~DirCloser() { closedir(dir); }
-    DirCloser(const DirCloser&) = delete;
-    DirCloser& operator=(const DirCloser&) = delete;
-};
 
 // Fills the kind of `entry` from a stat of it (following links).
 void stat_kind(int dir_fd, DirectoryEntry& entry) {
@@ -28,48 +26,120 @@ void stat_kind(int dir_fd, DirectoryEntry& entry) {
     entry.regular_file = S_ISREG(st.st_mode);
 }
 
+// The entry a directory record describes, its kind asked of the file
+// system only when the record does not say it or the entry is a link.
+DirectoryEntry entry_of(int fd, const char* name, unsigned char type) {
+    DirectoryEntry entry;
+    entry.name = name;
+    switch (type) {
+        case DT_DIR: entry.directory = true; break;
+        case DT_REG: entry.regular_file = true; break;
+        case DT_LNK:
+            entry.symlink = true;
+            stat_kind(fd, entry);
+            break;
+        case DT_UNKNOWN: {
+            // File systems that do not fill d_type: ask for the entry itself.
+            struct stat st {};
+            if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) break;
+            entry.symlink = S_ISLNK(st.st_mode);
+            if (entry.symlink) {
+                stat_kind(fd, entry);
+            } else {
+                entry.directory = S_ISDIR(st.st_mode);
+                entry.regular_file = S_ISREG(st.st_mode);
+            }
+            break;
+        }
+        default: break;  // sockets, devices, FIFOs
+    }
+    return entry;
+}
+
 }  // namespace
 
-bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {
-    entries.clear();
-    DIR* stream = opendir(dir.empty() ? "." : dir.c_str());
-    if (stream == nullptr) {
-        // opendir allocates its buffer: out of memory is not "cannot read".
+OpenDirectory::OpenDirectory(OpenDirectory&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)), listed_(other.listed_) {}
+
+OpenDirectory& OpenDirectory::operator=(OpenDirectory&& other) noexcept {
+    if (this != &other) {
+        close();
+        fd_ = std::exchange(other.fd_, -1);
+        path_ = std::move(other.path_);
+        listed_ = other.listed_;
+    }
+    return *this;
+}
+
+OpenDirectory::~OpenDirectory() { close(); }
+
+void OpenDirectory::close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+bool OpenDirectory::open(const std::string& path) {
+    close();
+    // O_NONBLOCK: should the name lead to a FIFO, opening it must not wait
+    // (O_DIRECTORY then refuses it).
+    const int fd = ::open(path.empty() ? "." : path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
         if (errno == ENOMEM) throw std::bad_alloc();
         return false;
     }
-    const DirCloser closer(stream);
-    const int fd = dirfd(stream);
-    while (const dirent* d = readdir(stream)) {
-        const char* name = d->d_name;
-        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-        DirectoryEntry entry;
-        entry.name = name;
-        switch (d->d_type) {
-            case DT_DIR: entry.directory = true; break;
-            case DT_REG: entry.regular_file = true; break;
-            case DT_LNK:
-                entry.symlink = true;
-                stat_kind(fd, entry);
-                break;
-            case DT_UNKNOWN: {
-                // File systems that do not fill d_type: ask for the entry itself.
-                struct stat st {};
-                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) break;
-                entry.symlink = S_ISLNK(st.st_mode);
-                if (entry.symlink) {
-                    stat_kind(fd, entry);
-                } else {
-                    entry.directory = S_ISDIR(st.st_mode);
-                    entry.regular_file = S_ISREG(st.st_mode);
-                }
-                break;
-            }
-            default: break;  // sockets, devices, FIFOs
-        }
-        entries.push_back(std::move(entry));
-    }
+    fd_ = fd;
+    path_ = path;
+    listed_ = false;
     return true;
+}
+
+std::optional<std::string> OpenDirectory::real_path() const {
+    if (fd_ < 0) return std::nullopt;
+    return path_of_descriptor(fd_);
+}
+
+bool OpenDirectory::list(std::vector<DirectoryEntry>& entries) const {
+    entries.clear();
+    if (fd_ < 0) return false;
+    if (listed_ && ::lseek(fd_, 0, SEEK_SET) != 0) return false;
+    listed_ = true;
+    // The records of getdents64, read straight into a buffer per thread:
+    // no DIR stream to allocate, no stat of the directory for it.
+    alignas(dirent64) thread_local std::array<char, std::size_t{32} << 10> buffer;
+    for (;;) {
+        const ssize_t n = ::getdents64(fd_, buffer.data(), buffer.size());
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == ENOMEM) throw std::bad_alloc();
+            entries.clear();
+            return false;
+        }
+        if (n == 0) return true;
+        for (ssize_t at = 0; at < n;) {
+            dirent64 record{};
+            // Records are packed; copy the fixed part out rather than
+            // reading it in place.
+            std::memcpy(&record, buffer.data() + at, offsetof(dirent64, d_name));
+            const char* name = buffer.data() + at + offsetof(dirent64, d_name);
+            at += record.d_reclen;
+            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+            entries.push_back(entry_of(fd_, name, record.d_type));
+        }
+    }
+}
+
+std::optional<FileStamp> OpenDirectory::stamp(const std::string& name) const {
+    struct stat st {};
+    if (fd_ < 0 || ::fstatat(fd_, name.c_str(), &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return FileStamp{static_cast<std::uint64_t>(st.st_size),
+                     static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {
+    entries.clear();
+    OpenDirectory opened;
+    if (!opened.open(dir)) return false;
+    return opened.list(entries);
 }
 
 }  // namespace tfsift

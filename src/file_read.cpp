@@ -389,6 +389,64 @@ std::shared_ptr<const SourceFile> read_source_file(const std::string& path, cons
     return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size);
 }
 
+DirectoryFileReader::DirectoryFileReader(const OpenDirectory& dir, const ReadPolicy& policy,
+                                         const std::optional<std::string>& real)
+    : dir_(dir), policy_(policy) {
+    if (!dir.is_open() || (policy.overlays && !policy.overlays->empty())) return;
+    if (policy.root.empty() || policy.follow_external) {
+        direct_ = true;
+        return;
+    }
+    if (real) {
+        direct_ = real_path_inside(*real, policy.root);
+        return;
+    }
+    const auto asked = dir.real_path();
+    direct_ = asked && real_path_inside(*asked, policy.root);
+}
+
+std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& name, const std::string& path,
+                                                            FileContent& failure, const std::string& display_name,
+                                                            std::optional<FileStamp>* stamp) {
+    if (direct_ && name.find('/') == std::string::npos) {
+        // O_NOFOLLOW: a link is read by path, where its target is checked.
+        // O_NONBLOCK: an entry swapped for a FIFO must not block the open.
+        FileDescriptor fd(
+            ::openat(dir_.descriptor(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW));
+        struct stat st {};
+        if (fd.get() >= 0 && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
+            static_cast<std::uint64_t>(st.st_size) <= policy_.max_size) {
+            TreeBuffer buffer;
+            int error = 0;
+            const auto expected = static_cast<std::uint64_t>(st.st_size);
+            if (read_all(fd.get(), expected, policy_.max_size, buffer, error) && buffer.size() <= policy_.max_size &&
+                buffer.size() >= expected) {
+                if (stamp != nullptr) {
+                    *stamp = FileStamp{expected,
+                                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+                }
+                const std::size_t size = buffer.size();
+                return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size);
+            }
+        }
+        // Anything unusual is read again by path, which says what it is.
+    }
+    std::optional<FileStamp> before;
+    if (stamp != nullptr) {
+        before = dir_.is_open() ? dir_.stamp(name) : std::nullopt;
+        if (!before) {
+            struct stat st {};
+            if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+                before = FileStamp{static_cast<std::uint64_t>(st.st_size),
+                                   static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+            }
+        }
+    }
+    auto out = read_source_file(path, policy_, failure, display_name);
+    if (out && stamp != nullptr) *stamp = before;
+    return out;
+}
+
 bool overlays_directory(const ReadPolicy& policy, const std::string& dir) {
     if (!policy.overlays) return false;
     std::string prefix = dir;

@@ -1,11 +1,17 @@
-// The entries of one directory, read with one readdir pass: the name and
-// what kind of entry it is, without building a std::filesystem::path per
-// entry. The lint lists every directory of a repository several times (the
-// module-role scan, module discovery, the loader), and the path objects
-// std::filesystem::directory_iterator makes were a visible part of a
-// whole-corpus run.
+// The entries of one directory, read with one pass over the directory: the
+// name and what kind of entry it is, without building a
+// std::filesystem::path per entry. The lint lists every directory of a
+// repository several times (the module-role scan, module discovery, the
+// loader), and the path objects std::filesystem::directory_iterator makes
+// were a visible part of a whole-corpus run.
+//
+// A directory can also be held open (OpenDirectory): listed, and its files
+// examined and opened by name relative to it, so that the kernel walks the
+// directory's path once rather than once per file.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +22,58 @@ struct DirectoryEntry {
     bool symlink = false;       // the entry itself is a symbolic link
     bool directory = false;     // a directory, following a symbolic link
     bool regular_file = false;  // a regular file, following a symbolic link
+};
+
+// A file's size and modification time (nanoseconds since the epoch), to
+// notice that it changed.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::int64_t modified_ns = 0;
+    friend bool operator==(const FileStamp&, const FileStamp&) = default;
+};
+
+// A directory opened for reading: a descriptor that keeps naming the same
+// directory whatever happens to its path afterwards. Move-only; closes the
+// descriptor when it goes.
+class OpenDirectory {
+public:
+    OpenDirectory() = default;
+    OpenDirectory(const OpenDirectory&) = delete;
+    OpenDirectory& operator=(const OpenDirectory&) = delete;
+    OpenDirectory(OpenDirectory&& other) noexcept;
+    OpenDirectory& operator=(OpenDirectory&& other) noexcept;
+    ~OpenDirectory();
+
+    // Opens `path` ("" is the working directory). False, with errno set,
+    // when it is missing, not a directory or cannot be read; throws
+    // std::bad_alloc when the system has no memory for it.
+    bool open(const std::string& path);
+
+    [[nodiscard]] bool is_open() const { return fd_ >= 0; }
+    [[nodiscard]] int descriptor() const { return fd_; }
+    // The path it was opened by.
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+    // Where the directory is, every symbolic link resolved, as the kernel
+    // knows the open directory (nullopt when it cannot tell).
+    [[nodiscard]] std::optional<std::string> real_path() const;
+
+    // The entries other than "." and "..", in the order the file system
+    // returns them; see list_directory_entries. Lists from the start each
+    // time. False when reading the directory fails.
+    bool list(std::vector<DirectoryEntry>& entries) const;
+
+    // The stamp of the regular file `name` directly inside (links
+    // followed); nullopt when it is missing or not a regular file.
+    [[nodiscard]] std::optional<FileStamp> stamp(const std::string& name) const;
+
+    void close();
+
+private:
+    int fd_ = -1;
+    std::string path_;
+    // Whether the descriptor has been read from: listing again starts over.
+    mutable bool listed_ = false;
 };
 
 // The entries of `dir` other than "." and "..", in the order the file system

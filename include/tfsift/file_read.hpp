@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift {
@@ -79,6 +80,40 @@ FileContent read_regular_file(const std::string& path, const ReadPolicy& policy)
 // null with `failure` filled in when the file cannot be read.
 std::shared_ptr<const SourceFile> read_source_file(const std::string& path, const ReadPolicy& policy,
                                                    FileContent& failure, const std::string& display_name = {});
+
+// Reads files directly inside one open directory under one policy, each
+// opened by name relative to the directory: the kernel does not walk the
+// directory's path again for every file, and the root check is made once,
+// on the directory's real path. That check covers every regular file
+// opened in the directory without following a link. Anything else (a
+// symbolic link, a special file, an overlaid text, a directory outside the
+// root, a file too large or changing under the read) is read by its path
+// through read_source_file, so it is checked and reported exactly as that
+// function does.
+class DirectoryFileReader {
+public:
+    // `dir` must outlive the reader and stay open while it reads; the
+    // policy is copied. `real`, when given, is the directory's real path,
+    // already asked of it.
+    DirectoryFileReader(const OpenDirectory& dir, const ReadPolicy& policy,
+                        const std::optional<std::string>& real = std::nullopt);
+
+    // The file `name` inside the directory, known by `path` for a read by
+    // path and its messages, named `display_name` (`path` when empty).
+    // Null with `failure` filled in when it cannot be read. On success,
+    // `stamp` (when not null) receives the stamp of the file that was read,
+    // or nullopt when none could be taken.
+    std::shared_ptr<const SourceFile> read(const std::string& name, const std::string& path, FileContent& failure,
+                                           const std::string& display_name = {},
+                                           std::optional<FileStamp>* stamp = nullptr);
+
+private:
+    const OpenDirectory& dir_;
+    ReadPolicy policy_;
+    // Whether files may be opened relative to the directory at all: it is
+    // open, inside the root (or the policy has none) and nothing is overlaid.
+    bool direct_ = false;
+};
 
 // The nearest directory from `start` upward that holds `.git`, or `start`
 // itself when there is none; absolute, with symlinks resolved when it exists.

@@ -76,7 +76,7 @@ struct LoadedDirectory {
     // two scans, a test rewriting a file): the selected names, and each
     // file's size and modification time.
     std::vector<std::string> selected;
-    std::vector<std::pair<std::uintmax_t, std::int64_t>> stamps;  // see stamps_of
+    std::vector<FileStamp> stamps;
     // The last scan (TreeOptions::scan_id) that found the files unchanged.
     mutable std::atomic<std::uint64_t> checked_in_scan{0};
 };
@@ -164,22 +164,16 @@ private:
     std::size_t adds_ = 0;
 };
 
-// A file's size and modification time (nanoseconds), to notice a change.
-using FileStamp = std::pair<std::uintmax_t, std::int64_t>;
-
-// The stamp of each file, or nullopt when one is not a regular file or
-// cannot be examined. One stat per file: this runs for every directory a
-// tree reaches.
-std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const std::vector<std::string>& names) {
+// The stamp of each file of the open directory `dir`, or nullopt when one
+// is not a regular file or cannot be examined: one stat per file, by name
+// within the directory.
+std::optional<std::vector<FileStamp>> stamps_of(const OpenDirectory& dir, const std::vector<std::string>& names) {
     std::vector<FileStamp> out;
     out.reserve(names.size());
-    std::string path;
     for (const auto& name : names) {
-        path.assign(dir).append("/").append(name);
-        struct stat st {};
-        if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-        out.emplace_back(static_cast<std::uintmax_t>(st.st_size),
-                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec);
+        auto stamp = dir.stamp(name);
+        if (!stamp) return std::nullopt;
+        out.push_back(*stamp);
     }
     return out;
 }
@@ -187,6 +181,7 @@ std::optional<std::vector<FileStamp>> stamps_of(const std::string& dir, const st
 // What the loader knows of a module directory before loading it.
 struct DirectoryLook {
     std::string opened;                // the path it is opened by (TreeLoader::under_root)
+    OpenDirectory handle;              // open while the loader looks and reads
     std::optional<std::string> where;  // the real path; nullopt when it cannot be resolved
     std::string prefix;                // see TreeLoader::names_prefix
     std::string key;                   // the sharing key; empty when the directory is not shared
@@ -215,10 +210,11 @@ public:
         return out;
     }
 
-    // Reads the directory's file names; false when it cannot be read.
-    bool list_dir(const std::string& rel, std::vector<std::string>& names) {
+    // Reads the names of the open directory's entries that are not
+    // directories; false when it cannot be read.
+    static bool list_dir(const OpenDirectory& dir, std::vector<std::string>& names) {
         std::vector<DirectoryEntry> entries;
-        if (!list_directory_entries(under_root(rel), entries)) return false;
+        if (!dir.list(entries)) return false;
         for (auto& entry : entries) {
             if (!entry.directory) names.push_back(std::move(entry.name));
         }
@@ -236,6 +232,7 @@ public:
             look = &own;
         }
         std::shared_ptr<LoadedDirectory> directory = directory_for(dir, *look);
+        look->handle.close();  // not held open while the calls below load
         // Every caller and tree shares the directory's parses, decoded files
         // and merged module, which keep it alive (aliasing handles): nothing
         // is copied, whether the directory serves this tree alone or many.
@@ -360,27 +357,30 @@ private:
     // and `dir`, but for a directory above the root named through it
     // ("env/prod/../../modules/vpc/") the lexically normal form
     // ("modules/vpc/") when that is the same directory, so that every caller
-    // names the module's files alike and can share them.
-    [[nodiscard]] std::string names_prefix(const std::string& dir) const {
+    // names the module's files alike and can share them. `where` is the
+    // real path of `dir`.
+    [[nodiscard]] std::string names_prefix(const std::string& dir, const std::string& where) const {
         std::string raw = dir == "." ? options_.source_name_prefix : options_.source_name_prefix + dir + "/";
         if (options_.source_name_prefix.empty() || !(dir == ".." || dir.starts_with("../"))) return raw;
         const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
         std::string out = normal.generic_string();
         while (!out.empty() && out.back() == '/') out.pop_back();
-        const auto opened = resolved_real_path(under_root(dir));
         const auto named = resolved_real_path(out.empty() ? std::string(".") : out);
-        if (!opened || !named || *opened != *named) return raw;
+        if (!named || where != *named) return raw;
         return out.empty() || out == "." ? std::string() : out + "/";
     }
 
+public:
     // What can be known of the module directory `dir` before loading it;
     // false when it cannot be read as a directory. A directory loaded and
     // found unchanged earlier in the scan is taken without listing it again.
     bool look_at(const std::string& dir, DirectoryLook& look) {
         look.opened = under_root(dir);
-        look.where = resolved_real_path(look.opened);
-        if (!look.where) return false;  // then it cannot be listed either
-        look.prefix = names_prefix(dir);
+        if (!look.handle.open(look.opened)) return false;
+        look.where = look.handle.real_path();
+        if (!look.where) look.where = resolved_real_path(look.opened);
+        if (!look.where) return false;
+        look.prefix = names_prefix(dir, *look.where);
         const auto& policy = options_.read_policy;
         if (!options_.exclude_file && !overlays_directory(policy, *look.where)) {
             look.key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *look.where, look.prefix, to_string(options_.engine),
@@ -393,9 +393,10 @@ private:
                 }
             }
         }
-        return list_dir(dir, look.names);
+        return list_dir(look.handle, look.names);
     }
 
+private:
     // The module directory `dir`: shared when a tree of this process holds
     // it loaded from the same place, under the same file names and options,
     // and its files are unchanged; loaded otherwise. Directories with
@@ -407,8 +408,7 @@ private:
         }
         auto selected = select_config_files(std::move(look.names), options_.engine);
         const std::string& prefix = look.prefix;
-        if (look.key.empty()) return load_directory(dir, selected, prefix);
-        const std::string& opened = look.opened;
+        if (look.key.empty()) return load_directory(dir, look.handle, look.where, selected, prefix);
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
@@ -421,7 +421,7 @@ private:
             const std::uint64_t scan = options_.scan_id;
             bool unchanged = scan != 0 && found->checked_in_scan.load(std::memory_order_relaxed) == scan;
             if (!unchanged) {
-                auto stamps = stamps_of(opened, selected_names);
+                auto stamps = stamps_of(look.handle, selected_names);
                 unchanged = stamps && *stamps == found->stamps;
                 if (unchanged && scan != 0) found->checked_in_scan.store(scan, std::memory_order_relaxed);
             }
@@ -430,33 +430,45 @@ private:
                 return found;
             }
         }
-        auto stamps = stamps_of(opened, selected_names);
-        auto loaded = load_directory(dir, selected, prefix);
-        if (!stamps || !loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size()) return loaded;
+        auto loaded = load_directory(dir, look.handle, look.where, selected, prefix);
+        if (!loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size() ||
+            loaded->stamps.size() != selected_names.size()) {
+            return loaded;
+        }
         loaded->selected = std::move(selected_names);
-        loaded->stamps = std::move(*stamps);
         loaded->checked_in_scan.store(options_.scan_id, std::memory_order_relaxed);
         registry.add(key, loaded);
         if (options_.cache) options_.cache->keep_directory(*look.where, key, loaded);
         return loaded;
     }
 
-    // Reads, parses and decodes the `selected` files of `dir` and merges
-    // them, naming each file `prefix` + its name.
-    std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const std::vector<ConfigFileName>& selected,
+    // Reads, parses and decodes the `selected` files of `dir` (open as
+    // `handle`, its real path `where`) and merges them, naming each file `prefix` + its name. The
+    // stamps are those of the files read, as long as every one had one.
+    std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const OpenDirectory& handle,
+                                                    const std::optional<std::string>& where,
+                                                    const std::vector<ConfigFileName>& selected,
                                                     const std::string& prefix) {
         auto out = std::make_shared<LoadedDirectory>();
         LoadCounters& counters = load_counters();
         counters.modules_loaded.fetch_add(1, std::memory_order_relaxed);
         std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources;
         std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path;
+        DirectoryFileReader reader(handle, options_.read_policy, where);
+        bool stamped = true;
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
             if (options_.exclude_file && options_.exclude_file(rel)) continue;
             FileContent failure;
             auto started = Clock::now();
+            std::optional<FileStamp> stamp;
             std::shared_ptr<const SourceFile> src =
-                read_source_file(under_root(rel), options_.read_policy, failure, prefix + f.name);
+                reader.read(f.name, under_root(rel), failure, prefix + f.name, &stamp);
+            if (src && stamp && stamped) {
+                out->stamps.push_back(*stamp);
+            } else {
+                stamped = false;
+            }
             counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
@@ -726,19 +738,15 @@ std::uint64_t new_scan_id() {
 
 LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& options) {
     LoadedTree out;
-    std::error_code ec;
-    if (!fs::is_directory(root_dir, ec)) return out;
-    {
-        fs::directory_iterator it(root_dir, ec);
-        // Out of memory is not "cannot read": it ends the run as such.
-        if (ec == std::errc::not_enough_memory) throw std::bad_alloc();
-        if (ec) return out;
-    }
     out.read_policy = options.read_policy;
     TreeLoader loader(root_dir, options, out);
+    // A root that cannot be read as a directory gives an empty tree. Out of
+    // memory is not "cannot read": opening throws it.
+    DirectoryLook look;
+    if (!loader.look_at(".", look)) return LoadedTree{};
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{"."};
-    loader.load(*out.root, ".", "", 0, ancestors);
+    loader.load(*out.root, ".", "", 0, ancestors, &look);
     loader.report_left_out();
     out.source_index.reserve(out.files.size());
     for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);

@@ -77,11 +77,11 @@ namespace {
 // The local module directories one configuration file calls; `memo` (may be
 // null) remembers them by the file's text.
 std::vector<std::string> calls_of_file(const std::string& base, const config::ConfigFileName& name,
-                                       const ReadPolicy& policy, std::map<std::string, FileCalls>* memo,
+                                       DirectoryFileReader& reader, std::map<std::string, FileCalls>* memo,
                                        std::set<std::string>& seen, std::size_t& files_read) {
     const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
     FileContent failure;
-    std::shared_ptr<const SourceFile> source = read_source_file(path, policy, failure);
+    std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
     if (!source) return {};
     const std::string_view text = source->text();
     // In the native syntax, no module block starts after `last`.
@@ -133,11 +133,12 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
 // The configuration files directly inside `dir`, as a scan selects them
 // (both engines' file names: a `.tofu` file shadows its `.tf` twin), and
 // its subdirectories a scan descends into (absolute, lexically normal, as
-// `dir` is).
-void list_directory(const std::string& dir, std::vector<config::ConfigFileName>& files,
+// `dir` is). `opened` is left open on `dir` for reading the files.
+void list_directory(const std::string& dir, OpenDirectory& opened, std::vector<config::ConfigFileName>& files,
                     std::vector<std::string>* subdirs) {
     std::vector<DirectoryEntry> entries;
-    if (!list_directory_entries(dir, entries)) return;  // the lint reports what it cannot read
+    // The lint reports what it cannot read.
+    if (!opened.open(dir) || !opened.list(entries)) return;
     std::vector<std::string> names;
     for (auto& entry : entries) {
         if (entry.name[0] == '.') continue;
@@ -153,13 +154,14 @@ void list_directory(const std::string& dir, std::vector<config::ConfigFileName>&
 // The local module directories the configuration files directly inside
 // `base` (absolute, lexically normal) call; forgets what `memo` held of
 // files that are gone.
-std::set<std::string> calls_of_directory(const std::string& base, const std::vector<config::ConfigFileName>& files,
-                                         const ReadPolicy& policy, std::map<std::string, FileCalls>* memo,
-                                         std::size_t& files_read) {
+std::set<std::string> calls_of_directory(const std::string& base, const OpenDirectory& opened,
+                                         const std::vector<config::ConfigFileName>& files, const ReadPolicy& policy,
+                                         std::map<std::string, FileCalls>* memo, std::size_t& files_read) {
     std::set<std::string> out;
     std::set<std::string> seen;
+    DirectoryFileReader reader(opened, policy);
     for (const auto& name : files) {
-        for (auto& target : calls_of_file(base, name, policy, memo, seen, files_read)) out.insert(std::move(target));
+        for (auto& target : calls_of_file(base, name, reader, memo, seen, files_read)) out.insert(std::move(target));
     }
     if (memo != nullptr) {
         const std::string prefix = base == "/" ? base : base + "/";
@@ -209,10 +211,11 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
             lock.unlock();
             std::vector<std::string> below;
             try {
-                list_directory(d.base, d.files, &below);
+                OpenDirectory opened;
+                list_directory(d.base, opened, d.files, &below);
                 if (!d.files.empty()) {
-                    d.calls = calls_of_directory(d.base, d.files, repo.policy, remember_files ? &d.memo : nullptr,
-                                                 d.files_read);
+                    d.calls = calls_of_directory(d.base, opened, d.files, repo.policy,
+                                                 remember_files ? &d.memo : nullptr, d.files_read);
                 }
             } catch (...) {
                 lock.lock();
@@ -318,8 +321,10 @@ std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
         ReadPolicy policy = repo->policy;
         policy.overlays = overlays;
         std::vector<config::ConfigFileName> files;
-        list_directory(base, files, nullptr);
-        repo->set_calls(base, calls_of_directory(base, files, policy, &repo->files, repo->calls.files_read), &flipped);
+        OpenDirectory opened;
+        list_directory(base, opened, files, nullptr);
+        repo->set_calls(base, calls_of_directory(base, opened, files, policy, &repo->files, repo->calls.files_read),
+                        &flipped);
     }
     return flipped;
 }

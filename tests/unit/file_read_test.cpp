@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "tfsift/file_read.hpp"
@@ -161,4 +162,82 @@ TEST_CASE("SourceFile::read refuses special files with a system_error", "[file-r
     Scratch s;
     auto path = s.write("x.tf", "a = 1\n");
     CHECK(SourceFile::read(path)->text() == "a = 1\n");
+}
+
+TEST_CASE("reading by name inside an open directory answers as reading by path", "[file-read]") {
+    Scratch s;
+    auto secret = s.write("outside/secret.txt", "TOKEN=abc\n");
+    (void)s.write("repo/main.tf", "locals {}\n");
+    (void)s.write("repo/real.tf", "variable \"a\" {}\n");
+    (void)s.write("repo/big.tf", std::string(2000, 'a'));
+    fs::create_symlink("real.tf", s.at("repo/alias.tf"));
+    fs::create_symlink(secret, s.at("repo/x.tf"));
+    fs::create_symlink("gone.tf", s.at("repo/dangling.tf"));
+    fs::create_directory(s.at("repo/sub.tf"));
+    REQUIRE(::mkfifo(s.at("repo/pipe.tf").c_str(), 0600) == 0);
+    ReadPolicy policy = inside(s);
+    policy.max_size = 1000;
+
+    OpenDirectory dir;
+    REQUIRE(dir.open(s.at("repo")));
+    DirectoryFileReader reader(dir, policy);
+    for (const std::string name :
+         {"main.tf", "alias.tf", "x.tf", "dangling.tf", "sub.tf", "pipe.tf", "big.tf", "missing.tf"}) {
+        CAPTURE(name);
+        const std::string path = s.at("repo/" + name);
+        FileContent by_name;
+        std::optional<FileStamp> stamp;
+        auto read = reader.read(name, path, by_name, "shown/" + name, &stamp);
+        FileContent by_path;
+        auto expected = read_source_file(path, policy, by_path, "shown/" + name);
+        REQUIRE((read == nullptr) == (expected == nullptr));
+        CHECK(by_name.failure == by_path.failure);
+        CHECK(by_name.message == by_path.message);
+        if (read) {
+            CHECK(read->text() == expected->text());
+            CHECK(read->path() == "shown/" + name);
+            REQUIRE(stamp);
+            struct stat st {};
+            REQUIRE(::stat(path.c_str(), &st) == 0);
+            CHECK(stamp->size == static_cast<std::uint64_t>(st.st_size));
+            CHECK(stamp->modified_ns == st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
+        }
+    }
+    CHECK(dir.stamp("main.tf")->size == 10);
+    CHECK_FALSE(dir.stamp("sub.tf"));
+    CHECK_FALSE(dir.stamp("missing.tf"));
+
+    // The open directory keeps naming the directory it opened: a rename of
+    // its path afterwards changes nothing.
+    fs::rename(s.at("repo"), s.at("moved"));
+    FileContent failure;
+    auto moved = reader.read("main.tf", s.at("repo/main.tf"), failure);
+    REQUIRE(moved);
+    CHECK(moved->text() == "locals {}\n");
+}
+
+TEST_CASE("an open directory outside the root reads nothing by name", "[file-read]") {
+    Scratch s;
+    (void)s.write("outside/secret.tf", "TOKEN=abc\n");
+    (void)s.write("repo/keep", "");
+    fs::create_directory_symlink(s.at("outside"), s.at("repo/linked"));
+    OpenDirectory dir;
+    REQUIRE(dir.open(s.at("repo/linked")));
+    CHECK(dir.real_path() == s.at("outside"));
+    DirectoryFileReader reader(dir, inside(s));
+    FileContent failure;
+    CHECK(reader.read("secret.tf", s.at("repo/linked/secret.tf"), failure) == nullptr);
+    CHECK(failure.failure == ReadFailure::outside_root);
+    // The real path the caller already knows is trusted as given.
+    DirectoryFileReader told(dir, inside(s), s.at("outside"));
+    FileContent again;
+    CHECK(told.read("secret.tf", s.at("repo/linked/secret.tf"), again) == nullptr);
+    CHECK(again.failure == ReadFailure::outside_root);
+    ReadPolicy allowed = inside(s);
+    allowed.follow_external = true;
+    DirectoryFileReader follows(dir, allowed);
+    FileContent none;
+    auto read = follows.read("secret.tf", s.at("repo/linked/secret.tf"), none);
+    REQUIRE(read);
+    CHECK(read->text() == "TOKEN=abc\n");
 }
