@@ -135,6 +135,18 @@ std::optional<FileStamp> OpenDirectory::stamp(const std::string& name) const {
                      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
+void ScanListings::add(const std::string& dir, std::vector<DirectoryEntry> entries) {
+    auto kept = std::make_shared<const std::vector<DirectoryEntry>>(std::move(entries));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    by_dir_[dir] = std::move(kept);
+}
+
+ScanListings::Entries ScanListings::find(const std::string& dir) const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto it = by_dir_.find(dir);
+    return it == by_dir_.end() ? nullptr : it->second;
+}
+
 bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {
     entries.clear();
     OpenDirectory opened;

@@ -11,8 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsift {
@@ -74,6 +77,23 @@ private:
     std::string path_;
     // Whether the descriptor has been read from: listing again starts over.
     mutable bool listed_ = false;
+};
+
+// The listings one scan has made, by absolute, lexically normal directory
+// path, for its later steps to take instead of listing again: files do not
+// change during one scan (a fix is applied between two), so a scan that
+// writes anything starts with new listings. Safe to use from several
+// threads.
+class ScanListings {
+public:
+    using Entries = std::shared_ptr<const std::vector<DirectoryEntry>>;
+    void add(const std::string& dir, std::vector<DirectoryEntry> entries);
+    // The listing of `dir`, or null when the scan has not listed it.
+    [[nodiscard]] Entries find(const std::string& dir) const;
+
+private:
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string, Entries> by_dir_;
 };
 
 // The entries of `dir` other than "." and "..", in the order the file system

@@ -1,17 +1,17 @@
 #include "tfsift/lint/module_discovery.hpp"
 
-#include <dirent.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <memory>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
 namespace fs = std::filesystem;
@@ -33,53 +33,6 @@ std::string join(const std::string& dir, std::string_view name) {
     if (!out.empty() && out.back() != '/') out += '/';
     out += name;
     return out;
-}
-
-struct DirCloser {
-    void operator()(DIR* d) const { ::closedir(d); }
-};
-
-// Calls `visit(name, type)` for each entry of `dir` but "." and "..", in the
-// order the directory lists them, with the type readdir tells (DT_UNKNOWN
-// when the file system does not). std::filesystem's iterator builds a path
-// object per entry, which costs more than reading the directory. An error
-// opening or reading the directory is returned.
-template <typename Visit>
-std::error_code list_entries(const std::string& dir, Visit&& visit) {
-    std::unique_ptr<DIR, DirCloser> handle(::opendir(dir.c_str()));
-    if (!handle) return {errno, std::generic_category()};
-    for (;;) {
-        errno = 0;
-        const dirent* entry = ::readdir(handle.get());
-        if (entry == nullptr) {
-            if (errno != 0) return {errno, std::generic_category()};
-            return {};
-        }
-        const std::string_view name(entry->d_name);
-        if (name == "." || name == "..") continue;
-        visit(name, entry->d_type);
-    }
-}
-
-enum class EntryKind : std::uint8_t { directory, regular_file, other };
-
-// A directory that is not a symlink, a regular file (through a symlink too),
-// or something else, as directory_entry's is_directory and is_symlink, and
-// is_regular_file tell them.
-EntryKind entry_kind(const std::string& path, unsigned char type) {
-    if (type == DT_DIR) return EntryKind::directory;
-    if (type == DT_REG) return EntryKind::regular_file;
-    struct stat st {};
-    if (type == DT_UNKNOWN) {
-        if (::lstat(path.c_str(), &st) != 0) return EntryKind::other;
-        if (S_ISDIR(st.st_mode)) return EntryKind::directory;
-        if (S_ISREG(st.st_mode)) return EntryKind::regular_file;
-        if (!S_ISLNK(st.st_mode)) return EntryKind::other;
-    } else if (type != DT_LNK) {
-        return EntryKind::other;
-    }
-    // A symlink: never a directory to descend into, a file when it leads to one.
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? EntryKind::regular_file : EntryKind::other;
 }
 
 // `abs` (absolute, lexically normal) with `name` appended: still normal.
@@ -107,7 +60,7 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
 }
 
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
-                                          std::vector<std::string>& problems) {
+                                          std::vector<std::string>& problems, ScanListings* listings) {
     // An explicit stack rather than recursion or recursive_directory_iterator:
     // the depth is the repository's to choose, and a directory that cannot
     // be listed must be reported, not skipped. Each directory is kept as
@@ -121,24 +74,27 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
     while (!todo.empty()) {
         const Dir dir = std::move(todo.back());
         todo.pop_back();
-        std::vector<std::string> names;
-        const std::error_code ec = list_entries(dir.named, [&](std::string_view name, unsigned char type) {
-            const std::string path = join(dir.named, name);
-            switch (entry_kind(path, type)) {
-                case EntryKind::directory:
-                    if (name[0] != '.') {
-                        std::string abs = absolute_child(dir.absolute, name);
-                        if (!settings.excluded(abs)) todo.push_back({path, std::move(abs)});
-                    }
-                    break;
-                case EntryKind::regular_file: names.emplace_back(name); break;
-                case EntryKind::other: break;
-            }
-        });
-        if (ec) {
+        std::vector<DirectoryEntry> entries;
+        OpenDirectory opened;
+        if (!opened.open(dir.named) || !opened.list(entries)) {
+            const std::error_code ec(errno, std::generic_category());
             problems.push_back(fmt::format("{}: cannot read the directory: {}", dir.named, ec.message()));
             continue;
         }
+        opened.close();
+        std::vector<std::string> names;
+        for (const auto& entry : entries) {
+            if (entry.directory && !entry.symlink) {
+                // Symbolic links to directories are not followed.
+                if (entry.name[0] != '.') {
+                    std::string abs = absolute_child(dir.absolute, entry.name);
+                    if (!settings.excluded(abs)) todo.push_back({join(dir.named, entry.name), std::move(abs)});
+                }
+            } else if (entry.regular_file) {
+                names.push_back(entry.name);
+            }
+        }
+        if (listings != nullptr) listings->add(dir.absolute, std::move(entries));
         for (const auto& f : config::select_config_files(std::move(names), Engine::opentofu)) {
             if (!settings.excluded(absolute_child(dir.absolute, f.name))) {
                 out.push_back(dir.named);
@@ -160,14 +116,20 @@ bool needs_recursive_hint(const std::string& dir, const Settings& settings) {
     return !find_module_dirs(dir, settings).empty();
 }
 
-Engine detect_engine(const std::string& dir) {
+Engine detect_engine(const std::string& dir, const ScanListings* listings) {
+    ScanListings::Entries listed = listings != nullptr ? listings->find(absolute_normal_path(dir)) : nullptr;
+    std::vector<DirectoryEntry> own;
+    if (!listed) (void)list_directory_entries(dir, own);
     bool tofu_files = false;
-    (void)list_entries(dir, [&](std::string_view name, unsigned char) {
-        if (!tofu_files && !ignored_name(name) && (has_suffix(name, ".tofu") || has_suffix(name, ".tofu.json"))) {
-            tofu_files = true;
-        }
-    });
+    bool lock_file = false;
+    for (const auto& entry : listed ? *listed : own) {
+        const std::string_view name = entry.name;
+        if (!ignored_name(name) && (has_suffix(name, ".tofu") || has_suffix(name, ".tofu.json"))) tofu_files = true;
+        if (name == ".terraform.lock.hcl") lock_file = true;
+    }
     if (tofu_files) return Engine::opentofu;
+    // A listing of the scan that shows no lock file spares the read.
+    if (listed && !lock_file) return Engine::terraform;
     // Only the first line counts; a lock file that cannot be read is
     // reported by the lock rules, not here.
     FileContent lock = read_regular_file(join(dir, ".terraform.lock.hcl"), ReadPolicy{});
@@ -177,10 +139,11 @@ Engine detect_engine(const std::string& dir) {
     return Engine::terraform;
 }
 
-Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir) {
+Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir,
+                      const ScanListings* listings) {
     if (asked) return *asked;
     if (settings.engine) return *settings.engine;
-    return detect_engine(dir);
+    return detect_engine(dir, listings);
 }
 
 }  // namespace tfsift::lint

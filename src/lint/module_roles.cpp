@@ -133,22 +133,25 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
 // The configuration files directly inside `dir`, as a scan selects them
 // (both engines' file names: a `.tofu` file shadows its `.tf` twin), and
 // its subdirectories a scan descends into (absolute, lexically normal, as
-// `dir` is). `opened` is left open on `dir` for reading the files.
+// `dir` is). `opened` is left open on `dir` for reading the files, unless
+// `listings` held its listing: then it is opened only if it has files.
 void list_directory(const std::string& dir, OpenDirectory& opened, std::vector<config::ConfigFileName>& files,
-                    std::vector<std::string>* subdirs) {
-    std::vector<DirectoryEntry> entries;
+                    std::vector<std::string>* subdirs, const ScanListings* listings = nullptr) {
+    std::vector<DirectoryEntry> own;
+    ScanListings::Entries listed = listings != nullptr ? listings->find(dir) : nullptr;
     // The lint reports what it cannot read.
-    if (!opened.open(dir) || !opened.list(entries)) return;
+    if (!listed && (!opened.open(dir) || !opened.list(own))) return;
     std::vector<std::string> names;
-    for (auto& entry : entries) {
+    for (const auto& entry : listed ? *listed : own) {
         if (entry.name[0] == '.') continue;
         if (entry.directory && !entry.symlink) {
             if (subdirs != nullptr) subdirs->push_back(dir == "/" ? "/" + entry.name : dir + "/" + entry.name);
         } else if (entry.regular_file) {
-            names.push_back(std::move(entry.name));
+            names.push_back(entry.name);
         }
     }
     files = config::select_config_files(std::move(names), Engine::opentofu);
+    if (listed && !files.empty()) (void)opened.open(dir);  // else the files are read by path
 }
 
 // The local module directories the configuration files directly inside
@@ -178,7 +181,8 @@ std::set<std::string> calls_of_directory(const std::string& base, const OpenDire
 // the order of the directories' names, so the result does not depend on the
 // order of the work.
 void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
-               ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs) {
+               ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs,
+               const ScanListings* listings = nullptr) {
     repo.calls.root = absolute_normal_path(repository_root);
     repo.policy = ReadPolicy{trusted_root_of(repo.calls.root), false, default_max_file_size, std::move(overlays)};
     struct Directory {
@@ -212,7 +216,7 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
             std::vector<std::string> below;
             try {
                 OpenDirectory opened;
-                list_directory(d.base, opened, d.files, &below);
+                list_directory(d.base, opened, d.files, &below, listings);
                 if (!d.files.empty()) {
                     d.calls = calls_of_directory(d.base, opened, d.files, repo.policy,
                                                  remember_files ? &d.memo : nullptr, d.files_read);
@@ -286,7 +290,7 @@ ModuleRoleCache::~ModuleRoleCache() = default;
 ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Settings& settings,
                                     const std::string& fallback_root,
                                     const std::shared_ptr<const FileOverlays>& overlays, unsigned jobs,
-                                    DirectoryProbe* probe) {
+                                    DirectoryProbe* probe, const ScanListings* listings) {
     const std::string dir = absolute_normal_path(module_dir);
     const std::string root =
         probe != nullptr ? probe->repository_root(dir, fallback_root) : find_repository_root(dir, fallback_root);
@@ -294,7 +298,7 @@ ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Setting
     auto it = by_root_.find(root);
     if (it == by_root_.end()) {
         auto repo = std::make_unique<Repository>();
-        scan_into(root, overlays, *repo, true, jobs);
+        scan_into(root, overlays, *repo, true, jobs, listings);
         it = by_root_.emplace(root, std::move(repo)).first;
     }
     return decide_module_role(dir, settings, it->second->calls);

@@ -140,7 +140,7 @@ private:
 // their module and report only themselves. False after reporting a path that
 // does not exist or a broken settings file.
 bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, Messenger& say, Targets& targets,
-                     std::size_t& unreadable_dirs) {
+                     std::size_t& unreadable_dirs, ScanListings& listings) {
     std::vector<std::string> paths = request.paths;
     if (paths.empty()) paths.emplace_back(".");
     for (const auto& path : paths) {
@@ -158,7 +158,7 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             std::vector<std::string> dirs;
             if (request.recursive) {
                 std::vector<std::string> problems;
-                dirs = find_module_dirs(path, *settings, problems);
+                dirs = find_module_dirs(path, *settings, problems, &listings);
                 if (request.respect_gitignore) dirs = drop_gitignored(dirs, find_repository_root(path));
                 for (const auto& p : problems) say.cannot_read(p);
                 unreadable_dirs += problems.size();
@@ -233,10 +233,18 @@ struct Scan {
 // Reads what the rules will read besides the configuration (the lock file
 // and the state file) once up front, so that one that cannot be read stops
 // the run with a failure instead of becoming a finding or nothing.
-void check_module_inputs(ModuleRun& run, const LintRequest& request) {
+// `listings`: what the scan has listed (may be null).
+void check_module_inputs(ModuleRun& run, const LintRequest& request, const ScanListings* listings) {
     for (const auto& message : run.tree.read_failures) run.cannot_read.push_back(message);
-    const FileContent lock = read_regular_file(lock_file_display_path(run.dir), run.tree.read_policy);
-    if (!lock.ok() && lock.failure != ReadFailure::missing) run.cannot_read.push_back("the lock file " + lock.message);
+    const ScanListings::Entries listed = listings != nullptr ? listings->find(run.absolute) : nullptr;
+    const bool no_lock_file = listed && std::none_of(listed->begin(), listed->end(), [](const DirectoryEntry& e) {
+                                  return e.name == ".terraform.lock.hcl";
+                              });
+    if (!no_lock_file) {
+        const FileContent lock = read_regular_file(lock_file_display_path(run.dir), run.tree.read_policy);
+        if (!lock.ok() && lock.failure != ReadFailure::missing)
+            run.cannot_read.push_back("the lock file " + lock.message);
+    }
     if (!run.state_file.empty()) {
         ReadPolicy policy = run.tree.read_policy;
         if (!request.state_file.empty()) policy.root.clear();  // named by the user: it may lie anywhere
@@ -310,9 +318,10 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 // the same whatever the number of jobs and the order of the work.
 //
 // When the selection names an unknown rule, every tree is held. False after
-// reporting why the run cannot go on.
+// reporting why the run cannot go on. `listings` (may be null) holds what
+// this scan has listed already.
 bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request, Messenger& say,
-                  Scan& scan, ModuleRoleCache& role_cache) {
+                  Scan& scan, ModuleRoleCache& role_cache, const ScanListings* listings) {
     const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
     // Files do not change during one scan (a fix is applied between two).
     const std::uint64_t scan_id = config::new_scan_id();
@@ -333,7 +342,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // Each target's engine (which may list its directory and read its lock
     // file) and state file, `jobs` at once: they report nothing.
     parallel_for(runs.size(), jobs, [&](std::size_t i) {
-        runs[i].engine = resolve_engine(request.engine, *runs[i].settings, runs[i].dir);
+        runs[i].engine = resolve_engine(request.engine, *runs[i].settings, runs[i].dir, listings);
         runs[i].state_file = state_file_for(request, runs[i].dir);
     });
 
@@ -368,7 +377,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     std::vector<ModuleRole> roles(runs.size());
     for (std::size_t i = 0; i < runs.size(); ++i) {
         roles[i] = role_cache.role_of(runs[i].dir, *runs[i].settings, runs[i].trusted_root, request.overlays, jobs,
-                                      &settings_cache.probe());
+                                      &settings_cache.probe(), listings);
     }
     scan.times.roles += seconds_since(roles_started);
     const bool lint_early = unknown_rule.empty();
@@ -452,7 +461,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
             run.readable = run.tree.root != nullptr;
             if (run.readable) {
                 for (const auto& f : run.tree.root->files) run.files.push_back(f.parsed->source->path());
-                check_module_inputs(run, request);
+                check_module_inputs(run, request, listings);
                 run.calls = called_by(run);
             }
             std::optional<ModuleRole> role;
@@ -619,7 +628,10 @@ LintResult run_session(const LintRequest& request) {
                                  request.catalogue, say);
     Targets targets;
     std::size_t unreadable_dirs = 0;
-    if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs)) return result;
+    // What finding the targets lists, the first scan takes; a scan after
+    // files were written lists again.
+    ScanListings listings;
+    if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs, listings)) return result;
 
     // One scan of each repository's module calls for the whole run, unless
     // the caller keeps them between runs.
@@ -630,7 +642,7 @@ LintResult run_session(const LintRequest& request) {
     // (lint/lock_fix.hpp), fetched from the registries unless offline.
     std::optional<LockRepairSession> lock_repairs;
     if (request.fix) lock_repairs.emplace(!request.offline);
-    const bool scanned = scan_targets(targets, settings_cache, request, say, scan, *role_cache);
+    const bool scanned = scan_targets(targets, settings_cache, request, say, scan, *role_cache, &listings);
     if (lock_repairs) {
         for (auto& line : lock_repairs->take_messages()) say.send(MessageKind::lock_repair, std::move(line));
         result.lock_repair_failed = lock_repairs->not_repaired();
@@ -667,7 +679,7 @@ LintResult run_session(const LintRequest& request) {
         if (!written.written.empty()) {
             // What remains, from the files as they are now.
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache)) return result;
+            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache, nullptr)) return result;
         }
         scan.times.fix = fix_time;
         result.fix_write_failed = !written.errors.empty();
@@ -693,7 +705,7 @@ LintResult run_session(const LintRequest& request) {
             // Report what remains, from the files as they are now.
             const SessionTimes times = scan.times;
             scan = Scan{};
-            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache)) return result;
+            if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache, nullptr)) return result;
             scan.times.fix = times.fix;
         }
     }

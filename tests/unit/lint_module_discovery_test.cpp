@@ -75,3 +75,30 @@ TEST_CASE("module directories below a root skip hidden and excluded ones", "[lin
     CHECK(dirs[0] == t.root.string());
     CHECK(fs::path(dirs[1]).filename() == "net");
 }
+
+TEST_CASE("the listings of module discovery serve the later steps of the scan", "[lint][discovery]") {
+    Tree t;
+    t.write("a/main.tf");
+    t.write("a/.terraform.lock.hcl", "# This file is maintained automatically by \"tofu init\".\n");
+    t.write("b/main.tf");
+    t.write(".hidden/main.tf");
+    std::vector<std::string> problems;
+    ScanListings listings;
+    const auto dirs = find_module_dirs(t.root.string(), Settings{}, problems, &listings);
+    REQUIRE(dirs.size() == 2);
+    REQUIRE(problems.empty());
+    // Every directory listed is kept by its absolute path, the hidden one
+    // (never descended into) not.
+    const auto a = listings.find(t.at("a"));
+    REQUIRE(a);
+    CHECK(a->size() == 2);
+    CHECK(listings.find(t.root.string()));
+    CHECK_FALSE(listings.find(t.at(".hidden")));
+    CHECK(detect_engine(t.at("a"), &listings) == Engine::opentofu);
+    CHECK(detect_engine(t.at("b"), &listings) == Engine::terraform);
+    // Files do not change within a scan: what the scan listed is taken as
+    // it was, and a later scan lists again.
+    t.write("b/extra.tofu");
+    CHECK(detect_engine(t.at("b"), &listings) == Engine::terraform);
+    CHECK(detect_engine(t.at("b")) == Engine::opentofu);
+}

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -21,9 +22,10 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
 // Every directory at or below `root` that holds configuration files, sorted;
 // hidden directories (.terraform, .git), excluded ones and symlinks to
 // directories are skipped. A directory that cannot be listed (no permission,
-// a path too long to open) is named in `problems`.
+// a path too long to open) is named in `problems`. `listings`, when given,
+// receives every listing made, for the later steps of the same scan.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
-                                          std::vector<std::string>& problems);
+                                          std::vector<std::string>& problems, ScanListings* listings = nullptr);
 // The same, without telling what could not be read.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings);
 
@@ -33,11 +35,13 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
 bool needs_recursive_hint(const std::string& dir, const Settings& settings);
 
 // OpenTofu when the directory has `.tofu` files or a lock file written by
-// `tofu init`; Terraform otherwise.
-Engine detect_engine(const std::string& dir);
+// `tofu init`; Terraform otherwise. The directory is listed unless
+// `listings` holds it.
+Engine detect_engine(const std::string& dir, const ScanListings* listings = nullptr);
 
 // The engine a module directory is linted for: the one asked for (the
 // command line's --engine), else the settings' `engine`, else detected.
-Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir);
+Engine resolve_engine(std::optional<Engine> asked, const Settings& settings, const std::string& dir,
+                      const ScanListings* listings = nullptr);
 
 }  // namespace tfsift::lint

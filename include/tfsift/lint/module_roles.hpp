@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/directory_probe.hpp"
@@ -65,10 +66,11 @@ public:
     // not scanned yet is scanned with `overlays` standing in for files.
     // A scan reads the files of `jobs` directories at once. `probe`, when
     // given, finds the repository root with what the caller's run already
-    // knows of the directories above (one thread at a time).
+    // knows of the directories above (one thread at a time). A scan takes
+    // the listings of `listings` (when given) instead of listing again.
     ModuleRole role_of(const std::string& module_dir, const Settings& settings, const std::string& fallback_root = {},
                        const std::shared_ptr<const FileOverlays>& overlays = nullptr, unsigned jobs = 1,
-                       DirectoryProbe* probe = nullptr);
+                       DirectoryProbe* probe = nullptr, const ScanListings* listings = nullptr);
 
     // The directories (absolute, lexically normal) that the `module` blocks
     // of `module_dir`'s own files call by a local path, as the scan of a
