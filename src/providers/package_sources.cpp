@@ -110,6 +110,11 @@ std::string escaping_link(const fs::path& package_dir, const std::vector<fs::pat
 std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_too,
                                const std::vector<fs::path>& link_roots) {
     std::vector<LocalPackage> found;
+    // The base may be a symlink; nothing deeper is followed as a directory
+    // except the final OS_ARCH package directory. Most bases do not exist
+    // (a module without .terraform/providers): they cost one stat, not a
+    // canonical walk of every component.
+    if (type_following(base) != fs::file_type::directory) return found;
     // Where a symlinked package directory may lead (compared canonically).
     std::vector<fs::path> roots;
     for (const auto& root : link_roots) {
@@ -118,9 +123,6 @@ std::vector<LocalPackage> scan(const fs::path& base, Engine engine, bool packed_
     }
     std::error_code base_ec;
     if (auto canonical = fs::canonical(base, base_ec); !base_ec) roots.push_back(std::move(canonical));
-    // The base may be a symlink; nothing deeper is followed as a directory
-    // except the final OS_ARCH package directory.
-    if (type_following(base) != fs::file_type::directory) return found;
     for (const auto& host : sorted_names(base)) {
         const fs::path host_dir = base / host;
         if (type_without_following(host_dir) != fs::file_type::directory) continue;
