@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -178,10 +179,46 @@ std::optional<std::vector<FileStamp>> stamps_of(const OpenDirectory& dir, const 
     return out;
 }
 
+// The real paths of the directories the loader has resolved during one
+// scan (TreeOptions::scan_id), by the path it named them by. Directories do
+// not change within a scan, so a module directory that many trees call is
+// opened and resolved once per scan rather than once per call. Holds one
+// scan at a time: a newer scan starts it afresh.
+class ScanRealPaths {
+public:
+    static ScanRealPaths& instance() {
+        static ScanRealPaths memo;
+        return memo;
+    }
+
+    std::optional<std::string> find(std::uint64_t scan, const std::string& path) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (scan == 0 || scan != scan_) return std::nullopt;
+        auto it = by_path_.find(path);
+        if (it == by_path_.end()) return std::nullopt;
+        return it->second;
+    }
+
+    void add(std::uint64_t scan, const std::string& path, const std::string& real) {
+        if (scan == 0) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (scan != scan_) {
+            by_path_.clear();
+            scan_ = scan;
+        }
+        by_path_.emplace(path, real);
+    }
+
+private:
+    std::mutex mutex_;
+    std::uint64_t scan_ = 0;
+    std::unordered_map<std::string, std::string> by_path_;
+};
+
 // What the loader knows of a module directory before loading it.
 struct DirectoryLook {
     std::string opened;                // the path it is opened by (TreeLoader::under_root)
-    OpenDirectory handle;              // open while the loader looks and reads
+    OpenDirectory handle;              // open while the loader lists and reads
     std::optional<std::string> where;  // the real path; nullopt when it cannot be resolved
     std::string prefix;                // see TreeLoader::names_prefix
     std::string key;                   // the sharing key; empty when the directory is not shared
@@ -365,7 +402,12 @@ private:
         const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
         std::string out = normal.generic_string();
         while (!out.empty() && out.back() == '/') out.pop_back();
-        const auto named = resolved_real_path(out.empty() ? std::string(".") : out);
+        const std::string name = out.empty() ? std::string(".") : out;
+        auto named = ScanRealPaths::instance().find(options_.scan_id, name);
+        if (!named) {
+            named = resolved_real_path(name);
+            if (named) ScanRealPaths::instance().add(options_.scan_id, name, *named);
+        }
         if (!named || where != *named) return raw;
         return out.empty() || out == "." ? std::string() : out + "/";
     }
@@ -373,13 +415,18 @@ private:
 public:
     // What can be known of the module directory `dir` before loading it;
     // false when it cannot be read as a directory. A directory loaded and
-    // found unchanged earlier in the scan is taken without listing it again.
+    // found unchanged earlier in the scan is taken without opening or
+    // listing it again.
     bool look_at(const std::string& dir, DirectoryLook& look) {
         look.opened = under_root(dir);
-        if (!look.handle.open(look.opened)) return false;
-        look.where = look.handle.real_path();
-        if (!look.where) look.where = resolved_real_path(look.opened);
-        if (!look.where) return false;
+        look.where = ScanRealPaths::instance().find(options_.scan_id, look.opened);
+        if (!look.where) {
+            if (!look.handle.open(look.opened)) return false;
+            look.where = look.handle.real_path();
+            if (!look.where) look.where = resolved_real_path(look.opened);
+            if (!look.where) return false;
+            ScanRealPaths::instance().add(options_.scan_id, look.opened, *look.where);
+        }
         look.prefix = names_prefix(dir, *look.where);
         const auto& policy = options_.read_policy;
         if (!options_.exclude_file && !overlays_directory(policy, *look.where)) {
@@ -393,6 +440,7 @@ public:
                 }
             }
         }
+        if (!look.handle.is_open() && !look.handle.open(look.opened)) return false;
         return list_dir(look.handle, look.names);
     }
 

@@ -92,3 +92,25 @@ TEST_CASE("module sharing: one scan examines a shared directory once, the next s
     CHECK(reread->source->text().find("variable \"y\"") != std::string_view::npos);
     CHECK(parse_of(next_scan, "../shared/extra.tf") != nullptr);
 }
+
+TEST_CASE("module sharing: a scan resolves a module directory's name once", "[config][module-tree]") {
+    TwoRoots t;
+    const std::uint64_t scan = new_scan_id();
+    const LoadedTree a = t.load("a", scan);
+    const ParsedFile* first = parse_of(a, shared_file);
+    REQUIRE(first != nullptr);
+
+    // The name `a/../shared` now leads to another directory: within the
+    // scan it still stands for the one it named first; the next scan
+    // follows it.
+    fs::rename(t.root / "shared", t.root / "old-shared");
+    write_file(t.root / "elsewhere/main.tf", "variable \"moved\" {}\n");
+    fs::create_directory_symlink(t.root / "elsewhere", t.root / "shared");
+    const LoadedTree same_scan = t.load("a", scan);
+    CHECK(parse_of(same_scan, shared_file) == first);
+
+    const LoadedTree next_scan = t.load("a", new_scan_id());
+    const ParsedFile* moved = parse_of(next_scan, shared_file);
+    REQUIRE(moved != nullptr);
+    CHECK(moved->source->text().find("variable \"moved\"") != std::string_view::npos);
+}
