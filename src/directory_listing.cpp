@@ -131,6 +131,10 @@ bool OpenDirectory::list(std::vector<DirectoryEntry>& entries) const {
 std::optional<FileStamp> OpenDirectory::stamp(const std::string& name) const {
     struct stat st {};
     if (fd_ < 0 || ::fstatat(fd_, name.c_str(), &st, 0) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return file_stamp(st);
+}
+
+FileStamp file_stamp(const struct stat& st) {
     return FileStamp{static_cast<std::uint64_t>(st.st_size),
                      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }

@@ -421,10 +421,7 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
             const auto expected = static_cast<std::uint64_t>(st.st_size);
             if (read_all(fd.get(), expected, policy_.max_size, buffer, error) && buffer.size() <= policy_.max_size &&
                 buffer.size() >= expected) {
-                if (stamp != nullptr) {
-                    *stamp = FileStamp{expected,
-                                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-                }
+                if (stamp != nullptr) *stamp = file_stamp(st);
                 const std::size_t size = buffer.size();
                 return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size);
             }
@@ -436,10 +433,7 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
         before = dir_.is_open() ? dir_.stamp(name) : std::nullopt;
         if (!before) {
             struct stat st {};
-            if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-                before = FileStamp{static_cast<std::uint64_t>(st.st_size),
-                                   static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-            }
+            if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) before = file_stamp(st);
         }
     }
     auto out = read_source_file(path, policy_, failure, display_name);

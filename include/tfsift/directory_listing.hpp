@@ -10,6 +10,8 @@
 // directory's path once rather than once per file.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -34,6 +36,9 @@ struct FileStamp {
     std::int64_t modified_ns = 0;
     friend bool operator==(const FileStamp&, const FileStamp&) = default;
 };
+
+// The stamp of the file `st` describes.
+FileStamp file_stamp(const struct stat& st);
 
 // A directory opened for reading: a descriptor that keeps naming the same
 // directory whatever happens to its path afterwards. Move-only; closes the
