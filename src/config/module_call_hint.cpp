@@ -83,4 +83,9 @@ bool may_declare_module_calls(std::string_view text, FileSyntax syntax) {
 
 std::size_t last_module_block_start(std::string_view text) { return module_block_start(text, true); }
 
+bool may_name_local_source(std::string_view text) {
+    return text.find("./") != std::string_view::npos || text.find('\\') != std::string_view::npos ||
+           text.find("${") != std::string_view::npos || text.find("%{") != std::string_view::npos;
+}
+
 }  // namespace tfsift::config

@@ -88,7 +88,8 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     std::size_t last = std::string_view::npos;
     if (name.syntax == config::FileSyntax::native) {
         last = config::last_module_block_start(text);
-        if (last == std::string_view::npos) return {};
+        // Only local calls count.
+        if (last == std::string_view::npos || !config::may_name_local_source(text)) return {};
     } else if (!config::may_declare_module_calls(text, name.syntax)) {
         return {};
     }

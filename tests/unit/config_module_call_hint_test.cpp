@@ -10,6 +10,7 @@
 #include "support/scratch_dir.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/module_call_hint.hpp"
+#include "tfsift/config/paths.hpp"
 #include "tfsift/hcl/block_text.hpp"
 
 using tfsift::config::FileSyntax;
@@ -144,4 +145,39 @@ TEST_CASE("reading module blocks up to the last start loses none", "[config][mod
         CHECK(calls_of(path, *cut) == calls_of(path, text));
     });
     CHECK(with_blocks > 1500);
+}
+
+TEST_CASE("a local module source shows its bytes, an escape or a template", "[config][module-call-hint]") {
+    using tfsift::config::may_name_local_source;
+    CHECK(may_name_local_source("module \"a\" {\n  source = \"./a\"\n}\n"));
+    CHECK(may_name_local_source("module \"a\" {\n  source = \"../a\"\n}\n"));
+    CHECK(may_name_local_source("module \"a\" {\n  source = \"\\u002e/a\"\n}\n"));
+    CHECK(may_name_local_source("module \"a\" {\n  source = \"${\".\"}/a\"\n}\n"));
+    CHECK(may_name_local_source("module \"a\" {\n  source = \"%{if true}.%{endif}/a\"\n}\n"));
+    CHECK_FALSE(may_name_local_source("module \"a\" {\n  source = \"hashicorp/consul/aws\"\n}\n"));
+    CHECK_FALSE(may_name_local_source("module \"a\" {\n  source = \"git::https://example.com/a.git\"\n}\n"));
+}
+
+// On every native file of the corpus, the rule fixtures and the upstream
+// test data that the check passes over, no module call has a constant
+// source that is a local path.
+TEST_CASE("no file passed over for local sources calls a local module", "[config][module-call-hint][corpus]") {
+    std::size_t with_calls = 0;
+    std::size_t passed_over = 0;
+    for_each_native_file([&](const std::string& path, std::string text) {
+        if (!may_declare_module_calls(text, FileSyntax::native)) return;
+        ++with_calls;
+        if (tfsift::config::may_name_local_source(text)) return;
+        ++passed_over;
+        auto source = std::make_shared<const tfsift::SourceFile>(path, std::move(text));
+        auto parsed = tfsift::config::parse_config_file(source, FileSyntax::native);
+        tfsift::Diagnostics diags;
+        const auto decoded = tfsift::config::decode_config_file(*parsed, false, diags, tfsift::Engine::opentofu);
+        for (const auto& [call, declared] : decoded.module_calls) {
+            INFO(path << ": module " << call.name);
+            CHECK_FALSE(
+                (call.source && call.source->value && tfsift::config::is_local_module_source(*call.source->value)));
+        }
+    });
+    CHECK(passed_over > with_calls / 4);
 }
