@@ -1,7 +1,5 @@
 #include "tfsift/config/module_tree.hpp"
 
-#include <sys/stat.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -491,8 +489,9 @@ private:
     }
 
     // Reads, parses and decodes the `selected` files of `dir` (open as
-    // `handle`, its real path `where`) and merges them, naming each file `prefix` + its name. The
-    // stamps are those of the files read, as long as every one had one.
+    // `handle`, its real path `where`) and merges them, naming each file
+    // `prefix` + its name. The stamps are those of the files read, as long
+    // as every one had one.
     std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const OpenDirectory& handle,
                                                     const std::optional<std::string>& where,
                                                     const std::vector<ConfigFileName>& selected,
