@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstddef>
@@ -59,13 +60,12 @@ DirectoryEntry entry_of(int fd, const char* name, unsigned char type) {
 }  // namespace
 
 OpenDirectory::OpenDirectory(OpenDirectory&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)), listed_(other.listed_) {}
+    : fd_(std::exchange(other.fd_, -1)), listed_(other.listed_) {}
 
 OpenDirectory& OpenDirectory::operator=(OpenDirectory&& other) noexcept {
     if (this != &other) {
         close();
         fd_ = std::exchange(other.fd_, -1);
-        path_ = std::move(other.path_);
         listed_ = other.listed_;
     }
     return *this;
@@ -88,7 +88,6 @@ bool OpenDirectory::open(const std::string& path) {
         return false;
     }
     fd_ = fd;
-    path_ = path;
     listed_ = false;
     return true;
 }
@@ -149,6 +148,10 @@ ScanListings::Entries ScanListings::find(const std::string& dir) const {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_dir_.find(dir);
     return it == by_dir_.end() ? nullptr : it->second;
+}
+
+bool lists_entry(const std::vector<DirectoryEntry>& entries, std::string_view name) {
+    return std::any_of(entries.begin(), entries.end(), [&](const DirectoryEntry& e) { return e.name == name; });
 }
 
 bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {

@@ -429,12 +429,10 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
         // Anything unusual is read again by path, which says what it is.
     }
     std::optional<FileStamp> before;
-    if (stamp != nullptr) {
-        before = dir_.is_open() ? dir_.stamp(name) : std::nullopt;
-        if (!before) {
-            struct stat st {};
-            if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) before = file_stamp(st);
-        }
+    if (stamp != nullptr && dir_.is_open()) {
+        before = dir_.stamp(name);
+    } else if (struct stat st{}; stamp != nullptr && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        before = file_stamp(st);
     }
     auto out = read_source_file(path, policy_, failure, display_name);
     if (out && stamp != nullptr) *stamp = before;

@@ -46,9 +46,9 @@ std::size_t rounded(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1)
 // lowers the top instead. The block at the top can grow or shrink in place:
 // an arena that is the only one allocating (a file parsed on one thread)
 // ends up exactly as large as its tree. Any other block can shrink in place,
-// its tail given back. Pages stay with the process for
-// reuse, except those of blocks of 1 MiB and more, which go back to the
-// system when the block is given back.
+// its tail given back. Pages stay with the process for reuse, except those
+// of blocks of 1 MiB and more, which go back to the system when the block
+// is given back.
 struct Allocator {
     Allocator() {
         // The reservation is made while static objects are initialized; a

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -59,8 +60,6 @@ public:
 
     [[nodiscard]] bool is_open() const { return fd_ >= 0; }
     [[nodiscard]] int descriptor() const { return fd_; }
-    // The path it was opened by.
-    [[nodiscard]] const std::string& path() const { return path_; }
 
     // Where the directory is, every symbolic link resolved, as the kernel
     // knows the open directory (nullopt when it cannot tell).
@@ -79,7 +78,6 @@ public:
 
 private:
     int fd_ = -1;
-    std::string path_;
     // Whether the descriptor has been read from: listing again starts over.
     mutable bool listed_ = false;
 };
@@ -100,6 +98,9 @@ private:
     mutable std::mutex mutex_;
     std::unordered_map<std::string, Entries> by_dir_;
 };
+
+// Whether `entries` (one directory's listing) holds one named `name`.
+bool lists_entry(const std::vector<DirectoryEntry>& entries, std::string_view name);
 
 // The entries of `dir` other than "." and "..", in the order the file system
 // returns them. False when `dir` cannot be opened as a directory (missing,

@@ -13,6 +13,7 @@
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/providers/lock_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -120,19 +121,18 @@ Engine detect_engine(const std::string& dir, const ScanListings* listings) {
     ScanListings::Entries listed = listings != nullptr ? listings->find(absolute_normal_path(dir)) : nullptr;
     std::vector<DirectoryEntry> own;
     if (!listed) (void)list_directory_entries(dir, own);
-    bool tofu_files = false;
-    bool lock_file = false;
-    for (const auto& entry : listed ? *listed : own) {
+    const std::vector<DirectoryEntry>& entries = listed ? *listed : own;
+    for (const auto& entry : entries) {
         const std::string_view name = entry.name;
-        if (!ignored_name(name) && (has_suffix(name, ".tofu") || has_suffix(name, ".tofu.json"))) tofu_files = true;
-        if (name == ".terraform.lock.hcl") lock_file = true;
+        if (!ignored_name(name) && (has_suffix(name, ".tofu") || has_suffix(name, ".tofu.json"))) {
+            return Engine::opentofu;
+        }
     }
-    if (tofu_files) return Engine::opentofu;
     // A listing of the scan that shows no lock file spares the read.
-    if (listed && !lock_file) return Engine::terraform;
+    if (listed && !lists_entry(entries, providers::kLockFileName)) return Engine::terraform;
     // Only the first line counts; a lock file that cannot be read is
     // reported by the lock rules, not here.
-    FileContent lock = read_regular_file(join(dir, ".terraform.lock.hcl"), ReadPolicy{});
+    FileContent lock = read_regular_file(join(dir, providers::kLockFileName), ReadPolicy{});
     std::string_view first(lock.bytes);
     first = first.substr(0, first.find('\n'));
     if (lock.ok() && first.find("tofu init") != std::string_view::npos) return Engine::opentofu;

@@ -31,6 +31,7 @@
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
+#include "tfsift/providers/lock_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -237,9 +238,7 @@ struct Scan {
 void check_module_inputs(ModuleRun& run, const LintRequest& request, const ScanListings* listings) {
     for (const auto& message : run.tree.read_failures) run.cannot_read.push_back(message);
     const ScanListings::Entries listed = listings != nullptr ? listings->find(run.absolute) : nullptr;
-    const bool no_lock_file = listed && std::none_of(listed->begin(), listed->end(), [](const DirectoryEntry& e) {
-                                  return e.name == ".terraform.lock.hcl";
-                              });
+    const bool no_lock_file = listed && !lists_entry(*listed, providers::kLockFileName);
     if (!no_lock_file) {
         const FileContent lock = read_regular_file(lock_file_display_path(run.dir), run.tree.read_policy);
         if (!lock.ok() && lock.failure != ReadFailure::missing)
