@@ -44,9 +44,11 @@ void* allocate(std::size_t bytes);
 void release(void* p, std::size_t bytes);
 
 // Makes the block at `p` of `old_bytes` `new_bytes` long without moving it:
-// a block can always shrink (its tail is given back); it can grow when no
-// block was handed out after it and the space has room. Returns false,
-// changing nothing, otherwise.
+// a block can always shrink (its tail is given back); it can grow when it is
+// the last block the calling thread was handed and there is room after it
+// (each thread hands out blocks from a region of the space of its own, which
+// grows while it ends at the top of the space), or when it ends at the top
+// of the space. Returns false, changing nothing, otherwise.
 bool resize_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes);
 
 // Bytes handed out and not given back (for tests and benchmarks).

@@ -3,8 +3,11 @@
 // blocks come from.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tfsift/arena.hpp"
@@ -123,20 +126,33 @@ TEST_CASE("arena blocks and source texts live in the tree space", "[arena]") {
 
 TEST_CASE("the tree space reuses what it is given back", "[arena]") {
     namespace space = tfsift::tree_space;
-    // Blocks larger than any free one come from the top, one after the other.
-    const std::size_t size = space::largest_free() + 4096;
+    // One thread's blocks follow each other, from its own region.
+    const std::size_t size = (space::largest_free() + (std::size_t{1} << 20) + 15) / 16 * 16;
     auto* x = static_cast<char*>(space::allocate(size));
     auto* y = static_cast<char*>(space::allocate(size));
     CHECK(y == x + size);
-    // Given back, they merge into one block (and lower the top, as the later
-    // one was at the top), which serves a request for both.
-    space::release(x, size);
+    // Given back last first, they return to the region, which serves a
+    // request for both from where the first began.
     space::release(y, size);
+    space::release(x, size);
     auto* both = static_cast<char*>(space::allocate(2 * size));
-    CHECK(both <= x);
+    CHECK(both == x);
     space::release(both, 2 * size);
 
-    // The same small size again gets a block that was given back.
+    // A block given back out of order becomes a free block (merged with
+    // any free one before it); a request the region cannot serve takes it,
+    // as the best fit: it is larger than any free block there was.
+    x = static_cast<char*>(space::allocate(size));
+    void* after = space::allocate(16);
+    space::release(x, size);
+    CHECK(space::largest_free() >= size);
+    auto* again = static_cast<char*>(space::allocate(size));
+    CHECK(again <= x);
+    CHECK(again + size > x);
+    space::release(again, size);
+    space::release(after, 16);
+
+    // The same small size again gets the block that was given back.
     const std::size_t before = space::in_use();
     void* a = space::allocate(100);
     space::release(a, 100);
@@ -148,27 +164,81 @@ TEST_CASE("the tree space reuses what it is given back", "[arena]") {
 
 TEST_CASE("a block shrinks in place wherever it lies, its tail given back", "[arena]") {
     namespace space = tfsift::tree_space;
-    // Larger than any free block (so both come from the top), a multiple of
-    // the 16-byte granule.
-    const std::size_t size = (space::largest_free() + 4096 + 15) / 16 * 16;
+    const std::size_t size = 64 * 1024;
     auto* x = static_cast<char*>(space::allocate(size));
-    auto* y = static_cast<char*>(space::allocate(size));  // x is no longer at the top
+    auto* y = static_cast<char*>(space::allocate(size));  // x is no longer the last block
     const std::size_t before = space::in_use();
     // The same 16-byte multiple: nothing to do.
     CHECK(space::resize_in_place(x, size, size - 8));
     CHECK(space::in_use() == before);
-    // Shorter: the tail becomes a free block that a request can take.
+    // Shorter: the tail is given back.
     CHECK(space::resize_in_place(x, size, size - 1024));
     CHECK(space::in_use() == before - 1024);
     CHECK(space::largest_free() >= 1024);
     // Longer again: y follows, so x cannot grow.
     CHECK_FALSE(space::resize_in_place(x, size - 1024, size));
+    // The last block's tail returns to the region: the next request starts
+    // there. It grows back in place.
+    CHECK(space::resize_in_place(y, size, size - 1024));
+    CHECK(space::in_use() == before - 2048);
     auto* tail = static_cast<char*>(space::allocate(1024));
-    CHECK(tail == x + size - 1024);
+    CHECK(tail == y + size - 1024);
     space::release(tail, 1024);
+    CHECK(space::resize_in_place(y, size - 1024, size));
     space::release(x, size - 1024);
     space::release(y, size);
     CHECK(space::in_use() == before - 2 * size);
+}
+
+TEST_CASE("threads allocate side by side and give back each other's blocks", "[arena]") {
+    namespace space = tfsift::tree_space;
+    const std::size_t before = space::in_use();
+    constexpr int threads = 4;
+    constexpr int blocks = 2000;
+    // Each thread fills its blocks with its own byte, then checks them: a
+    // block handed out twice shows another thread's byte.
+    std::vector<std::vector<std::pair<char*, std::size_t>>> made(threads);
+    std::atomic<int> corrupt{0};
+    auto fill = [&](int t) {
+        for (int i = 0; i < blocks; ++i) {
+            const std::size_t size = 1 + static_cast<std::size_t>((i * 7919 + t * 104729) % 20000);
+            auto* p = static_cast<char*>(space::allocate(size));
+            std::memset(p, 'a' + t, size);
+            made[t].emplace_back(p, size);
+            if (i % 3 == 0) {
+                // Some are shrunk, some given back at once.
+                if (space::resize_in_place(p, size, size / 2 + 1)) made[t].back().second = size / 2 + 1;
+            }
+            if (i % 5 == 0) {
+                space::release(made[t].back().first, made[t].back().second);
+                made[t].pop_back();
+            }
+        }
+        for (const auto& [p, size] : made[t]) {
+            for (std::size_t k = 0; k < size; ++k) {
+                if (p[k] != 'a' + t) {
+                    ++corrupt;
+                    break;
+                }
+            }
+        }
+    };
+    std::vector<std::thread> running;
+    for (int t = 0; t < threads; ++t) running.emplace_back(fill, t);
+    for (auto& th : running) th.join();
+    CHECK(corrupt == 0);
+    CHECK(space::in_use() > before);
+    // Each thread gives back the blocks of the next one, in order of
+    // allocation (not the reverse: most go through the shared free blocks).
+    running.clear();
+    for (int t = 0; t < threads; ++t) {
+        running.emplace_back([&, t] {
+            for (const auto& [p, size] : made[(t + 1) % threads]) space::release(p, size);
+        });
+    }
+    for (auto& th : running) th.join();
+    // The threads have ended, their regions given back with them.
+    CHECK(space::in_use() == before);
 }
 
 TEST_CASE("a full tree space is an exception that says so, not a crash", "[arena]") {
