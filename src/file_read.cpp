@@ -192,9 +192,10 @@ bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, Buffer& out, 
     constexpr std::size_t chunk = std::size_t{1} << 16;
     while (out.size() <= limit) {
         const std::size_t old = out.size();
-        // What fstat promised and one byte more, then one byte to see the
-        // end: growing the string by a whole chunk each time would zero
-        // 128 KiB for every small file (and reallocate it).
+        // What fstat promised and one byte more (the byte that shows the
+        // file grew), then one byte to see the end: growing the string by a
+        // whole chunk each time would zero 128 KiB for every small file (and
+        // reallocate it).
         std::uint64_t hint = chunk;
         if (old < expected) {
             hint = expected - old + 1;
@@ -212,6 +213,10 @@ bool read_all(int fd, std::uint64_t expected, std::uint64_t limit, Buffer& out, 
         }
         out.resize(old + static_cast<std::size_t>(n));
         if (n == 0) break;
+        // A regular file's read stops short only at its end: once it has
+        // given the size fstat reported and less than was asked, another
+        // read would only return nothing (a system call for each file).
+        if (static_cast<std::size_t>(n) < want && expected > 0 && out.size() == expected) break;
     }
     return true;
 }
