@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "tfsift/lint/repository_root.hpp"
@@ -44,14 +45,27 @@ bool DirectoryProbe::is_directory(const std::string& dir) {
     Facts& f = facts(dir);
     if (f.is_directory < 0) {
         struct stat st {};
-        f.is_directory = known(::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode));
+        f.is_directory = known(listed(dir) || (::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode)));
     }
     return f.is_directory == 1;
 }
 
 bool DirectoryProbe::has_git(const std::string& dir) {
     Facts& f = facts(dir);
-    if (f.has_git < 0) f.has_git = known(exists_followed(child_of(dir, ".git")));
+    if (f.has_git < 0) {
+        const ScanListings::Entries entries = listed(dir);
+        const auto entry = entries ? std::find_if(entries->begin(), entries->end(),
+                                                  [](const DirectoryEntry& e) { return e.name == ".git"; })
+                                   : std::vector<DirectoryEntry>::const_iterator{};
+        if (entries && entry == entries->end()) {
+            f.has_git = 0;
+        } else if (entries && !entry->symlink) {
+            f.has_git = 1;
+        } else {
+            // Not listed, or a link that may dangle.
+            f.has_git = known(exists_followed(child_of(dir, ".git")));
+        }
+    }
     return f.has_git == 1;
 }
 
@@ -59,7 +73,11 @@ bool DirectoryProbe::has_settings(const std::string& dir) {
     Facts& f = facts(dir);
     // Anything by that name is the settings file, so that a FIFO, a device
     // or a dangling link there is reported, not skipped.
-    if (f.has_settings < 0) f.has_settings = known(exists_not_followed(child_of(dir, settings_file_name)));
+    if (f.has_settings < 0) {
+        const ScanListings::Entries entries = listed(dir);
+        f.has_settings = known(entries ? lists_entry(*entries, settings_file_name)
+                                       : exists_not_followed(child_of(dir, settings_file_name)));
+    }
     return f.has_settings == 1;
 }
 
@@ -67,7 +85,7 @@ bool DirectoryProbe::marks_root(const std::string& dir) {
     Facts& f = facts(dir);
     if (f.marks_root < 0) {
         const std::string path = child_of(dir, settings_file_name);
-        f.marks_root = known(exists_followed(path) && settings_file_marks_root(path));
+        f.marks_root = known(has_settings(dir) && exists_followed(path) && settings_file_marks_root(path));
     }
     return f.marks_root == 1;
 }

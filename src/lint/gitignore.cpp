@@ -74,11 +74,18 @@ int GitignoreFile::verdict(std::string_view relative) const {
     return out;
 }
 
-GitignoreFilter::GitignoreFilter(std::string repository_root) : root_(absolute_normal_path(repository_root)) {}
+GitignoreFilter::GitignoreFilter(std::string repository_root, const ScanListings* listings)
+    : root_(absolute_normal_path(repository_root)), listings_(listings) {}
 
 const GitignoreFile* GitignoreFilter::file_in(const std::string& dir) {
     auto it = has_file_.find(dir);
     if (it == has_file_.end()) {
+        if (ScanListings::Entries listed = listings_ != nullptr ? listings_->find(dir) : nullptr) {
+            if (!lists_entry(*listed, ".gitignore")) {
+                has_file_.emplace(dir, false);
+                return nullptr;
+            }
+        }
         const FileContent content = read_regular_file(dir + "/.gitignore", ReadPolicy{root_, false, 1U << 20U});
         it = has_file_.emplace(dir, content.ok()).first;
         if (content.ok()) files_.emplace(dir, GitignoreFile(content.bytes));
@@ -112,8 +119,9 @@ bool GitignoreFilter::ignored(const std::string& dir) {
     return false;
 }
 
-std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root) {
-    GitignoreFilter filter(repository_root);
+std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root,
+                                         const ScanListings* listings) {
+    GitignoreFilter filter(repository_root, listings);
     std::vector<std::string> out;
     for (const auto& d : dirs) {
         if (!filter.ignored(absolute_normal_path(d))) out.push_back(d);

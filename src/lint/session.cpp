@@ -160,7 +160,9 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             if (request.recursive) {
                 std::vector<std::string> problems;
                 dirs = find_module_dirs(path, *settings, problems, &listings);
-                if (request.respect_gitignore) dirs = drop_gitignored(dirs, find_repository_root(path));
+                if (request.respect_gitignore) {
+                    dirs = drop_gitignored(dirs, find_repository_root(path), &listings);
+                }
                 for (const auto& p : problems) say.cannot_read(p);
                 unreadable_dirs += problems.size();
             } else {
@@ -630,6 +632,7 @@ LintResult run_session(const LintRequest& request) {
     // What finding the targets lists, the first scan takes; a scan after
     // files were written lists again.
     ScanListings listings;
+    settings_cache.probe().use_listings(&listings);
     if (!resolve_targets(request, settings_cache, say, targets, unreadable_dirs, listings)) return result;
 
     // One scan of each repository's module calls for the whole run, unless

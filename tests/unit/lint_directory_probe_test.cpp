@@ -115,3 +115,41 @@ TEST_CASE("module directories: a root that cannot be listed is named", "[lint][d
     CHECK(problems == std::vector<std::string>{(s.path / "missing").string() +
                                                ": cannot read the directory: No such file or directory"});
 }
+
+TEST_CASE("directory probe: the run's listings answer for the directories they hold", "[lint][probe]") {
+    ScratchDir s("tfsift-probe");
+    write_file(s.path / "repo/.git/HEAD", "");
+    write_file(s.path / "repo/.tfsift.toml", "");
+    write_file(s.path / "repo/modules/a/main.tf", "");
+    write_file(s.path / "mono/.tfsift.toml", "root = true\n");
+    write_file(s.path / "mono/svc/main.tf", "");
+    // A `.git` link that leads nowhere does not make a repository.
+    write_file(s.path / "linked/svc/main.tf", "");
+    fs::create_directory_symlink(s.path / "missing", s.path / "linked/.git");
+    ScanListings listings;
+    std::vector<std::string> problems;
+    for (const char* top : {"repo", "mono", "linked"}) {
+        (void)find_module_dirs((s.path / top).string(), Settings{}, problems, &listings);
+    }
+    REQUIRE(problems.empty());
+    DirectoryProbe probe;
+    probe.use_listings(&listings);
+    for (const char* rel : {"repo/modules/a", "repo/modules/a/main.tf", "repo", "mono/svc", "linked/svc"}) {
+        const std::string start = (s.path / rel).string();
+        INFO(rel);
+        CHECK(probe.settings_file(start) == find_settings_file(start));
+        CHECK(probe.marked_repository_root(start) == find_marked_repository_root(start));
+        CHECK(probe.repository_root(start) == find_repository_root(start));
+    }
+    // What was listed is taken as it was: files do not change within a run.
+    write_file(s.path / "repo/modules/a/.tfsift.toml", "");
+    write_file(s.path / "mono/svc/.git/HEAD", "");
+    DirectoryProbe later;
+    later.use_listings(&listings);
+    CHECK(later.settings_file((s.path / "repo/modules/a").string()) == abs(s.path / "repo/.tfsift.toml"));
+    CHECK(later.repository_root((s.path / "mono/svc").string()) == abs(s.path / "mono"));
+    // Without the listings, the file system is asked.
+    DirectoryProbe fresh;
+    CHECK(fresh.settings_file((s.path / "repo/modules/a").string()) == abs(s.path / "repo/modules/a/.tfsift.toml"));
+    CHECK(fresh.repository_root((s.path / "mono/svc").string()) == abs(s.path / "mono/svc"));
+}

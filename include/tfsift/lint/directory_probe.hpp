@@ -13,6 +13,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "tfsift/directory_listing.hpp"
+
 namespace tfsift::lint {
 
 class DirectoryProbe {
@@ -28,6 +30,12 @@ public:
     // The same, else `fallback` when given, else the directory of `start`:
     // see find_repository_root.
     std::string repository_root(const std::string& start, const std::string& fallback = {});
+
+    // Directory listings the run took (may be null; kept by the caller while
+    // the probe is used): a directory listed there is known to exist, and to
+    // hold neither `.git` nor a settings file when its listing names none,
+    // without asking the file system again.
+    void use_listings(const ScanListings* listings) { listings_ = listings; }
 
 private:
     // What is known of one directory (absolute, lexically normal); -1: not
@@ -51,7 +59,13 @@ private:
     // `start` made absolute and normal, then its directory when it is not one.
     std::string start_directory(const std::string& start);
 
+    // The listing of `dir` the run took, or null.
+    [[nodiscard]] ScanListings::Entries listed(const std::string& dir) const {
+        return listings_ != nullptr ? listings_->find(dir) : nullptr;
+    }
+
     std::unordered_map<std::string, Facts> facts_;
+    const ScanListings* listings_ = nullptr;
 };
 
 }  // namespace tfsift::lint

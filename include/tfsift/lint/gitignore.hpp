@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/directory_listing.hpp"
+
 namespace tfsift::lint {
 
 // The patterns of one .gitignore file (the rules of gitignore(5) that concern
@@ -32,9 +34,11 @@ private:
 };
 
 // Answers for directories of one repository, reading each .gitignore once.
+// A directory that `listings` (may be null) holds the listing of is known to
+// have no .gitignore without asking the file system again.
 class GitignoreFilter {
 public:
-    explicit GitignoreFilter(std::string repository_root);
+    explicit GitignoreFilter(std::string repository_root, const ScanListings* listings = nullptr);
 
     // Whether git ignores the directory `dir` (absolute, lexically normal,
     // below the root): the deepest .gitignore with a verdict decides, from the
@@ -45,12 +49,14 @@ public:
 private:
     const GitignoreFile* file_in(const std::string& dir);
     std::string root_;
+    const ScanListings* listings_;
     std::map<std::string, GitignoreFile> files_;
     std::map<std::string, bool> has_file_;
 };
 
 // `dirs` (as find_module_dirs gives them) without the ones git ignores in the
-// repository at `repository_root`.
-std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root);
+// repository at `repository_root`; `listings` as for GitignoreFilter.
+std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root,
+                                         const ScanListings* listings = nullptr);
 
 }  // namespace tfsift::lint
