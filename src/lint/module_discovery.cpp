@@ -6,13 +6,16 @@
 #include <cerrno>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/parallel_walk.hpp"
 #include "tfsift/providers/lock_file.hpp"
 
 namespace fs = std::filesystem;
@@ -61,26 +64,25 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
 }
 
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
-                                          std::vector<std::string>& problems, ScanListings* listings) {
-    // An explicit stack rather than recursion or recursive_directory_iterator:
-    // the depth is the repository's to choose, and a directory that cannot
-    // be listed must be reported, not skipped. Each directory is kept as
-    // named (below `root`) and in absolute form, which settings match.
+                                          std::vector<std::string>& problems, ScanListings* listings, unsigned jobs) {
+    // Each directory is kept as named (below `root`) and in absolute form,
+    // which settings match. A directory that cannot be listed is reported,
+    // not skipped.
     struct Dir {
         std::string named;
         std::string absolute;
     };
+    std::mutex mutex;  // guards `out` and `problems`
     std::vector<std::string> out;
-    std::vector<Dir> todo{{root, absolute_normal_path(root)}};
-    while (!todo.empty()) {
-        const Dir dir = std::move(todo.back());
-        todo.pop_back();
+    std::vector<std::pair<std::string, std::string>> failed;  // (directory, message)
+    parallel_walk(std::vector<Dir>{{root, absolute_normal_path(root)}}, jobs, [&](Dir& dir, std::vector<Dir>& below) {
         std::vector<DirectoryEntry> entries;
         OpenDirectory opened;
         if (!opened.open(dir.named) || !opened.list(entries)) {
             const std::error_code ec(errno, std::generic_category());
-            problems.push_back(fmt::format("{}: cannot read the directory: {}", dir.named, ec.message()));
-            continue;
+            std::lock_guard<std::mutex> lock(mutex);
+            failed.emplace_back(dir.named, fmt::format("{}: cannot read the directory: {}", dir.named, ec.message()));
+            return;
         }
         opened.close();
         std::vector<std::string> names;
@@ -89,7 +91,7 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
                 // Symbolic links to directories are not followed.
                 if (entry.name[0] != '.') {
                     std::string abs = absolute_child(dir.absolute, entry.name);
-                    if (!settings.excluded(abs)) todo.push_back({join(dir.named, entry.name), std::move(abs)});
+                    if (!settings.excluded(abs)) below.push_back({join(dir.named, entry.name), std::move(abs)});
                 }
             } else if (entry.regular_file) {
                 names.push_back(entry.name);
@@ -98,12 +100,15 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
         if (listings != nullptr) listings->add(dir.absolute, std::move(entries));
         for (const auto& f : config::select_config_files(std::move(names), Engine::opentofu)) {
             if (!settings.excluded(absolute_child(dir.absolute, f.name))) {
+                std::lock_guard<std::mutex> lock(mutex);
                 out.push_back(dir.named);
                 break;
             }
         }
-    }
+    });
     std::sort(out.begin(), out.end());
+    std::sort(failed.begin(), failed.end());
+    for (auto& [named, message] : failed) problems.push_back(std::move(message));
     return out;
 }
 

@@ -1,8 +1,6 @@
 #include "tfsift/lint/module_roles.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -18,7 +16,7 @@
 #include "tfsift/file_read.hpp"
 #include "tfsift/hcl/block_text.hpp"
 #include "tfsift/lint/repository_root.hpp"
-#include "tfsift/parallel_for.hpp"
+#include "tfsift/parallel_walk.hpp"
 
 namespace fs = std::filesystem;
 
@@ -178,9 +176,10 @@ std::set<std::string> calls_of_directory(const std::string& base, const OpenDire
 }
 
 // Walks the repository's directories, listing and reading `jobs` of them at
-// once; what each directory calls is counted in one thread afterwards, in
-// the order of the directories' names, so the result does not depend on the
-// order of the work.
+// once (the depth is the repository's to choose: no recursion); what each
+// directory calls is counted in one thread afterwards, in the order of the
+// directories' names, so the result does not depend on the order of the
+// work.
 void scan_into(const std::string& repository_root, std::shared_ptr<const FileOverlays> overlays,
                ModuleRoleCache::Repository& repo, bool remember_files, unsigned jobs,
                const ScanListings* listings = nullptr) {
@@ -193,49 +192,20 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
         std::map<std::string, FileCalls> memo;
         std::size_t files_read = 0;
     };
-    // One queue of directories to list (not recursion: the depth is the
-    // repository's to choose), taken by `jobs` threads; a thread that lists
-    // a directory queues its subdirectories, so no thread waits for the
-    // rest of a level as a level-by-level walk would.
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::deque<std::string> todo{repo.calls.root};
-    std::size_t busy = 0;  // directories being listed and read
-    bool stopped = false;  // a thread failed (out of memory): the others stop too
+    std::mutex mutex;  // guards `dirs`
     std::vector<Directory> dirs;
-    const unsigned threads = std::max(jobs, 1U);
-    parallel_for(threads, threads, [&](std::size_t) {
-        std::unique_lock<std::mutex> lock(mutex);
-        for (;;) {
-            changed.wait(lock, [&] { return stopped || !todo.empty() || busy == 0; });
-            if (stopped || todo.empty()) return;
-            Directory d;
-            d.base = std::move(todo.front());
-            todo.pop_front();
-            ++busy;
-            lock.unlock();
-            std::vector<std::string> below;
-            try {
-                OpenDirectory opened;
-                list_directory(d.base, opened, d.files, &below, listings);
-                if (!d.files.empty()) {
-                    d.calls = calls_of_directory(d.base, opened, d.files, repo.policy,
-                                                 remember_files ? &d.memo : nullptr, d.files_read);
-                }
-            } catch (...) {
-                lock.lock();
-                --busy;
-                stopped = true;
-                changed.notify_all();
-                throw;
-            }
-            lock.lock();
-            --busy;
-            for (auto& sub : below) todo.push_back(std::move(sub));
-            if (!d.files.empty()) dirs.push_back(std::move(d));
-            changed.notify_all();
-        }
-    });
+    parallel_walk(std::vector<std::string>{repo.calls.root}, jobs,
+                  [&](std::string& base, std::vector<std::string>& below) {
+                      Directory d;
+                      d.base = std::move(base);
+                      OpenDirectory opened;
+                      list_directory(d.base, opened, d.files, &below, listings);
+                      if (d.files.empty()) return;
+                      d.calls = calls_of_directory(d.base, opened, d.files, repo.policy,
+                                                   remember_files ? &d.memo : nullptr, d.files_read);
+                      std::lock_guard<std::mutex> lock(mutex);
+                      dirs.push_back(std::move(d));
+                  });
     std::sort(dirs.begin(), dirs.end(), [](const Directory& a, const Directory& b) { return a.base < b.base; });
     for (auto& d : dirs) {
         repo.files.merge(d.memo);

@@ -91,6 +91,9 @@ private:
     LintResult& result_;
 };
 
+// The threads a request asks for: its `jobs`, else one per processor.
+unsigned jobs_of(const LintRequest& request) { return request.jobs > 0 ? request.jobs : available_processors(); }
+
 // One module to lint and the files whose findings are reported (all when
 // `only_files` holds "").
 struct Target {
@@ -144,6 +147,7 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
                      std::size_t& unreadable_dirs, ScanListings& listings) {
     std::vector<std::string> paths = request.paths;
     if (paths.empty()) paths.emplace_back(".");
+    const unsigned jobs = jobs_of(request);
     for (const auto& path : paths) {
         std::error_code ec;
         if (fs::is_regular_file(path, ec)) {
@@ -159,7 +163,7 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             std::vector<std::string> dirs;
             if (request.recursive) {
                 std::vector<std::string> problems;
-                dirs = find_module_dirs(path, *settings, problems, &listings);
+                dirs = find_module_dirs(path, *settings, problems, &listings, jobs);
                 if (request.respect_gitignore) {
                     dirs = drop_gitignored(dirs, find_repository_root(path), &listings);
                 }
@@ -323,7 +327,7 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
 // this scan has listed already.
 bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const LintRequest& request, Messenger& say,
                   Scan& scan, ModuleRoleCache& role_cache, const ScanListings* listings) {
-    const unsigned jobs = request.jobs > 0 ? request.jobs : available_processors();
+    const unsigned jobs = jobs_of(request);
     // Files do not change during one scan (a fix is applied between two).
     const std::uint64_t scan_id = config::new_scan_id();
     auto started = Clock::now();

@@ -102,3 +102,28 @@ TEST_CASE("the listings of module discovery serve the later steps of the scan", 
     CHECK(detect_engine(t.at("b"), &listings) == Engine::terraform);
     CHECK(detect_engine(t.at("b")) == Engine::opentofu);
 }
+
+TEST_CASE("module directories are found alike on one thread and on several", "[lint][discovery]") {
+    Tree t;
+    // A tree wide and deep enough that several threads share it.
+    for (int i = 0; i < 30; ++i) {
+        const std::string branch = "b" + std::to_string(i);
+        t.write(branch + "/main.tf");
+        t.write(branch + "/deep/er/still/main.tf.json", "{}");
+        t.write(branch + "/docs/README.md");
+        if (i % 3 == 0) t.write(branch + "/.terraform/modules/x/main.tf");
+    }
+    auto settings = parse_settings(t.at(".tfsift.toml"), "exclude = [\"b1*\"]\n");
+    REQUIRE(settings.ok());
+    std::vector<std::string> problems;
+    ScanListings one;
+    ScanListings four;
+    const auto serial = find_module_dirs(t.root.string(), settings.settings, problems, &one, 1);
+    const auto parallel = find_module_dirs(t.root.string(), settings.settings, problems, &four, 4);
+    CHECK(problems.empty());
+    // b1 and b10-b19 excluded: 19 branches of two module directories each.
+    CHECK(serial.size() == 38);
+    CHECK(parallel == serial);
+    CHECK(std::is_sorted(parallel.begin(), parallel.end()));
+    for (const auto& dir : serial) CHECK(four.find(dir));
+}

@@ -22,10 +22,13 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
 // Every directory at or below `root` that holds configuration files, sorted;
 // hidden directories (.terraform, .git), excluded ones and symlinks to
 // directories are skipped. A directory that cannot be listed (no permission,
-// a path too long to open) is named in `problems`. `listings`, when given,
-// receives every listing made, for the later steps of the same scan.
+// a path too long to open) is named in `problems`, in the order of the
+// directories' names. `listings`, when given, receives every listing made,
+// for the later steps of the same scan. Up to `jobs` directories are listed
+// at once.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
-                                          std::vector<std::string>& problems, ScanListings* listings = nullptr);
+                                          std::vector<std::string>& problems, ScanListings* listings = nullptr,
+                                          unsigned jobs = 1);
 // The same, without telling what could not be read.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings);
 
