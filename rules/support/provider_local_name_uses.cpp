@@ -105,11 +105,14 @@ std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& modul
             uses.push_back(std::move(u));
         }
     }
-    // Provider-defined functions, in files that mention one at all (walking
-    // every expression of every file for each use list would cost more).
+    // Provider-defined functions, when a file may call one (walking every
+    // expression of every file for each use list would cost more): a native
+    // file whose parse met a namespaced call, a JSON file whose text has a
+    // `::` (its expressions are parsed as they are walked).
     bool mentions_functions = false;
     for (const config::ModuleFile& file : module.files) {
-        if (file.parsed->native && file.parsed->source->text().find("provider::") != std::string_view::npos) {
+        if (file.parsed->native ? file.parsed->native->calls_namespaced_functions
+                                : file.parsed->source->text().find("::") != std::string_view::npos) {
             mentions_functions = true;
             break;
         }

@@ -185,6 +185,9 @@ public:
     const Expr* parse_whole_template() { return parse_template(Tok::eof, false, false, Range{}); }
 
     // Lexer diagnostics first, as hclsyntax reports them before parsing.
+    // Whether a function call with a namespaced name was parsed.
+    [[nodiscard]] bool namespaced_calls() const { return namespaced_calls_; }
+
     Diagnostics take_diagnostics() {
         Diagnostics all = std::move(lex_diags_);
         lexer_.limit().append_left_out(all, source_.path());
@@ -1223,6 +1226,7 @@ private:
             open = read();
         }
         name_text = full_.substr(name.range.start.byte, name_end.byte - name.range.start.byte);
+        if (name_end.byte != name.range.end.byte) namespaced_calls_ = true;
         Range name_range{name.range.start, name_end};
         if (open.type != Tok::oparen) {
             error("Missing open parenthesis",
@@ -1919,6 +1923,7 @@ private:
     bool has_prev_ = false;
     bool newlines_ = true;  // whether newlines are tokens here (NewlineScope)
     bool recovery_ = false;
+    bool namespaced_calls_ = false;
     int depth_ = 0;
 };
 
@@ -1959,6 +1964,7 @@ File parse(const std::shared_ptr<const SourceFile>& source) {
     Body body = parser.parse_file_body();
     file.body = file.arena->make<Body>(body);
     file.diagnostics = parser.take_diagnostics();
+    file.calls_namespaced_functions = parser.namespaced_calls();
     file.comments.shrink_to_fit();  // kept as long as the tree
     file.arena->trim();
     return file;

@@ -331,6 +331,9 @@ struct File {
     const Body* body = nullptr;     // never null after parse(), possibly empty
     std::vector<Comment> comments;  // in source order
     Diagnostics diagnostics;        // parser diagnostics, in the order emitted
+    // Some function call's name has a namespace (`provider::aws::arn_parse`):
+    // a question rules ask of every file, answered without a walk.
+    bool calls_namespaced_functions = false;
 
     [[nodiscard]] bool has_errors() const { return tfsift::has_errors(diagnostics); }
 };
