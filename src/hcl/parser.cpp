@@ -184,10 +184,10 @@ public:
 
     const Expr* parse_whole_template() { return parse_template(Tok::eof, false, false, Range{}); }
 
-    // Lexer diagnostics first, as hclsyntax reports them before parsing.
     // Whether a function call with a namespaced name was parsed.
     [[nodiscard]] bool namespaced_calls() const { return namespaced_calls_; }
 
+    // Lexer diagnostics first, as hclsyntax reports them before parsing.
     Diagnostics take_diagnostics() {
         Diagnostics all = std::move(lex_diags_);
         lexer_.limit().append_left_out(all, source_.path());

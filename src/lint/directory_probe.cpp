@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "tfsift/lint/repository_root.hpp"
@@ -54,12 +53,15 @@ bool DirectoryProbe::has_git(const std::string& dir) {
     Facts& f = facts(dir);
     if (f.has_git < 0) {
         const ScanListings::Entries entries = listed(dir);
-        const auto entry = entries ? std::find_if(entries->begin(), entries->end(),
-                                                  [](const DirectoryEntry& e) { return e.name == ".git"; })
-                                   : std::vector<DirectoryEntry>::const_iterator{};
-        if (entries && entry == entries->end()) {
+        const DirectoryEntry* git = nullptr;
+        if (entries) {
+            for (const DirectoryEntry& e : *entries) {
+                if (e.name == ".git") git = &e;
+            }
+        }
+        if (entries && git == nullptr) {
             f.has_git = 0;
-        } else if (entries && !entry->symlink) {
+        } else if (git != nullptr && !git->symlink) {
             f.has_git = 1;
         } else {
             // Not listed, or a link that may dangle.

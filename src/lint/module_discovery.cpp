@@ -72,7 +72,7 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
         std::string named;
         std::string absolute;
     };
-    std::mutex mutex;  // guards `out` and `problems`
+    std::mutex mutex;  // guards `out` and `failed`
     std::vector<std::string> out;
     std::vector<std::pair<std::string, std::string>> failed;  // (directory, message)
     parallel_walk(std::vector<Dir>{{root, absolute_normal_path(root)}}, jobs, [&](Dir& dir, std::vector<Dir>& below) {
