@@ -439,6 +439,12 @@ public:
             }
         }
         if (!look.handle.is_open() && !look.handle.open(look.opened)) return false;
+        if (ScanListings::Entries listed = options_.listings ? options_.listings->find(*look.where) : nullptr) {
+            for (const DirectoryEntry& entry : *listed) {
+                if (!entry.directory) look.names.push_back(entry.name);
+            }
+            return true;
+        }
         return list_dir(look.handle, look.names);
     }
 

@@ -85,10 +85,12 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
-                                 std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id) {
+                                 std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
+                                 const ScanListings* listings) {
     config::TreeOptions options;
     options.cache = std::move(cache);
     options.scan_id = scan_id;
+    options.listings = listings;
     options.engine = engine;
     options.read_policy = settings.read_policy(trusted_root.empty() ? trusted_root_of(module_dir) : trusted_root);
     options.read_policy.overlays = std::move(overlays);

@@ -426,7 +426,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
         run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
-                                 request.load_cache, scan_id);
+                                 request.load_cache, scan_id, listings);
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
 

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "tfsift/config/module_tree.hpp"
+#include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 
 namespace fs = std::filesystem;
@@ -126,4 +128,27 @@ TEST_CASE("module directories are found alike on one thread and on several", "[l
     CHECK(parallel == serial);
     CHECK(std::is_sorted(parallel.begin(), parallel.end()));
     for (const auto& dir : serial) CHECK(four.find(dir));
+}
+
+TEST_CASE("the loader takes a module directory's files from the scan's listing", "[lint][discovery]") {
+    Tree t;
+    t.write("main.tf", "module \"net\" {\n  source = \"./net\"\n}\n");
+    t.write("net/main.tf", "variable \"a\" {}\n");
+    // Listings are kept by real path: discovery starts from the real one.
+    const std::string root = fs::canonical(t.root).string();
+    std::vector<std::string> problems;
+    ScanListings listings;
+    REQUIRE(find_module_dirs(root, Settings{}, problems, &listings).size() == 2);
+    // A file that appears after the listing is not part of this scan.
+    t.write("net/later.tf", "variable \"b\" {}\n");
+    const std::uint64_t scan = config::new_scan_id();
+    auto within = load_for_lint(root, Engine::terraform, Settings{}, {}, nullptr, nullptr, scan, &listings);
+    REQUIRE(within.root != nullptr);
+    const config::LoadedModule& net = within.root->children.at("net");
+    CHECK(net.module->variables.size() == 1);
+    CHECK(net.files.size() == 1);
+    // A load outside the scan lists the directory again.
+    auto later = load_for_lint(root, Engine::terraform, Settings{});
+    REQUIRE(later.root != nullptr);
+    CHECK(later.root->children.at("net").module->variables.size() == 2);
 }

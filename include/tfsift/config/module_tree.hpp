@@ -15,6 +15,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
 namespace tfsift::config {
@@ -58,6 +59,10 @@ struct TreeOptions {
     // directory found unchanged once in the scan is taken without examining
     // its files again. Loads outside a scan examine them every time.
     std::uint64_t scan_id = 0;
+    // Directory listings taken earlier in the same scan, by absolute path
+    // (lint/module_discovery.hpp): a module directory whose real path they
+    // hold is not listed again. Null: every module directory is listed.
+    const ScanListings* listings = nullptr;
 };
 
 // A number no earlier scan of this process was given (TreeOptions::scan_id).
