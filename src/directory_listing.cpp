@@ -150,8 +150,13 @@ ScanListings::Entries ScanListings::find(const std::string& dir) const {
     return it == by_dir_.end() ? nullptr : it->second;
 }
 
+const DirectoryEntry* find_entry(const std::vector<DirectoryEntry>& entries, std::string_view name) {
+    auto it = std::find_if(entries.begin(), entries.end(), [&](const DirectoryEntry& e) { return e.name == name; });
+    return it == entries.end() ? nullptr : &*it;
+}
+
 bool lists_entry(const std::vector<DirectoryEntry>& entries, std::string_view name) {
-    return std::any_of(entries.begin(), entries.end(), [&](const DirectoryEntry& e) { return e.name == name; });
+    return find_entry(entries, name) != nullptr;
 }
 
 bool list_directory_entries(const std::string& dir, std::vector<DirectoryEntry>& entries) {

@@ -99,7 +99,9 @@ private:
     std::unordered_map<std::string, Entries> by_dir_;
 };
 
-// Whether `entries` (one directory's listing) holds one named `name`.
+// The entry of `entries` (one directory's listing) named `name`, or null.
+const DirectoryEntry* find_entry(const std::vector<DirectoryEntry>& entries, std::string_view name);
+// Whether `entries` holds one named `name`.
 bool lists_entry(const std::vector<DirectoryEntry>& entries, std::string_view name);
 
 // The entries of `dir` other than "." and "..", in the order the file system

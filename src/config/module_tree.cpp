@@ -245,15 +245,11 @@ public:
         return out;
     }
 
-    // Reads the names of the open directory's entries that are not
-    // directories; false when it cannot be read.
-    static bool list_dir(const OpenDirectory& dir, std::vector<std::string>& names) {
-        std::vector<DirectoryEntry> entries;
-        if (!dir.list(entries)) return false;
-        for (auto& entry : entries) {
-            if (!entry.directory) names.push_back(std::move(entry.name));
+    // The names of a listing's entries that are not directories.
+    static void file_names(const std::vector<DirectoryEntry>& entries, std::vector<std::string>& names) {
+        for (const auto& entry : entries) {
+            if (!entry.directory) names.push_back(entry.name);
         }
-        return true;
     }
 
     // `look`: what look_at found of `dir`, when the caller has looked.
@@ -440,12 +436,13 @@ public:
         }
         if (!look.handle.is_open() && !look.handle.open(look.opened)) return false;
         if (ScanListings::Entries listed = options_.listings ? options_.listings->find(*look.where) : nullptr) {
-            for (const DirectoryEntry& entry : *listed) {
-                if (!entry.directory) look.names.push_back(entry.name);
-            }
+            file_names(*listed, look.names);
             return true;
         }
-        return list_dir(look.handle, look.names);
+        std::vector<DirectoryEntry> entries;
+        if (!look.handle.list(entries)) return false;
+        file_names(entries, look.names);
+        return true;
     }
 
 private:

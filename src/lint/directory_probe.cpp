@@ -53,12 +53,7 @@ bool DirectoryProbe::has_git(const std::string& dir) {
     Facts& f = facts(dir);
     if (f.has_git < 0) {
         const ScanListings::Entries entries = listed(dir);
-        const DirectoryEntry* git = nullptr;
-        if (entries) {
-            for (const DirectoryEntry& e : *entries) {
-                if (e.name == ".git") git = &e;
-            }
-        }
+        const DirectoryEntry* git = entries ? find_entry(*entries, ".git") : nullptr;
         if (entries && git == nullptr) {
             f.has_git = 0;
         } else if (git != nullptr && !git->symlink) {
