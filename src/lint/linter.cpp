@@ -128,55 +128,62 @@ Finding finding_of(const config::LoadDiagnostic& d, std::string_view rule_id, co
     return f;
 }
 
-// A lookup table from names to entries, built in one sorted list of views:
-// lint_module builds two for every module it lints, and a map would
-// allocate a node (and a copy of the name) per rule and claimed code.
-// Of entries with the same name, the first added wins.
+// Sorts `table` by name and keeps the first entry of each name.
 template <class T>
-class NameTable {
-public:
-    void add(std::string_view name, T value) { entries_.emplace_back(name, value); }
-    void finish() {
-        std::stable_sort(entries_.begin(), entries_.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        entries_.erase(std::unique(entries_.begin(), entries_.end(),
-                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
-                       entries_.end());
-    }
-    // The entry named `name`, or null.
-    [[nodiscard]] const T* find(std::string_view name) const {
-        auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
-                                   [](const auto& e, std::string_view n) { return e.first < n; });
-        return it != entries_.end() && it->first == name ? &it->second : nullptr;
-    }
+void finish_table(std::vector<std::pair<std::string_view, T>>& table) {
+    std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    table.erase(
+        std::unique(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+        table.end());
+}
 
-private:
-    std::vector<std::pair<std::string_view, T>> entries_;
-};
+// The entry of `table` (sorted by name) named `name`, or null.
+template <class T>
+const T* find_in_table(const std::vector<std::pair<std::string_view, T>>& table, std::string_view name) {
+    auto it = std::lower_bound(table.begin(), table.end(), name,
+                               [](const auto& e, std::string_view n) { return e.first < n; });
+    return it != table.end() && it->first == name ? &it->second : nullptr;
+}
 
 }  // namespace
 
+RuleSet::RuleSet(std::vector<ActiveRule> rules) : rules_(std::move(rules)) {
+    // Of a repeated id the last counts: added first, it survives the sort.
+    for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) by_id_.emplace_back(it->rule->id, &*it);
+    finish_table(by_id_);
+    for (const auto& a : rules_) {
+        for (std::string_view code : a.rule->claimed_codes) claimed_by_.emplace_back(code, a.rule);
+    }
+    finish_table(claimed_by_);
+}
+
+const ActiveRule* RuleSet::find(std::string_view id) const {
+    const ActiveRule* const* found = find_in_table(by_id_, id);
+    return found != nullptr ? *found : nullptr;
+}
+
+const Rule* RuleSet::claimant(std::string_view code) const {
+    const Rule* const* found = find_in_table(claimed_by_, code);
+    return found != nullptr ? *found : nullptr;
+}
+
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
+    return lint_module(context, RuleSet(rules), settings);
+}
+
+Findings lint_module(const LintContext& context, const RuleSet& rule_set, const Settings& settings) {
     // The lock file rules share one reading of the lock file and the tree's requirements.
     const LockInputsCache lock_inputs_cache;
     // Other rules share what they derive from the module (lint/module_memo.hpp).
     const ModuleMemo memo;
     Findings findings;
-    // Rules by id; of a repeated id the last counts.
-    NameTable<const ActiveRule*> by_id;
-    for (auto it = rules.rbegin(); it != rules.rend(); ++it) by_id.add(it->rule->id, &*it);
-    by_id.finish();
+    const std::vector<ActiveRule>& rules = rule_set.rules();
     auto with_severity = [](const ActiveRule& a, Finding f) {
         if (a.severity_override) f.severity = *a.severity_override;
         return f;
     };
 
     // The loader's own diagnostics, each under the rule that claims its code.
-    NameTable<const Rule*> claimed_by;
-    for (const auto& a : rules) {
-        for (std::string_view code : a.rule->claimed_codes) claimed_by.add(code, a.rule);
-    }
-    claimed_by.finish();
     // A module its repository calls gets what loading it under a caller
     // would say, whichever scope it is linted in.
     std::vector<config::LoadDiagnostic> as_called;
@@ -189,18 +196,18 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
         std::string_view owner =
             d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
-        const Rule* const* claim = d.phase == config::LoadPhase::parse ? nullptr : claimed_by.find(d.diagnostic.code);
+        const Rule* claim = d.phase == config::LoadPhase::parse ? nullptr : rule_set.claimant(d.diagnostic.code);
         if (claim != nullptr) {
-            const Rule& rule = **claim;
+            const Rule& rule = *claim;
             if (!rule.claim_only_if || rule.claim_only_if(ClaimedDiagnostic{
                                            d.diagnostic.code, d.diagnostic.severity, d.phase == config::LoadPhase::tree,
                                            d.source, d.diagnostic.filename, d.diagnostic.subject})) {
                 owner = rule.id;
             }
         }
-        const ActiveRule* const* it = by_id.find(owner);
-        if (it == nullptr || !(*it)->enabled) return;
-        findings.push_back(with_severity(**it, finding_of(d, owner, context)));
+        const ActiveRule* owner_rule = rule_set.find(owner);
+        if (owner_rule == nullptr || !owner_rule->enabled) return;
+        findings.push_back(with_severity(*owner_rule, finding_of(d, owner, context)));
     };
     for (const auto& d : context.tree->diagnostics) report_diagnostic(d);
     for (const auto& d : as_called) report_diagnostic(d);
@@ -228,7 +235,7 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
 
     // Inline ignores, then notices for the ones that suppressed nothing.
     const ActiveRule* unused = nullptr;
-    if (const ActiveRule* const* it = by_id.find(unused_ignore_rule_id); it != nullptr && (*it)->enabled) unused = *it;
+    if (const ActiveRule* a = rule_set.find(unused_ignore_rule_id); a != nullptr && a->enabled) unused = a;
     Findings notices;
     for (const auto& parsed : context.tree->files) {
         if (!parsed->native) continue;
@@ -250,11 +257,11 @@ Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& 
             bool all_unused = true;
             Findings mine;
             for (const IgnoredRule& r : ic.rules) {
-                const ActiveRule* const* it = by_id.find(r.rule_id);
+                const ActiveRule* named = rule_set.find(r.rule_id);
                 std::string message;
-                if (it == nullptr) {
+                if (named == nullptr) {
                     message = fmt::format("`{}` names no rule", r.rule_id);
-                } else if (!r.used && (*it)->enabled) {
+                } else if (!r.used && named->enabled) {
                     message = fmt::format("this ignore of `{}` suppresses nothing", r.rule_id);
                 } else {
                     all_unused = false;  // used, or its rule is off: the comment stays

@@ -351,22 +351,29 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         runs[i].state_file = state_file_for(request, runs[i].dir);
     });
 
-    // Rule activation: each distinct settings object gets its rule list once.
+    // Rule activation: each distinct settings object gets its rule list and
+    // its active rules once.
     // An unknown rule is reported after what loading reports.
     std::map<const Settings*, std::vector<Rule>> rules_of;
-    std::vector<std::vector<ActiveRule>> active(runs.size());
+    std::map<const Settings*, RuleSet> active_of;
+    std::vector<const RuleSet*> active(runs.size());
     std::string unknown_rule;
     std::string unknown_suggestion;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         auto [it, added] = rules_of.try_emplace(runs[i].settings);
-        if (added) {
-            it->second = rules_for(*runs[i].settings, request.catalogue);
-            for (const auto& r : it->second) {
-                if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
-            }
+        if (!added) {
+            active[i] = &active_of.at(runs[i].settings);
+            continue;
+        }
+        it->second = rules_for(*runs[i].settings, request.catalogue);
+        for (const auto& r : it->second) {
+            if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
         }
         std::vector<std::string> unknown;
-        active[i] = activate_rules(it->second, *runs[i].settings, request.selection, unknown);
+        active[i] = &active_of
+                         .try_emplace(runs[i].settings,
+                                      activate_rules(it->second, *runs[i].settings, request.selection, unknown))
+                         .first->second;
         if (!unknown.empty() && unknown_rule.empty()) {
             unknown_rule = unknown.front();
             std::vector<std::string> ids;
@@ -416,7 +423,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         ctx.state_file_given = !request.state_file.empty();
         ctx.role = role;
         run.findings.clear();
-        for (auto& f : lint_module(ctx, active[i], *run.settings)) {
+        for (auto& f : lint_module(ctx, *active[i], *run.settings)) {
             if (!run.only_files.empty() && !run.only_files.count(absolute_normal_path(f.file->path()))) continue;
             run.findings.push_back(std::move(f));
         }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tfsift/lint/context.hpp"
@@ -40,6 +42,29 @@ std::vector<Rule> rules_for(const Settings& settings, std::span<const Rule> cata
 std::vector<ActiveRule> activate_rules(const std::vector<Rule>& rules, const Settings& settings,
                                        const RuleSelection& selection, std::vector<std::string>& unknown);
 
+// The active rules of one settings object, with the two lookups
+// lint_module makes in them (a rule by id; the rule that claims a loader
+// diagnostic's code), built once and shared by every module linted under
+// those settings. Not copied or moved: the lookups point into the list.
+class RuleSet {
+public:
+    explicit RuleSet(std::vector<ActiveRule> rules);
+    RuleSet(const RuleSet&) = delete;
+    RuleSet& operator=(const RuleSet&) = delete;
+
+    [[nodiscard]] const std::vector<ActiveRule>& rules() const { return rules_; }
+    // The rule with id `id` (of a repeated id, the last), or null.
+    [[nodiscard]] const ActiveRule* find(std::string_view id) const;
+    // The rule that claims the loader's diagnostic code `code` (of several,
+    // the first), or null.
+    [[nodiscard]] const Rule* claimant(std::string_view code) const;
+
+private:
+    std::vector<ActiveRule> rules_;
+    std::vector<std::pair<std::string_view, const ActiveRule*>> by_id_;  // sorted by id
+    std::vector<std::pair<std::string_view, const Rule*>> claimed_by_;   // sorted by code
+};
+
 // Loads `module_dir` as the root of its module tree the way `tfsift lint`
 // does: files excluded by the settings are left out, files are named
 // `module_dir/NAME` (just NAME when module_dir is "."), and files, module
@@ -61,6 +86,8 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
 // for the rest), runs every enabled rule with a check, applies severity
 // overrides, per-path ignores and inline ignores, then adds `unused-ignore`
 // notices. The result is sorted, without duplicates.
+Findings lint_module(const LintContext& context, const RuleSet& rules, const Settings& settings);
+// The same with a RuleSet made for this one module.
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings);
 
 }  // namespace tfsift::lint
