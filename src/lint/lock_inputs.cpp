@@ -133,6 +133,7 @@ std::optional<SiteLocation> locate_site(const LintContext& ctx, const config::Re
 }
 
 providers::LocalPackages visible_packages(const LintContext& ctx) {
+    if (ctx.packages != nullptr) return ctx.packages->find(ctx.module_dir, ctx.engine);
     return providers::find_local_packages(ctx.module_dir, providers::process_environment(), ctx.engine);
 }
 

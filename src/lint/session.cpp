@@ -32,6 +32,7 @@
 #include "tfsift/online/lock_verification.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/providers/lock_file.hpp"
+#include "tfsift/providers/package_sources.hpp"
 
 namespace fs = std::filesystem;
 
@@ -412,6 +413,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
     std::atomic<std::uint64_t> load_ns{0};
     std::atomic<std::uint64_t> lint_ns{0};
+    const providers::LocalPackageFinder packages(providers::process_environment());
     auto lint = [&](ModuleRun& run, std::size_t i, ModuleRole role) {
         const auto lint_started = Clock::now();
         LintContext ctx;
@@ -421,6 +423,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         ctx.settings = run.settings;
         ctx.state_file = run.state_file;
         ctx.state_file_given = !request.state_file.empty();
+        ctx.packages = &packages;
         ctx.role = role;
         run.findings.clear();
         for (auto& f : lint_module(ctx, *active[i], *run.settings)) {

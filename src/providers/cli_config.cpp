@@ -283,9 +283,8 @@ CliConfig read_cli_config(const std::vector<fs::path>& files, const Environment&
     return config;
 }
 
-std::vector<fs::path> implied_mirror_directories(const Environment& env, Engine engine, const fs::path& cwd) {
+std::vector<fs::path> user_mirror_directories(const Environment& env, Engine engine) {
     std::vector<fs::path> candidates;
-    candidates.push_back(cwd / "terraform.d" / "plugins");
     const auto home = non_empty(env, "HOME");
     if (home) candidates.push_back(fs::path(*home) / ".terraform.d" / "plugins");
     const auto xdg_data = non_empty(env, "XDG_DATA_HOME");
@@ -311,6 +310,13 @@ std::vector<fs::path> implied_mirror_directories(const Environment& env, Engine 
     for (auto& dir : candidates) {
         if (directory_exists(dir)) existing.push_back(std::move(dir));
     }
+    return existing;
+}
+
+std::vector<fs::path> implied_mirror_directories(const Environment& env, Engine engine, const fs::path& cwd) {
+    std::vector<fs::path> existing;
+    if (fs::path own = cwd / "terraform.d" / "plugins"; directory_exists(own)) existing.push_back(std::move(own));
+    for (auto& dir : user_mirror_directories(env, engine)) existing.push_back(std::move(dir));
     return existing;
 }
 

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <system_error>
 
 #include "tfsift/providers/package_sources.hpp"
@@ -248,33 +251,74 @@ bool method_handles(const InstallationMethod& method, const Provider& provider, 
     return method.include.empty() || any_pattern_matches(method.include, provider, engine);
 }
 
-LocalPackages find_local_packages(const fs::path& working_dir, const Environment& env, Engine engine) {
-    LocalPackages out;
-    fs::path data_dir = working_dir / ".terraform";
-    if (auto custom = env("TF_DATA_DIR"); custom && !custom->empty()) data_dir = working_dir / *custom;
-    const auto config = read_cli_config(cli_config_files(env, engine), env);
-    out.diagnostics = config.diagnostics;
-    // Installed packages may be links into the plugin cache, as init makes them.
-    std::vector<fs::path> cache_roots;
-    if (config.plugin_cache_dir) cache_roots.push_back(*config.plugin_cache_dir);
-    out.installed = scan_unpacked_packages(data_dir / "providers", engine, cache_roots);
-    if (config.plugin_cache_dir) out.cache = scan_unpacked_packages(*config.plugin_cache_dir, engine);
+// What LocalPackageFinder keeps of one engine.
+struct LocalPackageFinder::Shared {
+    CliConfig config;
+    std::vector<LocalPackage> cache;
+    // The filesystem mirrors: with a provider_installation block, those of
+    // its methods (each package that its method handles); else the user's
+    // implied directories, which come after the working directory's own.
+    std::vector<LocalPackage> mirrors;
+};
 
-    if (config.provider_installation) {
-        for (const auto& method : *config.provider_installation) {
+struct LocalPackageFinder::State {
+    std::mutex mutex;
+    std::map<Engine, std::unique_ptr<const Shared>> by_engine;
+};
+
+LocalPackageFinder::LocalPackageFinder(Environment env) : env_(std::move(env)), state_(std::make_unique<State>()) {}
+
+LocalPackageFinder::~LocalPackageFinder() = default;
+
+const LocalPackageFinder::Shared& LocalPackageFinder::shared(Engine engine) const {
+    const std::lock_guard<std::mutex> hold(state_->mutex);
+    auto& slot = state_->by_engine[engine];
+    if (slot) return *slot;
+    auto out = std::make_unique<Shared>();
+    out->config = read_cli_config(cli_config_files(env_, engine), env_);
+    if (out->config.plugin_cache_dir) out->cache = scan_unpacked_packages(*out->config.plugin_cache_dir, engine);
+    if (out->config.provider_installation) {
+        for (const auto& method : *out->config.provider_installation) {
             if (method.kind != InstallationMethod::Kind::filesystem_mirror) continue;
             for (auto& package : scan_filesystem_mirror(method.location, engine)) {
-                if (method_handles(method, package.provider, engine)) out.mirrors.push_back(std::move(package));
+                if (method_handles(method, package.provider, engine)) out->mirrors.push_back(std::move(package));
             }
         }
     } else {
-        for (const auto& dir : implied_mirror_directories(env, engine, working_dir)) {
+        for (const auto& dir : user_mirror_directories(env_, engine)) {
             auto packages = scan_filesystem_mirror(dir, engine);
-            out.mirrors.insert(out.mirrors.end(), std::make_move_iterator(packages.begin()),
-                               std::make_move_iterator(packages.end()));
+            out->mirrors.insert(out->mirrors.end(), std::make_move_iterator(packages.begin()),
+                                std::make_move_iterator(packages.end()));
         }
     }
+    slot = std::move(out);
+    return *slot;
+}
+
+LocalPackages LocalPackageFinder::find(const fs::path& working_dir, Engine engine) const {
+    const Shared& shared = this->shared(engine);
+    LocalPackages out;
+    fs::path data_dir = working_dir / ".terraform";
+    if (auto custom = env_("TF_DATA_DIR"); custom && !custom->empty()) data_dir = working_dir / *custom;
+    out.diagnostics = shared.config.diagnostics;
+    // Installed packages may be links into the plugin cache, as init makes them.
+    std::vector<fs::path> cache_roots;
+    if (shared.config.plugin_cache_dir) cache_roots.push_back(*shared.config.plugin_cache_dir);
+    out.installed = scan_unpacked_packages(data_dir / "providers", engine, cache_roots);
+    out.cache = shared.cache;
+    if (!shared.config.provider_installation) {
+        // The working directory's implied mirror comes first.
+        std::error_code ec;
+        if (fs::path own = working_dir / "terraform.d" / "plugins"; fs::is_directory(own, ec)) {
+            out.mirrors = scan_filesystem_mirror(own, engine);
+        }
+    }
+    out.mirrors.insert(out.mirrors.end(), shared.mirrors.begin(), shared.mirrors.end());
     return out;
+}
+
+LocalPackages find_local_packages(const fs::path& working_dir, const Environment& env, Engine engine) {
+    return LocalPackageFinder(env).find(working_dir, engine);
 }
 
 }  // namespace tfsift::providers

@@ -170,6 +170,56 @@ TEST_CASE("the CLI configuration and environment decide where packages are found
     CHECK(cli_config_files(implied_env, Engine::terraform) == std::vector<fs::path>{home / ".terraformrc"});
 }
 
+TEST_CASE("a package finder reads what every working directory shares once", "[providers][sources]") {
+    ScratchDir scratch;
+    const fs::path home = scratch.path / "home";
+    const fs::path first = scratch.path / "first";
+    const fs::path second = scratch.path / "second";
+    const fs::path cache = scratch.path / "cache";
+    write(cache / "registry.terraform.io" / "hashicorp" / "null" / "3.0.0" / "linux_amd64" / "f", "x");
+    write(home / ".terraform.d" / "plugins" / "example.com" / "acme" / "user" / "1.0.0" / "linux_amd64" / "f", "x");
+    // Each working directory's own implied mirror and installed packages.
+    write(first / "terraform.d" / "plugins" / "example.com" / "acme" / "own" / "2.0.0" / "linux_amd64" / "f", "x");
+    write(second / ".terraform" / "providers" / "registry.terraform.io" / "hashicorp" / "time" / "0.9.1" /
+              "linux_amd64" / "terraform-provider-time_v0.9.1",
+          "x");
+    const auto env = environment({{"HOME", home.string()}, {"TF_PLUGIN_CACHE_DIR", cache.string()}});
+
+    const LocalPackageFinder finder(env);
+    for (const fs::path& work : {first, second}) {
+        // The same answer as a search of its own, for either engine.
+        for (const Engine engine : {Engine::terraform, Engine::opentofu}) {
+            const auto alone = find_local_packages(work, env, engine);
+            const auto shared = finder.find(work, engine);
+            CHECK(describe(shared.installed) == describe(alone.installed));
+            CHECK(describe(shared.cache) == describe(alone.cache));
+            CHECK(describe(shared.mirrors) == describe(alone.mirrors));
+        }
+    }
+    // The working directory's own mirror comes before the user's.
+    CHECK(describe(finder.find(first, Engine::terraform).mirrors) ==
+          std::vector<std::string>{"example.com/acme/own 2.0.0 linux_amd64 dir",
+                                   "example.com/acme/user 1.0.0 linux_amd64 dir"});
+    CHECK(describe(finder.find(second, Engine::terraform).installed) ==
+          std::vector<std::string>{"registry.terraform.io/hashicorp/time 0.9.1 linux_amd64 dir"});
+
+    // What the working directories share was read once: a package added to
+    // the plugin cache or the user's mirror now is not seen by this finder,
+    // while the working directory's own packages are read at every call.
+    write(cache / "registry.terraform.io" / "hashicorp" / "random" / "3.1.0" / "linux_amd64" / "f", "x");
+    write(home / ".terraform.d" / "plugins" / "example.com" / "acme" / "later" / "1.0.0" / "linux_amd64" / "f", "x");
+    write(first / "terraform.d" / "plugins" / "example.com" / "acme" / "own" / "2.1.0" / "linux_amd64" / "f", "x");
+    const auto again = finder.find(first, Engine::terraform);
+    CHECK(describe(again.cache) ==
+          std::vector<std::string>{"registry.terraform.io/hashicorp/null 3.0.0 linux_amd64 dir"});
+    CHECK(describe(again.mirrors) == std::vector<std::string>{"example.com/acme/own 2.0.0 linux_amd64 dir",
+                                                              "example.com/acme/own 2.1.0 linux_amd64 dir",
+                                                              "example.com/acme/user 1.0.0 linux_amd64 dir"});
+    // A new finder, as the next run makes, sees them.
+    CHECK(LocalPackageFinder(env).find(first, Engine::terraform).cache.size() == 2);
+    CHECK(LocalPackageFinder(env).find(first, Engine::terraform).mirrors.size() == 4);
+}
+
 TEST_CASE("bad provider_installation blocks are reported", "[providers][sources]") {
     ScratchDir scratch;
     const fs::path rc = scratch.path / "bad.tfrc";

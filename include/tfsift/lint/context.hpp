@@ -11,6 +11,10 @@
 #include "tfsift/engine.hpp"
 #include "tfsift/hcl/ast.hpp"
 
+namespace tfsift::providers {
+class LocalPackageFinder;
+}
+
 namespace tfsift::lint {
 
 struct Settings;
@@ -37,6 +41,9 @@ struct LintContext {
     // The state file was named with --state: it may lie outside the
     // repository (other files are read under tree->read_policy).
     bool state_file_given = false;
+    // Finds the provider packages on this machine for the run, reading what
+    // every module shares once; null: each module reads it again.
+    const providers::LocalPackageFinder* packages = nullptr;
 
     [[nodiscard]] const config::LoadedModule& module() const { return *tree->root; }
     [[nodiscard]] const std::vector<config::ModuleFile>& files() const { return tree->root->files; }

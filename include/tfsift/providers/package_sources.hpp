@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,6 +89,9 @@ struct CliConfig {
 // only those that exist as directories. `cwd` is the launch directory.
 [[nodiscard]] std::vector<std::filesystem::path> implied_mirror_directories(const Environment& env, Engine engine,
                                                                             const std::filesystem::path& cwd);
+// The same without the first, `cwd`'s terraform.d/plugins: the directories
+// of the user and the system.
+[[nodiscard]] std::vector<std::filesystem::path> user_mirror_directories(const Environment& env, Engine engine);
 
 // Whether a filesystem/network mirror method handles `provider` under its
 // include/exclude patterns (spec 8.2). Invalid patterns match nothing.
@@ -103,5 +107,29 @@ struct LocalPackages {
 
 [[nodiscard]] LocalPackages find_local_packages(const std::filesystem::path& working_dir, const Environment& env,
                                                 Engine engine);
+
+// find_local_packages for many working directories: what does not depend on
+// the working directory (the CLI configuration, the plugin cache's packages,
+// the filesystem mirrors of the configuration and the user's implied mirror
+// directories) is read the first time an engine asks and kept, so a lint of
+// many modules reads them once. What changes on disk after that is not
+// seen: one finder serves one run. Safe to use from several threads.
+class LocalPackageFinder {
+public:
+    explicit LocalPackageFinder(Environment env);
+    ~LocalPackageFinder();
+    LocalPackageFinder(const LocalPackageFinder&) = delete;
+    LocalPackageFinder& operator=(const LocalPackageFinder&) = delete;
+
+    [[nodiscard]] LocalPackages find(const std::filesystem::path& working_dir, Engine engine) const;
+
+private:
+    struct Shared;
+    [[nodiscard]] const Shared& shared(Engine engine) const;
+
+    Environment env_;
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 }  // namespace tfsift::providers
