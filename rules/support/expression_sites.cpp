@@ -487,8 +487,13 @@ void for_each_expression(const config::LoadedModule& module, const SiteVisitor& 
 
 std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr) {
     std::vector<const hcl::FunctionCallExpr*> out;
-    std::vector<const hcl::Expr*> todo{&expr};
-    std::vector<const hcl::Expr*> children;
+    // The rules ask this of most expressions they visit: the work lists are
+    // the thread's own and kept between walks, which run to their end
+    // without calling out.
+    thread_local std::vector<const hcl::Expr*> todo;
+    thread_local std::vector<const hcl::Expr*> children;
+    todo.clear();
+    todo.push_back(&expr);
     while (!todo.empty()) {
         const hcl::Expr* e = todo.back();
         todo.pop_back();
@@ -503,7 +508,7 @@ std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr) 
             continue;
         }
         children.clear();
-        hcl::for_each_child(*e, [&children](const hcl::Expr& c) { children.push_back(&c); });
+        hcl::for_each_child(*e, [](const hcl::Expr& c) { children.push_back(&c); });
         for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back(*it);
     }
     return out;

@@ -99,7 +99,9 @@ public:
             if (mentions_try_or_can(*site.expr)) {
                 guard(*site.expr);
             }
-            for (const ScopeTraversalExpr* t : hcl::referenced_traversals(*site.expr)) check(*t, scope);
+            refs_.clear();
+            hcl::append_referenced_traversals(*site.expr, refs_);
+            for (const ScopeTraversalExpr* t : refs_) check(*t, scope);
         });
         return std::move(problems_);
     }
@@ -633,6 +635,7 @@ private:
     const hcl::Block* current_check_ = nullptr;    // the check block of the expression being checked
     bool static_ = false;                          // the expression is evaluated statically (OpenTofu)
     std::set<const ScopeTraversalExpr*> guarded_;  // traversals inside try() or can()
+    std::vector<const ScopeTraversalExpr*> refs_;  // those of the expression being checked
     std::vector<ReferenceProblem> problems_;
 };
 

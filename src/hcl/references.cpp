@@ -106,6 +106,10 @@ std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr) {
     return out;
 }
 
+void append_referenced_traversals(const Expr& expr, std::vector<const ScopeTraversalExpr*>& out) {
+    VariablesWalker(out).walk(expr);
+}
+
 std::vector<std::string_view> called_functions(const Expr& expr) {
     std::vector<std::string_view> out;
     std::vector<const Expr*> todo{&expr};

@@ -13,6 +13,9 @@ namespace tfsift::hcl {
 
 // The scope traversals `expr` references, in tree order (duplicates kept).
 std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr);
+// The same, appended to `out`: a caller that walks many expressions keeps
+// one list instead of allocating one per expression.
+void append_referenced_traversals(const Expr& expr, std::vector<const ScopeTraversalExpr*>& out);
 
 // The names of every function called anywhere in `expr`, in tree order
 // (duplicates kept). Provider functions carry their full `provider::NS::NAME`.
