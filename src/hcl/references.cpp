@@ -100,14 +100,14 @@ private:
 
 }  // namespace
 
-std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr) {
-    std::vector<const ScopeTraversalExpr*> out;
-    VariablesWalker(out).walk(expr);
-    return out;
-}
-
 void append_referenced_traversals(const Expr& expr, std::vector<const ScopeTraversalExpr*>& out) {
     VariablesWalker(out).walk(expr);
+}
+
+std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr) {
+    std::vector<const ScopeTraversalExpr*> out;
+    append_referenced_traversals(expr, out);
+    return out;
 }
 
 std::vector<std::string_view> called_functions(const Expr& expr) {

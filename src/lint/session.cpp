@@ -355,33 +355,33 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // Rule activation: each distinct settings object gets its rule list and
     // its active rules once.
     // An unknown rule is reported after what loading reports.
-    std::map<const Settings*, std::vector<Rule>> rules_of;
-    std::map<const Settings*, RuleSet> active_of;
+    struct Activation {
+        std::vector<Rule> rules;
+        std::optional<RuleSet> active;  // points into `rules`
+    };
+    std::map<const Settings*, Activation> activation_of;
     std::vector<const RuleSet*> active(runs.size());
     std::string unknown_rule;
     std::string unknown_suggestion;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        auto [it, added] = rules_of.try_emplace(runs[i].settings);
-        if (!added) {
-            active[i] = &active_of.at(runs[i].settings);
-            continue;
+        auto [it, added] = activation_of.try_emplace(runs[i].settings);
+        Activation& a = it->second;
+        if (added) {
+            a.rules = rules_for(*runs[i].settings, request.catalogue);
+            for (const auto& r : a.rules) {
+                if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
+            }
+            std::vector<std::string> unknown;
+            a.active.emplace(activate_rules(a.rules, *runs[i].settings, request.selection, unknown));
+            if (!unknown.empty() && unknown_rule.empty()) {
+                unknown_rule = unknown.front();
+                std::vector<std::string> ids;
+                ids.reserve(a.rules.size());
+                for (const auto& r : a.rules) ids.push_back(r.id);
+                unknown_suggestion = did_you_mean(unknown_rule, ids);
+            }
         }
-        it->second = rules_for(*runs[i].settings, request.catalogue);
-        for (const auto& r : it->second) {
-            if (scan.catalogue.emplace(r.id, r).second) scan.catalogue_order.push_back(r.id);
-        }
-        std::vector<std::string> unknown;
-        active[i] = &active_of
-                         .try_emplace(runs[i].settings,
-                                      activate_rules(it->second, *runs[i].settings, request.selection, unknown))
-                         .first->second;
-        if (!unknown.empty() && unknown_rule.empty()) {
-            unknown_rule = unknown.front();
-            std::vector<std::string> ids;
-            ids.reserve(it->second.size());
-            for (const auto& r : it->second) ids.push_back(r.id);
-            unknown_suggestion = did_you_mean(unknown_rule, ids);
-        }
+        active[i] = &*a.active;
     }
     // A module's role comes from every local caller in its repository, not
     // from what this run happens to include (lint/module_roles.hpp), so it is

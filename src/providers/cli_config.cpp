@@ -313,9 +313,15 @@ std::vector<fs::path> user_mirror_directories(const Environment& env, Engine eng
     return existing;
 }
 
+std::optional<fs::path> working_mirror_directory(const fs::path& cwd) {
+    fs::path own = cwd / "terraform.d" / "plugins";
+    if (!directory_exists(own)) return std::nullopt;
+    return own;
+}
+
 std::vector<fs::path> implied_mirror_directories(const Environment& env, Engine engine, const fs::path& cwd) {
     std::vector<fs::path> existing;
-    if (fs::path own = cwd / "terraform.d" / "plugins"; directory_exists(own)) existing.push_back(std::move(own));
+    if (auto own = working_mirror_directory(cwd)) existing.push_back(std::move(*own));
     for (auto& dir : user_mirror_directories(env, engine)) existing.push_back(std::move(dir));
     return existing;
 }

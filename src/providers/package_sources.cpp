@@ -308,10 +308,7 @@ LocalPackages LocalPackageFinder::find(const fs::path& working_dir, Engine engin
     out.cache = shared.cache;
     if (!shared.config.provider_installation) {
         // The working directory's implied mirror comes first.
-        std::error_code ec;
-        if (fs::path own = working_dir / "terraform.d" / "plugins"; fs::is_directory(own, ec)) {
-            out.mirrors = scan_filesystem_mirror(own, engine);
-        }
+        if (auto own = working_mirror_directory(working_dir)) out.mirrors = scan_filesystem_mirror(*own, engine);
     }
     out.mirrors.insert(out.mirrors.end(), shared.mirrors.begin(), shared.mirrors.end());
     return out;

@@ -89,8 +89,9 @@ struct CliConfig {
 // only those that exist as directories. `cwd` is the launch directory.
 [[nodiscard]] std::vector<std::filesystem::path> implied_mirror_directories(const Environment& env, Engine engine,
                                                                             const std::filesystem::path& cwd);
-// The same without the first, `cwd`'s terraform.d/plugins: the directories
-// of the user and the system.
+// The first of them, `cwd`'s terraform.d/plugins, when it exists.
+[[nodiscard]] std::optional<std::filesystem::path> working_mirror_directory(const std::filesystem::path& cwd);
+// The rest: the directories of the user and the system.
 [[nodiscard]] std::vector<std::filesystem::path> user_mirror_directories(const Environment& env, Engine engine);
 
 // Whether a filesystem/network mirror method handles `provider` under its
