@@ -29,7 +29,15 @@ if (( install_packages )); then
     apt-get install -y --no-install-recommends $(grep -v '^#' "$root/scripts/debian-packages-build.txt")
 fi
 
-cmake -S "$root" -B "$build_dir" -G Ninja "$@"
+# A compiler cache, when one is installed, makes a rebuild of unchanged sources
+# (a second clone, a CI run after a local build) a matter of seconds. Paths are
+# hashed relative to the source tree, so clones in different folders share it.
+launcher=()
+if command -v ccache >/dev/null; then
+    export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S "$root" -B "$build_dir" -G Ninja "${launcher[@]}" "$@"
 if [[ -n ${TFSIFT_BUILD_TARGET:-} ]]; then
     cmake --build "$build_dir" --target "$TFSIFT_BUILD_TARGET"
 else
