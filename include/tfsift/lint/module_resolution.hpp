@@ -1,0 +1,28 @@
+// The one chain of module source resolvers every command passes to the
+// loader (config/module_source_resolver.hpp), so that `lint`, `lock`,
+// `effective` and the server see the same module tree: the modules
+// `terraform init` installed (.terraform/modules), then tfsift's module
+// cache, then the network when the command may use it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tfsift/config/module_source_resolver.hpp"
+
+namespace tfsift::lint {
+
+// What a command allows the resolvers to do.
+struct ModuleFetchPolicy {
+    // The command may fetch what is neither installed nor cached
+    // (`lint --online`, `lock`, `fetch`); false: no socket is opened.
+    bool network = false;
+    // --cache-dir; empty: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/modules.
+    std::string cache_dir;
+};
+
+// The resolver chain for `policy`. Shared by every load of a run (it is
+// safe to call from several threads), so that a package is fetched once.
+std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const ModuleFetchPolicy& policy);
+
+}  // namespace tfsift::lint
