@@ -667,38 +667,54 @@ LintResult run_session(const LintRequest& request) {
     if (!scanned) return result;
     result.read_failures = scan.read_failures + unreadable_dirs;
     if (request.fix) {
-        const auto started = Clock::now();
-        auto plan = plan_fixes(scan.findings, *request.fix);
-        auto written = write_fixes(plan);
-        for (const auto& e : written.errors) say.error("tfsift: " + e);
-        if (lock_repairs) {
-            for (auto& line : lock_repairs->outcome(written.written))
-                say.send(MessageKind::lock_repair, std::move(line));
-            lock_repairs.reset();
-        }
-        result.findings_fixed = plan.findings_fixed;
-        result.files_fixed = written.written.size();
-        const std::set<std::string> changed(written.written.begin(), written.written.end());
-        for (const auto& line : plan.applied) {
-            std::string_view shown = line;
-            if (!changed.count(std::string(shown.substr(0, shown.find(':'))))) continue;
-            while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
-            say.send(MessageKind::fix_applied, "Fixed " + std::string(shown));
-        }
-        for (const auto& path : written.written) {
-            result.fixed_files.push_back({path, plan.old_text.at(path), plan.new_text.at(path)});
-        }
-        say.send(MessageKind::fix_summary, fmt::format("Fixed {} finding{} in {} file{}", plan.findings_fixed,
-                                                       plan.findings_fixed == 1 ? "" : "s", written.written.size(),
-                                                       written.written.size() == 1 ? "" : "s"));
-        const double fix_time = scan.times.fix + seconds_since(started);
-        if (!written.written.empty()) {
+        // A fix whose edits overlap one taken before it (a `lookup()` inside
+        // a quoted interpolation, a legacy index inside it) is left out of a
+        // plan; it applies to the rewritten text. So fixes are planned again
+        // on the files as written, a bounded number of times, and one --fix
+        // leaves nothing fixable that a second would change.
+        constexpr int max_fix_rounds = 8;
+        std::map<std::string, FileChange> changes;  // by path: the text before the first round, after the last
+        std::size_t findings_fixed = 0;
+        bool write_failed = false;
+        double fix_time = scan.times.fix;
+        for (int round = 0; round < max_fix_rounds; ++round) {
+            const auto started = Clock::now();
+            const auto plan = plan_fixes(scan.findings, *request.fix);
+            const auto written = write_fixes(plan);
+            fix_time += seconds_since(started);
+            for (const auto& e : written.errors) say.error("tfsift: " + e);
+            write_failed = write_failed || !written.errors.empty();
+            if (lock_repairs) {
+                for (auto& line : lock_repairs->outcome(written.written))
+                    say.send(MessageKind::lock_repair, std::move(line));
+                lock_repairs.reset();
+            }
+            findings_fixed += plan.findings_fixed;
+            const std::set<std::string> changed(written.written.begin(), written.written.end());
+            for (const auto& line : plan.applied) {
+                std::string_view shown = line;
+                if (!changed.count(std::string(shown.substr(0, shown.find(':'))))) continue;
+                while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
+                say.send(MessageKind::fix_applied, "Fixed " + std::string(shown));
+            }
+            for (const auto& path : written.written) {
+                auto at = changes.try_emplace(path, FileChange{path, plan.old_text.at(path), {}}).first;
+                at->second.new_text = plan.new_text.at(path);
+            }
+            if (written.written.empty()) break;
             // What remains, from the files as they are now.
             scan = Scan{};
             if (!scan_targets(targets, settings_cache, request, say, scan, *role_cache, nullptr)) return result;
+            if (plan.conflicts_skipped == 0) break;
         }
+        result.findings_fixed = findings_fixed;
+        result.files_fixed = changes.size();
+        for (auto& [path, change] : changes) result.fixed_files.push_back(std::move(change));
+        say.send(MessageKind::fix_summary, fmt::format("Fixed {} finding{} in {} file{}", findings_fixed,
+                                                       findings_fixed == 1 ? "" : "s", changes.size(),
+                                                       changes.size() == 1 ? "" : "s"));
         scan.times.fix = fix_time;
-        result.fix_write_failed = !written.errors.empty();
+        result.fix_write_failed = write_failed;
     }
     if (request.add_ignore_reason) {
         const AddIgnorePlan plan = plan_add_ignores(scan.findings, *request.add_ignore_reason);
