@@ -1,4 +1,6 @@
 // deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
+#include <unordered_set>
+
 #include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
@@ -26,6 +28,13 @@ bool indexable_as_written(const hcl::Expr& e) {
 
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto index = written::expression_index(ctx);
+    // The calls written as object keys: there `map[key]` is a traversal of
+    // more than one step, which Terraform rejects as an "Ambiguous attribute
+    // key", so the index is written in parentheses.
+    std::unordered_set<const hcl::Expr*> keys;
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object_key)) {
+        keys.insert(&*hcl::as<hcl::ObjectKeyExpr>(*node.expr).wrapped);
+    }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::function_call)) {
         const written::WrittenExpression& root = index->root_of(node);
         if (root.site.from_json) continue;
@@ -48,6 +57,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         index_text += parenthesise ? ")[" : "[";
         index_text += text_of(*source, key.range);
         index_text += ']';
+        if (keys.count(&e) != 0) index_text = "(" + index_text + ")";
         Fix fix;
         fix.description = "Write the index instead of calling lookup";
         fix.edits.push_back({source, e.range, std::move(index_text)});
@@ -83,7 +93,9 @@ Rule deprecated_lookup() {
 )hcl";
     r.doc.fix_safety =
         "Safe: `--fix` writes `map[key]` (with parentheses around the map when it is an operation), which gives "
-        "the same value and the same error for a missing key.";
+        "the same value and the same error for a missing key. As an object key the index is parenthesised, "
+        "`{ (var.m[\"k\"]) = 1 }`: a bare `var.m[\"k\"]` key is an error in Terraform (\"Ambiguous attribute "
+        "key\").";
     r.check = check;
     return r;
 }
