@@ -134,6 +134,17 @@ set_tests_properties(lint-jobs-identical PROPERTIES PROCESSORS 2 TIMEOUT 600)
 add_test(NAME lint-fix
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lint_fix_check.py --tfsift $<TARGET_FILE:tfsift>)
 
+# ---- every safe fix keeps the configuration valid and its meaning ------------
+# fix_safety_check.py fixes copies of the rule fixtures and of the corpus
+# directories that have something to fix, and checks that they still parse,
+# gain no error, mean the same (parse dumps), match their `.fixed` files, and
+# that a second --fix changes nothing. Prints files fixed, fixes applied and
+# fixes withheld because of where they stand.
+add_test(NAME fix-safety
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/fix_safety_check.py --tfsift $<TARGET_FILE:tfsift>
+          --shared ${PROJECT_SOURCE_DIR}/../shared --fixtures ${PROJECT_SOURCE_DIR}/fixtures/rules)
+set_tests_properties(fix-safety PROPERTIES TIMEOUT 600)
+
 # ---- hostile repositories and broken output ----------------------------------
 # hostile_repository_check.py builds each reproduction in a scratch directory
 # and runs the binary under a time and memory bound: links to /proc/self/environ
