@@ -36,6 +36,36 @@ std::vector<std::string_view> split_namespaces(std::string_view name) {
     }
 }
 
+// Functions whose HCL signature accepts fewer (or more) arguments than their
+// implementation does: the call passes HCL's arity check and fails when the
+// function runs ("Error in function call"). From the function table of the
+// validate reference data, read in go-cty's stdlib and Terraform's funcs.
+struct CallTimeArity {
+    std::string_view name;
+    std::size_t min;
+    std::size_t max;  // SIZE_MAX: no limit
+    std::string_view error;
+};
+
+constexpr std::size_t unlimited = static_cast<std::size_t>(-1);
+constexpr CallTimeArity call_time_arities[] = {
+    {"join", 2, unlimited, "at least one list is required"},
+    {"coalescelist", 1, unlimited, "at least one argument is required"},
+    {"concat", 1, unlimited, "at least one argument is required"},
+    {"max", 1, unlimited, "must pass at least one number"},
+    {"min", 1, unlimited, "must pass at least one number"},
+    {"range", 1, 3, "must have one, two, or three arguments"},
+    {"setproduct", 2, unlimited, "at least two arguments are required"},
+    {"try", 1, unlimited, "at least one argument is required"},
+};
+
+const CallTimeArity* call_time_arity(std::string_view name) {
+    for (const CallTimeArity& a : call_time_arities) {
+        if (a.name == name) return &a;
+    }
+    return nullptr;
+}
+
 class FunctionChecker {
 public:
     FunctionChecker(const LintContext& ctx, FindingSink& sink) : ctx_(ctx), sink_(sink), engine_(ctx.engine) {
@@ -124,6 +154,14 @@ private:
             report("Too many function arguments",
                    fmt::format("Function {} expects only {} argument(s).", go_quoted(call.name), params.size()),
                    call.args[params.size()]->range);
+            return;
+        }
+        if (const CallTimeArity* arity = call_time_arity(fn->name); arity != nullptr) {
+            if (given < arity->min || given > arity->max) {
+                report("Error in function call",
+                       fmt::format("Call to function {} failed: {}.", go_quoted(call.name), arity->error),
+                       Range{call.range.start, call.open_paren().end});
+            }
         }
     }
 
@@ -169,7 +207,8 @@ Rule function_call_invalid() {
         "a suggestion of a close one), a function the release named by `engine_version` does not have yet (without "
         "`engine_version` the newest release is assumed), a function of the other engine (`urldecode` is "
         "OpenTofu's), fewer arguments than the function's parameters or more than a function without a variadic "
-        "parameter takes, an unknown `core::` function, an unknown namespace, and the removed `list()` and `map()`. "
+        "parameter takes, a call the function itself refuses for its number of arguments although its parameters "
+        "allow it (`join(\",\")` with no list, `concat()`, `min()`, `range()` with more than three), an unknown `core::` function, an unknown namespace, and the removed `list()` and `map()`. "
         "A provider-defined function `provider::NAME::FUNCTION` (or `provider::NAME::ALIAS::FUNCTION`) needs "
         "`NAME` in the module's `required_providers`; its arguments are not checked, because only the provider's "
         "schema knows them. A call ending in `...` is not counted. The messages are Terraform's (OpenTofu's where "
