@@ -18,14 +18,45 @@ namespace {
 
 constexpr std::string_view rule_id = "count-for-each-invalid";
 
-// The value of an expression without references or function calls; nullopt
-// when it has either (known only at plan time) or does not evaluate.
+// The type conversion functions, evaluated here: a constant `for_each` is
+// often written `toset([...])`, and what toset makes of its list (a set of
+// numbers from `[1, 2]`) is what Terraform checks.
+const hcl::EvalContext& conversion_functions() {
+    static const hcl::EvalContext context = [] {
+        hcl::EvalContext c;
+        c.functions.emplace();
+        auto add = [&c](std::string_view name, cty::Type to) {
+            hcl::Function fn;
+            fn.call = [to](std::span<const cty::Value> args) -> hcl::Function::Result {
+                if (args.size() != 1) return {cty::Value::dynamic_unknown(), "takes one argument"};
+                cty::Converted converted = cty::convert(args[0], to);
+                if (!converted.ok()) return {cty::Value::dynamic_unknown(), converted.error};
+                return {converted.value, {}};
+            };
+            (*c.functions)[std::string(name)] = fn;
+        };
+        add("toset", cty::Type::set(cty::Type::dynamic()));
+        add("tolist", cty::Type::list(cty::Type::dynamic()));
+        add("tomap", cty::Type::map(cty::Type::dynamic()));
+        add("tostring", cty::Type::string());
+        add("tonumber", cty::Type::number());
+        add("tobool", cty::Type::boolean());
+        return c;
+    }();
+    return context;
+}
+
+// The value of an expression without references, calling only the type
+// conversion functions; nullopt when it has references or other calls (known
+// only at plan time) or does not evaluate.
 std::optional<cty::Value> constant(const config::Expression& expr) {
     if (expr.native == nullptr) return std::nullopt;
-    if (!hcl::referenced_traversals(*expr.native).empty() || !hcl::called_functions(*expr.native).empty()) {
-        return std::nullopt;
+    if (!hcl::referenced_traversals(*expr.native).empty()) return std::nullopt;
+    const hcl::EvalContext& functions = conversion_functions();
+    for (std::string_view name : hcl::called_functions(*expr.native)) {
+        if (functions.functions->count(name) == 0) return std::nullopt;
     }
-    hcl::EvalResult r = hcl::evaluate(*expr.native, nullptr);
+    hcl::EvalResult r = hcl::evaluate(*expr.native, &functions);
     if (has_errors(r.diagnostics) || !r.value.is_wholly_known()) return std::nullopt;
     return r.value;
 }
@@ -49,28 +80,45 @@ std::string count_problem(const cty::Value& v) {
     return {};
 }
 
-// Why a for_each value is unsuitable (evalchecks/eval_for_each.go), or "".
-std::string for_each_problem(const cty::Value& v) {
+struct Problem {
+    std::string_view summary;
+    std::string detail;
+};
+
+// Why a for_each value is unsuitable (evalchecks/eval_for_each.go), or
+// nullopt. A set of something else than strings, or holding a null, has a
+// summary of its own; the wording of the first differs between the engines.
+std::optional<Problem> for_each_problem(const cty::Value& v, Engine engine) {
+    constexpr std::string_view summary = "Invalid for_each argument";
+    constexpr std::string_view set_summary = "Invalid for_each set argument";
     constexpr std::string_view allowed = "map, or set of strings";
     if (v.is_null()) {
-        return fmt::format(
-            "The given \"for_each\" argument value is unsuitable: the given \"for_each\" argument "
-            "value is null. A {} is allowed.",
-            allowed);
+        return Problem{summary, fmt::format("The given \"for_each\" argument value is unsuitable: the given "
+                                            "\"for_each\" argument value is null. A {} is allowed.",
+                                            allowed)};
     }
     const cty::Type& t = v.type();
-    if (t.is_map() || t.is_object()) return {};
+    if (t.is_map() || t.is_object()) return std::nullopt;
     if (t.is_set()) {
-        if (t.element() == cty::Type::string() || t.element().is_dynamic()) return {};
-        return fmt::format(
-            "The given \"for_each\" argument value is unsuitable: \"for_each\" supports sets of "
-            "strings, but you have provided a set containing type {}.",
-            t.element().friendly_name());
+        if (t.element().is_dynamic()) return std::nullopt;
+        if (!(t.element() == cty::Type::string())) {
+            return Problem{set_summary,
+                           fmt::format("The given \"for_each\" argument value is unsuitable: \"for_each\" supports "
+                                       "{}sets of strings, but you have provided a set containing type {}.",
+                                       engine == Engine::terraform ? "maps and " : "", t.element().friendly_name())};
+        }
+        for (const cty::Value& e : v.elements()) {
+            if (e.is_null()) {
+                return Problem{set_summary,
+                               "The given \"for_each\" argument value is unsuitable: \"for_each\" sets must not "
+                               "contain null values."};
+            }
+        }
+        return std::nullopt;
     }
-    return fmt::format(
-        "The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a {}, "
-        "and you have provided a value of type {}.",
-        allowed, t.friendly_name());
+    return Problem{summary, fmt::format("The given \"for_each\" argument value is unsuitable: the \"for_each\" "
+                                        "argument must be a {}, and you have provided a value of type {}.",
+                                        allowed, t.friendly_name())};
 }
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -93,7 +141,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         }
         if (each) {
             if (auto v = constant(*each)) {
-                if (std::string p = for_each_problem(*v); !p.empty()) report(*each, "Invalid for_each argument", p);
+                if (auto p = for_each_problem(*v, ctx.engine)) report(*each, p->summary, std::move(p->detail));
             }
         }
     };
@@ -113,9 +161,11 @@ Rule count_for_each_invalid() {
     r.doc.summary = "A constant `count` or `for_each` cannot be expanded.";
     r.doc.what =
         "Evaluates the `count` and `for_each` arguments of resources, data sources and module calls that are "
-        "written as constants (no references, no function calls) and reports, with Terraform's messages, a count "
+        "written as constants (no references, and no function calls but the type conversions `toset`, `tolist`, "
+        "`tomap`, `tostring`, `tonumber` and `tobool`) and reports, with Terraform's messages, a count "
         "that is null, not a number, fractional, negative or larger than 2147483647, and a for_each that is null "
-        "or not a map, an object or a set of strings (a list or tuple such as `[\"a\", \"b\"]` needs `toset()`). "
+        "or not a map, an object or a set of strings (a list or tuple such as `[\"a\", \"b\"]` needs `toset()`, and "
+        "`toset([1, 2])` is a set of numbers), or a set holding a null. "
         "Values that depend on references are known only at plan time and are not checked.";
     r.doc.why = "Terraform rejects these in `validate` and `plan`.";
     r.doc.failing_example = R"hcl(module "web" {
