@@ -48,6 +48,7 @@ struct Transfer {
     bool write_failed = false;
     std::optional<long> retry_after;
     std::string location;  // of the last response
+    std::vector<std::pair<std::string, std::string>> headers;  // of the last response
 };
 
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
@@ -76,7 +77,17 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     if (line.substr(0, 5) == "HTTP/") {
         t.retry_after.reset();  // a new response (after a redirect or 100-continue)
         t.location.clear();
+        t.headers.clear();
         return n;
+    }
+    if (auto colon = line.find(':'); colon != std::string_view::npos && colon > 0 && t.headers.size() < 200) {
+        std::string field(line.substr(0, colon));
+        std::transform(field.begin(), field.end(), field.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        std::string_view value = line.substr(colon + 1);
+        while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front())) != 0) value.remove_prefix(1);
+        while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back())) != 0) value.remove_suffix(1);
+        t.headers.emplace_back(std::move(field), std::string(value));
     }
     constexpr std::string_view location = "location:";
     if (line.size() > location.size() && std::equal(location.begin(), location.end(), line.begin(), [](char a, char b) {
@@ -126,6 +137,13 @@ std::string host_of(const std::string& url) {
 }
 
 }  // namespace
+
+std::optional<std::string> HttpResponse::header(std::string_view name) const {
+    for (const auto& [field, value] : headers) {
+        if (field == name) return value;
+    }
+    return std::nullopt;
+}
 
 void request_cancel() { g_cancel.store(true); }
 bool cancel_requested() { return g_cancel.load(); }
@@ -286,6 +304,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
     const CURLcode rc = curl_easy_perform(curl);
     file.reset();
     response.bytes = transfer.bytes;
+    response.headers = std::move(transfer.headers);
     char* effective = nullptr;
     curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &effective);
     response.effective_url = effective != nullptr ? effective : request.url;

@@ -10,59 +10,68 @@ namespace tfsift::net {
 
 namespace {
 
-constexpr std::string_view kService = "providers.v1";
-
 ServiceUrl failure(std::string message) { return ServiceUrl{{}, std::move(message)}; }
 
-}  // namespace
-
-ServiceUrl providers_service_of(const std::string& host, const nlohmann::json& document, const std::string& final_url) {
+// `family` is "providers" or "modules"; `kind` names the registry in messages.
+ServiceUrl service_of(const std::string& host, const nlohmann::json& document, const std::string& final_url,
+                      std::string_view family, std::string_view kind) {
+    const std::string service = fmt::format("{}.v1", family);
     if (!document.is_object()) {
         return failure(fmt::format("failed to decode discovery document from {}: not a JSON object", final_url));
     }
-    auto it = document.find(kService);
+    auto it = document.find(service);
     if (it == document.end()) {
+        const std::string other = fmt::format("{}.v", family);
         for (const auto& [id, value] : document.items()) {
-            if (id.rfind("providers.v", 0) == 0) {
+            if (id.rfind(other, 0) == 0) {
                 return failure(
-                    fmt::format("host {} does not support the provider registry protocol required by this "
+                    fmt::format("host {} does not support the {} registry protocol required by this "
                                 "Terraform version, but may be compatible with a different Terraform "
                                 "version",
-                                host));
+                                host, kind));
             }
         }
-        return failure(fmt::format("host {} does not offer a Terraform provider registry", host));
+        return failure(fmt::format("host {} does not offer a Terraform {} registry", host, kind));
     }
     if (!it->is_string()) {
         return failure(
-            fmt::format("host {}: service {} in the discovery document is not a string URL", host, kService));
+            fmt::format("host {}: service {} in the discovery document is not a string URL", host, service));
     }
     auto resolved = resolve_reference(final_url, it->get<std::string>());
     auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
     if (!parsed || parsed->host.empty() || (parsed->scheme != "https" && parsed->scheme != "http")) {
-        return failure(fmt::format("host {}: service {} URL \"{}\" is not an http or https URL", host, kService,
+        return failure(fmt::format("host {}: service {} URL \"{}\" is not an http or https URL", host, service,
                                    it->get<std::string>()));
     }
     if (!parsed->userinfo.empty()) {
-        return failure(fmt::format("host {}: service {} URL must not contain user information", host, kService));
+        return failure(fmt::format("host {}: service {} URL must not contain user information", host, service));
     }
     return ServiceUrl{*resolved, {}};
+}
+
+}  // namespace
+
+ServiceUrl providers_service_of(const std::string& host, const nlohmann::json& document, const std::string& final_url) {
+    return service_of(host, document, final_url, "providers", "provider");
+}
+
+ServiceUrl modules_service_of(const std::string& host, const nlohmann::json& document, const std::string& final_url) {
+    return service_of(host, document, final_url, "modules", "module");
 }
 
 ServiceDiscovery::ServiceDiscovery(HttpClient& client, const NetworkConfig& config, Credentials& credentials)
     : client_(client), config_(config), credentials_(credentials) {}
 
-ServiceUrl ServiceDiscovery::providers_v1(const std::string& host) {
+const ServiceDiscovery::Document& ServiceDiscovery::document_of(const std::string& host) {
     if (auto it = cache_.find(host); it != cache_.end()) return it->second;
-    const std::string discovery_url = "https://" + host + "/.well-known/terraform.json";
-    ServiceUrl result;
+    Document result;
+    result.final_url = "https://" + host + "/.well-known/terraform.json";
     if (auto forced = config_.host_services.find(host); forced != config_.host_services.end()) {
-        nlohmann::json document = nlohmann::json::object();
-        for (const auto& [id, url] : forced->second) document[id] = url;
-        result = providers_service_of(host, document, discovery_url);
+        result.json = nlohmann::json::object();
+        for (const auto& [id, url] : forced->second) result.json[id] = url;
     } else {
         HttpRequest request;
-        request.url = discovery_url;
+        request.url = result.final_url;
         request.purpose = Purpose::discovery;
         request.headers = {"Accept: application/json"};
         request.bearer_token = credentials_.token_for(host);
@@ -70,28 +79,44 @@ ServiceUrl ServiceDiscovery::providers_v1(const std::string& host) {
         auto response = client_.fetch(request);
         if (!response.transport_ok()) {
             // The client's message already names the host ("could not connect to HOST: ...").
-            result = failure(
+            result.error =
                 response.error == TransportError::connect
                     ? response.error_message
-                    : fmt::format("failed to request discovery document from {}: {}", host, response.error_message));
+                    : fmt::format("failed to request discovery document from {}: {}", host, response.error_message);
         } else if (response.status == 404) {
-            result = failure(fmt::format("host {} does not offer a Terraform provider registry", host));
+            result.not_found = true;
         } else if (response.status != 200) {
-            result =
-                failure(fmt::format("failed to request discovery document from {}: {}", host, response.status_text));
+            result.error = fmt::format("failed to request discovery document from {}: {}", host, response.status_text);
         } else if (!is_json_media_type(response.content_type)) {
-            result = failure(fmt::format("discovery URL {} returned an unsupported Content-Type \"{}\"",
-                                         response.effective_url, response.content_type));
+            result.error = fmt::format("discovery URL {} returned an unsupported Content-Type \"{}\"",
+                                       response.effective_url, response.content_type);
         } else {
             std::string error;
             auto document = decode_json_body(response.body, error);
-            result = document ? providers_service_of(host, *document, response.effective_url)
-                              : failure(fmt::format("failed to decode discovery document from {}: {}",
-                                                    response.effective_url, error));
+            result.final_url = response.effective_url;
+            if (document) {
+                result.json = std::move(*document);
+            } else {
+                result.error =
+                    fmt::format("failed to decode discovery document from {}: {}", response.effective_url, error);
+            }
         }
     }
-    cache_[host] = result;
-    return result;
+    return cache_.emplace(host, std::move(result)).first->second;
+}
+
+ServiceUrl ServiceDiscovery::providers_v1(const std::string& host) {
+    const auto& document = document_of(host);
+    if (document.not_found) return failure(fmt::format("host {} does not offer a Terraform provider registry", host));
+    if (!document.error.empty()) return failure(document.error);
+    return providers_service_of(host, document.json, document.final_url);
+}
+
+ServiceUrl ServiceDiscovery::modules_v1(const std::string& host) {
+    const auto& document = document_of(host);
+    if (document.not_found) return failure(fmt::format("host {} does not offer a Terraform module registry", host));
+    if (!document.error.empty()) return failure(document.error);
+    return modules_service_of(host, document.json, document.final_url);
 }
 
 }  // namespace tfsift::net

@@ -17,6 +17,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tfsift/net/proxy.hpp"
@@ -68,12 +70,17 @@ struct HttpResponse {
     std::string content_type;
     std::string effective_url;  // after redirects
     std::string body;           // when no sink was given
+    // The final response's header fields, names lower-cased, values trimmed,
+    // in the order received (the module protocols read X-Terraform-Get).
+    std::vector<std::pair<std::string, std::string>> headers;
     std::uint64_t bytes = 0;
     TransportError error = TransportError::none;
     std::string error_message;  // names the host; never holds a credential
     int attempts = 0;
 
     [[nodiscard]] bool transport_ok() const { return error == TransportError::none; }
+    // The first value of header `name` (lower case), if the response had it.
+    [[nodiscard]] std::optional<std::string> header(std::string_view name) const;
 };
 
 // Set from a signal handler: running transfers stop at their next callback
