@@ -119,6 +119,10 @@ struct ModuleFetcher::Impl {
           env(std::move(e)),
           cache(options.cache_dir.empty() ? default_module_cache_dir(env) : options.cache_dir) {
         options.cache_dir = cache.root();
+        // TFSIFT_OFFLINE=1 (any value but "" and "0") beats every flag.
+        if (auto offline = env("TFSIFT_OFFLINE"); offline && !offline->empty() && *offline != "0") {
+            options.online = false;
+        }
         std::string warning;
         git = git_settings_from(env, warning);
         if (!warning.empty()) warn(warning);
