@@ -16,6 +16,12 @@ standard library, `gpg` and `openssl`:
   `h1:` hashes and relative URLs, the zips beside them);
 * one namespace per hostile case (`registry.example.test/<case>/demo`, see
   CASES) whose documents or package are broken in that one way;
+* a module registry (modules.v1, MODULES): versions lists, download
+  endpoints answering 204 or 200 with X-Terraform-Get or OpenTofu's JSON
+  location, tar.gz and zip packages whose versions declare different
+  variables, a private module behind a token, pages naming a location
+  (X-Terraform-Get header or terraform-get meta tag) and one hostile module
+  per MODULE_CASES;
 * `expect.json`: every `zh:` (sha256 of a zip), every `h1:` (Terraform's
   dirhash "Hash1" of the package unpacked by this module), the key IDs.
 
@@ -50,6 +56,7 @@ import stat
 import struct
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -127,6 +134,36 @@ PACKAGES_CASES = {
 # Cases whose package is never unpacked by a correct client: no h1: for them.
 NOT_HASHED = {"zipslip", "bomb", "lyingbomb", "oversize", "oversizechunked", "emptyzip"}
 
+# Registry modules (modules.v1): namespace/name/system -> versions. Every
+# version's package declares its own variable `<name>_<version with _>` beside
+# `common`, so a test can tell which version was installed; some versions
+# require providers of their own (MODULE_PROVIDERS). How the download
+# endpoint answers: "header204" (204 + X-Terraform-Get, a root-relative
+# location), "header200" (200 + X-Terraform-Get, an absolute one), "json"
+# (OpenTofu's {"location": ...}).
+MODULES = {
+    "example/net/aws": (("1.0.0", "header204"), ("1.2.0", "header204"), ("1.2.7", "header204"),
+                        ("1.3.0-beta.1", "header204"), ("2.0.0", "header200")),
+    "example/tofu/aws": (("0.1.0", "json"), ("0.2.0", "json")),
+    "private/net/aws": (("1.0.0", "header204"),),
+}
+# Providers a module version requires: (module, version) -> [(local name, source, constraint)].
+MODULE_PROVIDERS = {
+    ("example/net/aws", "1.2.7"): [("demo", "registry.example.test/example/demo", "1.2.0")],
+}
+# The token the private module's endpoints demand.
+MODULE_TOKEN = "module-token-3f2a"
+# Hostile module cases: namespace "bad", system "aws", name -> what is wrong.
+MODULE_CASES = {
+    "traversal": "the tar.gz holds ../../evil.tf",
+    "zipslip": "the zip holds ../../evil.tf",
+    "symlink": "the tar.gz holds a symlink to /etc/passwd",
+    "handoff": "the download location is another registry address",
+    "many": "the versions list has 100,000 versions",
+    "redirect": "the versions list redirects to localhost (another host)",
+    "missing": "the download location answers 404",
+}
+
 GPG = ["gpg", "--batch", "--quiet", "--no-tty", "--pinentry-mode", "loopback", "--passphrase", ""]
 SIGNER = "fixture signer <signer@example.invalid>"
 STRANGER = "fixture stranger <stranger@example.invalid>"
@@ -201,6 +238,25 @@ def make_zip(entries: list[tuple[str, bytes]] | list[tuple[str, bytes, int]]) ->
             name, data = entry[0], entry[1]
             mode = entry[2] if len(entry) > 2 else 0o100755
             z.writestr(_info(name, mode), data)
+    return out.getvalue()
+
+
+def make_tar_gz(entries: list[tuple[str, bytes]], links: list[tuple[str, str]] = ()) -> bytes:
+    """A gzip-compressed tar of regular files (0644) and symbolic links."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz", format=tarfile.PAX_FORMAT) as t:
+        for name, data in entries:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mode = 0o644
+            info.mtime = 1704067200
+            t.addfile(info, io.BytesIO(data))
+        for name, target in links:
+            info = tarfile.TarInfo(name)
+            info.type = tarfile.SYMTYPE
+            info.linkname = target
+            info.mtime = 1704067200
+            t.addfile(info)
     return out.getvalue()
 
 
@@ -392,6 +448,7 @@ class TreeBuilder:
             releases = [self.ordinary_release(ns, ptype, v) for v in versions]
             self.publish(ns, ptype, releases)
             self.publish_mirror(ns, ptype, releases)
+        self.build_modules()
         if self.with_cases:
             for case in CASES:
                 self.build_case(case)
@@ -400,6 +457,84 @@ class TreeBuilder:
         self.write_json("expect.json", self.expect)
         with open(os.path.join(self.root, "expect.json"), "w") as f:
             json.dump(self.expect, f, indent=2, sort_keys=True)
+
+    # -- registry modules
+    def module_files(self, name: str, version: str) -> dict[str, bytes]:
+        ns, mname, _system = name.split("/")
+        var = f"{mname}_{version.replace('.', '_').replace('-', '_')}"
+        text = f'variable "common" {{}}\n\nvariable "{var}" {{}}\n\noutput "id" {{\n  value = "{name} {version}"\n}}\n'
+        requires = MODULE_PROVIDERS.get((name, version), [])
+        if requires:
+            body = "".join(f'    {local} = {{\n      source  = "{source}"\n      version = "{c}"\n    }}\n'
+                           for local, source, c in requires)
+            text = f"terraform {{\n  required_providers {{\n{body}  }}\n}}\n\n" + text
+        return {"main.tf": text.encode(), "modules/inner/main.tf": f'variable "inner_{var}" {{}}\n'.encode()}
+
+    def module_route(self, path: str, **route) -> None:
+        self.module_routes[path] = route
+
+    def build_modules(self) -> None:
+        self.module_routes: dict[str, dict] = {}
+        self.expect["modules"] = {}
+        for name, versions in sorted(MODULES.items()):
+            ns, mname, system = name.split("/")
+            api = f"/v1/modules/{ns}/{mname}/{system}"
+            self.write_json(f"{api.lstrip('/')}/versions",
+                            {"modules": [{"source": name, "versions": [{"version": v} for v, _ in versions]}]})
+            for version, mode in versions:
+                files = self.module_files(name, version)
+                if mode == "json":
+                    rel = f"dl/modules/{name}/{version}.zip"
+                    self.write(rel, make_zip([(n, d, 0o100644) for n, d in sorted(files.items())]))
+                else:
+                    rel = f"dl/modules/{name}/{version}.tar.gz"
+                    self.write(rel, make_tar_gz(sorted(files.items())))
+                location = f"/{rel}" if mode == "header204" else f"{self.base}/{rel}"
+                self.module_route(f"{api}/{version}/download", action="download", mode=mode, location=location,
+                                  token=MODULE_TOKEN if ns == "private" else "")
+                self.expect["modules"].setdefault(name, {})[version] = {
+                    "archive": rel, "variables": sorted(re.findall(r'variable "([^"]+)"', files["main.tf"].decode()))}
+            if ns == "private":
+                self.module_route(f"{api}/versions", action="file", token=MODULE_TOKEN)
+        # An https archive called directly, and pages naming it.
+        web = {"main.tf": b'variable "web_a" {}\nvariable "web_b" {}\n'}
+        self.write("dl/modules/web/web-1.0.0.zip", make_zip([(n, d, 0o100644) for n, d in web.items()]))
+        self.module_route("/pages/header", action="page", mode="header", location="/dl/modules/web/web-1.0.0.zip")
+        self.module_route("/pages/meta", action="page", mode="meta", location=f"{self.base}/dl/modules/web/web-1.0.0.zip")
+        # Hostile modules.
+        for case in MODULE_CASES:
+            api = f"/v1/modules/bad/{case}/aws"
+            version = "1.0.0"
+            if case == "many":
+                self.write_json(f"{api.lstrip('/')}/versions", {"modules": [{"versions": [
+                    {"version": f"0.{i // 1000}.{i % 1000}"} for i in range(100000)]}]})
+                version = "0.99.999"
+            elif case == "redirect":
+                self.rules.append(Rule(f"{api}/versions", action="redirect",
+                                       location=f"https://localhost:{self.port}/v1/modules/example/net/aws/versions",
+                                       only_host="127.0.0.1"))
+            else:
+                self.write_json(f"{api.lstrip('/')}/versions", {"modules": [{"versions": [{"version": version}]}]})
+            rel = f"dl/modules/bad/{case}.tar.gz"
+            location = f"/{rel}"
+            if case == "traversal":
+                self.write(rel, make_tar_gz([("main.tf", b'variable "x" {}\n'), ("../../evil.tf", b"pwned\n")]))
+            elif case == "zipslip":
+                rel = f"dl/modules/bad/{case}.zip"
+                location = f"/{rel}"
+                self.write(rel, make_zip([("main.tf", b'variable "x" {}\n', 0o100644),
+                                          ("../../evil.tf", b"pwned\n", 0o100644)]))
+            elif case == "symlink":
+                self.write(rel, make_tar_gz([("main.tf", b'variable "x" {}\n')], links=[("passwd.tf", "/etc/passwd")]))
+            elif case == "handoff":
+                location = "example/net/aws"
+            elif case == "missing":
+                location = "/dl/modules/bad/nowhere.tar.gz"
+            else:
+                self.write(rel, make_tar_gz(sorted(self.module_files(f"bad/{case}/aws", version).items())))
+            self.module_route(f"{api}/{version}/download", action="download", mode="header204", location=location,
+                              token="")
+        self.expect["module_cases"] = dict(MODULE_CASES)
 
     def ordinary_release(self, ns: str, ptype: str, version: str, platforms=PLATFORMS) -> Release:
         rel = Release(ns, ptype, version)
@@ -713,9 +848,38 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             entry["fault"] = path.split("/")[2]
             reg.log(entry)
             return self.fixed_fault(path)
+        route = reg.module_routes.get(path) if self.server.name == "main" else None
+        if route is not None:
+            entry["fault"] = None
+            entry["module"] = route["action"]
+            reg.log(entry)
+            return self.module_answer(route, path)
         entry["fault"] = None
         reg.log(entry)
         self.serve_file(path)
+
+    def module_answer(self, route: dict, path: str) -> None:
+        """The module registry's dynamic answers: downloads with their
+        X-Terraform-Get header or JSON body, pages naming a location, and
+        endpoints that demand the private module's token."""
+        token = route.get("token")
+        if token and self.headers.get("Authorization") != f"Bearer {token}":
+            status = 403 if self.headers.get("Authorization") else 401
+            return self.send(status, b"no\n")
+        action = route["action"]
+        if action == "file":
+            return self.serve_file(path)
+        if action == "download":
+            mode, location = route["mode"], route["location"]
+            if mode == "json":
+                return self.send(200, json.dumps({"location": location}).encode(), "application/json")
+            return self.send(204 if mode == "header204" else 200, b"", headers={"X-Terraform-Get": location})
+        if action == "page":
+            if route["mode"] == "header":
+                return self.send(200, b"<html></html>", "text/html", headers={"X-Terraform-Get": route["location"]})
+            html = f'<html><head><meta name="terraform-get" content="{route["location"]}"></head></html>'
+            return self.send(200, html.encode(), "text/html")
+        return self.send(500, b"unknown module route\n")
 
     # -- responses
     def send(self, status: int, body: bytes, content_type: str = "text/plain", headers=None, length=True) -> None:
@@ -849,6 +1013,7 @@ class FixtureRegistry:
         self._lock = threading.Lock()
         self._rules: list[Rule] = []
         self._once: set[str] = set()
+        self.module_routes: dict[str, dict] = {}
         open(self.log_path, "w").close()
 
         self.certs = make_tls(self.tls_dir)
@@ -867,6 +1032,7 @@ class FixtureRegistry:
                                   package_size, extra_providers, with_cases)
             self.expect = builder.build()
             self._base_rules = builder.rules
+            self.module_routes = builder.module_routes
         except BaseException:
             self.keys.close()
             raise
@@ -951,7 +1117,8 @@ class FixtureRegistry:
     def cli_config(self, extra: str = "") -> str:
         """A CLI configuration pointing the override hosts at this server
         (absolute URLs: a relative one would resolve against the real host)."""
-        lines = [f'host "{h}" {{\n  services = {{\n    "providers.v1" = "{self.base_url}/v1/providers/"\n  }}\n}}\n'
+        lines = [f'host "{h}" {{\n  services = {{\n    "providers.v1" = "{self.base_url}/v1/providers/"\n'
+                 f'    "modules.v1"   = "{self.base_url}/v1/modules/"\n  }}\n}}\n'
                  for h in HOST_OVERRIDES]
         return "".join(lines) + extra
 
