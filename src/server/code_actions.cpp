@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -34,6 +35,16 @@ nlohmann::json text_edit_json(const lint::TextEdit& edit) {
 // The edits by document; the queried document keeps the URI the editor
 // named it by. A fix that writes a file that does not exist yet (a lock file
 // the lock repair creates) becomes a create operation, then its edits.
+// Whether one of `edits` writes a file that does not exist yet.
+bool creates_file(const std::vector<lint::TextEdit>& edits, const CodeActionQuery& query) {
+    for (const auto& e : edits) {
+        const std::string path = absolute_file_path(e.file->path(), query.base_dir);
+        std::error_code ec;
+        if (path != query.path && !std::filesystem::exists(path, ec)) return true;
+    }
+    return false;
+}
+
 nlohmann::json workspace_edit(const std::vector<lint::TextEdit>& edits, const CodeActionQuery& query) {
     nlohmann::json changes = nlohmann::json::object();
     std::vector<std::string> created;
@@ -97,14 +108,30 @@ nlohmann::json code_actions(const CodeActionQuery& query, const lint::Findings& 
         }
         return !fix.edits.empty();
     };
+    auto named = [&query](const lint::Finding& f, const TextRange& range) {
+        return std::any_of(query.diagnostics.begin(), query.diagnostics.end(), [&](const DiagnosticRef& d) {
+            return d.range == range && (d.code.empty() || d.code == f.rule_id);
+        });
+    };
     for (const auto& f : own) {
-        if (!overlaps(text_range(*f.file, f.range), query.range)) continue;
+        const TextRange range = text_range(*f.file, f.range);
+        if (!overlaps(range, query.range) && !named(f, range)) continue;
         if (f.fix && f.fix->applicability == lint::Applicability::safe && kind_wanted(query.only, "quickfix")) {
-            out.push_back({{"title", f.fix->description},
-                           {"kind", "quickfix"},
-                           {"isPreferred", true},
-                           {"diagnostics", nlohmann::json::array({diagnostic_ref(f)})},
-                           {"edit", workspace_edit(f.fix->edits, query)}});
+            nlohmann::json action = {{"title", f.fix->description},
+                                     {"kind", "quickfix"},
+                                     {"isPreferred", true},
+                                     {"diagnostics", nlohmann::json::array({diagnostic_ref(f)})}};
+            if (query.creates_files || !creates_file(f.fix->edits, query)) {
+                action["edit"] = workspace_edit(f.fix->edits, query);
+            } else {
+                // The client cannot create the file: the server writes it.
+                action["command"] = {{"title", f.fix->description},
+                                     {"command", std::string(apply_fix_command)},
+                                     {"arguments", nlohmann::json::array({{{"uri", query.uri},
+                                                                           {"rule", f.rule_id},
+                                                                           {"range", range_json(range)}}})}};
+            }
+            out.push_back(std::move(action));
         }
         if (auto edit = ignore_comment_edit(f); edit && kind_wanted(query.only, "quickfix")) {
             out.push_back({{"title", fmt::format("Ignore {} here", f.rule_id)},

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,7 @@
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/load_cache.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/module_roles.hpp"
@@ -53,6 +56,10 @@ constexpr int server_not_initialized = -32002;
 // does not pay for a second parse.
 constexpr std::chrono::milliseconds role_refresh_delay{400};
 
+// How long a request waits for the lint of its document's current text
+// before it is answered from the last one finished.
+constexpr std::chrono::seconds settle_limit{20};
+
 // window/logMessage types.
 constexpr int log_error = 1;
 constexpr int log_warning = 2;
@@ -60,13 +67,24 @@ constexpr int log_info = 3;
 
 std::string directory_of(const std::string& path) { return fs::path(path).parent_path().string(); }
 
+// Files editors write beside the ones being edited, which never concern a
+// lint: Emacs's lock files (`.#main.tf`) and auto-saves (`#main.tf#`), and
+// backups ending in `~`.
+bool editor_scratch_file(std::string_view name) {
+    return name.starts_with(".#") || name.ends_with("~") ||
+           (name.size() >= 2 && name.starts_with('#') && name.ends_with('#'));
+}
+
 // The last lint of one module directory, and what it published.
 struct ModuleState {
     std::uint64_t generation = 0;  // bumped by every change that concerns the module
+    std::uint64_t settled = 0;     // the generation the last finished lint saw
     bool pending = false;
     Clock::time_point due;
     std::shared_ptr<const lint::LintResult> result;
-    std::set<std::string> published;  // URIs given diagnostics by the last publication
+    // What the last publications sent, by URI: the diagnostics and the
+    // document version, so that a lint republishes only what changed.
+    std::map<std::string, std::string> published;
     std::string last_messages;        // the lint's error messages, logged once while they stay the same
 };
 
@@ -163,6 +181,7 @@ private:
             watch_dynamically_ =
                 params.is_object() &&
                 params.value("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration"_json_pointer, false);
+            creates_files_ = params.is_object() && client_creates_files(params);
             if (id) respond(*id, initialize_result());
             return false;
         }
@@ -193,6 +212,8 @@ private:
             if (id) respond(*id, code_action(params));
         } else if (method == "textDocument/hover") {
             if (id) respond(*id, hover(params));
+        } else if (method == "workspace/executeCommand") {
+            if (id) respond(*id, execute_command(params));
         } else if (id) {
             send_error(*id, method_not_found, "Method not found: " + method);
         }
@@ -204,6 +225,7 @@ private:
         return {{"capabilities",
                  {{"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
                   {"codeActionProvider", {{"codeActionKinds", {"quickfix", std::string(fix_all_kind)}}}},
+                  {"executeCommandProvider", {{"commands", {std::string(apply_fix_command)}}}},
                   {"hoverProvider", true}}},
                 {"serverInfo", {{"name", "tfsift"}, {"version", TFSIFT_VERSION}}}};
     }
@@ -222,6 +244,21 @@ private:
                  {{{"id", "tfsift-watch"},
                    {"method", "workspace/didChangeWatchedFiles"},
                    {"registerOptions", {{"watchers", std::move(watchers)}}}}}}}}});
+    }
+
+    // Whether the client applies workspace edits that create files
+    // (WorkspaceClientCapabilities.workspaceEdit).
+    static bool client_creates_files(const json& params) {
+        const json* edit = nullptr;
+        if (auto c = params.find("capabilities"); c != params.end() && c->is_object()) {
+            if (auto w = c->find("workspace"); w != c->end() && w->is_object()) {
+                if (auto e = w->find("workspaceEdit"); e != w->end() && e->is_object()) edit = &*e;
+            }
+        }
+        if (edit == nullptr || !edit->value("documentChanges", false)) return false;
+        auto ops = edit->find("resourceOperations");
+        if (ops == edit->end() || !ops->is_array()) return false;
+        return std::any_of(ops->begin(), ops->end(), [](const json& op) { return op == "create"; });
     }
 
     static std::string text_document_uri(const json& params) {
@@ -300,6 +337,7 @@ private:
             auto path = path_of_uri(change.at("uri").get<std::string>());
             if (!path) continue;
             const fs::path p = fs::path(*path).lexically_normal();
+            if (editor_scratch_file(p.filename().string())) continue;
             if (p.filename() == ".tfsift.toml") {
                 // Settings apply to every module below them: lint again each
                 // module linted so far under that directory. A settings file
@@ -431,6 +469,8 @@ private:
                 }
             }
             if (now.generation != generation) continue;  // stale
+            now.settled = generation;
+            settled_.notify_all();
             // The texts linted may add or drop module calls; reading them
             // costs a parse of each changed file, so it waits until edits
             // pause rather than delay the next lint.
@@ -469,18 +509,29 @@ private:
             auto rule = rules.find(f.rule_id);
             by_path[path].push_back(lsp_diagnostic(f, rule == rules.end() ? nullptr : rule->second, dir));
         }
-        std::set<std::string> published;
+        // A file is published again only when its diagnostics or its
+        // document version changed; a file that had diagnostics and is no
+        // longer part of the module gets an empty list, once.
+        std::map<std::string, std::string> published;
         std::vector<json> notifications;
+        auto add = [&](json params) {
+            const std::string uri = params["uri"].get<std::string>();
+            std::string key = params.dump(-1, ' ', false, json::error_handler_t::replace);
+            auto before = m.published.find(uri);
+            if (before == m.published.end() || before->second != key) notifications.push_back(std::move(params));
+            published[uri] = std::move(key);
+        };
         for (auto& [path, diagnostics] : by_path) {
             auto u = uris.find(path);
             const std::string uri = u == uris.end() ? uri_of_path(path) : u->second;
             json params{{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
             if (auto v = versions.find(path); v != versions.end()) params["version"] = v->second;
-            published.insert(uri);
-            notifications.push_back(std::move(params));
+            add(std::move(params));
         }
-        for (const auto& uri : m.published) {
-            if (!published.count(uri)) notifications.push_back({{"uri", uri}, {"diagnostics", json::array()}});
+        for (const auto& [uri, key] : m.published) {
+            if (published.count(uri)) continue;
+            if (key.find("\"diagnostics\":[]") == std::string::npos)
+                notifications.push_back({{"uri", uri}, {"diagnostics", json::array()}});
         }
         m.published = std::move(published);
         for (auto& n : notifications) notify("textDocument/publishDiagnostics", std::move(n));
@@ -491,7 +542,7 @@ private:
     // absolute path and module's last result. False when there is none.
     bool document_state(const std::string& uri, std::string& path, std::string& text,
                         std::shared_ptr<const lint::LintResult>& result) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::unique_lock<std::mutex> lock(mutex_);
         if (const OpenDocument* doc = documents_.find(uri)) {
             path = doc->path;
             text = doc->text;
@@ -504,8 +555,25 @@ private:
             text = std::move(content.bytes);
         }
         auto it = modules_.find(directory_of(path));
-        if (it != modules_.end()) result = it->second.result;
+        if (it != modules_.end()) {
+            settle_locked(lock, it->second);
+            result = it->second.result;
+        }
         return true;
+    }
+
+    // Waits until the module's last lint saw every change made so far, so a
+    // request is answered from the text the editor holds now and never from
+    // a lint the debounce has not started yet: a pending lint is started at
+    // once. Gives up after `settle_limit` and answers from the last result.
+    void settle_locked(std::unique_lock<std::mutex>& lock, ModuleState& m) {
+        if (m.settled == m.generation) return;
+        if (m.pending && m.due > Clock::now()) {
+            m.due = Clock::now();
+            wake_.notify_all();
+        }
+        const std::uint64_t wanted = m.generation;
+        settled_.wait_for(lock, settle_limit, [&] { return stopping_ || m.settled >= wanted; });
     }
 
     json code_action(const json& params) {
@@ -517,12 +585,64 @@ private:
         query.text = text;
         query.base_dir = directory_of(query.path);
         query.range = range_from_json(params.value("range", json::object()));
-        if (auto only = params.find("context"); only != params.end() && only->contains("only")) {
-            for (const auto& k : (*only)["only"]) {
-                if (k.is_string()) query.only.push_back(k.get<std::string>());
+        if (auto context = params.find("context"); context != params.end() && context->is_object()) {
+            if (auto only = context->find("only"); only != context->end() && only->is_array()) {
+                for (const auto& k : *only) {
+                    if (k.is_string()) query.only.push_back(k.get<std::string>());
+                }
+            }
+            if (auto given = context->find("diagnostics"); given != context->end() && given->is_array()) {
+                for (const auto& d : *given) {
+                    if (!d.is_object() || !d.contains("range")) continue;
+                    DiagnosticRef ref;
+                    ref.range = range_from_json(d["range"]);
+                    if (auto code = d.find("code"); code != d.end() && code->is_string()) ref.code = code->get<std::string>();
+                    query.diagnostics.push_back(std::move(ref));
+                }
             }
         }
+        query.creates_files = creates_files_;
         return code_actions(query, result->findings);
+    }
+
+    // `tfsift.applyFix`: the fix of one finding, written to disk by the
+    // server (atomically, as `lint --fix` writes) for a client that cannot
+    // create the files the fix adds. Its arguments name the document and
+    // the finding as the code action gave them.
+    json execute_command(const json& params) {
+        if (params.value("command", std::string()) != apply_fix_command)
+            throw std::runtime_error("unknown command " + params.value("command", std::string()));
+        const json& args = params.at("arguments").at(0);
+        const std::string uri = args.at("uri").get<std::string>();
+        const std::string rule = args.at("rule").get<std::string>();
+        const TextRange range = range_from_json(args.at("range"));
+        std::string path;
+        std::string text;
+        std::shared_ptr<const lint::LintResult> result;
+        if (!document_state(uri, path, text, result) || !result)
+            throw std::runtime_error("no lint result for " + uri);
+        const std::string dir = directory_of(path);
+        const lint::Finding* chosen = nullptr;
+        for (const auto& f : result->findings) {
+            if (f.rule_id != rule || !f.file || !f.fix || f.fix->applicability != lint::Applicability::safe) continue;
+            if (absolute_file_path(f.file->path(), dir) != path || f.file->text() != text) continue;
+            if (text_range(*f.file, f.range) == range) chosen = &f;
+        }
+        if (chosen == nullptr) throw std::runtime_error("the finding is no longer there; lint again and retry");
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            for (const auto& e : chosen->fix->edits) {
+                if (documents_.find_path(absolute_file_path(e.file->path(), dir)) != nullptr)
+                    throw std::runtime_error("the fix changes a file open in the editor; apply it there");
+            }
+        }
+        const lint::FixPlan plan = lint::plan_fixes({*chosen}, lint::FixMode::safe_only);
+        const lint::FixWriteResult written = lint::write_fixes(plan);
+        if (!written.errors.empty()) throw std::runtime_error(written.errors.front());
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const auto& file : written.written) load_cache_->forget_file(absolute_file_path(file, dir));
+        schedule_locked(dir);
+        return json(nullptr);
     }
 
     json hover(const json& params) {
@@ -573,6 +693,7 @@ private:
 
     std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;
+    std::condition_variable settled_;  // a module's lint caught up with its changes
     DocumentStore documents_;
     std::map<std::string, ModuleState> modules_;  // by absolute directory
     // Directories whose module calls are to be read again, and when.
@@ -588,6 +709,7 @@ private:
     bool initialized_ = false;
     bool shutdown_ = false;
     bool watch_dynamically_ = false;
+    bool creates_files_ = false;  // the client applies create operations
 };
 
 }  // namespace

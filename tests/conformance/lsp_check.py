@@ -24,7 +24,14 @@ output, and checks what it publishes and answers:
   * send garbage (a bad header, bad JSON, an unknown method) and check the
     server keeps answering;
   * shut down cleanly: exit code 0 after shutdown and exit, and no file of
-    the module written.
+    the module written;
+  * what real clients do (editor_cases): a code action and a hover sent in
+    the same write as the change before them are answered from the new
+    text, without waiting for the debounce; one edit in a module of 21 files
+    publishes one file; the diagnostics named in a code action's context
+    select its actions wherever the cursor is; events for editor lock and
+    backup files start no lint; a client without file-create support gets
+    the lock file fix as a command the server carries out.
 
 Python standard library only. Exit 0 when every check passes.
 """
@@ -32,6 +39,7 @@ Python standard library only. Exit 0 when every check passes.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -177,26 +185,15 @@ def fresh_findings(tfsift, module, cwd):
     return out
 
 
-def settled_publications(client, uri, version):
-    """Every file's diagnostics from the lint that publishes uri at version:
-    the server sends one lint's publications together, before it answers a
-    request that comes after them."""
-    latest = {}
-
+def settled_publications(client, uri):
+    """Every file's diagnostics as the client holds them once the server has
+    linted the module of uri with every change sent so far: a request waits
+    for that lint, and the server sends a lint's publications before it
+    answers a request that comes after them."""
     module = os.path.dirname(path_of(uri))
-
-    def keep(m):
-        if m.get("method") == "textDocument/publishDiagnostics" and \
-                os.path.dirname(path_of(m["params"]["uri"])) == module:
-            latest[m["params"]["uri"]] = m["params"]["diagnostics"]
-    for m in client.backlog:
-        keep(m)
-    latest[uri] = client.diagnostics(uri, version)
     client.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
-    for m in client.backlog:
-        keep(m)
-    client.backlog.clear()
-    return latest
+    client.backlog = [m for m in client.backlog if m.get("method") != "textDocument/publishDiagnostics"]
+    return {u: d for u, d in client.published.items() if os.path.dirname(path_of(u)) == module}
 
 
 OVERRIDE_TYPED = """\
@@ -205,6 +202,192 @@ variable "size" {
   type = number
 }
 """
+
+
+def editor_cases(tfsift, check):
+    """What real clients (Neovim 0.7, eglot 1.9) do that a scripted happy
+    path does not: requests sent in the same write as the change they follow,
+    the diagnostics named in a code action's context, no file-create
+    support, many files in one module, editor lock files on disk."""
+    with tempfile.TemporaryDirectory(prefix="tfsift-lsp-clients-") as tmp:
+        tmp = os.path.realpath(tmp)
+        os.makedirs(os.path.join(tmp, ".git"))
+        module = os.path.join(tmp, "many")
+        os.makedirs(module)
+        main_tf = os.path.join(module, "main.tf")
+        write(main_tf, BASE)
+        for i in range(20):  # 21 files in all
+            write(os.path.join(module, "extra%02d.tf" % i), 'locals {\n  l%d = %d\n}\n' % (i, i))
+        main_uri = uri_of(main_tf)
+        # A long debounce: without the server catching up on demand, a
+        # request right after a change would see no lint of the new text.
+        client = Client([tfsift, "server", "--debounce", "3000"], cwd=tmp)
+        client.call("initialize", {"processId": None, "rootUri": uri_of(tmp), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": main_uri, "languageId": "terraform",
+                                                                "version": 1, "text": BASE}})
+        client.diagnostics(main_uri, 1)
+        time.sleep(1.0)  # every file's first publication
+
+        def publications_since():
+            client.backlog = [m for m in client.backlog if m.get("method") != "textDocument/publishDiagnostics"]
+            while True:
+                try:
+                    m = client.messages.get_nowait()
+                except Exception:
+                    break
+                if m and m.get("method") != "textDocument/publishDiagnostics":
+                    client.backlog.append(m)
+
+        publications_since()
+        # ---- a code action and a hover in the same write as the change
+        edited = BASE + 'output "more" {\n  value = "${var.size}"\n}\n'
+        new_line = BASE.count("\n") + 1
+        change = {"jsonrpc": "2.0", "method": "textDocument/didChange",
+                  "params": {"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"text": edited}]}}
+        action = {"jsonrpc": "2.0", "id": 501, "method": "textDocument/codeAction",
+                  "params": {"textDocument": {"uri": main_uri},
+                             "range": {"start": {"line": new_line, "character": 12},
+                                       "end": {"line": new_line, "character": 12}},
+                             "context": {"diagnostics": []}}}
+        hover = {"jsonrpc": "2.0", "id": 502, "method": "textDocument/hover",
+                 "params": {"textDocument": {"uri": main_uri}, "position": {"line": new_line, "character": 12}}}
+        raw = b""
+        for m in (change, action, hover):
+            body = json.dumps(m).encode()
+            raw += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        started = time.monotonic()
+        client.write_raw(raw)
+        got = client.wait_for(lambda m: m.get("id") == 501, "the code action sent with its change")["result"]
+        waited = time.monotonic() - started
+        titles = [a.get("title", "") for a in got]
+        check(any(a.get("kind") == "quickfix" and a.get("isPreferred") for a in got) and waited < 2.5,
+              "a code action sent in the same write as the change: answered from the new text, before the "
+              "debounce (%.2f s, %s)" % (waited, titles))
+        got = client.wait_for(lambda m: m.get("id") == 502, "the hover sent with its change")["result"]
+        check("deprecated-interpolation" in ((got or {}).get("contents", {}).get("value", "")),
+              "a hover sent in the same write as the change: the new finding's documentation")
+
+        # ---- one edit in a module of 21 files: one publication
+        client.diagnostics(main_uri, 2)
+        time.sleep(1.0)
+        publications_since()
+        client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 3},
+                                                 "contentChanges": [{"text": edited + "\n"}]})
+        client.diagnostics(main_uri, 3)
+        time.sleep(1.5)
+        others = [m["params"]["uri"] for m in client.backlog if m.get("method") == "textDocument/publishDiagnostics"]
+        while True:
+            try:
+                m = client.messages.get_nowait()
+            except Exception:
+                break
+            if m and m.get("method") == "textDocument/publishDiagnostics":
+                others.append(m["params"]["uri"])
+        check(others == [], "one edit in a module of 21 files: only the edited file is published again "
+                            "(others: %d)" % len(others))
+
+        # ---- context.diagnostics selects the actions, wherever the cursor is
+        published = [d for d in client.call("textDocument/codeAction", {
+            "textDocument": {"uri": main_uri},
+            "range": {"start": {"line": new_line, "character": 0}, "end": {"line": new_line, "character": 0}},
+            "context": {"diagnostics": []}}) if d.get("kind") == "quickfix"]
+        check(published == [], "the cursor at column 0 of the finding's line, no diagnostics named: no quick fix")
+        # The diagnostic as published (its exact range), named in the context.
+        client.notify("textDocument/didChange", {"textDocument": {"uri": main_uri, "version": 4},
+                                                 "contentChanges": [{"text": edited}]})
+        diags = client.diagnostics(main_uri, 4)
+        named = [d for d in diags if d["code"] == "deprecated-interpolation" and d["range"]["start"]["line"] == new_line]
+        got = client.call("textDocument/codeAction", {
+            "textDocument": {"uri": main_uri},
+            "range": {"start": {"line": new_line, "character": 0}, "end": {"line": new_line, "character": 0}},
+            "context": {"diagnostics": named}})
+        check(len(named) == 1 and any(a.get("kind") == "quickfix" and a.get("isPreferred") for a in got),
+              "the cursor at column 0, the finding's diagnostic in the context: its quick fix offered")
+
+        # ---- editor lock files on disk do not trigger a lint
+        extra = os.path.join(module, "extra00.tf")
+        write(extra, 'locals {\n  l0 = "${var.size}"\n}\n')  # a change nobody announced yet
+        lock_link = os.path.join(module, ".#extra00.tf")
+        os.symlink("user@host.1234:1700000000", lock_link)
+        publications_since()
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [
+            {"uri": uri_of(lock_link), "type": 1}, {"uri": uri_of(os.path.join(module, "extra00.tf~")), "type": 1},
+            {"uri": uri_of(os.path.join(module, "#extra00.tf#")), "type": 1}]})
+        time.sleep(3.6)  # past the debounce
+        seen = []
+        while True:
+            try:
+                m = client.messages.get_nowait()
+            except Exception:
+                break
+            if m and m.get("method") == "textDocument/publishDiagnostics":
+                seen.append(m["params"]["uri"])
+        check(seen == [], "events for .#extra00.tf, extra00.tf~ and #extra00.tf#: no lint (published: %s)" % seen)
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri_of(extra), "type": 2}]})
+        d = client.diagnostics(uri_of(extra), until=lambda d: "deprecated-interpolation" in codes(d))
+        check("deprecated-interpolation" in codes(d), "the event for extra00.tf itself: linted, its finding published")
+        client.call("shutdown", None)
+        client.notify("exit", None)
+        client.proc.wait(timeout=TIMEOUT)
+
+    # ---- a client that cannot create files gets the lock fix as a command
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures", "lock-e2e", "input")
+    for creates in (False, True):
+        with tempfile.TemporaryDirectory(prefix="tfsift-lsp-create-") as tmp:
+            tmp = os.path.realpath(tmp)
+            root = os.path.join(tmp, "root")
+            shutil.copytree(fixture, root, symlinks=True)
+            os.makedirs(os.path.join(root, ".git"))
+            lock = os.path.join(root, ".terraform.lock.hcl")
+            if os.path.exists(lock):
+                os.remove(lock)
+            main_tf = os.path.join(root, "main.tf")
+            text = read(main_tf)
+            env = dict(os.environ)
+            env["HOME"] = os.path.join(tmp, "home")
+            env["XDG_DATA_DIRS"] = os.path.join(tmp, "none")
+            for name in ("TF_CLI_CONFIG_FILE", "TERRAFORM_CONFIG", "TF_PLUGIN_CACHE_DIR", "TF_DATA_DIR",
+                         "XDG_DATA_HOME", "XDG_CONFIG_HOME"):
+                env.pop(name, None)
+            client = Client([tfsift, "server", "--debounce", "20"], cwd=root, env=env)
+            caps = {}
+            if creates:
+                caps = {"workspace": {"workspaceEdit": {"documentChanges": True, "resourceOperations": ["create"]}}}
+            init = client.call("initialize", {"processId": None, "rootUri": uri_of(root), "capabilities": caps})
+            offered = init["capabilities"].get("executeCommandProvider", {}).get("commands", [])
+            client.notify("initialized", {})
+            u = uri_of(main_tf)
+            client.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "terraform",
+                                                                    "version": 1, "text": text}})
+            diags = client.diagnostics(u, 1)
+            missing = [d for d in diags if d["code"] == "lock-missing"]
+            actions = client.call("textDocument/codeAction", {
+                "textDocument": {"uri": u}, "range": missing[0]["range"] if missing else
+                {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": missing}}) if missing else []
+            fix = [a for a in actions if a.get("kind") == "quickfix" and a.get("isPreferred")]
+            if not creates:
+                check(len(missing) == 1 and len(fix) == 1 and "command" in fix[0] and "edit" not in fix[0]
+                      and fix[0]["command"]["command"] in offered,
+                      "a client without resourceOperations: the lock fix is a command the server offers, no create edit")
+                if fix and "command" in fix[0]:
+                    client.call("workspace/executeCommand", {"command": fix[0]["command"]["command"],
+                                                             "arguments": fix[0]["command"]["arguments"]})
+                    written = read(lock) if os.path.exists(lock) else ""
+                    check(written.startswith("# This file is maintained automatically") and "hashicorp/aws" in written,
+                          "workspace/executeCommand: the server wrote the lock file")
+                    diags = client.diagnostics(u, 1, until=lambda d: "lock-missing" not in codes(d))
+                    check("lock-missing" not in codes(diags), "after the command: lock-missing is gone")
+            else:
+                edit = fix[0].get("edit", {}) if fix else {}
+                kinds = [c.get("kind") for c in edit.get("documentChanges", [])]
+                check("create" in kinds and not os.path.exists(lock),
+                      "a client with resourceOperations create: the fix creates the lock file in its edit, "
+                      "the server writes nothing")
+            client.call("shutdown", None)
+            client.notify("exit", None)
+            client.proc.wait(timeout=TIMEOUT)
 
 
 def main():
@@ -446,7 +629,7 @@ def main():
         for i, c in enumerate("-typed"):  # quick edits, one character each, nothing waited for
             change(main_u, (6, 25 + i), (6, 25 + i), c)
         change(main_u, (0, 0), (0, 0), "# edited\n")
-        before_save = settled_publications(client, main_u, versions[main_u])
+        before_save = settled_publications(client, main_u)
         codes_seen = sorted({c[1] for c in published_findings(before_save)})
         print("      codes after the edits: %s" % codes_seen)
         check("duplicate-block" in codes_seen and "syntax-error" not in codes_seen,
@@ -461,7 +644,7 @@ def main():
               % (sum(expected.values()), sorted(got - expected), sorted(expected - got)))
         for u in (main_u, vars_u):
             client.notify("textDocument/didSave", {"textDocument": {"uri": u}})
-        after_save = settled_publications(client, vars_u, versions[vars_u])
+        after_save = settled_publications(client, vars_u)
         got = published_findings(after_save)
         check(got == expected, "fresh: after saving, the same (only published: %s; only fresh: %s)"
               % (sorted(got - expected), sorted(expected - got)))
@@ -501,6 +684,8 @@ def main():
         client.notify("exit", None)
         code = client.proc.wait(timeout=TIMEOUT)
         check(code == 1, "exit without shutdown: exit code 1 (got %s)" % code)
+
+    editor_cases(args.tfsift, check)
 
     print("%.1f s" % (time.monotonic() - started))
     if check.failures:

@@ -13,8 +13,8 @@ TIMEOUT = 20.0  # seconds for one expected message; generous for a loaded machin
 
 
 class Client:
-    def __init__(self, argv, cwd):
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, argv, cwd, env=None):
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.messages = queue.Queue()
         self.next_id = 0
@@ -24,6 +24,9 @@ class Client:
         self.err_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self.err_reader.start()
         self.backlog = []
+        # What the client holds now: the last diagnostics published for
+        # each URI (the server sends a file again only when they change).
+        self.published = {}
 
     def _read_stderr(self):
         self.stderr = self.proc.stderr.read()
@@ -43,7 +46,10 @@ class Client:
                 name, _, value = line.decode().partition(":")
                 headers[name.strip().lower()] = value.strip()
             body = out.read(int(headers["content-length"]))
-            self.messages.put(json.loads(body))
+            message = json.loads(body)
+            if message.get("method") == "textDocument/publishDiagnostics":
+                self.published[message["params"]["uri"]] = message["params"]["diagnostics"]
+            self.messages.put(message)
 
     def write_raw(self, data):
         self.proc.stdin.write(data)

@@ -280,6 +280,7 @@ TEST_CASE("code actions: a fix that writes a missing file creates it first", "[s
     q.base_dir = dir.path.string();
     q.range = TextRange{{0, 0}, {0, 0}};
     q.only = {"quickfix"};
+    q.creates_files = true;
     nlohmann::json actions = code_actions(q, {f});
     REQUIRE(!actions.empty());
     const auto& edit = actions[0]["edit"];
@@ -338,4 +339,65 @@ TEST_CASE("hover shows a finding's rule documentation, and an overridden block's
     CHECK_THAT(*call, Catch::Contains("**module.net**"));
     CHECK_THAT(*call, Catch::Contains("- `source` = `./net` from `main.tf:8`"));
     CHECK_THAT(*call, Catch::Contains("- `cidr` = `\"10.0.0.0/16\"` from `main.tf:9`"));
+}
+
+TEST_CASE("code actions: a client that cannot create files gets the fix as a command", "[server][actions]") {
+    testing::ScratchDir dir("tfsift-create-command");
+    const std::string main_path = (dir.path / "main.tf").string();
+    const std::string lock_path = (dir.path / ".terraform.lock.hcl").string();
+    const std::string text = "terraform {}\n";
+    testing::write_file(dir.path / "main.tf", text);
+    auto src = std::make_shared<const SourceFile>(main_path, text);
+    auto lock = std::make_shared<const SourceFile>(lock_path, "");
+    lint::Finding f;
+    f.rule_id = "lock-missing";
+    f.file = src;
+    f.range = Range{Pos{0}, Pos{9}};
+    f.fix = lint::Fix{"Write the lock file", lint::Applicability::safe, {{lock, Range{}, "# lock\n"}}};
+    CodeActionQuery q;
+    q.uri = "file://" + main_path;
+    q.path = main_path;
+    q.text = text;
+    q.base_dir = dir.path.string();
+    q.range = TextRange{{0, 0}, {0, 0}};
+    q.only = {"quickfix"};
+    nlohmann::json actions = code_actions(q, {f});
+    REQUIRE(!actions.empty());
+    CHECK_FALSE(actions[0].contains("edit"));
+    CHECK(actions[0]["command"]["command"] == std::string(apply_fix_command));
+    const auto& args = actions[0]["command"]["arguments"][0];
+    CHECK(args["uri"] == q.uri);
+    CHECK(args["rule"] == "lock-missing");
+    CHECK(args["range"]["end"]["character"] == 9);
+    // Once the file exists, the fix is a plain edit again.
+    testing::write_file(dir.path / ".terraform.lock.hcl", "");
+    actions = code_actions(q, {f});
+    REQUIRE(!actions.empty());
+    CHECK(actions[0]["edit"].contains("changes"));
+}
+
+TEST_CASE("code actions: the diagnostics of the context select findings outside the range", "[server][actions]") {
+    const std::string path = "/m/main.tf";
+    const std::string text = "output \"x\" {\n  value = \"${var.a}\"\n}\n";
+    auto src = std::make_shared<const SourceFile>(path, text);
+    lint::Finding f;
+    f.rule_id = "deprecated-interpolation";
+    f.file = src;
+    const auto start = static_cast<std::uint32_t>(text.find("\"${"));
+    f.range = Range{Pos{start}, Pos{start + 10}};
+    f.fix = lint::Fix{"Unwrap", lint::Applicability::safe, {{src, f.range, "var.a"}}};
+    CodeActionQuery q;
+    q.uri = "file:///m/main.tf";
+    q.path = path;
+    q.text = text;
+    q.base_dir = "/m";
+    q.range = TextRange{{1, 0}, {1, 0}};  // column 0 of the finding's line
+    q.only = {"quickfix"};
+    CHECK(code_actions(q, {f}).empty());
+    q.diagnostics.push_back(DiagnosticRef{TextRange{{1, 10}, {1, 20}}, "deprecated-interpolation"});
+    auto actions = code_actions(q, {f});
+    REQUIRE(actions.size() == 2);  // the fix and the ignore comment
+    CHECK(actions[0]["isPreferred"] == true);
+    q.diagnostics = {DiagnosticRef{TextRange{{1, 10}, {1, 20}}, "other-rule"}};
+    CHECK(code_actions(q, {f}).empty());
 }

@@ -24,6 +24,8 @@ struct TextPosition {
 struct TextRange {
     TextPosition start;
     TextPosition end;
+
+    friend bool operator==(const TextRange&, const TextRange&) = default;
 };
 
 // The byte offset of `position` in `text`. A character past the end of its
