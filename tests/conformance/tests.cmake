@@ -266,6 +266,12 @@ set_tests_properties(adoption PROPERTIES TIMEOUT 300)
 add_test(NAME lsp-session
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lsp_check.py --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(lsp-session PROPERTIES TIMEOUT 120)
+# The same server under a real client: Neovim headless, configured with the
+# snippet of docs/editors.md as the page shows it.
+add_test(NAME editor-neovim
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/editor_neovim_check.py --tfsift $<TARGET_FILE:tfsift>
+          --docs ${PROJECT_SOURCE_DIR}/docs/editors.md)
+set_tests_properties(editor-neovim PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # ---- the source tree's layers and the rule scaffold --------------------------
 # check-layers.sh: providers/ never includes config/, lint/ never includes
