@@ -112,6 +112,8 @@ SignedChecksums compute(const providers::Provider& provider, const providers::Ve
         return out;
     }
     out.authentication = std::string(trust_label(authenticated.tier, engine));
+    out.key_id = authenticated.key_id;
+    out.tier = authenticated.tier;
     out.zh = sums_zh_hashes(*document);
     std::sort(out.zh.begin(), out.zh.end());
     out.zh.erase(std::unique(out.zh.begin(), out.zh.end()), out.zh.end());

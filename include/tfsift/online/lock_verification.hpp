@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tfsift/engine.hpp"
+#include "tfsift/online/signature.hpp"
 #include "tfsift/providers/address.hpp"
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/platform.hpp"
@@ -26,6 +27,8 @@ struct SignedChecksums {
     std::vector<std::string> zh;                    // every line of the signed SHA256SUMS, "zh:<hex>", sorted
     std::map<std::string, std::string> file_names;  // zh -> the file name its line gives
     std::string authentication;                     // "signed by HashiCorp", "self-signed, key ID ..."
+    std::string key_id;                             // the primary ID of the key that signed SHA256SUMS
+    TrustTier tier = TrustTier::community;          // what that key makes it
     [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
