@@ -5,7 +5,8 @@
 #   - lint/ (include/tfsift/lint, src/lint) never includes the rules: the
 #     engine gets the catalogue from its caller;
 #   - rules/ holds rules and nothing else: every file directly in it is a
-#     .cpp that defines one rule (a `Rule NAME()` factory setting `r.id`);
+#     .cpp that defines one rule (a `Rule NAME()` factory setting `r.id`, or
+#     for `tfsift lock diff` a `ReviewRule NAME()` one);
 #     helpers live in rules/support/.
 # Prints every violation with its file and line and exits 1 when there is
 # one. `--self-test` plants one violation of each kind in a scratch copy of
@@ -42,7 +43,7 @@ check() {
                 continue
                 ;;
         esac
-        if ! grep -qE '^Rule [a-z0-9_]+\(\)[[:space:]]*\{' "$f" || ! grep -qE '\br\.id[[:space:]]*=' "$f"; then
+        if ! grep -qE '^(Review)?Rule [a-z0-9_]+\(\)[[:space:]]*\{' "$f" || ! grep -qE '\br\.id[[:space:]]*=' "$f"; then
             echo "$f: defines no rule (a \`Rule NAME()\` factory setting r.id); helpers belong in rules/support/"
             bad=1
         fi

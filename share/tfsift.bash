@@ -31,6 +31,14 @@ _tfsift_takes_value() {
         "tfsift lock --jobs") return 0 ;;
         "tfsift lock --max-package-size") return 0 ;;
         "tfsift lock --engine") return 0 ;;
+        "tfsift lock diff --base") return 0 ;;
+        "tfsift lock diff --base-file") return 0 ;;
+        "tfsift lock diff --format"|"tfsift lock diff -f") return 0 ;;
+        "tfsift lock diff --output"|"tfsift lock diff -o") return 0 ;;
+        "tfsift lock diff --jobs") return 0 ;;
+        "tfsift lock diff --cache-dir") return 0 ;;
+        "tfsift lock diff --engine") return 0 ;;
+        "tfsift lock diff --color") return 0 ;;
         "tfsift init --from-tflint") return 0 ;;
         "tfsift init --output"|"tfsift init -o") return 0 ;;
         "tfsift server --debounce") return 0 ;;
@@ -48,6 +56,7 @@ _tfsift() {
         if _tfsift_takes_value "$path" "$word"; then skip=1; continue; fi
         case "$path $word" in
             "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift init"|"tfsift server"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
+            "tfsift lock diff") path="$path $word" ;;
             "tfsift debug parse"|"tfsift debug hash"|"tfsift debug lock") path="$path $word" ;;
         esac
     done
@@ -80,6 +89,13 @@ _tfsift() {
             "tfsift lock --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lock --max-package-size") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift lock diff --base") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock diff --base-file") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock diff --format"|"tfsift lock diff -f") mapfile -t COMPREPLY < <(compgen -W 'text markdown json sarif github' -- "$cur") ;;
+            "tfsift lock diff --output"|"tfsift lock diff -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock diff --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lock diff --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
+            "tfsift lock diff --color") mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur") ;;
             "tfsift init --from-tflint") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift init --output"|"tfsift init -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift debug lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
@@ -93,7 +109,8 @@ _tfsift() {
         "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
         "tfsift effective") options='--help -h --format --engine --installed-modules'; subcommands=''; values='' ;;
-        "tfsift lock") options='--help -h --platform --fs-mirror --net-mirror --provider --offline --cache-dir --jobs --max-package-size --quiet --enable-plugin-cache --engine'; subcommands=''; values='' ;;
+        "tfsift lock") options='--help -h --platform --fs-mirror --net-mirror --provider --offline --cache-dir --jobs --max-package-size --quiet --enable-plugin-cache --engine'; subcommands='diff'; values='' ;;
+        "tfsift lock diff") options='--help -h --base --base-file --offline --format -f --output -o --jobs --cache-dir --engine --color'; subcommands=''; values='' ;;
         "tfsift init") options='--help -h --from-tflint --output -o --force'; subcommands=''; values='' ;;
         "tfsift server") options='--help -h --stdio --debounce'; subcommands=''; values='' ;;
         "tfsift debug") options='--help -h'; subcommands='parse hash lock'; values='' ;;

@@ -12,9 +12,9 @@ function __tfsift_path
             continue
         end
         switch "$path $word"
-            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift server --debounce' 'tfsift debug lock --engine'
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift lock diff --base' 'tfsift lock diff --base-file' 'tfsift lock diff --format' 'tfsift lock diff -f' 'tfsift lock diff --output' 'tfsift lock diff -o' 'tfsift lock diff --jobs' 'tfsift lock diff --cache-dir' 'tfsift lock diff --engine' 'tfsift lock diff --color' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift server --debounce' 'tfsift debug lock --engine'
                 set skip 1
-            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift server' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
+            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift server' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift lock diff' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
                 set path "$path $word"
         end
     end
@@ -74,6 +74,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l format -x -
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l engine -x -a 'terraform opentofu' -d 'Loading rules: terraform or opentofu (.tofu files)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l installed-modules -d 'Also load remote modules installed in .terraform/modules'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -a 'diff' -d 'Review a lock-file change against a git revision: what changed, and whether every new hash is signed'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l platform -r -F -d 'Record hashes for this OS_ARCH platform (repeatable; default: this one)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l fs-mirror -r -F -d 'Take packages only from this filesystem mirror directory'
@@ -86,7 +87,17 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l max-package-size
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l quiet -d 'Print no progress lines'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l enable-plugin-cache -d 'Also unpack the fetched packages into the plugin cache (TF_PLUGIN_CACHE_DIR or plugin_cache_dir)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: settings, else detected)'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l base -r -F -d 'The git revision to compare with (read with git show)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l base-file -r -F -d 'Compare one lock file with this older copy (no git)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l offline -d 'Show the changes without verifying any hash; open no network connection'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l format -s f -x -a 'text markdown json sarif github' -d 'Output format: text, markdown, json, sarif or github'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l output -s o -r -F -d 'Also write the review to a file, as FORMAT:PATH (repeatable)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l jobs -x -d 'Provider versions verified at once (default: 8)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l cache-dir -r -F -d 'Download cache (default: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/providers)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: from the lock file\'s header)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l color -x -a 'auto always never' -d 'Colour the text output: auto, always or never'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l from-tflint -r -F -d 'Import rule choices from this TFLint file (e.g. .tflint.hcl)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l output -s o -r -F -d 'The settings file to write'

@@ -1,13 +1,24 @@
 // The list of built-in rules. Adding a rule (scripts/new-rule.sh does all of
 // it): write rules/<id>.cpp with its factory, declare the factory in
-// rules/support/factories.hpp and add it to this list.
+// rules/support/factories.hpp and add it to this list. A rule of `tfsift lock
+// diff` is declared in review_factories.hpp and listed in both lists.
 #include "tfsift/rules/catalogue.hpp"
 
 #include <vector>
 
 #include "factories.hpp"
+#include "review_factories.hpp"
+#include "tfsift/rules/review_catalogue.hpp"
 
 namespace tfsift::lint {
+
+std::span<const ReviewRule> builtin_review_rules() {
+    static const std::vector<ReviewRule> all = {
+        rules::lock_hash_unsigned(),      rules::lock_signing_key_changed(), rules::lock_version_downgraded(),
+        rules::lock_platforms_lost(),     rules::lock_source_moved(),
+    };
+    return all;
+}
 
 std::span<const Rule> builtin_rules() {
     static const std::vector<Rule> all = {
@@ -57,6 +68,12 @@ std::span<const Rule> builtin_rules() {
         rules::lock_platforms_incomplete(),
         rules::lock_missing_hashes(),
         rules::lock_in_shared_module(),
+        // `tfsift lock diff` (builtin_review_rules() has their checks).
+        builtin_review_rules()[0].rule,
+        builtin_review_rules()[1].rule,
+        builtin_review_rules()[2].rule,
+        builtin_review_rules()[3].rule,
+        builtin_review_rules()[4].rule,
         rules::module_version_unpinned(),
         rules::required_version_conflict(),
         rules::reference_undeclared(),

@@ -107,6 +107,26 @@ struct LockOptions {
 void add_lock_options(CLI::App& cmd, LockOptions& options);
 int run_lock(const LockOptions& options);
 
+// `tfsift lock diff (--base REF | --base-file OLD) [PATH...]`: what changed in
+// the lock files against a git revision, every added hash verified against
+// what its registry signed unless --offline (docs/lock-review.md). Exit 1 for
+// an unsigned added hash, 2 when the base cannot be read or a check fails.
+struct LockDiffOptions {
+    std::vector<std::string> paths;
+    std::string base;       // --base REF
+    std::string base_file;  // --base-file OLD
+    bool offline = false;
+    std::string format = "text";
+    bool format_given = false;
+    std::vector<std::string> outputs;  // FORMAT:PATH
+    unsigned jobs = 0;
+    std::string cache_dir;
+    std::string engine;
+    std::string color = "auto";
+};
+void add_lock_diff_options(CLI::App& cmd, LockDiffOptions& options);
+int run_lock_diff(const LockDiffOptions& options);
+
 // `tfsift server [--stdio] [--debounce MS]`: the language server on stdin
 // and stdout; exit 0 after `shutdown` and `exit`, 1 when the stream ends or
 // `exit` comes without `shutdown`.

@@ -46,6 +46,10 @@ int run_command_line(int argc, char** argv) {
         "lock",
         "Record the required providers' versions and hashes in .terraform.lock.hcl (from the registries, or offline)");
     tfsift::cli::add_lock_options(*providers_lock_cmd, lock);
+    tfsift::cli::LockDiffOptions lock_diff;
+    auto* lock_diff_cmd = providers_lock_cmd->add_subcommand(
+        "diff", "Review a lock-file change against a git revision: what changed, and whether every new hash is signed");
+    tfsift::cli::add_lock_diff_options(*lock_diff_cmd, lock_diff);
 
     tfsift::cli::InitOptions init;
     auto* init_cmd =
@@ -95,6 +99,7 @@ int run_command_line(int argc, char** argv) {
         if (*rules_cmd) return tfsift::cli::run_rules();
         if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
+        if (*lock_diff_cmd) return tfsift::cli::run_lock_diff(lock_diff);
         if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
         if (*init_cmd) return tfsift::cli::run_init(init);
         if (*server_cmd) return tfsift::cli::run_server(server);

@@ -287,3 +287,14 @@ add_test(NAME layer-check-self-test
 add_test(NAME new-rule-scaffold
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/new_rule_check.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR})
 set_tests_properties(new-rule-scaffold PROPERTIES TIMEOUT 300)
+
+# ---- `tfsift lock diff` end to end ---------------------------------------------
+# lock_review_check.py serves the fixture registry (with a fork namespace and a
+# version signed by another key), makes scratch git repositories (a base
+# commit, a head commit) and checks the review's JSON, findings, exit status
+# and the packages the registry served; it also runs the lock-review rules'
+# fixtures and the Markdown golden file. Skipped (77) without gpg, openssl or git.
+add_test(NAME lock-review
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lock_review_check.py --tfsift $<TARGET_FILE:tfsift>
+          --source ${PROJECT_SOURCE_DIR})
+set_tests_properties(lock-review PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -74,6 +74,11 @@ PROVIDERS = {
     "example/other": ("0.9.0", "1.0.0", "1.1.0-rc.1"),
 }
 
+# Versions signed by the stranger key instead of the signer (a rotated or
+# taken-over key), by namespace/type; the registry lists the stranger key in
+# their download documents. Only providers a test adds (extra_providers) use it.
+SIGNED_BY_STRANGER = {"example/rekeyed": ("1.1.0",)}
+
 # Hostnames a CLI configuration `host` block points at this registry.
 HOST_OVERRIDES = ("registry.example.test", "registry.terraform.io", "registry.opentofu.org")
 
@@ -564,12 +569,14 @@ class TreeBuilder:
                 sums = sums_hook(sums)
             self.write(self.dl_rel(rel, rel.sums_name()), sums)
             # gpg runs are most of the build time: sign in parallel
-            sign = (lambda s=sums: sig_hook(s)) if sig_hook else (lambda s=sums: self.keys.sign(s))
+            role = "stranger" if rel.version in SIGNED_BY_STRANGER.get(f"{ns}/{ptype}", ()) else "signer"
+            sign = (lambda s=sums: sig_hook(s)) if sig_hook else (lambda s=sums, r=role: self.keys.sign(s, r))
             self.pending.append(self.signers.submit(
                 lambda path=self.dl_rel(rel, rel.sums_name() + ".sig"), sign=sign: self.write(path, sign())))
             for name, data in rel.extra_sums.items():
                 self.write(self.dl_rel(rel, name), data)
-            entry = {"sums_zh": sorted("zh:" + line.split()[0] for line in sums.decode().splitlines() if line.strip()),
+            entry = {"signed_by": role,
+                     "sums_zh": sorted("zh:" + line.split()[0] for line in sums.decode().splitlines() if line.strip()),
                      "platforms": {}}
             for platform, data in sorted(rel.zips.items()):
                 served = zip_hook(platform, data) if zip_hook else data
@@ -589,7 +596,7 @@ class TreeBuilder:
                     "shasums_url": f"{self.base}/{self.dl_rel(rel, rel.sums_name())}",
                     "shasums_signature_url": f"{self.base}/{self.dl_rel(rel, rel.sums_name())}.sig",
                     "shasum": hashlib.sha256(data).hexdigest(),
-                    "signing_keys": {"gpg_public_keys": [self.signing_key()]},
+                    "signing_keys": {"gpg_public_keys": [self.signing_key(role)]},
                 }
                 if doc_hook:
                     doc = doc_hook(doc, platform) or doc

@@ -7,9 +7,11 @@
 // Every directory below fixtures/rules/<id>/ that holds configuration files is
 // one module, linted through the same session as `tfsift lint --recursive`:
 // its settings are the nearest .tfsift.toml (policies are fixtures of their
-// own: policy-<kind>/).
+// own: policy-<kind>/). The fixtures of the rules of `tfsift lock diff`
+// (a base and a new lock file) are run by lock_review_check.py instead.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -18,6 +20,7 @@
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/rules/catalogue.hpp"
+#include "tfsift/rules/review_catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
@@ -133,6 +136,13 @@ TEST_CASE("every rule fixture gives exactly the annotated findings", "[lint][fix
         if (!entry.is_directory()) continue;
         ++rule_dirs;
         std::string id = entry.path().filename().string();
+        // The rules of `tfsift lock diff` judge a change between two lock
+        // files against a registry: lock_review_check.py runs their fixtures
+        // with the fixture registry.
+        const auto review = lint::builtin_review_rules();
+        if (std::any_of(review.begin(), review.end(), [&](const lint::ReviewRule& r) { return r.rule.id == id; })) {
+            continue;
+        }
         SECTION(id) {
             INFO("fixtures/rules/" << id);
             bool known = lint::find_builtin_rule(id) != nullptr || id.rfind("policy-", 0) == 0;
