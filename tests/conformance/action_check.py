@@ -15,6 +15,7 @@ only when both are there.
 """
 
 import argparse
+import http.server
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 import yaml
 
@@ -80,7 +82,7 @@ def read_outputs(path):
     return outputs
 
 
-def run_action(source, action, inputs, workdir, path=None):
+def run_action(source, action, inputs, workdir, path=None, env_extra=None):
     """Runs the action's shell steps in order; returns (results, outputs).
 
     A step with `if:` runs when its condition, evaluated for the cases this
@@ -111,6 +113,7 @@ def run_action(source, action, inputs, workdir, path=None):
             "RUNNER_TEMP": runner,
             "GITHUB_WORKSPACE": workdir,
         })
+        env.update(env_extra or {})
         for key, value in step.get("env", {}).items():
             env[key] = expand(value, inputs, outputs)
         cwd = os.path.join(workdir, expand(step.get("working-directory", "."), inputs, outputs))
@@ -133,7 +136,8 @@ def check_action(source, tfsift):
     check(runs.get("using") == "composite", "action.yml is not a composite action")
     steps = runs.get("steps", [])
     names = [s.get("name") for s in steps]
-    check(names == ["Set up tfsift", "Run tfsift lint", "Upload SARIF to code scanning", "Fail on findings"],
+    check(names == ["Set up tfsift", "Run tfsift lint", "Upload SARIF to code scanning", "Review lock-file changes",
+                     "Fail on findings"],
           f"unexpected steps {names}")
     declared = set(action.get("inputs", {}))
     text = open(os.path.join(source, "action.yml"), encoding="utf-8").read()
@@ -199,6 +203,9 @@ def check_action(source, tfsift):
                       f"{case}: the lint step's log does not show the finding: {lint_log}")
             else:
                 check(fail_status == "skipped", f"{case}: 'Fail on findings' ran on a clean module")
+            check(by_name.get("Review lock-file changes", (None,))[0] == "skipped",
+                  f"{case}: the lock review ran without the lock-review input")
+        check_lock_review(source, action, defaults, tfsift, work)
         # A `tfsift` input that is not a program is refused by name.
         inputs = dict(defaults, tfsift=os.path.join(work, "no-such-tfsift"), args="clean")
         results, _ = run_action(source, action, inputs, work)
@@ -214,6 +221,123 @@ def check_action(source, tfsift):
                   f"a runner without Docker was not told so: {results[:1]}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+class GitHubStub(http.server.ThreadingHTTPServer):
+    """The issue-comment endpoints of the GitHub API, in memory."""
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), GitHubStubHandler)
+        self.comments = []
+        self.calls = []
+        self.tokens = set()
+
+
+class GitHubStubHandler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, doc):
+        data = json.dumps(doc).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def handle_call(self, method):
+        stub = self.server
+        stub.calls.append((method, self.path))
+        stub.tokens.add(self.headers.get("Authorization", ""))
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"null")
+        path = self.path.split("?")[0]
+        if method == "GET" and path == "/repos/o/r/issues/7/comments":
+            page = int(re.search(r"[?&]page=(\d+)", self.path).group(1))
+            return self.reply(200, stub.comments[(page - 1) * 100:page * 100])
+        if method == "POST" and path == "/repos/o/r/issues/7/comments":
+            stub.comments.append({"id": 100 + len(stub.comments), "body": body["body"]})
+            return self.reply(201, stub.comments[-1])
+        match = re.fullmatch(r"/repos/o/r/issues/comments/(\d+)", path)
+        if method == "PATCH" and match:
+            for c in stub.comments:
+                if c["id"] == int(match.group(1)):
+                    c["body"] = body["body"]
+                    return self.reply(200, c)
+        return self.reply(404, {"message": "Not Found"})
+
+    def do_GET(self):
+        self.handle_call("GET")
+
+    def do_POST(self):
+        self.handle_call("POST")
+
+    def do_PATCH(self):
+        self.handle_call("PATCH")
+
+
+def check_lock_review(source, action, defaults, tfsift, work):
+    """The lock-review input on a pull request: the review of the lock-file
+    change against the base branch is posted as one comment, and updated in
+    place by the next run (GitHub's API stubbed on 127.0.0.1; offline, so no
+    registry is needed). Outside a pull request the step does nothing."""
+    repo = os.path.join(work, "pr")
+    os.makedirs(repo)
+    git_env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@example.invalid")
+    lock = os.path.join(repo, ".terraform.lock.hcl")
+
+    def write_lock(version):
+        with open(lock, "w", encoding="utf-8") as f:
+            f.write(f'provider "registry.terraform.io/hashicorp/null" {{\n  version = "{version}.0.0"\n'
+                    f'  hashes = ["zh:{version * 64}"]\n}}\n')
+
+    def git(*args):
+        subprocess.run(["git", "-C", repo, *args], env=git_env, check=True, capture_output=True)
+
+    git("init", "-q")
+    write_lock("1")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    git("update-ref", "refs/remotes/origin/main", "HEAD")
+    write_lock("2")
+    git("commit", "-q", "-a", "-m", "upgrade")
+    event = os.path.join(work, "event.json")
+    with open(event, "w", encoding="utf-8") as f:
+        json.dump({"pull_request": {"number": 7}}, f)
+    stub = GitHubStub()
+    thread = threading.Thread(target=stub.serve_forever, daemon=True)
+    thread.start()
+    token = "ghs_lockreviewtoken"
+    env = {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main", "GITHUB_EVENT_PATH": event,
+           "GITHUB_REPOSITORY": "o/r", "GITHUB_API_URL": f"http://127.0.0.1:{stub.server_address[1]}",
+           "TFSIFT_OFFLINE": "1"}
+    inputs = dict(defaults, tfsift=tfsift, args=".")
+    inputs.update({"working-directory": "pr", "lock-review": "true", "github-token": token})
+    try:
+        for attempt in (1, 2):
+            results, outputs = run_action(source, action, inputs, work, env_extra=env)
+            by_name = {name: (status, detail) for name, status, detail in results}
+            status, log = by_name.get("Review lock-file changes", (None, ""))
+            check(status == 0, f"lock review run {attempt}: the step exited {status}: {log}")
+            check(outputs.get("lock-review-exit-code") == "0", f"lock review run {attempt}: outputs {outputs}")
+            check(token not in log, f"lock review run {attempt}: the token is in the log")
+            check("upgraded" in log, f"lock review run {attempt}: the log does not show the change: {log}")
+            check(len(stub.comments) == 1 and stub.comments[0]["body"].startswith("<!-- tfsift lock review -->"),
+                  f"lock review run {attempt}: comments {stub.comments}")
+        methods = [m for m, _ in stub.calls]
+        check(methods.count("POST") == 1 and methods.count("PATCH") == 1,
+              f"lock review: expected one post, then one update: {stub.calls}")
+        check(stub.tokens == {f"Bearer {token}"}, f"lock review: the API was called with {stub.tokens}")
+        body = stub.comments[0]["body"] if stub.comments else ""
+        check("hashicorp/null" in body and "Offline" in body, f"lock review: the comment: {body}")
+        env["GITHUB_EVENT_NAME"] = "push"
+        results, outputs = run_action(source, action, inputs, work, env_extra=env)
+        status, log = {n: (s, d) for n, s, d in results}.get("Review lock-file changes", (None, ""))
+        check(status == 0 and "not a pull request" in log and len(stub.calls) == 4,
+              f"lock review on a push: {status} {log} {stub.calls}")
+    finally:
+        stub.shutdown()
+        stub.server_close()
 
 
 def check_dockerfile(source, tfsift):

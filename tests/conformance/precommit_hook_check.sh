@@ -151,3 +151,33 @@ refused ".tfsift.toml that is not TOML" '\.tfsift\.toml'
 printf '[[policy]]\nid = "aws-tags"\nkind = "required-attributes"\nresource-types = "^aws_"\nattributes = ["ami"]\n'"$style_off" > .tfsift.toml
 git add .tfsift.toml
 accepted ".tfsift.toml fixed"
+
+# tfsift-lock-diff: the staged lock file against HEAD (offline here: no
+# registry), the review shown with verbose: true; a lock file that cannot be
+# read as one is refused.
+cat > .pre-commit-config.yaml <<YAML
+repos:
+  - repo: $hooks
+    rev: $rev
+    hooks:
+      - id: tfsift-lock-diff
+        verbose: true
+YAML
+git add .pre-commit-config.yaml
+git commit -q --no-verify -m "lock review hook"
+export TFSIFT_OFFLINE=1
+printf 'provider "registry.terraform.io/hashicorp/aws" {\n  version = "5.31.0"\n  hashes = ["zh:%064d"]\n}\n' 1 > .terraform.lock.hcl
+git add .terraform.lock.hcl
+git commit -q --no-verify -m "lock base"
+printf 'provider "registry.terraform.io/hashicorp/aws" {\n  version = "5.40.0"\n  hashes = ["zh:%064d"]\n}\n' 2 > .terraform.lock.hcl
+git add .terraform.lock.hcl
+accepted "lock file upgraded (offline review)"
+grep -qE 'hashicorp/aws +upgraded +5\.31\.0 +5\.40\.0' "$work/out.txt" ||
+  { cat "$work/out.txt"; echo "FAIL: the review does not show the upgrade"; exit 1; }
+grep -q 'without verification' "$work/out.txt" ||
+  { cat "$work/out.txt"; echo "FAIL: the review does not say it is offline"; exit 1; }
+echo "ok: the review shows the upgrade, offline"
+printf 'provider "registry.terraform.io/hashicorp/aws" {\n  version = 5.40.0\n}\n' > .terraform.lock.hcl
+git add .terraform.lock.hcl
+refused "lock file that does not read" 'cannot review'
+unset TFSIFT_OFFLINE
