@@ -208,7 +208,11 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
         Side base;
         std::error_code ec;
         if (fs::exists(t.head_path, ec)) {
-            auto read = read_regular_file(t.head_path.string(), ReadPolicy{});
+            // A committed link out of the repository (to /proc/self/environ, say)
+            // is refused, as lint refuses it.
+            ReadPolicy policy;
+            policy.root = trusted_root_of(t.dir.string());
+            auto read = read_regular_file(t.head_path.string(), policy);
             if (!read.ok()) {
                 out.errors.push_back(fmt::format("cannot read {}", read.message));
                 continue;

@@ -440,6 +440,10 @@ def failures(s):
     os.makedirs(outside, exist_ok=True)
     run = s.run(outside, ["lock", "diff", "--base", "HEAD"])
     expect(run.rc == 2, "outside a repository exits 2", run)
+    linked = s.repo(lock_text([(DEMO, "1.0.0", "", s.all_zh("example/demo", "1.0.0"))]), None)
+    os.symlink("/etc/passwd", os.path.join(linked, ".terraform.lock.hcl"))
+    run = s.run(linked, ["lock", "diff", "--base", "HEAD", "--offline"])
+    expect(run.rc == 2 and "root:" not in run.out + run.err, "a link out of the repository is refused unread", run)
     s.reg.set_faults([fr.Rule(r"/dl/example/demo/1\.2\.0/.*SHA256SUMS$", status=500, regex=True)])
     try:
         run = s.review(d)
