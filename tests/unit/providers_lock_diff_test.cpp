@@ -90,7 +90,7 @@ TEST_CASE("lock diff: same version, other hashes or other constraints", "[provid
     CHECK(diff_lock_files(read_text(entry(kDemo, "1.0.0", R"("zh:aa", "zh:bb")")),
                           read_text(entry(kDemo, "1.0.0", R"("zh:bb", "zh:aa")")))
               .empty());
-    diff = diff_lock_files(read_text(entry(kDemo, "1.0.0", R"("zh:aa")", ">= 1.0")),
+    diff = diff_lock_files(read_text(entry(kDemo, "1.0.0", R"("zh:aa")", ">= 1.0.0")),
                            read_text(entry(kDemo, "1.0.0", R"("zh:aa")", "~> 1.0")));
     REQUIRE(diff.providers.size() == 1);
     CHECK(diff.providers[0].change == LockChange::constraints);
