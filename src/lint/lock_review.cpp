@@ -237,7 +237,8 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
             }
             base = {true, std::move(read.bytes)};
         }
-        if (!head.exists && !base.exists) continue;
+        // Unchanged bytes are no change, even in a file that does not read.
+        if (head.exists == base.exists && head.text == base.text) continue;
         Pending p;
         p.engine = engine_for(request, head, base);
         providers::LockReadOptions options;

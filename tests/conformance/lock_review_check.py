@@ -130,7 +130,7 @@ class Suite:
         subprocess.run(["git", "-C", d, *args], env=self.env(), check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE)
 
-    def repo(self, base, head, commit_head=True, lock_dir="."):
+    def repo(self, base, head, commit_head=True, lock_dir=".", extra=None):
         """A repository whose first commit holds `base` (lock text, or None for
         no lock file) and whose working tree (and second commit, unless
         commit_head is false) holds `head` (None: the lock file deleted)."""
@@ -144,6 +144,10 @@ class Suite:
         if base is not None:
             with open(lock, "w") as f:
                 f.write(base)
+        for rel, text in (extra or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+            with open(os.path.join(d, rel), "w") as f:
+                f.write(text)
         self.git(d, "add", "-A")
         self.git(d, "commit", "-q", "-m", "base")
         if head is None:
@@ -402,10 +406,11 @@ def offline(s):
 @case("working-tree-and-paths")
 def working_tree_and_paths(s):
     """Against HEAD, the uncommitted change of a lock file in a subdirectory,
-    found from the repository root and named by its path."""
+    found from the repository root and named by its path; an unchanged lock
+    file elsewhere that does not even read is no concern of the review."""
     d = s.repo(lock_text([(DEMO, "1.0.0", "", s.all_zh("example/demo", "1.0.0"))]),
                lock_text([(DEMO, "1.2.0", "", s.all_zh("example/demo", "1.2.0"))]), commit_head=False,
-               lock_dir="envs/prod")
+               lock_dir="envs/prod", extra={"envs/old/.terraform.lock.hcl": "not a lock file {"})
     run = s.run(d, ["lock", "diff", "--base", "HEAD", "--format", "json"])
     doc = run.json()
     expect(run.rc == 0 and [lf["path"] for lf in doc["lock_files"]] == ["envs/prod/.terraform.lock.hcl"],
@@ -451,6 +456,34 @@ def failures(s):
         s.reg.clear_faults()
     expect(run.rc == 2, "a registry failure exits 2", run)
     expect(HOST in run.err and "example/demo" in run.err and "1.2.0" in run.err, "the failure names them", run)
+    # A package that cannot be fetched: its platform is named too.
+    h1 = s.h1("example/demo", "1.2.0", "linux_amd64")
+    d = s.repo(lock_text([(DEMO, "1.2.0", "", s.all_zh("example/demo", "1.2.0"))]),
+               lock_text([(DEMO, "1.2.0", "", s.all_zh("example/demo", "1.2.0") + [h1])]))
+    s.reg.set_faults([fr.Rule(r"/dl/example/demo/1\.2\.0/.*\.zip$", status=500, regex=True)])
+    try:
+        run = s.review(d, cache=os.path.join(s.root, "cache-failing-package"))
+    finally:
+        s.reg.clear_faults()
+    expect(run.rc == 2 and all(w in run.err for w in (HOST, "example/demo", "1.2.0", "linux_amd64")),
+           "a package failure exits 2 naming host, provider, version and platform", run)
+    expect(run.json()["lock_files"][0]["providers"][0]["added_hashes"][0]["signed"] is None,
+           "a hash whose check failed is neither signed nor unsigned", run)
+
+
+@case("jobs")
+def jobs(s):
+    """--jobs 1 and --jobs 4 give the same review of several providers."""
+    base = lock_text([(DEMO, "1.0.0", "", s.all_zh("example/demo", "1.0.0"))])
+    head = lock_text([(DEMO, "1.2.0", "", s.all_zh("example/demo", "1.2.0") + [FORGED_ZH]),
+                      (OTHER, "1.0.0", "", s.all_zh("example/other", "1.0.0")),
+                      (f"{HOST}/fork/demo", "1.2.0", "", s.all_zh("fork/demo", "1.2.0")),
+                      (f"{HOST}/example/rekeyed", "1.1.0", "", s.all_zh("example/rekeyed", "1.1.0"))])
+    d = s.repo(base, head)
+    one = s.review(d, "--jobs", "1")
+    four = s.review(d, "--jobs", "4")
+    expect(one.rc == four.rc == 1 and one.out == four.out, "--jobs changes the review", four)
+    expect(len(providers_of(one.json())) == 4, "four providers changed", one)
 
 
 @case("formats")
