@@ -1,4 +1,6 @@
 // deprecated-index: the legacy index forms `list.0` and `list.*.attr`.
+#include <unordered_set>
+
 #include "support/factories.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
@@ -10,8 +12,11 @@ std::string_view text_of(const SourceFile& file, Range r) {
     return file.text().substr(r.start.byte, r.end.byte - r.start.byte);
 }
 
+// `captured`: the steps follow an attribute-only splat (`x.*.a.0`), which
+// applies a legacy `.0` to each element; `[0]` there would apply to the
+// splat's result instead (`[for o in x : o.a][0]`), so no fix is offered.
 void legacy_steps(std::span<const hcl::TraversalStep> steps, const std::shared_ptr<const SourceFile>& source,
-                  FindingSink& sink) {
+                  FindingSink& sink, bool captured = false) {
     for (const auto& step : steps) {
         if (!step.legacy_index) continue;
         const std::string_view written = text_of(*source, step.range);
@@ -21,7 +26,7 @@ void legacy_steps(std::span<const hcl::TraversalStep> steps, const std::shared_p
         f.file = source;
         f.range = step.range;
         f.message = "the legacy index form \"" + std::string(written) + "\" is deprecated: write an index in brackets";
-        if (written.size() > 1 && written.front() == '.') {
+        if (written.size() > 1 && written.front() == '.' && !captured) {
             Fix fix;
             fix.description = "Write the index in brackets";
             fix.edits.push_back({source, step.range, "[" + std::string(written.substr(1)) + "]"});
@@ -43,9 +48,17 @@ void check(const LintContext& ctx, FindingSink& sink) {
             legacy_steps(hcl::as<hcl::ScopeTraversalExpr>(*node.expr).steps, *source, sink);
         }
     }
+    // The traversals an attribute-only splat applies to each element.
+    std::unordered_set<const hcl::Expr*> attribute_only;
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::splat)) {
+        const auto* source = source_of(node);
+        const auto& splat = hcl::as<hcl::SplatExpr>(*node.expr);
+        if (source != nullptr && text_of(**source, splat.marker_range) == ".*") attribute_only.insert(&*splat.each);
+    }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::relative_traversal)) {
         if (const auto* source = source_of(node)) {
-            legacy_steps(hcl::as<hcl::RelativeTraversalExpr>(*node.expr).steps, *source, sink);
+            legacy_steps(hcl::as<hcl::RelativeTraversalExpr>(*node.expr).steps, *source, sink,
+                         attribute_only.count(node.expr) != 0);
         }
     }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::splat)) {
@@ -78,9 +91,10 @@ Rule deprecated_index() {
         "`terraform_deprecated_index`.";
     r.doc.why =
         "Both forms are kept only for compatibility with Terraform 0.11. The bracket forms (`[0]`, `[*]`) say "
-        "the same, read the same as other languages, and the `.*` splat differs from `[*]` in a surprising way: "
-        "it stops at the first index after it, so `x.*.a[0]` takes the first `a` of each element's list, not "
-        "the first element.";
+        "the same and read the same as other languages. The `.*` splat also differs from `[*]` in a surprising "
+        "way: it stops at the first bracketed index after it, which then applies to the splat's result, so "
+        "`x.*.a[0]` is the first element's `a` (`[for o in x : o.a][0]`), where `x[*].a[0]` takes the first "
+        "item of every element's `a`.";
     r.doc.failing_example = R"hcl(output "first_id" {
   value = aws_instance.web.0.id
 }
@@ -90,8 +104,9 @@ Rule deprecated_index() {
 }
 )hcl";
     r.doc.fix_safety =
-        "Safe for `.0`: `--fix` writes `[0]`, which means the same. Not fixable for `.*`, whose meaning differs "
-        "from `[*]` when an index follows it.";
+        "Safe for `.0`: `--fix` writes `[0]`, which means the same, except after an attribute-only splat "
+        "(`x.*.a.0`), where the splat applies `.0` to each element and `[0]` would index its result: no fix there. "
+        "Not fixable for `.*`, whose meaning differs from `[*]` when an index follows it.";
     r.check = check;
     return r;
 }
