@@ -156,6 +156,7 @@ private:
                    call.args[params.size()]->range);
             return;
         }
+        if (fn->name == "one" && given == 1) one_argument(*call.args[0]);
         if (const CallTimeArity* arity = call_time_arity(fn->name); arity != nullptr) {
             if (given < arity->min || given > arity->max) {
                 report("Error in function call",
@@ -163,6 +164,36 @@ private:
                        Range{call.range.start, call.open_paren().end});
             }
         }
+    }
+
+    // A number, bool or string written as such (a string may interpolate).
+    static bool is_primitive_literal(const hcl::Expr& e) {
+        if (e.kind == hcl::ExprKind::literal) return hcl::as<hcl::LiteralExpr>(e).literal != hcl::LiteralKind::null;
+        return e.kind == hcl::ExprKind::template_;
+    }
+
+    // one() takes a list, set or tuple; cty checks the argument's type even
+    // while its value is unknown, so `one(var.name)` with `type = string`
+    // fails in `validate` already. Only a bare input variable's declared
+    // type is known here.
+    void one_argument(const hcl::Expr& arg) {
+        if (is_primitive_literal(arg)) {
+            report("Invalid function argument",
+                   "Invalid value for \"list\" parameter: must be a list, set, or tuple value with either zero or "
+                   "one elements.",
+                   arg.range);
+            return;
+        }
+        if (arg.kind != hcl::ExprKind::scope_traversal) return;
+        const auto& t = hcl::as<hcl::ScopeTraversalExpr>(arg);
+        if (std::string_view(t.root) != "var" || t.steps.size() != 1 || t.steps[0].kind != hcl::StepKind::attr) return;
+        const auto& variables = ctx_.module().module->variables;
+        const auto it = variables.find(std::string(std::string_view(t.steps[0].name)));
+        if (it == variables.end() || !it->second.constraint_type.is_primitive()) return;
+        report("Invalid function argument",
+               "Invalid value for \"list\" parameter: must be a list, set, or tuple value with either zero or one "
+               "elements.",
+               arg.range);
     }
 
     void provider_function(const hcl::FunctionCallExpr& call, const std::vector<std::string_view>& parts) {
@@ -208,7 +239,8 @@ Rule function_call_invalid() {
         "`engine_version` the newest release is assumed), a function of the other engine (`urldecode` is "
         "OpenTofu's), fewer arguments than the function's parameters or more than a function without a variadic "
         "parameter takes, a call the function itself refuses for its number of arguments although its parameters "
-        "allow it (`join(\",\")` with no list, `concat()`, `min()`, `range()` with more than three), an unknown `core::` function, an unknown namespace, and the removed `list()` and `map()`. "
+        "allow it (`join(\",\")` with no list, `concat()`, `min()`, `range()` with more than three), `one()` of a string, "
+        "number or bool (written as one, or an input variable declared so), an unknown `core::` function, an unknown namespace, and the removed `list()` and `map()`. "
         "A provider-defined function `provider::NAME::FUNCTION` (or `provider::NAME::ALIAS::FUNCTION`) needs "
         "`NAME` in the module's `required_providers`; its arguments are not checked, because only the provider's "
         "schema knows them. A call ending in `...` is not counted. The messages are Terraform's (OpenTofu's where "
