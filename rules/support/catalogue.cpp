@@ -82,6 +82,7 @@ std::span<const Rule> builtin_rules() {
         rules::function_call_invalid(),
         rules::module_arguments_invalid(),
         rules::count_for_each_invalid(),
+        rules::expression_invalid(),
         rules::connection_host_missing(),
 
         rules::unused_declaration(),

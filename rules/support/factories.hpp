@@ -76,6 +76,7 @@ Rule module_source_unpinned();
 Rule required_version_missing();
 Rule variable_type_missing();
 Rule count_for_each_invalid();
+Rule expression_invalid();
 Rule connection_host_missing();
 
 }  // namespace tfsift::lint::rules
