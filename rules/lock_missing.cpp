@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "support/factories.hpp"
+#include "support/module_anchor.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
@@ -120,7 +121,9 @@ Rule lock_missing() {
         "at least one installable provider but which has no `.terraform.lock.hcl`, and a lock file that a "
         "`.gitignore` up to the repository root ignores. Library modules without provider configuration are not "
         "expected to have a lock file, and neither are modules in a directory named `example`, `examples`, "
-        "`test`, `tests`, `testdata` or `test-fixtures` below the repository root.";
+        "`test`, `tests`, `testdata` or `test-fixtures` below the repository root. A missing lock file is "
+        "reported at the module's first `terraform` block (else at the start of its first file), with the first "
+        "provider requirement as a related location.";
     r.doc.why =
         "Without a committed lock file every `terraform init` selects the newest versions the constraints allow "
         "and trusts whatever packages it downloads: two runs of the same commit can use different provider code.";
@@ -172,8 +175,10 @@ provider "aws" {
             return;
         }
         if (!looks_like_root(ctx)) return;
-        // Point at the first requirement the root module itself writes, else
-        // at the first module call leading to one.
+        // The finding sits where the module says what it needs (its
+        // terraform block, else its first file); the first requirement the
+        // root module itself writes, else the first module call leading to
+        // one, is shown beside it.
         std::optional<SiteLocation> where;
         std::string names;
         for (const auto* req : required) {
@@ -187,14 +192,16 @@ provider "aws" {
                 }
             }
         }
-        if (!where) return;
+        const ModuleAnchor anchor = module_anchor(ctx);
+        if (!where || !anchor.file) return;
         Finding f;
         f.rule_id = "lock-missing";
         f.severity = Severity::warning;
         f.message = "this root module requires providers (" + names +
                     ") but has no .terraform.lock.hcl; run `terraform init` (or `tfsift lint --fix`) and commit it";
-        f.file = where->file;
-        f.range = where->range;
+        f.file = anchor.file;
+        f.range = anchor.range;
+        f.related.push_back({where->file, where->range, "the first provider requirement"});
         attach_lock_repair(ctx, f);
         sink.report(std::move(f));
     };

@@ -57,10 +57,15 @@ terraform {
             Finding f;
             f.rule_id = "lock-missing-provider";
             f.severity = Severity::error;
-            f.message = "provider " + req->provider.to_string() + " is required but has no entry in " + in.path;
+            // The lock file beside the module's files, named without the
+            // directory as it was typed (an absolute path where every
+            // location is relative); its location is a related one.
+            f.message = "provider " + req->provider.to_string() + " is required but has no entry in " +
+                        std::string(providers::kLockFileName);
             f.file = where->file;
             f.range = where->range;
             if (where->related) f.related.push_back(*where->related);
+            if (in.read.source) f.related.push_back({in.read.source, Range{}, "the lock file"});
             attach_lock_repair(ctx, f, req->provider);
             sink.report(std::move(f));
         }

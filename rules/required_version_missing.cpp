@@ -1,31 +1,15 @@
 // required-version-missing: a module that states no `required_version`.
 #include "support/factories.hpp"
+#include "support/module_anchor.hpp"
 #include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
 
-// Where to report: the first `terraform` block of the module's files (its
-// keyword, or the property name in JSON), else the start of its first file.
-std::pair<std::shared_ptr<const SourceFile>, Range> report_site(const LintContext& ctx) {
-    for (const auto& file : ctx.files()) {
-        if (file.decoded->terraform.empty()) continue;
-        const Pos at = file.decoded->terraform.front().origin.pos;
-        if (file.parsed->native) {
-            for (const auto& b : file.parsed->native->body->blocks) {
-                if (b.type_range().start.byte == at.byte) return {file.parsed->source, b.type_range()};
-            }
-        }
-        return {file.parsed->source, Range{at, at}};
-    }
-    if (ctx.files().empty()) return {nullptr, {}};
-    return {ctx.files().front().parsed->source, Range{}};
-}
-
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::Module& m = *ctx.module().module;
     if (!m.terraform.required_version.empty()) return;
-    auto [file, range] = report_site(ctx);
+    auto [file, range] = module_anchor(ctx);
     if (!file) return;
     Finding f;
     f.rule_id = "required-version-missing";

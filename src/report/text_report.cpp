@@ -78,7 +78,7 @@ std::string underline(const SourceFile& file, Range range, const LineWindow& w) 
     const auto size = static_cast<std::uint32_t>(w.text.size());
     std::uint32_t start = range.start.byte > w.offset ? range.start.byte - w.offset : 0;
     std::uint32_t end =
-        file.line(range.end) == start_line && range.end.byte > w.offset ? range.end.byte - w.offset : size;
+        file.line(range.end) == start_line && range.end.byte >= w.offset ? range.end.byte - w.offset : size;
     start = std::min<std::uint32_t>(start, size);
     end = std::clamp<std::uint32_t>(end, start, size);
     std::string out;
