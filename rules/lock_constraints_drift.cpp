@@ -23,8 +23,10 @@ Rule lock_constraints_drift() {
         "reported while the tree calls modules that are not loaded (registry or remote sources), whose constraints "
         "are unknown.";
     r.doc.why =
-        "Terraform rewrites `constraints` only when it reinstalls a provider, so the recorded string quietly "
-        "stops describing the configuration and reviewers read outdated intent from it.";
+        "The lock file records the constraints that were in force at the last `init`. A change to the "
+        "configuration's constraints leaves the recorded string behind until someone runs `init` again and "
+        "commits the result, so the lock file under review describes another configuration and reviewers read "
+        "outdated intent from it.";
     r.doc.failing_example = R"hcl(# .terraform.lock.hcl: constraints = "~> 4.0"
 terraform {
   required_providers {
