@@ -62,9 +62,10 @@ provider "registry.terraform.io/example/demo" {
                 f.file = ctx.file;
                 f.range = ctx.hash_range(p.change.provider, h.hash);
                 if (!p.published) {
-                    f.message = fmt::format("{} was added for {}, a version the registry {} does not publish: "
-                                            "nobody signed it",
-                                            h.hash, what, p.change.provider.hostname);
+                    f.message = fmt::format(
+                        "{} was added for {}, a version the registry {} does not publish: "
+                        "nobody signed it",
+                        h.hash, what, p.change.provider.hostname);
                 } else if (h.hash.starts_with("zh:")) {
                     f.message = fmt::format(
                         "{} was added for {} but is not in the SHA256SUMS the registry {} signed ({}, key {})", h.hash,

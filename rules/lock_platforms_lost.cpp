@@ -56,9 +56,9 @@ provider "registry.terraform.io/example/demo" {
             f.severity = Severity::warning;
             f.file = ctx.file;
             f.range = ctx.entry_range(p.change.provider, &providers::LockEntryLocation::hashes);
-            f.message = fmt::format("{} {} no longer has hashes for {} (the base's {} had)",
-                                    p.change.provider.to_string(), p.change.to->to_string(), names,
-                                    p.change.from->to_string());
+            f.message =
+                fmt::format("{} {} no longer has hashes for {} (the base's {} had)", p.change.provider.to_string(),
+                            p.change.to->to_string(), names, p.change.from->to_string());
             sink.report(std::move(f));
         }
     };

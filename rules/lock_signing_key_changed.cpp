@@ -53,10 +53,10 @@ provider "registry.terraform.io/example/demo" {
             f.severity = Severity::warning;
             f.file = ctx.file;
             f.range = ctx.entry_range(p.change.provider, &providers::LockEntryLocation::version);
-            f.message = fmt::format(
-                "{} {} is signed by key {} ({}), but {} was signed by key {} ({})", p.change.provider.to_string(),
-                p.change.to->to_string(), p.signer_after->key_id, p.signer_after->trust, p.change.from->to_string(),
-                p.signer_before->key_id, p.signer_before->trust);
+            f.message = fmt::format("{} {} is signed by key {} ({}), but {} was signed by key {} ({})",
+                                    p.change.provider.to_string(), p.change.to->to_string(), p.signer_after->key_id,
+                                    p.signer_after->trust, p.change.from->to_string(), p.signer_before->key_id,
+                                    p.signer_before->trust);
             sink.report(std::move(f));
         }
     };

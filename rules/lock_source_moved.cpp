@@ -44,10 +44,10 @@ provider "registry.terraform.io/hashicorp/aws" {
             f.severity = Severity::warning;
             f.file = ctx.file;
             f.range = ctx.entry_range(to);
-            f.message = fmt::format("{} replaces {}: the {} provider now comes from {} {}", to.to_string(),
-                                    from.to_string(), to.type,
-                                    from.hostname != to.hostname ? "the host" : "the namespace",
-                                    from.hostname != to.hostname ? to.hostname : to.namespace_);
+            f.message =
+                fmt::format("{} replaces {}: the {} provider now comes from {} {}", to.to_string(), from.to_string(),
+                            to.type, from.hostname != to.hostname ? "the host" : "the namespace",
+                            from.hostname != to.hostname ? to.hostname : to.namespace_);
             sink.report(std::move(f));
         }
     };

@@ -14,8 +14,8 @@ namespace tfsift::lint {
 
 std::span<const ReviewRule> builtin_review_rules() {
     static const std::vector<ReviewRule> all = {
-        rules::lock_hash_unsigned(),      rules::lock_signing_key_changed(), rules::lock_version_downgraded(),
-        rules::lock_platforms_lost(),     rules::lock_source_moved(),
+        rules::lock_hash_unsigned(),  rules::lock_signing_key_changed(), rules::lock_version_downgraded(),
+        rules::lock_platforms_lost(), rules::lock_source_moved(),
     };
     return all;
 }

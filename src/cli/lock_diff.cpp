@@ -74,8 +74,7 @@ bool use_color(const std::string& mode) {
 void add_lock_diff_options(CLI::App& cmd, LockDiffOptions& o) {
     cmd.add_option("paths", o.paths, "Directories to search for lock files, or lock files (default: .)");
     auto* base = cmd.add_option("--base", o.base, "The git revision to compare with (read with git show)");
-    cmd.add_option("--base-file", o.base_file, "Compare one lock file with this older copy (no git)")
-        ->excludes(base);
+    cmd.add_option("--base-file", o.base_file, "Compare one lock file with this older copy (no git)")->excludes(base);
     cmd.add_flag("--offline", o.offline, "Show the changes without verifying any hash; open no network connection");
     cmd.add_option("--format,-f", o.format, "Output format: text, markdown, json, sarif or github")
         ->check(CLI::IsMember({"text", "markdown", "json", "sarif", "github"}))

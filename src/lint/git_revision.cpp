@@ -23,7 +23,7 @@ namespace {
 constexpr std::size_t kMaxGitOutput = std::size_t{64} << 20;
 
 struct GitRun {
-    int status = -1;     // exit status; -1 when git could not be run or was killed
+    int status = -1;  // exit status; -1 when git could not be run or was killed
     std::string out;
     std::string err;
     std::string failure;  // why git could not be run
@@ -118,17 +118,15 @@ GitAnswer check_revision(const std::filesystem::path& dir, const std::string& re
     }
     const auto run = run_git(dir, {"rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"});
     if (run.status != 0) {
-        answer.error = run.failure.empty()
-                           ? fmt::format("cannot read revision {} in {}: {}", ref, dir.string(),
-                                         run.err.empty() ? "no such commit (or not a git repository)"
-                                                         : describe_failure(run, "git rev-parse"))
-                           : describe_failure(run, "cannot read revision " + ref);
+        answer.error = run.failure.empty() ? fmt::format("cannot read revision {} in {}: {}", ref, dir.string(),
+                                                         run.err.empty() ? "no such commit (or not a git repository)"
+                                                                         : describe_failure(run, "git rev-parse"))
+                                           : describe_failure(run, "cannot read revision " + ref);
     }
     return answer;
 }
 
-GitFileList files_at_revision(const std::filesystem::path& dir, const std::string& ref,
-                              const std::string& file_name) {
+GitFileList files_at_revision(const std::filesystem::path& dir, const std::string& ref, const std::string& file_name) {
     GitFileList list;
     const auto run = run_git(dir, {"ls-tree", "-r", "-z", "--name-only", ref, "--", "."});
     if (run.status != 0) {

@@ -265,7 +265,7 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
         if (diff.empty()) continue;
         p.review.path = shown;
         p.review.base = base_name;
-        p.review.state = !base.exists ? LockFileState::created
+        p.review.state = !base.exists   ? LockFileState::created
                          : !head.exists ? LockFileState::deleted
                                         : LockFileState::changed;
         p.review.context.file = head_source;
@@ -319,8 +319,8 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
         if (asked.empty()) continue;
         online::VerificationOptions options;
         options.engine = engine;
-        options.engine_version = request.engine_version.empty() ? std::string(default_engine_version(engine))
-                                                                : request.engine_version;
+        options.engine_version =
+            request.engine_version.empty() ? std::string(default_engine_version(engine)) : request.engine_version;
         options.jobs = request.jobs;
         options.cache_dir = request.cache_dir;
         options.preferred = {providers::current_platform().to_string()};

@@ -53,8 +53,8 @@ VersionAnswer answer(const VersionQuestion& q, const VerificationOptions& option
         for (const auto& h : q.verify) {
             if (auto p = zh_platform(h); p && !p->empty()) preferred.push_back(*p);
         }
-        const auto packages = signed_package_hashes(q.provider, q.version, options.engine, options.engine_version,
-                                                    env, wanted_h1, preferred);
+        const auto packages = signed_package_hashes(q.provider, q.version, options.engine, options.engine_version, env,
+                                                    wanted_h1, preferred);
         out.downloads = packages.downloads;
         if (!packages.ok()) {
             out.error = packages.error;
@@ -92,8 +92,7 @@ std::vector<VersionAnswer> verify_lock_hashes(const std::vector<VersionQuestion>
     }
     std::vector<VersionAnswer> answers(questions.size());
     const unsigned jobs = options.jobs != 0 ? options.jobs : kDefaultFetchJobs;
-    parallel_for(questions.size(), jobs,
-                 [&](std::size_t i) { answers[i] = answer(questions[i], options, effective); });
+    parallel_for(questions.size(), jobs, [&](std::size_t i) { answers[i] = answer(questions[i], options, effective); });
     return answers;
 }
 

@@ -97,7 +97,7 @@ void write_lock_review_text(const LockReviewReportInput& input, std::ostream& ou
                 out << fmt::format("      platforms: {}\n", joined(c.to ? p.platforms_after : p.platforms_before));
             }
             for (const auto& h : p.added) {
-                std::string verdict = !h.is_signed ? paint(color, "2", "?") + " not verified"
+                std::string verdict = !h.is_signed   ? paint(color, "2", "?") + " not verified"
                                       : *h.is_signed ? paint(color, "32", "ok")
                                                      : paint(color, "31", "UNSIGNED");
                 out << fmt::format("      + {} {}{}\n", shown(h.hash), verdict,
@@ -137,7 +137,16 @@ std::string md_escape(std::string_view text) {
             case '|': out += "&#124;"; break;
             case '`': out += "&#96;"; break;
             case '\n': out += ' '; break;
-            case '\\': case '*': case '_': case '[': case ']': case '(': case ')': case '#': case '!': case '~':
+            case '\\':
+            case '*':
+            case '_':
+            case '[':
+            case ']':
+            case '(':
+            case ')':
+            case '#':
+            case '!':
+            case '~':
                 out += '\\';
                 out += ch;
                 break;
@@ -218,9 +227,8 @@ void write_lock_review_markdown(const LockReviewReportInput& input, std::ostream
         if (!file.findings.empty()) {
             out << "**Findings**\n\n";
             for (const auto& f : file.findings) {
-                out << "- " << (f.severity == Severity::error ? "✘ error" : "⚠ warning") << " "
-                    << md_code(f.rule_id) << " line " << f.file->line(f.range.start) << ": " << md_escape(f.message)
-                    << "\n";
+                out << "- " << (f.severity == Severity::error ? "✘ error" : "⚠ warning") << " " << md_code(f.rule_id)
+                    << " line " << f.file->line(f.range.start) << ": " << md_escape(f.message) << "\n";
             }
             out << "\n";
         }
@@ -230,8 +238,7 @@ void write_lock_review_markdown(const LockReviewReportInput& input, std::ostream
             const auto before_notes = out.tellp();
             if (c.moved_from) out << "- Moved from " << md_code(c.moved_from->to_string()) << "\n";
             if (c.constraints_from && c.constraints_to && *c.constraints_from != *c.constraints_to) {
-                out << "- Constraints: " << md_code(*c.constraints_from) << " → " << md_code(*c.constraints_to)
-                    << "\n";
+                out << "- Constraints: " << md_code(*c.constraints_from) << " → " << md_code(*c.constraints_to) << "\n";
             }
             if (p.signer_before && p.signer_after && p.signer_before->key_id != p.signer_after->key_id) {
                 out << "- Signed before by " << md_escape(signer_text(p.signer_before)) << "\n";

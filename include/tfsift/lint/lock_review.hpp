@@ -49,7 +49,7 @@ struct ReviewedProvider {
     // The platforms each side's hashes cover, sorted; only known online.
     std::vector<std::string> platforms_before;
     std::vector<std::string> platforms_after;
-    std::string error;  // the verification could not be made: names host, provider, version, platform
+    std::string error;      // the verification could not be made: names host, provider, version, platform
     bool published = true;  // false: the registry does not list the new version
 };
 
@@ -95,21 +95,21 @@ struct LockFileReview {
 
 struct LockReviewRequest {
     std::span<const ReviewRule> rules;  // lint::builtin_review_rules()
-    std::vector<std::string> paths;   // directories to search or lock files; empty: "."
-    std::string base_ref;             // --base REF
-    std::string base_file;            // --base-file OLD (one lock file, no git)
-    bool offline = false;             // show the changes, verify nothing
-    std::optional<Engine> engine;     // none: from each file's header, else Terraform
-    std::string engine_version;       // sent as X-Terraform-Version; empty: the engine's default
-    unsigned jobs = 0;                // versions verified at once; 0: the default
-    std::string cache_dir;            // the download cache; empty: the default one
+    std::vector<std::string> paths;     // directories to search or lock files; empty: "."
+    std::string base_ref;               // --base REF
+    std::string base_file;              // --base-file OLD (one lock file, no git)
+    bool offline = false;               // show the changes, verify nothing
+    std::optional<Engine> engine;       // none: from each file's header, else Terraform
+    std::string engine_version;         // sent as X-Terraform-Version; empty: the engine's default
+    unsigned jobs = 0;                  // versions verified at once; 0: the default
+    std::string cache_dir;              // the download cache; empty: the default one
 };
 
 struct LockReview {
-    std::vector<LockFileReview> files;  // changed files only, by path
-    std::vector<std::string> errors;    // a base that cannot be read, a check that could not be made
-    bool verified = false;              // online verification was made
-    std::uint64_t downloads = 0;        // packages transferred
+    std::vector<LockFileReview> files;        // changed files only, by path
+    std::vector<std::string> errors;          // a base that cannot be read, a check that could not be made
+    bool verified = false;                    // online verification was made
+    std::uint64_t downloads = 0;              // packages transferred
     [[nodiscard]] Findings findings() const;  // every file's, in file order
 };
 

@@ -44,10 +44,10 @@ struct VersionAnswer {
     // package that cannot be fetched): names host, provider, version and,
     // for a package, the platform. The verdicts are empty then.
     std::string error;
-    bool listed = true;     // false: the registry does not publish the version (nothing it signed)
-    std::string key_id;     // the key that signed the version's SHA256SUMS
-    std::string trust;      // its trust tier as the engine labels it ("signed by HashiCorp", "self-signed")
-    std::vector<HashVerdict> verdicts;                // of `verify`, in its order
+    bool listed = true;                 // false: the registry does not publish the version (nothing it signed)
+    std::string key_id;                 // the key that signed the version's SHA256SUMS
+    std::string trust;                  // its trust tier as the engine labels it ("signed by HashiCorp", "self-signed")
+    std::vector<HashVerdict> verdicts;  // of `verify`, in its order
     std::map<std::string, std::string> platform_of;  // hash -> platform, for every hash asked about that has one
     std::uint64_t downloads = 0;                     // packages transferred for this answer
     [[nodiscard]] bool ok() const { return error.empty(); }
@@ -55,10 +55,10 @@ struct VersionAnswer {
 
 struct VerificationOptions {
     Engine engine = Engine::terraform;
-    std::string engine_version;             // sent as X-Terraform-Version
-    unsigned jobs = 0;                      // versions asked about at once; 0: 8
-    std::filesystem::path cache_dir;        // the download cache; empty: default_cache_dir(env)
-    std::vector<std::string> preferred;     // platforms whose packages are looked at first
+    std::string engine_version;          // sent as X-Terraform-Version
+    unsigned jobs = 0;                   // versions asked about at once; 0: 8
+    std::filesystem::path cache_dir;     // the download cache; empty: default_cache_dir(env)
+    std::vector<std::string> preferred;  // platforms whose packages are looked at first
 };
 
 // Answers every question, up to `jobs` at a time; the answers come in the
