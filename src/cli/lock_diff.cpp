@@ -110,6 +110,7 @@ int run_lock_diff(const LockDiffOptions& o) {
     }
     lint::LockReviewRequest request;
     request.rules = lint::builtin_review_rules();
+    request.catalogue = lint::builtin_rules();
     request.paths = o.paths;
     request.base_ref = o.base;
     request.base_file = o.base_file;

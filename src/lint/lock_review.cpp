@@ -13,6 +13,7 @@
 
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/git_revision.hpp"
+#include "tfsift/lint/settings.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/lock_review_verification.hpp"
 #include "tfsift/providers/lock_file.hpp"
@@ -129,6 +130,7 @@ using VersionKey = std::pair<providers::Provider, std::string>;
 
 // The reviewed files before verification: read, compared, with their questions.
 struct Pending {
+    fs::path head_path;
     LockFileReview review;
     providers::LockFile before;
     providers::LockFile after;
@@ -142,6 +144,32 @@ std::vector<std::string> platforms_of(const std::vector<std::string>& hashes, co
         if (auto it = answer->platform_of.find(h); it != answer->platform_of.end()) out.insert(it->second);
     }
     return {out.begin(), out.end()};
+}
+
+// The nearest .tfsift.toml's [rules] (off, severity) and [[ignore]] applied
+// to one lock file's findings; a settings file that does not read is an error.
+void apply_settings(Findings& findings, const fs::path& lock_file, std::span<const Rule> catalogue,
+                    std::map<std::string, std::optional<Settings>>& cache, std::vector<std::string>& errors) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(lock_file, ec).lexically_normal();
+    const std::string file = find_settings_file(absolute.parent_path().string());
+    if (file.empty()) return;
+    auto [it, fresh] = cache.try_emplace(file);
+    if (fresh) {
+        auto loaded = load_settings(file, false, catalogue);
+        for (const auto& e : loaded.errors) errors.push_back(e.to_string());
+        if (loaded.ok()) it->second = std::move(loaded.settings);
+    }
+    if (!it->second) return;
+    const Settings& settings = *it->second;
+    std::erase_if(findings, [&](Finding& f) {
+        if (settings.ignored(f.rule_id, absolute.string())) return true;
+        auto rule = settings.rules.find(f.rule_id);
+        if (rule == settings.rules.end()) return false;
+        if (rule->second.enabled == false) return true;
+        if (rule->second.severity) f.severity = *rule->second.severity;
+        return false;
+    });
 }
 
 }  // namespace
@@ -240,6 +268,7 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
         // Unchanged bytes are no change, even in a file that does not read.
         if (head.exists == base.exists && head.text == base.text) continue;
         Pending p;
+        p.head_path = t.head_path;
         p.engine = engine_for(request, head, base);
         providers::LockReadOptions options;
         options.engine = p.engine;
@@ -334,6 +363,7 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
     out.verified = !request.offline;
 
     // ---- judge
+    std::map<std::string, std::optional<Settings>> settings_cache;
     for (auto& p : pending) {
         auto& ctx = p.review.context;
         ctx.verified = out.verified;
@@ -376,6 +406,7 @@ LockReview review_lock_changes(const LockReviewRequest& request) {
         for (const auto& rule : request.rules) {
             if (rule.check) rule.check(ctx, sink);
         }
+        apply_settings(p.review.findings, p.head_path, request.catalogue, settings_cache, out.errors);
         sort_findings(p.review.findings);
         out.files.push_back(std::move(p.review));
     }

@@ -471,6 +471,25 @@ def failures(s):
            "a hash whose check failed is neither signed nor unsigned", run)
 
 
+@case("settings")
+def settings(s):
+    """The nearest .tfsift.toml's [rules] apply: a rule turned off reports
+    nothing, a severity lowered to warning no longer fails the review; a
+    settings file that does not read fails it."""
+    base = lock_text([(DEMO, "1.2.0", "", s.all_zh("example/demo", "1.2.0"))])
+    head = lock_text([(DEMO, "1.0.0", "", s.all_zh("example/demo", "1.0.0") + [FORGED_ZH])])
+    toml = '[rules]\nlock-version-downgraded = "off"\nlock-hash-unsigned = "warning"\n'
+    d = s.repo(base, head, extra={".tfsift.toml": toml})
+    run = s.review(d)
+    doc = run.json()
+    findings = [(f["rule_id"], f["severity"]) for lf in doc["lock_files"] for f in lf["findings"]]
+    expect(run.rc == 0 and findings == [("lock-hash-unsigned", "warning")], f"findings: {findings}", run)
+    with open(os.path.join(d, ".tfsift.toml"), "w") as f:
+        f.write("[rules\n")
+    run = s.review(d)
+    expect(run.rc == 2 and ".tfsift.toml" in run.err, "a broken settings file exits 2, named", run)
+
+
 @case("jobs")
 def jobs(s):
     """--jobs 1 and --jobs 4 give the same review of several providers."""

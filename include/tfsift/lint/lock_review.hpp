@@ -95,14 +95,17 @@ struct LockFileReview {
 
 struct LockReviewRequest {
     std::span<const ReviewRule> rules;  // lint::builtin_review_rules()
-    std::vector<std::string> paths;     // directories to search or lock files; empty: "."
-    std::string base_ref;               // --base REF
-    std::string base_file;              // --base-file OLD (one lock file, no git)
-    bool offline = false;               // show the changes, verify nothing
-    std::optional<Engine> engine;       // none: from each file's header, else Terraform
-    std::string engine_version;         // sent as X-Terraform-Version; empty: the engine's default
-    unsigned jobs = 0;                  // versions verified at once; 0: the default
-    std::string cache_dir;              // the download cache; empty: the default one
+    // Every rule, for reading each lock file's nearest .tfsift.toml, whose
+    // [rules] and [[ignore]] apply to the review's findings as to lint's.
+    std::span<const Rule> catalogue;
+    std::vector<std::string> paths;  // directories to search or lock files; empty: "."
+    std::string base_ref;            // --base REF
+    std::string base_file;           // --base-file OLD (one lock file, no git)
+    bool offline = false;            // show the changes, verify nothing
+    std::optional<Engine> engine;    // none: from each file's header, else Terraform
+    std::string engine_version;      // sent as X-Terraform-Version; empty: the engine's default
+    unsigned jobs = 0;               // versions verified at once; 0: the default
+    std::string cache_dir;           // the download cache; empty: the default one
 };
 
 struct LockReview {
