@@ -27,9 +27,10 @@ ReviewRule lock_hash_unsigned() {
         "reports nothing.";
     r.doc.why =
         "Tools that update lock files (Renovate, Dependabot, `terraform providers lock` since it merges hashes) "
-        "do not check the hashes already in a file or the ones a pull request adds. A hash that no registry "
-        "signed lets `terraform init` accept a package the provider's author never published: a forged entry "
-        "merged once is trusted on every machine afterwards.";
+        "do not check the hashes already in a file or the ones a pull request adds. `init` accepts a package "
+        "that matches any recorded hash, and a package from a filesystem or network mirror or from the plugin "
+        "cache has no other check: a hash no registry signed lets in a package the provider's author never "
+        "published, and a forged entry merged once is trusted on every machine afterwards.";
     r.doc.failing_example = R"hcl(# base: version 1.0.0; the change upgrades and adds a zh: that is not in
 # the signed SHA256SUMS of 1.2.0
 provider "registry.terraform.io/example/demo" {

@@ -126,7 +126,8 @@ Rule lock_missing() {
         "provider requirement as a related location.";
     r.doc.why =
         "Without a committed lock file every `terraform init` selects the newest versions the constraints allow "
-        "and trusts whatever packages it downloads: two runs of the same commit can use different provider code.";
+        "and records the checksums of whatever it downloads as trusted on that first use: two runs of the same "
+        "commit can use different provider code.";
     r.doc.failing_example = R"hcl(# no .terraform.lock.hcl beside this file
 provider "aws" {
   region = "eu-west-1"

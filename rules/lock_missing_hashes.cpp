@@ -16,11 +16,13 @@ Rule lock_missing_hashes() {
     r.doc.summary = "A lock file entry records no package checksum.";
     r.doc.what =
         "Reports each `provider` block of the root module's `.terraform.lock.hcl` whose `hashes` is missing or "
-        "empty. `terraform init` and `tofu init` never write such an entry; it comes from a hand edit, a merge "
+        "empty. `terraform init` and `tofu init` record at least the checksum of the package they install; such "
+        "an entry usually comes from a hand edit, a merge "
         "that lost the list, or a tool that recorded a version without being able to hash a package.";
     r.doc.why =
-        "The checksums are what the lock file protects: with none recorded, the next `init` accepts whatever "
-        "package it is handed for that version and records its checksum as if it had always been trusted.";
+        "The checksums are what the lock file protects: with none recorded, the next `init` has nothing to "
+        "compare the package with beyond what its source vouches for (a filesystem or network mirror vouches "
+        "for nothing), and records the checksum of what it received as if it had always been trusted.";
     r.doc.failing_example = R"hcl(provider "registry.terraform.io/hashicorp/aws" {
   version     = "5.31.0"
   constraints = "~> 5.0"

@@ -22,7 +22,7 @@ Rule lock_missing_provider() {
         "root module, or at the module call that leads to the module requiring it. Nothing is reported when there "
         "is no lock file (see `lock-missing`) or when it cannot be read (see `lock-syntax`).";
     r.doc.why =
-        "`terraform init -lockfile=readonly` (the usual CI setting) fails with \"Provider dependency changes "
+        "`terraform init -lockfile=readonly` (a common CI setting) fails with \"Provider dependency changes "
         "detected\", and a plain `init` selects a version nobody reviewed.";
     r.doc.failing_example = R"hcl(# .terraform.lock.hcl lists only hashicorp/aws
 terraform {

@@ -22,9 +22,10 @@ ReviewRule lock_platforms_lost() {
         "change no longer covers is reported at the entry's `hashes`, naming the platforms lost. Needs the "
         "registry: with `--offline` it reports nothing.";
     r.doc.why =
-        "`terraform init` on a platform the lock file has no hash for fails (or, with the plugin cache, records "
-        "an unverified one): a teammate on macOS or a runner on arm64 finds out after the merge. Upgrades from a "
-        "single machine with `terraform init` typically record one platform only.";
+        "`terraform init` on a platform the lock file has no hash for fails, since the package matches none of "
+        "the recorded checksums: a teammate on macOS or a runner on arm64 finds out after the merge. An install "
+        "from the registry records the signed `zh:` checksums of every platform, but one from a filesystem or "
+        "network mirror records only the platform it ran on, and a hand edit or a merge can drop the rest.";
     r.doc.failing_example = R"hcl(# base: hashes for darwin_arm64 and linux_amd64
 provider "registry.terraform.io/example/demo" {
   version = "1.2.0"
