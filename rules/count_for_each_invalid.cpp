@@ -167,7 +167,10 @@ Rule count_for_each_invalid() {
         "or not a map, an object or a set of strings (a list or tuple such as `[\"a\", \"b\"]` needs `toset()`, and "
         "`toset([1, 2])` is a set of numbers), or a set holding a null. "
         "Values that depend on references are known only at plan time and are not checked.";
-    r.doc.why = "Terraform rejects these in `validate` and `plan`.";
+    r.doc.why =
+        "Terraform and OpenTofu reject these in `validate` and `plan`. The limit of 2147483647 is OpenTofu's: "
+        "Terraform takes any count up to its 64-bit integer range, so there a larger constant count is only "
+        "implausible, not an error.";
     r.doc.failing_example = R"hcl(module "web" {
   source   = "./web"
   for_each = ["a", "b"]

@@ -60,9 +60,10 @@ Rule ignore_changes_wildcard() {
         "\"all\"). Reported as warnings: attribute names written in quotes (`[\"tags\"]`), a deprecated form "
         "Terraform still reads.";
     r.doc.why =
-        "The wildcard form was removed and Terraform refuses to load it; the other mistakes either fail to load "
-        "or silently ignore nothing at all, so the drift the author meant to tolerate is planned away on the next "
-        "apply.";
+        "Terraform refuses to load the `[\"*\"]` wildcard (deprecated, now an error) and the keyword in quotes "
+        "(anything but the bare keyword must be a list). `[all]` loads, but as an attribute named `all`: "
+        "`terraform validate` rejects it when the resource type has no such attribute, and otherwise only that "
+        "one attribute is ignored. In no case is the drift the author meant to tolerate ignored.";
     r.doc.failing_example = R"hcl(resource "aws_autoscaling_group" "workers" {
   lifecycle {
     ignore_changes = ["*"]

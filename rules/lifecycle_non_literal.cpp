@@ -119,9 +119,13 @@ Rule lifecycle_non_literal() {
         "string `\"true\"`. An `ignore_changes` item such as `var.tags` or `local.ignored` is reported too: it is "
         "read as an attribute path named `var`, never as the variable's value.";
     r.doc.why =
-        "Terraform reads lifecycle settings while it builds the dependency graph, before any expression can be "
-        "evaluated, so only literal values are allowed; `terraform validate` stops on a variable or a function "
-        "call there. Writing the literal keeps the setting obvious to a reader and to every tool.";
+        "Terraform decodes `create_before_destroy` and `prevent_destroy` while it loads the module, with no "
+        "variables or functions available, so `init`, `validate` and `plan` stop on a reference or a function "
+        "call there; `ignore_changes` and `replace_triggered_by` are taken as references and never evaluated. A "
+        "constant expression such as `!false` or `\"true\"` does load (it converts to a bool); it is reported "
+        "because the literal keeps the setting obvious to a reader and to every tool. OpenTofu v1.12 evaluates "
+        "`prevent_destroy` at plan time and accepts references to the module's values there; this rule still "
+        "asks for a literal.";
     r.doc.failing_example = R"hcl(resource "aws_instance" "web" {
   lifecycle {
     create_before_destroy = var.rolling_update

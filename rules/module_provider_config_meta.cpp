@@ -76,9 +76,10 @@ Rule module_provider_config_meta() {
         "block that configures something. Empty proxy blocks do not count. Every such provider block is listed "
         "as a related location. Calls whose module is not available locally (remote sources) are not checked.";
     r.doc.why =
-        "Terraform rejects such a call: \"Module is incompatible with count, for_each, and depends_on\". A "
-        "provider configuration inside a module exists once per module instance and would have to be torn down "
-        "with it, so a module that configures providers cannot be repeated or ordered after other objects.";
+        "Terraform rejects such a call: \"Module is incompatible with count, for_each, and depends_on\" "
+        "(OpenTofu also lists its `enabled` argument). The documentation calls a module with provider "
+        "configurations of its own a legacy module; such a module cannot be repeated or made to wait for other "
+        "objects. Provider configurations belong in the root module, which passes them to the module.";
     r.doc.failing_example = R"hcl(module "bucket" {
   source = "./bucket"   # ./bucket has provider "aws" { region = "us-west-2" }
   count  = 2

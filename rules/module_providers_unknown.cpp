@@ -80,8 +80,11 @@ Rule module_providers_unknown() {
         "checked.";
     r.doc.why =
         "The keys of `providers` are names inside the called module. A configuration passed under a name the "
-        "module never refers to is silently unused, while the resources it was meant for fall back to another "
-        "configuration, often the wrong region or account; usually the key has a typo or the module changed.";
+        "module never refers to configures nothing there, while the resources it was meant for fall back to "
+        "another configuration, often the wrong region or account; usually the key has a typo or the module "
+        "changed. Terraform only warns about a key the module does not declare (\"Reference to undefined "
+        "provider\", an error when the provider is outside the `hashicorp` namespace), and its message suggests "
+        "declaring the name, not that nothing uses it.";
     r.doc.failing_example = R"hcl(# ./tunnel declares configuration_aliases = [aws.src, aws.dst]
 module "tunnel" {
   source = "./tunnel"

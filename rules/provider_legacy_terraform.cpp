@@ -52,9 +52,10 @@ Rule provider_legacy_terraform() {
         "public registry). The provider behind `terraform_remote_state` and `terraform_data` is built into "
         "Terraform and OpenTofu as `terraform.io/builtin/terraform` and needs no requirement at all.";
     r.doc.why =
-        "`hashicorp/terraform` is the legacy registry release of the now built-in provider. It is not "
-        "compatible with current Terraform and OpenTofu releases, so requiring it makes `init` fail or install "
-        "an outdated plugin instead of using the built-in one.";
+        "`hashicorp/terraform` is an old registry release of the provider that is now built in; the registry "
+        "lists it as archived and no longer needed, and `init` shows that warning. Requiring it makes `init` "
+        "download the outdated plugin, and the module's `terraform_remote_state` data sources use it instead of "
+        "the built-in provider, if the running release can load it at all.";
     r.doc.failing_example = R"hcl(terraform {
   required_providers {
     terraform = {

@@ -29,8 +29,8 @@ Finding finding(const WrittenRequirement& w, std::string message, const WrittenR
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto written = written_provider_requirements(ctx);
     // The same name twice in one block. The native parser already rejects a
-    // repeated argument ("Attribute redefined"); JSON objects keep both and
-    // the loader silently takes the last.
+    // repeated argument ("Attribute redefined"); JSON objects keep both, and
+    // Terraform's loader then reports "Duplicate attribute definition".
     for (std::size_t i = 0; i < written.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
             const auto& a = written[j];
@@ -87,14 +87,15 @@ Rule provider_local_name_duplicate() {
     r.fixable = false;
     r.doc.summary = "Each local name, and each provider, may be required only once in a module.";
     r.doc.what =
-        "Reports a local name given twice in one `required_providers` block written in JSON syntax (the native "
-        "syntax parser already rejects a repeated argument as \"Attribute redefined\", and two "
+        "Reports a local name given twice in one `required_providers` block written in JSON syntax (the loader "
+        "rejects it as \"Duplicate attribute definition\"; the native syntax parser rejects a repeated argument "
+        "as \"Attribute redefined\", and two "
         "`required_providers` blocks in the primary files are rejected by the loader as \"Duplicate required "
         "providers configuration\"), and one provider source address required under two different local "
         "names. The second entry is reported, with the first as a related location.";
     r.doc.why =
-        "Local names identify providers everywhere in a module and must be unique. In JSON the loader keeps "
-        "the last entry without a word, so the first one is dead text that readers will trust. Requiring one "
+        "Local names identify providers everywhere in a module and must be unique: Terraform refuses a JSON "
+        "`required_providers` object that repeats one. Requiring one "
         "provider under two names splits its configurations between names, which is rarely what was meant; "
         "Terraform accepts it (an `import` block may choose which local name to use), so this is a warning, "
         "not an error.";

@@ -35,8 +35,8 @@ Rule required_version_missing() {
         "there is none. Root and called modules alike. TFLint calls this `terraform_required_version`.";
     r.doc.why =
         "Without it any Terraform release will try the module, and one older than the language features it "
-        "uses fails with errors about unknown blocks and arguments rather than saying that it is too old; a "
-        "newer one may silently behave differently.";
+        "uses fails with errors about unknown blocks and arguments rather than saying that it is too old; and "
+        "readers cannot tell which releases the module is meant for.";
     r.doc.failing_example = R"hcl(terraform {
   required_providers {
     aws = {
