@@ -291,7 +291,8 @@ FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer&
         if (is_within(real, root)) return std::nullopt;
         return failure(ReadFailure::outside_root,
                        fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
-                                   "follow_external_symlinks = true allows it)",
+                                   "follow_external_symlinks = true, in a settings file given with --config, allows "
+                                   "it)",
                                    path, via(), real, root));
     };
     auto too_large = [&]() -> std::optional<FileContent> {

@@ -200,8 +200,11 @@ int run_lint(const LintOptions& options) {
     request.baseline_file = options.baseline;
     request.on_message = [&options](lint::MessageKind kind, const std::string& text) {
         switch (kind) {
-            case lint::MessageKind::error: fmt::print(stderr, "{}\n", report::escape_control_characters(text)); break;
-            case lint::MessageKind::lock_repair: fmt::print(stderr, "{}\n", text); break;
+            case lint::MessageKind::error:
+            case lint::MessageKind::warning:
+            case lint::MessageKind::lock_repair:
+                fmt::print(stderr, "{}\n", report::escape_control_characters(text));
+                break;
             case lint::MessageKind::fix_summary:
             case lint::MessageKind::fix_applied:
             case lint::MessageKind::notice:

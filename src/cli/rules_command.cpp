@@ -33,6 +33,9 @@ bool catalogue(std::vector<lint::Rule>& out) {
         return true;
     }
     const lint::SettingsResult loaded = lint::load_settings(file, false, lint::builtin_rules());
+    for (const auto& e : loaded.warnings) {
+        fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
+    }
     for (const auto& e : loaded.errors) {
         fmt::print(stderr, "{}\n", report::escape_control_characters(e.to_string()));
     }

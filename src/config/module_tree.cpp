@@ -320,16 +320,19 @@ public:
                 out_.read_failures.push_back(fmt::format(
                     "the module directory {}: resolves outside the repository root {}",
                     (fs::path(root_dir_) / child_dir).lexically_normal().string(), options_.read_policy.root));
-                tree_diag(Severity::error, code::module_directory_outside_the_repository,
-                          "Module directory outside the repository",
-                          fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
-                                      "not read (the setting follow_external_symlinks = true allows it).",
-                                      fs::path(child_dir).string(), options_.read_policy.root),
-                          call.origin);
+                tree_diag(
+                    Severity::error, code::module_directory_outside_the_repository,
+                    "Module directory outside the repository",
+                    fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
+                                "not read (the setting follow_external_symlinks = true, in a settings file given with "
+                                "--config, allows it).",
+                                fs::path(child_dir).string(), options_.read_policy.root),
+                    call.origin);
                 continue;
             }
+            // Ancestors by real path: a `self -> .` link is a cycle too.
             bool cycle = false;
-            for (const auto& a : ancestors) cycle = cycle || a == child_dir;
+            for (const auto& a : ancestors) cycle = cycle || a == *look.where;
             if (cycle) {
                 // Terraform's loader follows a cycle until its depth limit,
                 // which a module calling itself three times turns into 3^16

@@ -150,8 +150,10 @@ LockCommandResult run_lock_command(const LockCommandRequest& o) {
         return result;
     }
     const std::string settings_file = find_settings_file(o.dir);
-    const SettingsResult settings =
-        settings_file.empty() ? SettingsResult{} : load_settings(settings_file, false, o.catalogue);
+    const SettingsResult settings = settings_file.empty()
+                                        ? SettingsResult{}
+                                        : load_settings(settings_file, false, o.catalogue, trusted_root_of(o.dir));
+    for (const auto& w : settings.warnings) say(w.to_string());
     for (const auto& e : settings.errors) say(e.to_string());
     if (!settings.ok()) return result;
     const Engine engine = resolve_engine(o.engine, settings.settings, o.dir);

@@ -2,9 +2,14 @@
 
 #include <toml++/toml.h>
 
+#include <filesystem>
+
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/lint/toml_key_depth.hpp"
+
+namespace fs = std::filesystem;
 
 namespace tfsift::lint {
 
@@ -12,6 +17,8 @@ bool settings_file_marks_root(const std::string& path) {
     // Read like every settings file: a regular file within the default size.
     const FileContent content = read_regular_file(path, ReadPolicy{});
     if (!content.ok()) return false;
+    // A key too deep for toml++ (the settings reader reports it).
+    if (deepest_toml_key(content.bytes).parts > max_toml_key_parts) return false;
     try {
         const toml::table table = toml::parse(content.bytes, path);
         const auto* flag = table.get_as<bool>("root");

@@ -120,7 +120,9 @@ public:
         auto it = loaded_.find(file);
         if (it == loaded_.end()) {
             auto result = std::make_unique<SettingsResult>(
-                file.empty() ? SettingsResult{} : load_settings(file, !explicit_file_.empty(), catalogue_));
+                file.empty() ? SettingsResult{}
+                             : load_settings(file, !explicit_file_.empty(), catalogue_, trusted_root_of(dir)));
+            for (const auto& w : result->warnings) say_.send(MessageKind::warning, w.to_string());
             for (const auto& e : result->errors) say_.error(e.to_string());
             if (online_) result->settings.online = *online_;
             it = loaded_.emplace(file, std::move(result)).first;

@@ -16,14 +16,15 @@
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/directory_probe.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
+#include "tfsift/lint/toml_key_depth.hpp"
 
 namespace fs = std::filesystem;
 
 namespace tfsift::lint {
 
 std::string SettingsError::to_string() const {
-    if (line == 0) return fmt::format("{}: error: {}", file, message);
-    return fmt::format("{}:{}:{}: error: {}", file, line, column, message);
+    if (line == 0) return fmt::format("{}: {}: {}", file, level, message);
+    return fmt::format("{}:{}:{}: {}: {}", file, line, column, level, message);
 }
 
 bool AnchoredGlob::matches(const std::string& path) const {
@@ -68,21 +69,34 @@ struct RuleReference {
 
 class SettingsReader {
 public:
-    SettingsReader(Settings& settings, std::vector<SettingsError>& errors, std::span<const Rule> catalogue)
-        : s_(settings), errors_(errors), catalogue_(catalogue) {}
+    SettingsReader(SettingsResult& result, std::span<const Rule> catalogue)
+        : s_(result.settings), errors_(result.errors), warnings_(result.warnings), catalogue_(catalogue) {}
 
     // Reads the file at `path` and the chain of files it extends, without
     // recursion: the chain is collected first (bounded in length, cycles
     // refused), then applied from the last file extended to `path`, so that
     // an extending file's values win. `text`, when given, is the first
     // file's content; `named_by_user` says the first file came from the
-    // command line, so it may lie anywhere.
-    void read_chain(const std::string& path, std::optional<std::string_view> text, bool named_by_user) {
+    // command line (--config).
+    //
+    // Only that file is the user's: it may lie anywhere, extend a file
+    // anywhere and set follow_external_symlinks. Every other file of the
+    // chain (all of them for a .tfsift.toml found in the linted tree) may
+    // be written by whoever wrote the repository, so it may not widen what
+    // is read: the files it extends must resolve inside its repository root
+    // and its follow_external_symlinks is refused with a warning.
+    void read_chain(const std::string& path, std::optional<std::string_view> text, bool named_by_user,
+                    const std::string& linted_root) {
         std::vector<Link> chain;
         std::vector<std::string> visited;  // absolute paths, in chain order
-        const std::string root = trusted_root_of(fs::path(absolute_normal_path(path)).parent_path().string());
+        const std::string first_root = trusted_root_of(fs::path(absolute_normal_path(path)).parent_path().string());
+        // Whose keys messages may quote: files in the repository being linted.
+        const std::string& quotable_root = linted_root.empty() ? first_root : linted_root;
+        // The repository root the files not the user's must stay inside:
+        // that of the first such file.
+        std::string repository_root = named_by_user ? std::string() : first_root;
         ReadPolicy policy;
-        policy.root = named_by_user ? std::string() : root;
+        policy.root = repository_root;
         std::string next = path;
         const toml::node* extend_node = nullptr;  // in chain.back(), naming `next`
         while (true) {
@@ -101,6 +115,7 @@ public:
                 return;
             }
             visited.push_back(abs);
+            const bool users = named_by_user && chain.empty();
             std::string bytes;
             std::string_view content;
             if (text && chain.empty()) {
@@ -110,6 +125,12 @@ public:
                 if (!file.ok()) {
                     if (chain.empty()) {
                         error_at(next, 0, 0, "cannot read the settings file: " + file.message);
+                    } else if (file.failure == ReadFailure::outside_root) {
+                        extend_error(chain, extend_node,
+                                     fmt::format("`extend` names {}, which resolves outside the repository root {}; "
+                                                 "refused: only a settings file given with --config may extend a "
+                                                 "file outside the repository",
+                                                 next, policy.root));
                     } else {
                         extend_error(chain, extend_node, "cannot read the settings file it names: " + file.message);
                     }
@@ -119,24 +140,23 @@ public:
                 content = bytes;
             }
             toml::table table;
-            try {
-                table = toml::parse(content, next);
-            } catch (const toml::parse_error& e) {
-                error_at(next, e.source().begin.line, e.source().begin.column, std::string(e.description()));
-                return;
-            }
-            chain.push_back(Link{next, std::move(table)});
+            if (!parse_table(next, content, table, users || resolves_inside(next, quotable_root))) return;
+            chain.push_back(Link{next, std::move(table), users});
             const toml::table& current = chain.back().table;
             extend_node = current.get("extend");
             if (extend_node == nullptr) break;
             const auto* target_text = extend_node->as_string();
             if (target_text == nullptr) break;  // reported when the file is applied
-            // The extending file says how its target may be read.
-            policy.root = root;
+            // The user's file may extend a file anywhere; any other file
+            // only one inside the repository root.
+            if (users) {
+                policy.root.clear();
+            } else {
+                if (repository_root.empty()) repository_root = trusted_root_of(fs::path(abs).parent_path().string());
+                policy.root = repository_root;
+            }
             policy.follow_external = false;
             policy.max_size = default_max_file_size;
-            if (const auto* follow = current.get_as<bool>("follow_external_symlinks"))
-                policy.follow_external = follow->get();
             if (const auto* limit = current.get_as<std::int64_t>("max_file_size");
                 limit != nullptr && limit->get() > 0) {
                 policy.max_size = static_cast<std::uint64_t>(limit->get());
@@ -145,10 +165,13 @@ public:
             if (target.is_relative()) target = fs::path(abs).parent_path() / target;
             next = target.lexically_normal().string();
         }
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) apply(it->path, it->table);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            quote_keys_ = it->users || resolves_inside(it->path, quotable_root);
+            apply(it->path, it->table, it->users);
+        }
     }
 
-    void apply(const std::string& path, const toml::table& root) {
+    void apply(const std::string& path, const toml::table& root, bool users) {
         file_ = path;
         base_dir_ = absolute_normal_path(fs::path(absolute_normal_path(path)).parent_path().string());
         s_.files.insert(s_.files.begin(), path);  // nearest first
@@ -165,7 +188,13 @@ public:
                 read_engine_version(node);
             } else if (k == "follow_external_symlinks") {
                 if (const auto* b = node.as_boolean()) {
-                    s_.follow_external_symlinks = b->get();
+                    if (users || !b->get()) {
+                        s_.follow_external_symlinks = b->get();
+                    } else {
+                        warning(node,
+                                "`follow_external_symlinks = true` is ignored: a settings file in the repository "
+                                "may not widen what is read; give it in a file named with --config");
+                    }
                 } else {
                     error(node, "`follow_external_symlinks` must be true or false");
                 }
@@ -216,13 +245,13 @@ public:
             } else if (k == "policy") {
                 read_policies(node);
             } else {
-                error(node,
-                      fmt::format(
-                          "unknown setting `{}` (expected extend, root, preset, engine, engine_version, platforms, "
-                          "online, exclude, roots, shared, rules, ignore, policy, "
-                          "follow_external_symlinks or max_file_size)",
-                          k),
-                      &key);
+                error(
+                    node,
+                    fmt::format("unknown setting {} (expected extend, root, preset, engine, engine_version, platforms, "
+                                "online, exclude, roots, shared, rules, ignore, policy, "
+                                "follow_external_symlinks or max_file_size)",
+                                shown_key(k)),
+                    &key);
             }
         }
     }
@@ -250,7 +279,39 @@ private:
     struct Link {
         std::string path;
         toml::table table;
+        bool users = false;  // named by the user (--config), so it may widen what is read
     };
+
+    // Parses `content` into `table`; false after reporting a syntax error,
+    // in toml++'s words when `quotable` (they may quote the text).
+    bool parse_table(const std::string& path, std::string_view content, toml::table& table, bool quotable) {
+        // toml++ recurses once per part of a key: a key too long for it is
+        // refused before it parses.
+        if (const TomlKeyDepth depth = deepest_toml_key(content); depth.parts > max_toml_key_parts) {
+            error_at(path, depth.line, depth.column,
+                     fmt::format("a key with more than {} parts (a dotted key or a table header such as [a.b.c]); "
+                                 "the file is not read",
+                                 max_toml_key_parts));
+            return false;
+        }
+        try {
+            table = toml::parse(content, path);
+        } catch (const toml::parse_error& e) {
+            error_at(path, e.source().begin.line, e.source().begin.column,
+                     quotable ? std::string(e.description())
+                              : std::string("not valid TOML (the details are not shown: the file lies outside the "
+                                            "repository)"));
+            return false;
+        }
+        return true;
+    }
+
+    // A key as messages show it: quoted, unless the file lies outside the
+    // repository, whose keys may be anything (a secret's name).
+    [[nodiscard]] std::string shown_key(std::string_view key) const {
+        if (!quote_keys_) return "(not shown: the file lies outside the repository)";
+        return fmt::format("`{}`", key);
+    }
 
     // An error about the `extend` of the last file of `chain`.
     void extend_error(const std::vector<Link>& chain, const toml::node* extend_node, std::string message) {
@@ -268,6 +329,10 @@ private:
     void error(const toml::node& node, std::string message, const toml::key* key = nullptr) {
         const auto& src = key != nullptr ? key->source() : node.source();
         error_at(file_, src.begin.line, src.begin.column, std::move(message));
+    }
+    void warning(const toml::node& node, std::string message) {
+        const auto& src = node.source();
+        warnings_.push_back({file_, src.begin.line, src.begin.column, std::move(message), "warning"});
     }
     void reference(const std::string& id, const toml::source_region& where) {
         references_.push_back({id, file_, where.begin.line, where.begin.column});
@@ -385,7 +450,8 @@ private:
                         }
                     } else {
                         error(v2,
-                              fmt::format("unknown key `{}` for rule `{}` (expected enabled, severity)", k2.str(), id),
+                              fmt::format("unknown key {} for rule `{}` (expected enabled, severity)",
+                                          shown_key(k2.str()), id),
                               &k2);
                     }
                 }
@@ -419,7 +485,8 @@ private:
                         ig.rule_ids = *list;
                     }
                 } else {
-                    error(v, fmt::format("unknown key `{}` in [[ignore]] (expected paths, rules)", k.str()), &k);
+                    error(v, fmt::format("unknown key {} in [[ignore]] (expected paths, rules)", shown_key(k.str())),
+                          &k);
                 }
             }
             if (!has_paths) error(item, "[[ignore]] needs `paths`, a list of globs");
@@ -488,7 +555,7 @@ private:
         for (const auto& [k, v] : t) {
             std::string_view key = k.str();
             if (!allowed_keys.count(key)) {
-                error(v, fmt::format("key `{}` does not apply to a {} policy", key, *kind), &k);
+                error(v, fmt::format("key {} does not apply to a {} policy", shown_key(key), *kind), &k);
                 continue;
             }
             seen.insert(std::string(key));
@@ -599,6 +666,8 @@ private:
 
     Settings& s_;
     std::vector<SettingsError>& errors_;
+    std::vector<SettingsError>& warnings_;
+    bool quote_keys_ = true;  // of the file being applied
     std::string file_;
     std::string base_dir_;
     std::vector<RuleReference> references_;
@@ -607,18 +676,19 @@ private:
 
 }  // namespace
 
-SettingsResult load_settings(const std::string& path, bool named_by_user, std::span<const Rule> catalogue) {
+SettingsResult load_settings(const std::string& path, bool named_by_user, std::span<const Rule> catalogue,
+                             const std::string& linted_root) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors, catalogue);
-    reader.read_chain(path, std::nullopt, named_by_user);
+    SettingsReader reader(result, catalogue);
+    reader.read_chain(path, std::nullopt, named_by_user, linted_root);
     reader.check_references();
     return result;
 }
 
 SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue) {
     SettingsResult result;
-    SettingsReader reader(result.settings, result.errors, catalogue);
-    reader.read_chain(path, text, true);
+    SettingsReader reader(result, catalogue);
+    reader.read_chain(path, text, true, {});
     reader.check_references();
     return result;
 }

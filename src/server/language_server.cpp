@@ -451,7 +451,7 @@ private:
                 request.load_cache = load_cache_;
                 auto r = std::make_shared<lint::LintResult>(lint::run_session(request));
                 for (const auto& [kind, text] : r->messages) {
-                    if (kind == lint::MessageKind::error) messages += text + "\n";
+                    if (kind == lint::MessageKind::error || kind == lint::MessageKind::warning) messages += text + "\n";
                 }
                 if (r->completed) result = std::move(r);
             } catch (const std::exception& e) {

@@ -172,11 +172,13 @@ def case_environ_symlink(c):
         c.absent(r, secret, f"environ link, {fmt}")
         c.says(r, "x.tf (a symbolic link to /proc/self/environ)", f"environ link, {fmt}")
         c.says(r, "outside the repository root", f"environ link, {fmt}")
-    # Opting in reads it, but no report quotes a file outside the repository.
-    with open(os.path.join(root, ".tfsift.toml"), "w") as f:
+    # The user opting in (--config) reads it, but no report quotes a file
+    # outside the repository.
+    user_settings = os.path.join(c.scratch, "user.toml")
+    with open(user_settings, "w") as f:
         f.write("follow_external_symlinks = true\n")
     for fmt in ("text", "sarif"):
-        r = c.lint(root, "--format", fmt, ".", env={"MY_SECRET": secret})
+        r = c.lint(root, "--config", user_settings, "--format", fmt, ".", env={"MY_SECRET": secret})
         c.bounded(r, f"environ link read on purpose, {fmt}")
         c.expect(r.code in (0, 1), f"environ link read on purpose, {fmt}: exit {r.code}\n{r.text()}")
         c.absent(r, secret, f"environ link read on purpose, {fmt}")
@@ -187,6 +189,51 @@ def case_environ_symlink(c):
                     phys = loc["physicalLocation"]
                     if phys["artifactLocation"].get("uri", "").endswith("x.tf"):
                         c.expect("snippet" not in phys["region"], "a snippet of the environ file in SARIF")
+
+
+def case_repository_settings_widen(c):
+    """The repository's own .tfsift.toml cannot switch the protection off:
+    `follow_external_symlinks = true` committed beside x.tf ->
+    /proc/self/environ is a warning and the link is still refused; an
+    `extend` naming a file outside is refused before it is read."""
+    secret = "s3cr3t-%d" % os.getpid()
+    root = c.repo("widen", {"ok.tf": "locals {}\n", ".tfsift.toml": "follow_external_symlinks = true\n"})
+    os.symlink("/proc/self/environ", os.path.join(root, "x.tf"))
+    for fmt in ("text", "compact", "sarif"):
+        r = c.lint(root, "--format", fmt, ".", env={"MY_SECRET": secret})
+        c.exits(r, 2, f"committed follow_external_symlinks, {fmt}")
+        c.absent(r, secret, f"committed follow_external_symlinks, {fmt}")
+        c.absent(r, "MY_SECRET", f"committed follow_external_symlinks, {fmt}")
+        c.says(r, ".tfsift.toml:1:28: warning: `follow_external_symlinks = true` is ignored",
+               f"committed follow_external_symlinks, {fmt}")
+        c.says(r, "outside the repository root", f"committed follow_external_symlinks, {fmt}")
+    # --quiet does not hide the warning.
+    r = c.lint(root, "--quiet", ".", env={"MY_SECRET": secret})
+    c.says(r, "follow_external_symlinks = true` is ignored", "committed follow_external_symlinks, --quiet")
+    # An extend outside: refused, the outside file's keys never echoed.
+    outside = os.path.join(c.scratch, "outside.toml")
+    with open(outside, "w") as f:
+        f.write('API_TOKEN = "%s"\n' % secret)
+    root = c.repo("widen-extend", {"ok.tf": "locals {}\n",
+                                   ".tfsift.toml": 'extend = "%s"\nfollow_external_symlinks = true\n' % outside})
+    r = c.lint(root, ".")
+    c.exits(r, 2, "committed extend outside")
+    c.absent(r, "API_TOKEN", "committed extend outside")
+    c.absent(r, secret, "committed extend outside")
+    c.says(r, ".tfsift.toml:1:", "committed extend outside")
+    c.says(r, "error: `extend` names " + outside, "committed extend outside")
+    c.says(r, "only a settings file given with --config may extend a file outside the repository",
+           "committed extend outside")
+    # The user naming a file that extends it: read, its keys still not echoed.
+    user_settings = os.path.join(c.scratch, "user.toml")
+    with open(user_settings, "w") as f:
+        f.write('extend = "%s"\n' % outside)
+    r = c.lint(root, "--config", user_settings, ".")
+    c.exits(r, 2, "--config extending a file with an unknown key")
+    c.absent(r, "API_TOKEN", "--config extending a file with an unknown key")
+    c.absent(r, secret, "--config extending a file with an unknown key")
+    c.says(r, "outside.toml:1:1: error: unknown setting (not shown: the file lies outside the repository)",
+           "--config extending a file with an unknown key")
 
 
 def case_passwd_symlink(c):

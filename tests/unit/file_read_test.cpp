@@ -99,9 +99,11 @@ TEST_CASE("a link leading outside the root is refused unless allowed", "[file-re
     auto refused = read_regular_file(s.at("repo/x.tf"), inside(s));
     CHECK(refused.failure == ReadFailure::outside_root);
     CHECK(refused.bytes.empty());
-    CHECK(refused.message == s.at("repo/x.tf") + " (a symbolic link to " + secret + "): resolves to " + secret +
-                                 ", outside the repository root " + s.at("repo") +
-                                 "; not read (the setting follow_external_symlinks = true allows it)");
+    CHECK(refused.message ==
+          s.at("repo/x.tf") + " (a symbolic link to " + secret + "): resolves to " + secret +
+              ", outside the repository root " + s.at("repo") +
+              "; not read (the setting follow_external_symlinks = true, in a settings file given with "
+              "--config, allows it)");
     // A `..` path leaves the root as surely as a link.
     auto dotdot = read_regular_file(s.at("repo/../outside/secret.txt"), inside(s));
     CHECK(dotdot.failure == ReadFailure::outside_root);

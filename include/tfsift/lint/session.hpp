@@ -47,6 +47,7 @@ enum class MessageKind : std::uint8_t {
     fix_summary,  // how many findings the fixes repaired, in how many files
     fix_applied,  // one fix that was written: "PATH:LINE:COLUMN: RULE ..."
     notice,       // advice that does not fail the run (a directory that needs --recursive, a baseline's effect)
+    warning,      // a setting that was not honoured: printed even with --quiet, does not fail the run
 };
 
 // A file the session rewrote (fixes or ignore comments), before and after.

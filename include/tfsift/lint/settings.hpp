@@ -31,8 +31,9 @@ struct SettingsError {
     std::uint32_t line = 0;  // 0 when the error concerns the whole file
     std::uint32_t column = 0;
     std::string message;
+    std::string_view level = "error";  // or "warning"
 
-    // "FILE:LINE:COL: error: MESSAGE"
+    // "FILE:LINE:COL: LEVEL: MESSAGE"
     [[nodiscard]] std::string to_string() const;
 };
 
@@ -97,6 +98,9 @@ struct Settings {
 struct SettingsResult {
     Settings settings;
     std::vector<SettingsError> errors;
+    // Settings that were read but not honoured (a repository's file asking
+    // to widen what is read); they do not fail the run.
+    std::vector<SettingsError> warnings;
     [[nodiscard]] bool ok() const { return errors.empty(); }
 };
 
@@ -107,14 +111,19 @@ std::string find_settings_file(const std::string& start);
 
 // Reads a settings file and, through `extend = "path"`, the files it extends
 // (relative to the extending file; cycles and chains longer than
-// max_extend_chain are errors). Only regular files are read; the files
-// extended, and the first one unless `named_by_user` (a --config path),
-// must resolve inside the repository root of the first file unless the
-// extending file sets follow_external_symlinks. Unknown keys, bad values,
+// max_extend_chain are errors). Only regular files are read. The first file,
+// when `named_by_user` (a --config path), is the user's: it may lie anywhere,
+// extend a file anywhere and set follow_external_symlinks. Every other file
+// is treated as the repository's: what it extends must resolve inside its
+// repository root, and its `follow_external_symlinks = true` is a warning,
+// not a setting. Messages never quote the keys or text of a file, other
+// than the user's, outside `linted_root` (the repository being linted;
+// empty: that of the first file). Unknown keys, bad values,
 // invalid patterns and, when a catalogue is given, rule ids that are neither
 // in it nor a policy's (and policy ids that are in it) are errors with their
 // line.
-SettingsResult load_settings(const std::string& path, bool named_by_user = false, std::span<const Rule> catalogue = {});
+SettingsResult load_settings(const std::string& path, bool named_by_user = false, std::span<const Rule> catalogue = {},
+                             const std::string& linted_root = {});
 
 // Parses settings from text (for tests); `path` names it in errors and
 // anchors relative globs and `extend`.
