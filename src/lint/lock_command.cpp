@@ -182,14 +182,15 @@ LockCommandResult run_lock_command(const LockCommandRequest& o) {
                 say(
                     fmt::format("tfsift: Invalid network mirror URL: the --net-mirror URL \"{}\" must be an "
                                 "absolute https URL",
-                                o.net_mirror));
+                                net::redacted_url(o.net_mirror)));
                 return result;
             }
         }
         return lock_online(o, engine, tree, options, settings.settings, say);
     }
     if (!o.net_mirror.empty()) {
-        say(fmt::format("tfsift: offline (--offline or TFSIFT_OFFLINE): --net-mirror {} is not used", o.net_mirror));
+        say(fmt::format("tfsift: offline (--offline or TFSIFT_OFFLINE): --net-mirror {} is not used",
+                        net::redacted_url(o.net_mirror)));
     }
     std::vector<providers::LocalPackage> packages;
     if (!o.fs_mirror.empty()) {

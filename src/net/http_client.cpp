@@ -234,7 +234,8 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
     auto target = parse_absolute_url(request.url);
     if (!target || target->scheme != "https") {
         response.error = TransportError::refused_scheme;
-        response.error_message = fmt::format("refused to request \"{}\": only https URLs are allowed", request.url);
+        response.error_message =
+            fmt::format("refused to request \"{}\": only https URLs are allowed", redacted_url(request.url));
         return response;
     }
     ++attempts_;
@@ -388,7 +389,8 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
             const std::string next =
                 resolve_reference(response.effective_url, transfer.location).value_or(transfer.location);
             response.error = TransportError::refused_scheme;
-            response.error_message = fmt::format("{} redirected to \"{}\"; only https URLs are allowed", where, next);
+            response.error_message =
+                fmt::format("{} redirected to \"{}\"; only https URLs are allowed", where, redacted_url(next));
             return response;
         }
         default:

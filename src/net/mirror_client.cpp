@@ -15,18 +15,19 @@ VersionList decode_mirror_index(const std::string& body, const std::string& url)
     std::string error;
     auto doc = decode_json_body(body, error);
     if (!doc) {
-        out.error = fmt::format("invalid response content from mirror server {}: {}", url, error);
+        out.error = fmt::format("invalid response content from mirror server {}: {}", redacted_url(url), error);
         return out;
     }
     const auto* versions = json_field(*doc, "versions");
     if (versions == nullptr || !versions->is_object()) {
-        out.error = fmt::format("invalid response content from mirror server {}: no \"versions\" object", url);
+        out.error =
+            fmt::format("invalid response content from mirror server {}: no \"versions\" object", redacted_url(url));
         return out;
     }
     for (const auto& [text, value] : versions->items()) {
         if (!value.is_object() && !value.is_null()) {
             out.error = fmt::format("invalid response content from mirror server {}: version \"{}\" is not an object",
-                                    url, text);
+                                    redacted_url(url), text);
             return out;
         }
         auto parsed = providers::parse_version(text);
@@ -44,27 +45,28 @@ MirrorVersion decode_mirror_version(const std::string& body, const std::string& 
     std::string error;
     auto doc = decode_json_body(body, error);
     if (!doc) {
-        out.error = fmt::format("invalid response content from mirror server {}: {}", final_url, error);
+        out.error = fmt::format("invalid response content from mirror server {}: {}", redacted_url(final_url), error);
         return out;
     }
     const auto* archives = json_field(*doc, "archives");
     if (archives == nullptr || !archives->is_object()) {
-        out.error = fmt::format("invalid response content from mirror server {}: no \"archives\" object", final_url);
+        out.error = fmt::format("invalid response content from mirror server {}: no \"archives\" object",
+                                redacted_url(final_url));
         return out;
     }
     for (const auto& [platform, entry] : archives->items()) {
         if (!providers::parse_platform(platform).platform || !entry.is_object()) continue;
         const auto* url = json_field(entry, "url");
         if (url == nullptr || !url->is_string()) {
-            out.error = fmt::format("invalid response content from mirror server {}: archive {} has no url", final_url,
-                                    platform);
+            out.error = fmt::format("invalid response content from mirror server {}: archive {} has no url",
+                                    redacted_url(final_url), platform);
             return out;
         }
         auto resolved = resolve_reference(final_url, url->get<std::string>());
         auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
         if (!parsed || parsed->host.empty() || (parsed->scheme != "https" && parsed->scheme != "http")) {
-            out.error = fmt::format("invalid response content from mirror server {}: invalid url \"{}\"", final_url,
-                                    url->get<std::string>());
+            out.error = fmt::format("invalid response content from mirror server {}: invalid url \"{}\"",
+                                    redacted_url(final_url), redacted_url(url->get<std::string>()));
             return out;
         }
         MirrorArchive archive;
@@ -77,7 +79,7 @@ MirrorVersion decode_mirror_version(const std::string& body, const std::string& 
                     out.error = fmt::format(
                         "invalid response content from mirror server {}: a hash of {} is not a "
                         "string",
-                        final_url, platform);
+                        redacted_url(final_url), platform);
                     return out;
                 }
                 archive.hashes.push_back(h.get<std::string>());
@@ -128,22 +130,22 @@ VersionList MirrorClient::versions(const providers::Provider& provider) {
     VersionList out;
     const std::string addr = provider.for_display(engine_);
     if (!response.transport_ok()) {
-        out.error =
-            fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
+        out.error = fmt::format("failed to query provider mirror {} for {}: {}", redacted_url(base_url_), addr,
+                                response.error_message);
     } else if (response.status == 404) {
         out.status = LookupStatus::not_found;
-        out.error = fmt::format("provider mirror {} does not have a provider named {}", base_url_, addr);
+        out.error = fmt::format("provider mirror {} does not have a provider named {}", redacted_url(base_url_), addr);
     } else if (response.status == 401 || response.status == 403) {
         out.status = LookupStatus::unauthorized;
         out.error = unauthorized(response.status);
     } else if (response.status != 200) {
         out.error = fmt::format("failed to query provider mirror {} for {}: server returned unsuccessful status {}",
-                                base_url_, addr, response.status);
+                                redacted_url(base_url_), addr, response.status);
     } else if (!is_json_media_type(response.content_type)) {
         out.error = fmt::format(
             "failed to query provider mirror {} for {}: response has invalid Content-Type: must "
             "be application/json",
-            base_url_, addr);
+            redacted_url(base_url_), addr);
     } else {
         out = decode_mirror_index(response.body, response.effective_url);
     }
@@ -155,8 +157,8 @@ MirrorVersion MirrorClient::version(const providers::Provider& provider, const p
     MirrorVersion out;
     const std::string addr = provider.for_display(engine_);
     if (!response.transport_ok()) {
-        out.error =
-            fmt::format("failed to query provider mirror {} for {}: {}", base_url_, addr, response.error_message);
+        out.error = fmt::format("failed to query provider mirror {} for {}: {}", redacted_url(base_url_), addr,
+                                response.error_message);
     } else if (response.status == 404) {
         out.error = fmt::format("provider mirror does not have archive index for previously-reported {} version {}",
                                 addr, version.to_string());
@@ -165,12 +167,12 @@ MirrorVersion MirrorClient::version(const providers::Provider& provider, const p
         out.error = unauthorized(response.status);
     } else if (response.status != 200) {
         out.error = fmt::format("failed to query provider mirror {} for {}: server returned unsuccessful status {}",
-                                base_url_, addr, response.status);
+                                redacted_url(base_url_), addr, response.status);
     } else if (!is_json_media_type(response.content_type)) {
         out.error = fmt::format(
             "failed to query provider mirror {} for {}: response has invalid Content-Type: must "
             "be application/json",
-            base_url_, addr);
+            redacted_url(base_url_), addr);
     } else {
         out = decode_mirror_version(response.body, response.effective_url);
     }

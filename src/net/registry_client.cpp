@@ -32,22 +32,24 @@ VersionList decode_version_list(const std::string& body, const std::string& url)
     std::string error;
     auto doc = decode_json_body(body, error);
     if (!doc) {
-        out.error = fmt::format("the response from {} is not valid JSON: {}", url, error);
+        out.error = fmt::format("the response from {} is not valid JSON: {}", redacted_url(url), error);
         return out;
     }
     const auto* versions = json_field(*doc, "versions");
     if (!doc->is_object() || (versions != nullptr && !versions->is_array() && !versions->is_null())) {
-        out.error = fmt::format("the response from {} is not a versions list", url);
+        out.error = fmt::format("the response from {} is not a versions list", redacted_url(url));
         return out;
     }
     if (versions != nullptr && versions->is_array()) {
+        // Versions already listed, by their text (which spells every field
+        // operator== compares): a lookup each, not a pass over the list.
+        std::unordered_set<std::string> seen;
         for (const auto& entry : *versions) {
             auto parsed = providers::parse_version(string_field(entry, "version"));
             if (!parsed.version) continue;  // upstream skips invalid versions
-            const bool seen = std::any_of(out.versions.begin(), out.versions.end(),
-                                          [&](const providers::Version& v) { return v == *parsed.version; });
-            if (!seen) out.versions.push_back(*parsed.version);
-            auto& platforms = out.platforms[parsed.version->to_string()];
+            std::string text = parsed.version->to_string();
+            if (seen.insert(text).second) out.versions.push_back(*parsed.version);
+            auto& platforms = out.platforms[std::move(text)];
             if (const auto* listed = json_field(entry, "platforms"); listed != nullptr && listed->is_array()) {
                 for (const auto& p : *listed) {
                     providers::Platform platform{string_field(p, "os"), string_field(p, "arch")};
@@ -74,7 +76,7 @@ DownloadLookup decode_download_document(const std::string& body, const std::stri
     std::string error;
     auto doc = decode_json_body(body, error);
     if (!doc || !doc->is_object()) {
-        out.error = fmt::format("the response from {} is not valid JSON: {}", final_url,
+        out.error = fmt::format("the response from {} is not valid JSON: {}", redacted_url(final_url),
                                 doc ? std::string("not an object") : error);
         return out;
     }

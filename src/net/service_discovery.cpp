@@ -17,7 +17,8 @@ ServiceUrl service_of(const std::string& host, const nlohmann::json& document, c
                       std::string_view family, std::string_view kind) {
     const std::string service = fmt::format("{}.v1", family);
     if (!document.is_object()) {
-        return failure(fmt::format("failed to decode discovery document from {}: not a JSON object", final_url));
+        return failure(
+            fmt::format("failed to decode discovery document from {}: not a JSON object", redacted_url(final_url)));
     }
     auto it = document.find(service);
     if (it == document.end()) {
@@ -34,14 +35,13 @@ ServiceUrl service_of(const std::string& host, const nlohmann::json& document, c
         return failure(fmt::format("host {} does not offer a Terraform {} registry", host, kind));
     }
     if (!it->is_string()) {
-        return failure(
-            fmt::format("host {}: service {} in the discovery document is not a string URL", host, service));
+        return failure(fmt::format("host {}: service {} in the discovery document is not a string URL", host, service));
     }
     auto resolved = resolve_reference(final_url, it->get<std::string>());
     auto parsed = resolved ? parse_absolute_url(*resolved) : std::nullopt;
     if (!parsed || parsed->host.empty() || (parsed->scheme != "https" && parsed->scheme != "http")) {
         return failure(fmt::format("host {}: service {} URL \"{}\" is not an http or https URL", host, service,
-                                   it->get<std::string>()));
+                                   redacted_url(it->get<std::string>())));
     }
     if (!parsed->userinfo.empty()) {
         return failure(fmt::format("host {}: service {} URL must not contain user information", host, service));
@@ -59,6 +59,18 @@ ServiceUrl modules_service_of(const std::string& host, const nlohmann::json& doc
     return service_of(host, document, final_url, "modules", "module");
 }
 
+bool token_may_go_to(const std::string& host, const ServiceUrl& service) {
+    if (!service.ok()) return false;
+    if (service.configured_by_user) return true;
+    const auto own = parse_absolute_url("https://" + host);
+    const auto target = parse_absolute_url(service.url);
+    return own && target && target->scheme == "https" && own->host_port() == target->host_port();
+}
+
+std::string ServiceDiscovery::token_for_service(const std::string& host, const ServiceUrl& service) {
+    return token_may_go_to(host, service) ? credentials_.token_for(host) : std::string();
+}
+
 ServiceDiscovery::ServiceDiscovery(HttpClient& client, const NetworkConfig& config, Credentials& credentials)
     : client_(client), config_(config), credentials_(credentials) {}
 
@@ -69,6 +81,7 @@ const ServiceDiscovery::Document& ServiceDiscovery::document_of(const std::strin
     if (auto forced = config_.host_services.find(host); forced != config_.host_services.end()) {
         result.json = nlohmann::json::object();
         for (const auto& [id, url] : forced->second) result.json[id] = url;
+        result.configured_by_user = true;
     } else {
         HttpRequest request;
         request.url = result.final_url;
@@ -89,7 +102,7 @@ const ServiceDiscovery::Document& ServiceDiscovery::document_of(const std::strin
             result.error = fmt::format("failed to request discovery document from {}: {}", host, response.status_text);
         } else if (!is_json_media_type(response.content_type)) {
             result.error = fmt::format("discovery URL {} returned an unsupported Content-Type \"{}\"",
-                                       response.effective_url, response.content_type);
+                                       redacted_url(response.effective_url), response.content_type);
         } else {
             std::string error;
             auto document = decode_json_body(response.body, error);
@@ -97,8 +110,8 @@ const ServiceDiscovery::Document& ServiceDiscovery::document_of(const std::strin
             if (document) {
                 result.json = std::move(*document);
             } else {
-                result.error =
-                    fmt::format("failed to decode discovery document from {}: {}", response.effective_url, error);
+                result.error = fmt::format("failed to decode discovery document from {}: {}",
+                                           redacted_url(response.effective_url), error);
             }
         }
     }
@@ -109,14 +122,18 @@ ServiceUrl ServiceDiscovery::providers_v1(const std::string& host) {
     const auto& document = document_of(host);
     if (document.not_found) return failure(fmt::format("host {} does not offer a Terraform provider registry", host));
     if (!document.error.empty()) return failure(document.error);
-    return providers_service_of(host, document.json, document.final_url);
+    ServiceUrl out = providers_service_of(host, document.json, document.final_url);
+    out.configured_by_user = document.configured_by_user;
+    return out;
 }
 
 ServiceUrl ServiceDiscovery::modules_v1(const std::string& host) {
     const auto& document = document_of(host);
     if (document.not_found) return failure(fmt::format("host {} does not offer a Terraform module registry", host));
     if (!document.error.empty()) return failure(document.error);
-    return modules_service_of(host, document.json, document.final_url);
+    ServiceUrl out = modules_service_of(host, document.json, document.final_url);
+    out.configured_by_user = document.configured_by_user;
+    return out;
 }
 
 }  // namespace tfsift::net

@@ -202,6 +202,38 @@ std::optional<std::string> resolve_reference(std::string_view base_text, std::st
     return target.to_string();
 }
 
+std::string redacted_url(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t from = 0;
+    while (true) {
+        const std::size_t mark = text.find("://", from);
+        if (mark == std::string_view::npos) break;
+        const std::size_t start = mark + 3;
+        // The authority ends at the first "/", "?", "#" or white space; its
+        // user information at its last "@".
+        std::size_t end = start;
+        while (end < text.size() && std::string_view("/?#").find(text[end]) == std::string_view::npos &&
+               std::isspace(static_cast<unsigned char>(text[end])) == 0 && text[end] != '"') {
+            ++end;
+        }
+        const std::string_view authority = text.substr(start, end - start);
+        const std::size_t at = authority.rfind('@');
+        const std::size_t colon = at == std::string_view::npos ? at : authority.substr(0, at).find(':');
+        out.append(text.substr(from, start - from));
+        if (colon != std::string_view::npos) {
+            out.append(authority.substr(0, colon));
+            out += ":xxxxx";
+            out.append(authority.substr(at));
+        } else {
+            out.append(authority);
+        }
+        from = end;
+    }
+    out.append(text.substr(from));
+    return out;
+}
+
 std::string escape_path_segment(std::string_view segment) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     std::string out;

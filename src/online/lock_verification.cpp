@@ -18,6 +18,7 @@
 #include "tfsift/net/network_config.hpp"
 #include "tfsift/net/registry_client.hpp"
 #include "tfsift/net/service_discovery.hpp"
+#include "tfsift/net/url.hpp"
 #include "tfsift/online/download_cache.hpp"
 #include "tfsift/online/package_authentication.hpp"
 #include "tfsift/online/signature.hpp"
@@ -53,7 +54,7 @@ std::unique_ptr<RegistrySession> open_registry(const providers::Provider& provid
         return session;
     }
     session->registry = std::make_unique<net::RegistryClient>(*session->client, provider.hostname, service.url,
-                                                              session->credentials->token_for(provider.hostname),
+                                                              discovery.token_for_service(provider.hostname, service),
                                                               engine_version, engine);
     return session;
 }
@@ -199,10 +200,11 @@ std::string h1_of_signed_package(const providers::Provider& provider, const prov
         request.sink = downloaded;
         auto response = session.client->fetch(request);
         if (!response.transport_ok() || response.status != 200) {
-            error = fmt::format("{}: {}", where,
-                                response.transport_ok()
-                                    ? fmt::format("unsuccessful request to {}: {}", request.url, response.status_text)
-                                    : response.error_message);
+            error =
+                fmt::format("{}: {}", where,
+                            response.transport_ok() ? fmt::format("unsuccessful request to {}: {}",
+                                                                  net::redacted_url(request.url), response.status_text)
+                                                    : response.error_message);
             remove_download();
             return {};
         }

@@ -217,7 +217,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
         src.base_url = url;
         src.host = parsed ? parsed->authority() : url;
         src.token = credentials.token_for(src.host);
-        src.label = "network mirror " + url;
+        src.label = "network mirror " + net::redacted_url(url);
         return src;
     };
     const auto registry_source = [](const Provider& provider) {
@@ -281,8 +281,8 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                 net::MirrorClient mirror(main_client, src.base_url, src.token, options.engine_version, options.engine);
                 versions = mirror.versions(provider);
                 if (versions.status == net::LookupStatus::not_found) {
-                    versions.error =
-                        fmt::format("provider {} was not found in the network mirror {}", addr, src.base_url);
+                    versions.error = fmt::format("provider {} was not found in the network mirror {}", addr,
+                                                 net::redacted_url(src.base_url));
                 }
             } else {
                 auto service = discovery.providers_v1(provider.hostname);
@@ -291,7 +291,7 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
                     break;
                 }
                 src.base_url = service.url;
-                src.token = credentials.token_for(provider.hostname);
+                src.token = discovery.token_for_service(provider.hostname, service);
                 net::RegistryClient registry(main_client, src.host, src.base_url, src.token, options.engine_version,
                                              options.engine);
                 versions = registry.versions(provider);
@@ -456,8 +456,9 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             if (version.status != net::LookupStatus::ok) return fail(version.error);
             auto it = version.archives.find(out.platform.to_string());
             if (it == version.archives.end()) {
-                return absent(fmt::format("provider mirror {} does not have a package of {} {} for {}", src.base_url,
-                                          addr, provider.version.to_string(), out.platform.to_string()));
+                return absent(fmt::format("provider mirror {} does not have a package of {} {} for {}",
+                                          net::redacted_url(src.base_url), addr, provider.version.to_string(),
+                                          out.platform.to_string()));
             }
             download_url = it->second.url;
             mirror_hashes = it->second.hashes;
@@ -495,7 +496,8 @@ FetchResult fetch_providers(const std::map<Provider, providers::VersionConstrain
             auto response = client.fetch(request);
             if (!response.transport_ok()) return fail(response.error_message);
             if (response.status != 200) {
-                return fail(fmt::format("unsuccessful request to {}: {}", download_url, response.status_text));
+                return fail(fmt::format("unsuccessful request to {}: {}", net::redacted_url(download_url),
+                                        response.status_text));
             }
             std::unique_lock lock(count_mutex);
             ++result.downloads;

@@ -534,6 +534,101 @@ def discovery_localhost(s):
         raise Failure(f"the credentials block of {host} was not used for its API: {disco[0]}")
 
 
+@case("token-other-port")
+def token_other_port(s):
+    """Discovery of localhost:PORT names its providers.v1 API on another
+    port: the API there is asked without the token of localhost:PORT."""
+    host = f"localhost:{s.port}"
+    other = f"localhost:{s.reg.second_port}"
+    s.reg.set_faults([fr.Rule("/.well-known/terraform.json", action="body", content_type="application/json",
+                              body=json.dumps({"providers.v1": f"https://{other}/v1/providers/"}).encode())])
+    try:
+        d = s.module([("demo", f"{host}/example/demo", "~> 1.0")])
+        run = s.lock(d)
+    finally:
+        s.reg.clear_faults()
+    if run.rc != 0:
+        raise Failure(f"lock failed\n{run}")
+    disco = [r for r in run.requests if r["path"] == "/.well-known/terraform.json"]
+    if not disco or disco[0]["authorization"] != f"Bearer {MIRROR_TOKEN}":
+        raise Failure(f"discovery on {host} did not carry its own token: {disco}")
+    api = [r for r in run.requests if r["server"] == "second" and is_api(r["path"])]
+    if not api:
+        raise Failure(f"no API request reached {other}: {[(r['host'], r['path']) for r in run.requests]}")
+    leaked = [r for r in run.requests if r["server"] != "main" and r["authorization"]]
+    if leaked:
+        raise Failure(f"the token of {host} went to another port: {leaked}")
+
+
+@case("token-discovery-redirect")
+def token_discovery_redirect(s):
+    """Discovery of localhost:PORT redirects to another port: neither the
+    redirected request nor the API it names gets the token."""
+    host = f"localhost:{s.port}"
+    other = f"localhost:{s.reg.second_port}"
+    s.reg.set_faults([fr.Rule("/.well-known/terraform.json", action="redirect",
+                              location=f"https://{other}/.well-known/terraform.json")])
+    try:
+        d = s.module([("demo", f"{host}/example/demo", "~> 1.0")])
+        run = s.lock(d)
+    finally:
+        s.reg.clear_faults()
+    if run.rc != 0:
+        raise Failure(f"lock failed\n{run}")
+    moved = [r for r in run.requests if r["server"] == "second"]
+    if not any(r["path"] == "/.well-known/terraform.json" for r in moved) or not any(is_api(r["path"])
+                                                                                     for r in moved):
+        raise Failure(f"the redirect was not followed to {other}: {[(r['host'], r['path']) for r in run.requests]}")
+    leaked = [r for r in moved if r["authorization"]]
+    if leaked:
+        raise Failure(f"the token of {host} crossed to another port after a redirect: {leaked}")
+
+
+@case("password-redacted")
+def password_redacted(s):
+    """A download URL with a password that answers 404: the message shows
+    the URL with the password replaced, as Go's URL.Redacted does."""
+    with open(os.path.join(s.reg.tree, DOWNLOAD.lstrip("/"))) as f:
+        doc = json.load(f)
+    secret = "dlSECRETpw"
+    doc["download_url"] = f"https://user:{secret}@127.0.0.1:{s.port}/no/such/package.zip"
+    s.reg.set_faults([fr.Rule(DOWNLOAD, action="body", content_type="application/json",
+                              body=json.dumps(doc).encode())])
+    try:
+        d = s.module([("demo", f"{HOST}/example/demo", "1.2.0")])
+        run = s.lock(d)
+    finally:
+        s.reg.clear_faults()
+    if run.rc != 2:
+        raise Failure(f"expected exit 2\n{run}")
+    if secret in run.out + run.err:
+        raise Failure(f"the password was printed\n{run}")
+    if f"https://user:xxxxx@127.0.0.1:{s.port}/no/such/package.zip" not in run.err:
+        raise Failure(f"the URL is not shown redacted\n{run}")
+
+
+@case("registry-text-escaped")
+def registry_text_escaped(s):
+    """A registry's warnings carry ESC, BEL, NUL and a bidi override:
+    stderr shows them escaped."""
+    with open(os.path.join(s.reg.tree, VERSIONS.lstrip("/"))) as f:
+        doc = json.load(f)
+    doc["warnings"] = ["\x1b]0;owned\x07\x1b[2Jfake\x00nul \u202egnp.x"]
+    s.reg.set_faults([fr.Rule(VERSIONS, action="body", content_type="application/json",
+                              body=json.dumps(doc).encode())])
+    try:
+        d = s.module([("demo", f"{HOST}/example/demo", "1.2.0")])
+        run = s.lock(d)
+    finally:
+        s.reg.clear_faults()
+    raw = run.err
+    for bad in ("\x1b", "\x00", "\x07", "\u202e"):
+        if bad in raw:
+            raise Failure(f"raw {bad!r} on stderr\n{run}")
+    if "\\x1B]0;owned\\x07\\x1B[2Jfake\\x00nul \\u202Egnp.x" not in raw:
+        raise Failure(f"the registry's warning is not shown escaped\n{run}")
+
+
 @case("net-mirror")
 def net_mirror(s):
     """--net-mirror: h1: only, the mirror's credentials on its JSON, none on zips."""

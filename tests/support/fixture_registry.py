@@ -1029,10 +1029,13 @@ class FixtureRegistry:
             "main": _Server(self, "main", self._tls("server")),
             "untrusted": _Server(self, "untrusted", self._tls("untrusted")),
             "http": _Server(self, "http", None),
+            # the same tree on a second trusted port: another host:port for credentials
+            "second": _Server(self, "second", self._tls("server")),
         }
         self.port = self.servers["main"].server_address[1]
         self.untrusted_port = self.servers["untrusted"].server_address[1]
         self.http_port = self.servers["http"].server_address[1]
+        self.second_port = self.servers["second"].server_address[1]
         self.keys = Keys(self.root)
         try:
             builder = TreeBuilder(self.root, self.keys, self.port, self.untrusted_port, self.http_port,

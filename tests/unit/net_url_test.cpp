@@ -98,3 +98,16 @@ TEST_CASE("path segments are percent-encoded as UTF-8", "[net][url]") {
     CHECK(escape_path_segment("m\xC3\xBCnchen") == "m%C3%BCnchen");
     CHECK(escape_path_segment("a/b c?") == "a%2Fb%20c%3F");
 }
+
+TEST_CASE("passwords in URLs are redacted as Go's URL.Redacted does", "[net][url]") {
+    using net::redacted_url;
+    CHECK(redacted_url("https://user:dlSECRETpw@host/x") == "https://user:xxxxx@host/x");
+    CHECK(redacted_url("https://user:p@ss:w@host:8443/x?y=1") == "https://user:xxxxx@host:8443/x?y=1");
+    CHECK(redacted_url("https://:secret@host") == "https://:xxxxx@host");
+    CHECK(redacted_url("https://token@host/x") == "https://token@host/x");  // a user name alone is kept
+    CHECK(redacted_url("https://host/a:b@c") == "https://host/a:b@c");      // '@' in the path is no user information
+    CHECK(redacted_url("https://host/x") == "https://host/x");
+    CHECK(redacted_url("not a url") == "not a url");
+    CHECK(redacted_url("from https://a:b@one/ to \"https://c:d@two?q\"") ==
+          "from https://a:xxxxx@one/ to \"https://c:xxxxx@two?q\"");
+}

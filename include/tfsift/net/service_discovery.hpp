@@ -18,8 +18,18 @@ namespace tfsift::net {
 struct ServiceUrl {
     std::string url;    // absolute; empty on error
     std::string error;  // upstream wording, naming the host
+    // The URL comes from a `host` block of the user's CLI configuration,
+    // not from a discovery document the host (or a redirect) served.
+    bool configured_by_user = false;
     [[nodiscard]] bool ok() const { return error.empty(); }
 };
+
+// Whether the token of `host` (a source address's host, "name[:port]") may
+// go to the service at `service`: when the service lies on that same host
+// and port, or the user's own `host` block named it. A discovery document,
+// or a redirect of the discovery request, cannot send the token elsewhere.
+// Terraform sends it to whatever service URL discovery gives.
+[[nodiscard]] bool token_may_go_to(const std::string& host, const ServiceUrl& service);
 
 class ServiceDiscovery {
 public:
@@ -30,6 +40,10 @@ public:
     // The "modules.v1" base URL of `host`, from the same document.
     [[nodiscard]] ServiceUrl modules_v1(const std::string& host);
 
+    // The token of `host` for requests to `service` (empty when
+    // token_may_go_to says no, or there is none).
+    [[nodiscard]] std::string token_for_service(const std::string& host, const ServiceUrl& service);
+
 private:
     // The discovery document of `host` as a JSON object with its final URL,
     // or the failure (one request per host, however many services are asked).
@@ -37,7 +51,8 @@ private:
         nlohmann::json json;
         std::string final_url;
         std::string error;
-        bool not_found = false;  // 404: the host offers no registry at all
+        bool not_found = false;           // 404: the host offers no registry at all
+        bool configured_by_user = false;  // from a `host` block, not a request
     };
     const Document& document_of(const std::string& host);
 

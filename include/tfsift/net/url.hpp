@@ -36,6 +36,11 @@ struct Url {
 // nullopt when `base` is not an absolute URL or `reference` is malformed.
 [[nodiscard]] std::optional<std::string> resolve_reference(std::string_view base, std::string_view reference);
 
+// `text` with the password of every URL in it replaced by "xxxxx"
+// ("https://user:xxxxx@host/x"), as Go's url.URL.Redacted does; a user name
+// alone is kept. Every URL a message shows goes through it.
+[[nodiscard]] std::string redacted_url(std::string_view text);
+
 // Percent-encodes one path segment (UTF-8 bytes outside RFC 3986's
 // unreserved set and sub-delims that Go leaves alone).
 [[nodiscard]] std::string escape_path_segment(std::string_view segment);
