@@ -13,6 +13,7 @@
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/lock_command.hpp"
 #include "tfsift/net/http_client.hpp"
+#include "tfsift/report/report.hpp"
 #include "tfsift/rules/catalogue.hpp"
 
 namespace tfsift::cli {
@@ -67,7 +68,8 @@ int run_lock(const LockOptions& o) {
     request.quiet = o.quiet;
     request.progress_bar = isatty(STDERR_FILENO) != 0;
     request.engine = parse_engine(o.engine);
-    request.say = [](const std::string& line) { fmt::print(stderr, "{}\n", line); };
+    // Lines carry registry-supplied text (warnings, error bodies): escaped.
+    request.say = [](const std::string& line) { fmt::print(stderr, "{}\n", report::escape_control_characters(line)); };
     // Ctrl-C stops the transfers; temporary files go, the lock file stays as it was.
     using Handler = void (*)(int);
     Handler previous = SIG_DFL;

@@ -60,7 +60,9 @@ void write_github(const ReportInput& in, std::ostream& out) {
         const SourceFile& file = *f.file;
         const std::uint32_t line = file.line(f.range.start);
         const std::uint32_t end_line = std::max(file.line(f.range.end), line);
-        std::string props = fmt::format("file={},line={},endLine={}", escape_property(paths.of(file)), line, end_line);
+        std::string props =
+            fmt::format("file={},line={},endLine={}", escape_property(escape_line(detail::valid_utf8(paths.of(file)))),
+                        line, end_line);
         // Columns are only meaningful on one line (GitHub drops them otherwise).
         if (end_line == line) {
             const std::uint32_t col = detail::utf16_column(file, f.range.start);
@@ -70,8 +72,9 @@ void write_github(const ReportInput& in, std::ostream& out) {
         std::string message = log_text(f.message);
         // Related locations as further lines of the annotation.
         for (const auto& r : f.related) {
-            message += fmt::format("\n{}:{}:{}: {}", log_text(paths.of(*r.file)), r.file->line(r.range.start),
-                                   detail::utf16_column(*r.file, r.range.start), log_text(r.message));
+            message += fmt::format("\n{}:{}:{}: {}", escape_line(detail::valid_utf8(paths.of(*r.file))),
+                                   r.file->line(r.range.start), detail::utf16_column(*r.file, r.range.start),
+                                   log_text(r.message));
         }
         out << "::" << command(f.severity) << ' ' << props << "::" << escape_data(message) << '\n';
     }

@@ -121,14 +121,41 @@ std::string report_root(const std::vector<std::string>& dirs) {
     return common.empty() ? root : common;
 }
 
-std::string escape_control_characters(std::string_view text) {
+namespace {
+
+// The code point of a valid UTF-8 sequence of 2 to 4 bytes.
+char32_t code_point(std::string_view seq) {
+    auto byte = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(seq[i])); };
+    switch (seq.size()) {
+        case 2: return ((byte(0) & 0x1F) << 6) | (byte(1) & 0x3F);
+        case 3: return ((byte(0) & 0x0F) << 12) | ((byte(1) & 0x3F) << 6) | (byte(2) & 0x3F);
+        default:
+            return ((byte(0) & 0x07) << 18) | ((byte(1) & 0x3F) << 12) | ((byte(2) & 0x3F) << 6) | (byte(3) & 0x3F);
+    }
+}
+
+// Characters that change how the text around them is shown without being
+// seen themselves: C1 controls, the bidirectional embeddings, overrides and
+// isolates (a reviewer would read `x.tf` where the file is `ft.x`),
+// zero-width characters, Unicode's own line and paragraph separators and
+// the byte order mark.
+bool invisible_format_character(char32_t cp) {
+    return (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+std::string escape(std::string_view text, bool one_line) {
     std::string out;
     out.reserve(text.size());
     std::size_t i = 0;
     while (i < text.size()) {
         auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x80) {
-            if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) {
+            if (one_line && c == '\n') {
+                out += "\\n";
+            } else if (one_line && c == '\t') {
+                out += "\\t";
+            } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7F) {
                 out += fmt::format("\\x{:02X}", c);
             } else {
                 out += static_cast<char>(c);
@@ -136,14 +163,13 @@ std::string escape_control_characters(std::string_view text) {
             ++i;
             continue;
         }
-        // Copy a valid UTF-8 sequence (detail::valid_utf8 decides), except C1
-        // controls (U+0080-U+009F, C2 80-C2 9F); escape a stray byte.
+        // Copy a valid UTF-8 sequence (detail::valid_utf8 decides), except
+        // the invisible format characters above; escape a stray byte.
         std::size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
         std::string_view seq = text.substr(i, n);
         if (n > 1 && seq.size() == n && detail::valid_utf8(seq) == seq) {
-            auto second = static_cast<unsigned char>(seq[1]);
-            if (c == 0xC2 && second < 0xA0) {
-                out += fmt::format("\\u{:04X}", second);
+            if (const char32_t cp = code_point(seq); invisible_format_character(cp)) {
+                out += fmt::format("\\u{:04X}", static_cast<std::uint32_t>(cp));
             } else {
                 out.append(seq);
             }
@@ -155,6 +181,12 @@ std::string escape_control_characters(std::string_view text) {
     }
     return out;
 }
+
+}  // namespace
+
+std::string escape_control_characters(std::string_view text) { return escape(text, false); }
+
+std::string escape_line(std::string_view text) { return escape(text, true); }
 
 namespace detail {
 

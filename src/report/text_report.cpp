@@ -134,7 +134,7 @@ public:
     explicit ShownPaths(const std::string& working_dir) : relative_(working_dir) {}
     const std::string& of(const SourceFile& file) {
         auto [it, added] = shown_.try_emplace(&file);
-        if (added) it->second = escape_control_characters(relative_.of(file));
+        if (added) it->second = escape_line(relative_.of(file));
         return it->second;
     }
 

@@ -516,6 +516,44 @@ def case_control_characters(c):
                      f"control characters, {fmt}: the content is not shown escaped:\n{r.out!r}")
 
 
+def case_report_injection(c):
+    """A file name that forges a finding line, bidi controls and zero-width
+    characters, ESC in github's file=: every line-oriented format shows them
+    escaped, and each finding stays one line."""
+    forged = "x\nmain.tf:1:1: error[forged] fake finding\n.tf"
+    bidi = "a\u202eft.\u2066b\u200bc.tf"
+    root = c.repo("inject", {})
+    for i, name in enumerate((forged, bidi, "esc\x1b[31m.tf")):
+        with open(os.path.join(root, name), "w", encoding="utf-8") as f:
+            f.write('variable "x%d" {\n  bogus = "\u202e\u200b"\n}\n' % i)
+    for fmt in ("text", "compact", "github"):
+        r = c.lint(root, "--format", fmt, ".")
+        c.exits(r, 1, f"report injection, {fmt}")
+        out = r.out.decode("utf-8", "replace")
+        for line in out.splitlines():
+            c.expect("error[forged]" not in line or "x\\nmain.tf" in line,
+                     f"report injection, {fmt}: a forged line: {line!r}")
+            c.expect(not line.startswith("main.tf:1:1"), f"report injection, {fmt}: a forged line: {line!r}")
+        for bad in ("\u202e", "\u2066", "\u200b", "\x1b"):
+            c.expect(bad not in out, f"report injection, {fmt}: raw {bad!r} in the report")
+        # (github escapes ':' in property values as %3A)
+        shown_forged = "x\\nmain.tf:1:1: error[forged] fake finding\\n.tf"
+        if fmt == "github":
+            shown_forged = shown_forged.replace(":", "%3A")
+        c.expect(shown_forged in out, f"report injection, {fmt}: the forged name is not shown escaped:\n{out}")
+        c.expect("a\\u202Eft.\\u2066b\\u200Bc.tf" in out,
+                 f"report injection, {fmt}: the bidi name is not shown escaped:\n{out}")
+        if fmt == "github":
+            c.expect("file=esc\\x1B[31m.tf," in out, f"report injection, github: ESC in file=:\n{out}")
+        if fmt == "compact":
+            names = ("x\\nmain.tf:1:1: error[forged] fake finding\\n.tf:", "a\\u202Eft.\\u2066b\\u200Bc.tf:",
+                     "esc\\x1B[31m.tf:")
+            for line in out.splitlines():
+                c.expect(line.startswith(names), f"report injection, compact: a line that is no finding: {line!r}")
+        if fmt == "text":
+            c.expect('"\\u202E\\u200B"' in out, f"report injection, text: the snippet is not escaped:\n{out}")
+
+
 def case_report_out_of_memory(c):
     """A SARIF report that runs out of memory: exit 2 with a message, never
     an abort. The tree space takes 4 GiB of address space up front, so the
@@ -608,8 +646,11 @@ CASES = {
     "dev-full": case_dev_full,
     "debug-parse-status": case_debug_parse_status,
     "control-characters": case_control_characters,
+    "report-injection": case_report_injection,
     "report-out-of-memory": case_report_out_of_memory,
     "lock-write-failure": case_lock_write_failure,
+    "exit-codes": case_exit_codes,
+    "module-symlink-loop": case_module_symlink_loop,
 }
 
 

@@ -152,10 +152,10 @@ set_tests_properties(fix-safety PROPERTIES TIMEOUT 600)
 # /dev/zero as every kind of input, unreadable and too-deep directories, a
 # 5,000-file `extend` chain, `> /dev/full`, `debug parse` statuses, control
 # characters. The permission case drops root with setpriv (util-linux).
-foreach(case IN ITEMS environ-symlink passwd-symlink module-outside-root fifo dev-stdin dev-zero
+foreach(case IN ITEMS environ-symlink repository-settings-widen passwd-symlink module-outside-root monorepo-without-git fifo dev-stdin dev-zero
                       file-too-large unreadable-directory path-too-deep extend-chain settings-directory
-                      dangling-lock state-errors dev-full debug-parse-status control-characters
-                      report-out-of-memory lock-write-failure)
+                      dangling-lock state-errors dev-full debug-parse-status control-characters report-injection
+                      report-out-of-memory lock-write-failure exit-codes module-symlink-loop)
   add_test(NAME hostile-${case}
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
             --tfsift $<TARGET_FILE:tfsift> --case ${case})

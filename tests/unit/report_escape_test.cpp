@@ -17,3 +17,23 @@ TEST_CASE("control characters are escaped for terminals", "[file-read][report]")
     CHECK(escape_control_characters("nbsp \xc2\xa0") == "nbsp \xc2\xa0");
     CHECK(escape_control_characters("cut \xe2\x9c") == "cut \\xE2\\x9C");
 }
+
+TEST_CASE("bidi and zero-width characters are escaped; one-line fields escape line feeds", "[report]") {
+    using report::escape_control_characters;
+    using report::escape_line;
+    // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+200B ZERO WIDTH SPACE
+    CHECK(escape_control_characters("a\xe2\x80\xae"
+                                    "b") == "a\\u202Eb");
+    CHECK(escape_control_characters("\xe2\x81\xa6x\xe2\x81\xa9") == "\\u2066x\\u2069");
+    CHECK(escape_control_characters("zero\xe2\x80\x8bwidth\xef\xbb\xbf") == "zero\\u200Bwidth\\uFEFF");
+    CHECK(escape_control_characters("ls\xe2\x80\xa8"
+                                    "end") == "ls\\u2028end");
+    CHECK(escape_control_characters("alm\xd8\x9c") == "alm\\u061C");
+    // Neighbours that are ordinary text stay as they are.
+    CHECK(escape_control_characters("dash\xe2\x80\x94quote\xe2\x80\x9c") == "dash\xe2\x80\x94quote\xe2\x80\x9c");
+    CHECK(escape_control_characters("two\nlines\t") == "two\nlines\t");
+    CHECK(escape_line("x\nmain.tf:1:1: error[forged]\t.tf") == "x\\nmain.tf:1:1: error[forged]\\t.tf");
+    using namespace std::string_literals;
+    CHECK(escape_line("cr\r nul\0 esc\x1b"s) == "cr\\x0D nul\\x00 esc\\x1B");
+    CHECK(escape_line("\xe2\x80\xae") == "\\u202E");
+}

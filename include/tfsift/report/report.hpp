@@ -86,11 +86,21 @@ void write_statistics(const lint::Findings& findings, std::ostream& out);
 // '/'-separated; otherwise its absolute form.
 std::string relative_path(const std::string& file_path, const std::string& base_dir);
 
-// `text` with the characters a terminal would act on made visible: C0
-// controls but tab and line feed, DEL, C1 controls and bytes that are not
-// UTF-8 become \xHH (C1 as \u0080-\u009F), so a file name or file content
-// cannot move the cursor, recolour or retitle the terminal.
+// `text` with the characters a terminal would act on, or a reader would not
+// see, made visible: C0 controls but tab and line feed, DEL and bytes that
+// are not UTF-8 become \xHH; C1 controls, the bidirectional controls
+// (U+061C, U+200E-200F, U+202A-202E, U+2066-2069), zero-width characters
+// (U+200B-200D, U+2060-2065, U+FEFF) and U+2028-2029 become \uHHHH. So a
+// file name or file content cannot move the cursor, recolour or retitle the
+// terminal, nor show a reviewer something other than what is there.
+// Deterministic: the same input always gives the same text
+// (docs/output-formats.md, "Escaping").
 std::string escape_control_characters(std::string_view text);
+
+// The same for a field that must stay on its line (a file name, a line of
+// the compact or github format): line feed becomes \n and tab \t too, so no
+// name can start a line a problem matcher would read as a finding.
+std::string escape_line(std::string_view text);
 
 // The nearest directory from `start` upward that holds `.git`; `start`
 // itself (made absolute) when there is none.
