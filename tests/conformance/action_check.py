@@ -206,6 +206,22 @@ def check_action(source, tfsift):
             check(by_name.get("Review lock-file changes", (None,))[0] == "skipped",
                   f"{case}: the lock review ran without the lock-review input")
         check_lock_review(source, action, defaults, tfsift, work)
+        # The lint step runs offline unless told otherwise: a wrapper records
+        # the arguments each run of tfsift gets.
+        calls = os.path.join(work, "calls.log")
+        wrapper = os.path.join(work, "tfsift-wrapper")
+        with open(wrapper, "w", encoding="utf-8") as f:
+            f.write(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{tfsift}" "$@"\n')
+        os.chmod(wrapper, 0o755)
+        for offline, expected in (("true", True), ("false", False)):
+            open(calls, "w").close()
+            inputs = dict(defaults, tfsift=wrapper, args="clean", offline=offline)
+            run_action(source, action, inputs, work)
+            with open(calls, encoding="utf-8") as f:
+                lint_calls = [line.split() for line in f if line.startswith("lint ")]
+            check(len(lint_calls) == 1 and ("--offline" in lint_calls[0]) == expected,
+                  f"offline={offline}: the lint step ran {lint_calls}")
+        check(defaults.get("offline") == "true", f"the offline input defaults to {defaults.get('offline')!r}")
         # A `tfsift` input that is not a program is refused by name.
         inputs = dict(defaults, tfsift=os.path.join(work, "no-such-tfsift"), args="clean")
         results, _ = run_action(source, action, inputs, work)
