@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "tfsift/providers/package_sources.hpp"
 #include "tfsift/providers/state_file.hpp"
 #include "tfsift/rules/catalogue.hpp"
+#include "tfsift/server/message_framing.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift::fuzzing {
@@ -122,6 +124,69 @@ inline Problems check_settings(std::string_view bytes) {
     auto rules = lint::rules_for(result.settings, lint::builtin_rules());
     std::vector<std::string> unknown;
     (void)lint::activate_rules(rules, result.settings, lint::RuleSelection{}, unknown);
+    return out;
+}
+
+// A settings file built around a long key: the fuzzer's bytes give the
+// layout (byte 0), the number of parts (bytes 1-2, up to 200,000) and one
+// part (the rest, at most 24 bytes: a bare, quoted or broken key), which is
+// repeated, joined by dots, as a table header, an array-of-tables header, a
+// dotted key, a key in an inline table or a rule id. Whatever the part, the
+// reader must answer with a value or errors, never run off its stack.
+inline std::string deep_key_settings(std::string_view bytes) {
+    if (bytes.size() < 4) return std::string(bytes);
+    const auto layout = static_cast<unsigned char>(bytes[0]) % 5;
+    const std::size_t parts = 1 + (static_cast<std::size_t>(static_cast<unsigned char>(bytes[1])) << 8 |
+                                   static_cast<unsigned char>(bytes[2])) *
+                                      3;
+    const std::string_view part = bytes.substr(3, 24);
+    std::string key(part);
+    key.reserve(parts * (part.size() + 1));
+    for (std::size_t i = 1; i < parts; ++i) {
+        key += '.';
+        key.append(part);
+    }
+    switch (layout) {
+        case 0: return "[" + key + "]\n";
+        case 1: return "[[" + key + "]]\nx = 1\n";
+        case 2: return "preset = \"strict\"\n" + key + " = 1\n";
+        case 3: return "t = { " + key + " = 1 }\n";
+        default: return "[rules]\n" + key + " = \"off\"\n";
+    }
+}
+
+inline Problems check_deep_key_settings(std::string_view bytes) { return check_settings(deep_key_settings(bytes)); }
+
+// A language server's input stream: frames are cut as the server cuts them
+// and each body is refused or parsed as the server does. The reader must
+// end (at most one frame per byte, plus the end), never hand out a body
+// larger than the limit, and never crash on a deep body.
+inline Problems check_lsp_stream(std::string_view bytes) {
+    Problems out;
+    std::istringstream in{std::string(bytes)};
+    server::FrameReader reader(in);
+    std::size_t frames = 0;
+    for (;;) {
+        server::Frame frame = reader.next();
+        if (frame.kind == server::Frame::Kind::end) break;
+        if (++frames > bytes.size() + 1) {
+            out.emplace_back("the frame reader does not end");
+            break;
+        }
+        if (frame.kind == server::Frame::Kind::malformed) {
+            if (frame.error.empty()) out.emplace_back("a malformed frame without a message");
+            continue;
+        }
+        if (frame.body.size() > server::max_message_bytes) out.emplace_back("a body over the limit");
+        if (server::json_nesting_depth(frame.body, server::max_message_nesting) > server::max_message_nesting) {
+            continue;
+        }
+        const auto message = nlohmann::json::parse(frame.body, nullptr, false);
+        if (!message.is_discarded()) {
+            const nlohmann::json copy = message;  // the server copies parameters around
+            (void)copy.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+    }
     return out;
 }
 

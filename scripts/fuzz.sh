@@ -15,6 +15,8 @@
 #                           (service discovery, versions list, download document)
 #            mirror_json_fuzz    a network mirror's index.json and <version>.json
 #            sums_fuzz      SHA256SUMS and the OpenPGP helper's JSON
+#            settings_keys_fuzz  .tfsift.toml around a key of up to 200,000 parts
+#            lsp_message_fuzz    the byte stream an editor writes to `tfsift server`
 # Environment:
 #   FUZZ_JOBS     parallel fuzzing processes (default 1)
 #   FUZZ_SEEDS    how many corpus files to draw as seeds (default 1500)
@@ -56,6 +58,8 @@ case "$target" in
   registry_json_fuzz) seeds=fuzz/corpus-work/seeds-$target; format_dir=registry-json ;;
   mirror_json_fuzz)   seeds=fuzz/corpus-work/seeds-$target; format_dir=mirror-json ;;
   sums_fuzz)     seeds=fuzz/corpus-work/seeds-$target; format_dir=sums ;;
+  settings_keys_fuzz) seeds=fuzz/corpus-work/seeds-$target; format_dir=settings-keys ;;
+  lsp_message_fuzz)   seeds=fuzz/corpus-work/seeds-$target; format_dir=lsp ;;
   *) echo "unknown fuzz target $target" >&2; exit 2 ;;
 esac
 work=fuzz/corpus-work/$target
@@ -85,6 +89,7 @@ PY
     settings_fuzz) copy_seeds fixtures "$shared" -name '*.toml' ;;
     state_fuzz) copy_seeds fixtures "$shared" \( -name '*.tfstate' -o -name '*.tfstate.backup' \) ;;
     tfrc_fuzz) : ;;  # only the hand-written inputs of fixtures/fuzz-regressions/tfrc
+    settings_keys_fuzz|lsp_message_fuzz) : ;;  # only the hand-written inputs of fixtures/fuzz-regressions/
     # The fixture registry's documents, as tests/support/fixture_registry.py builds them.
     registry_json_fuzz|mirror_json_fuzz|sums_fuzz)
       python3 - "$seeds" "$target" <<'PY'

@@ -242,6 +242,25 @@ std::string size_text(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
+// The overlaid text of `path` when no file is there yet but its directory
+// exists, resolves inside the policy's root (when it has one and does not
+// follow external links) and the overlay names the file in it.
+std::optional<std::string_view> overlaid_new_file(const std::string& path, const ReadPolicy& policy) {
+    if (!policy.overlays || policy.overlays->empty()) return std::nullopt;
+    const fs::path named(path);
+    if (!named.has_filename()) return std::nullopt;
+    int error = 0;
+    const auto dir = real_path(named.parent_path().empty() ? std::string(".") : named.parent_path().string(), error);
+    if (!dir) return std::nullopt;
+    if (!policy.root.empty() && !policy.follow_external && !is_within(*dir, policy.root) &&
+        !is_within(*dir, real_root(policy.root))) {
+        return std::nullopt;
+    }
+    const auto it = policy.overlays->find((fs::path(*dir) / named.filename()).string());
+    if (it == policy.overlays->end()) return std::nullopt;
+    return std::string_view(it->second);
+}
+
 // read_regular_file, the bytes going to `buffer` (FileContent::bytes stays
 // empty).
 template <class Buffer>
@@ -265,7 +284,21 @@ FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer&
         struct stat entry {};
         if (::lstat(path.c_str(), &entry) != 0) {
             const int e = errno;
-            if (e == ENOENT) return failure(ReadFailure::missing, fmt::format("{}: no such file", path));
+            if (e == ENOENT) {
+                // An editor's buffer for a file not saved yet (`:e new.tf`)
+                // is read as that file, in its real directory.
+                if (auto text = overlaid_new_file(path, policy)) {
+                    if (text->size() > policy.max_size) {
+                        return failure(
+                            ReadFailure::too_large,
+                            fmt::format("{}: {} bytes, more than the limit of {} (the setting max_file_size)", path,
+                                        text->size(), size_text(policy.max_size)));
+                    }
+                    buffer.assign(*text);
+                    return FileContent{};
+                }
+                return failure(ReadFailure::missing, fmt::format("{}: no such file", path));
+            }
             return failure(ReadFailure::io_error, fmt::format("{}: {}", path, errno_text(e)));
         }
         if (S_ISLNK(entry.st_mode) && (stat_error == ENOENT || stat_error == ENOTDIR)) {
@@ -442,6 +475,18 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
     }
     auto out = read_source_file(path, policy_, failure, display_name);
     if (out && stamp != nullptr) *stamp = before;
+    return out;
+}
+
+std::vector<std::string> overlaid_names(const ReadPolicy& policy, const std::string& dir) {
+    std::vector<std::string> out;
+    if (!policy.overlays) return out;
+    std::string prefix = dir;
+    if (prefix.empty() || prefix.back() != '/') prefix += '/';
+    for (auto it = policy.overlays->lower_bound(prefix); it != policy.overlays->end() && it->first.starts_with(prefix);
+         ++it) {
+        if (it->first.find('/', prefix.size()) == std::string::npos) out.push_back(it->first.substr(prefix.size()));
+    }
     return out;
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/source.hpp"
@@ -31,7 +32,9 @@ inline constexpr std::uint64_t default_max_file_size = std::uint64_t{64} << 20;
 // with symlinks resolved: an editor's unsaved buffers (`tfsift server`).
 // An overlaid file is read as if it held the text, once it passes every
 // check its disk entry must pass (it exists, is a regular file, resolves
-// inside the root); the size limit applies to the text.
+// inside the root); the size limit applies to the text. A text for a file
+// not on disk yet (a new buffer) is read when its directory exists and
+// resolves inside the root.
 using FileOverlays = std::map<std::string, std::string, std::less<>>;
 
 struct ReadPolicy {
@@ -50,6 +53,11 @@ struct ReadPolicy {
 // (absolute, symlinks resolved): such a directory is not what its files on
 // disk say, so it must not be shared with a load that reads the disk.
 bool overlays_directory(const ReadPolicy& policy, const std::string& dir);
+
+// The names of the files directly inside `dir` (absolute, symlinks
+// resolved) that `policy` overlays, whether or not they are on disk: a
+// directory listing adds those it lacks.
+std::vector<std::string> overlaid_names(const ReadPolicy& policy, const std::string& dir);
 
 enum class ReadFailure : std::uint8_t {
     none,

@@ -440,11 +440,17 @@ public:
         if (!look.handle.is_open() && !look.handle.open(look.opened)) return false;
         if (ScanListings::Entries listed = options_.listings ? options_.listings->find(*look.where) : nullptr) {
             file_names(*listed, look.names);
-            return true;
+        } else {
+            std::vector<DirectoryEntry> entries;
+            if (!look.handle.list(entries)) return false;
+            file_names(entries, look.names);
         }
-        std::vector<DirectoryEntry> entries;
-        if (!look.handle.list(entries)) return false;
-        file_names(entries, look.names);
+        // An editor's buffers for files not saved yet belong to the module too.
+        for (auto& name : overlaid_names(policy, *look.where)) {
+            if (std::find(look.names.begin(), look.names.end(), name) == look.names.end()) {
+                look.names.push_back(std::move(name));
+            }
+        }
         return true;
     }
 

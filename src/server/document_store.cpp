@@ -11,11 +11,17 @@ namespace tfsift::server {
 
 namespace {
 
+// The real path of a document: its file's, or for a buffer not saved yet
+// (no file there), its directory's real path and its name.
 std::string canonical_of(const std::string& path) {
     std::error_code ec;
     fs::path real = fs::canonical(path, ec);
-    if (ec || !fs::is_regular_file(real, ec)) return {};
-    return real.string();
+    if (!ec) return fs::is_regular_file(real, ec) ? real.string() : std::string();
+    if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) return {};
+    const fs::path named(path);
+    fs::path dir = fs::canonical(named.parent_path(), ec);
+    if (ec || !fs::is_directory(dir, ec) || !named.has_filename()) return {};
+    return (dir / named.filename()).string();
 }
 
 }  // namespace

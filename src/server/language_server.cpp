@@ -108,6 +108,14 @@ public:
                 log(log_error, frame.error);
                 continue;
             }
+            if (json_nesting_depth(frame.body, max_message_nesting) > max_message_nesting) {
+                log(log_error, fmt::format("A message nested deeper than {} levels was skipped ({} bytes)",
+                                           max_message_nesting, frame.body.size()));
+                send_error(
+                    json(nullptr), parse_error,
+                    fmt::format("Parse error: the message is nested deeper than {} levels", max_message_nesting));
+                continue;
+            }
             json message = json::parse(frame.body, nullptr, false);
             if (message.is_discarded()) {
                 log(log_error, fmt::format("A message that is not JSON was skipped ({} bytes)", frame.body.size()));

@@ -476,6 +476,17 @@ def main():
         check("variable-type-missing" not in codes(base_after) and "deprecated-interpolation" in codes(base_after),
               "unsaved override gives the variable a type: variable-type-missing gone from main.tf")
 
+        # ---- a buffer whose file is not on disk yet (Vim's `:e new.tf`) is linted with its module
+        new_path = os.path.join(os.path.dirname(path_of(main_uri)), "not_saved_yet.tf")
+        new_uri = uri_of(new_path)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": new_uri, "languageId": "terraform",
+                                                                "version": 1, "text": 'variable "fresh" {}\n'}})
+        fresh_diags = client.diagnostics(new_uri, 1)
+        check("variable-type-missing" in codes(fresh_diags),
+              "a new buffer not on disk: its findings are published (got %s)" % sorted(codes(fresh_diags)))
+        check(not os.path.exists(new_path), "a new buffer not on disk: no file was written")
+        client.notify("textDocument/didClose", {"textDocument": {"uri": new_uri}})
+
         # ---- hover: a finding's rule documentation; an overridden block's origins
         hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
                                                    "position": {"line": 12, "character": 12}})
@@ -665,6 +676,32 @@ def main():
         hover = client.call("textDocument/hover", {"textDocument": {"uri": main_uri},
                                                    "position": {"line": 12, "character": 12}})
         check(hover is not None, "after the garbage: the server still answers")
+
+        # ---- a 300,000-deep message: refused before it is parsed, no crash
+        deep = b"[" * 300000 + b"]" * 300000
+        client.write_raw(b"Content-Length: %d\r\n\r\n" % len(deep) + deep)
+        m = client.wait_for(lambda m: "nested deeper" in m.get("error", {}).get("message", ""),
+                            "the parse error for a deep message")
+        check(m["error"].get("code") == -32700 and m.get("id") is None, "deep JSON: a ParseError with a null id")
+
+        # ---- a wrong Content-Length costs that message, not the ones after it
+        def framed(message, delta):
+            body = json.dumps(message).encode()
+            return b"Content-Length: %d\r\n\r\n" % (len(body) + delta) + body
+
+        def unknown_request(rid):
+            return {"jsonrpc": "2.0", "id": rid, "method": "tfsift/noSuchMethod", "params": {}}
+
+        client.write_raw(framed(unknown_request(7001), -10) + framed(unknown_request(7002), 0))
+        m = client.wait_for(lambda m: m.get("id") == 7002, "the response after a too-short Content-Length")
+        check(m.get("error", {}).get("code") == -32601, "too-short Content-Length: the next message is answered")
+        client.write_raw(framed(unknown_request(7003), 25) + framed(unknown_request(7004), 0)
+                         + framed(unknown_request(7005), 0))
+        for rid in (7003, 7004, 7005):
+            m = client.wait_for(lambda m, rid=rid: m.get("id") == rid,
+                                "the response to %d after a too-long Content-Length" % rid)
+            check(m.get("error", {}).get("code") == -32601,
+                  "too-long Content-Length: message %d is answered" % rid)
 
         # ---- shut down: exit code 0, nothing written
         check(client.call("shutdown", None) is None, "shutdown answered with null")

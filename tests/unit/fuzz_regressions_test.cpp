@@ -146,6 +146,8 @@ TEST_CASE("every input format survives its fuzz regression inputs", "[.][fuzz-re
         {"tfrc", &fuzzing::check_cli_config},
         {"registry-json", &fuzzing::check_registry_documents},
         {"mirror-json", &fuzzing::check_mirror_documents},
+        {"settings-keys", &fuzzing::check_deep_key_settings},
+        {"lsp", &fuzzing::check_lsp_stream},
     };
     for (const auto& [format, check] : formats) {
         const fs::path dir = fs::path(TFSIFT_SOURCE_DIR) / "fixtures" / "fuzz-regressions" / format;

@@ -401,3 +401,62 @@ TEST_CASE("code actions: the diagnostics of the context select findings outside 
     q.diagnostics = {DiagnosticRef{TextRange{{1, 10}, {1, 20}}, "other-rule"}};
     CHECK(code_actions(q, {f}).empty());
 }
+
+TEST_CASE("a wrong Content-Length costs one message, not the stream", "[server][framing]") {
+    const std::string a = R"({"jsonrpc":"2.0","method":"a"})";
+    const std::string b = R"({"jsonrpc":"2.0","method":"b"})";
+    const std::string c = R"({"jsonrpc":"2.0","method":"c"})";
+    SECTION("declared too short: the rest of the body is skipped up to the next header") {
+        std::istringstream in(fmt::format("Content-Length: {}\r\n\r\n{}", a.size() - 10, a) + frame_message(b) +
+                              frame_message(c));
+        FrameReader reader(in);
+        Frame f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == a.substr(0, a.size() - 10));
+        f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == b);
+        f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == c);
+    }
+    SECTION("declared too short, a pretty-printed tail over several lines") {
+        const std::string pretty = "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"a\"\n}\n";
+        std::istringstream in(fmt::format("Content-Length: 3\r\n\r\n{}", pretty) + frame_message(b) + frame_message(c));
+        FrameReader reader(in);
+        CHECK(reader.next().body == "{\n ");
+        Frame f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == b);
+        CHECK(reader.next().body == c);
+    }
+    SECTION("declared too long: the next header inside the body is given back") {
+        std::istringstream in(fmt::format("Content-Length: {}\r\n\r\n{}", a.size() + 30, a) + frame_message(b) +
+                              frame_message(c));
+        FrameReader reader(in);
+        Frame f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == a);
+        f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == b);
+        f = reader.next();
+        REQUIRE(f.kind == Frame::Kind::message);
+        CHECK(f.body == c);
+        CHECK(reader.next().kind == Frame::Kind::end);
+    }
+    SECTION("a body that only mentions the header in a string is kept whole") {
+        const std::string mention = R"({"text":"Content-Length: 12\r\n"})";
+        std::istringstream in(frame_message(mention) + frame_message(b));
+        FrameReader reader(in);
+        CHECK(reader.next().body == mention);
+        CHECK(reader.next().body == b);
+    }
+}
+
+TEST_CASE("JSON nesting is measured without recursion", "[server][framing]") {
+    CHECK(json_nesting_depth(R"({"a":[1,{"b":[]}]})", 10) == 4);
+    CHECK(json_nesting_depth(R"({"s":"[[[[{{{{\"]]"})", 10) == 1);
+    const std::string deep = std::string(300000, '[') + std::string(300000, ']');
+    CHECK(json_nesting_depth(deep, max_message_nesting) == max_message_nesting + 1);
+}

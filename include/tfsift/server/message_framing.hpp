@@ -28,6 +28,11 @@ struct Frame {
     std::string error;
 };
 
+// A client that declares a wrong Content-Length costs one message, not the
+// stream: a header found at the end of a line of garbage (the length was
+// too short) starts a new block there, and a `Content-Length: N` header line
+// inside a body (the length was too long; such bytes cannot be JSON) ends
+// the body there and is read again as the next frame.
 class FrameReader {
 public:
     explicit FrameReader(std::istream& in) : in_(&in) {}
@@ -37,8 +42,23 @@ public:
     Frame next();
 
 private:
+    int get();
+    std::size_t read(char* out, std::size_t n);
+    bool read_line(std::string& line, bool& too_long, bool& resynchronised);
+
     std::istream* in_;
+    std::string pending_;  // bytes given back, read before the stream
+    std::size_t pending_at_ = 0;
 };
+
+// The deepest nesting of arrays and objects in a JSON text (strings
+// skipped), counting no further than `limit + 1`. Linear, no recursion.
+std::size_t json_nesting_depth(std::string_view body, std::size_t limit);
+
+// Messages nested deeper than this are refused before they are parsed:
+// LSP messages are a few levels deep, and a 300,000-deep one would exhaust
+// the stack of whatever walks it recursively.
+inline constexpr std::size_t max_message_nesting = 256;
 
 // `body` with its header block, ready to write.
 std::string frame_message(std::string_view body);
