@@ -295,7 +295,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
         case Purpose::api:
         case Purpose::mirror: curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms); break;
         case Purpose::download:
-            curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+            curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(min_download_rate));
             curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.api_timeout.count()));
             curl_easy_setopt(curl, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
             if (!settings_.netrc_file.empty()) curl_easy_setopt(curl, CURLOPT_NETRC_FILE, settings_.netrc_file.c_str());
@@ -357,8 +357,9 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
         case CURLE_OPERATION_TIMEDOUT:
             if (request.purpose == Purpose::download && transfer.bytes > 0) {
                 response.error = TransportError::stalled;
-                response.error_message = fmt::format("the download from {} stalled: no data for {} seconds", where,
-                                                     settings_.api_timeout.count());
+                response.error_message =
+                    fmt::format("the download from {} stalled: slower than {} bytes/s for {} seconds", where,
+                                min_download_rate, settings_.api_timeout.count());
             } else if (request.purpose == Purpose::download) {
                 response.error = TransportError::stalled;
                 response.error_message =

@@ -118,6 +118,20 @@ def handler_for(state):
                 self.wfile.flush()
                 time.sleep(float(query.get("s", ["20"])[0]))
                 self.close_connection = True
+            elif path == "/trickle":
+                # an endless body at 2.5 bytes/s: never silent, never done
+                self.send_response(200)
+                self.send_header("Content-Type", "application/zip")
+                self.end_headers()
+                deadline = time.monotonic() + float(query.get("s", ["30"])[0])
+                try:
+                    while time.monotonic() < deadline:
+                        self.wfile.write(b"01234")
+                        self.wfile.flush()
+                        time.sleep(2)
+                except OSError:
+                    pass
+                self.close_connection = True
             elif path == "/slow":
                 time.sleep(float(query.get("s", ["20"])[0]))
                 self.send(200, b"{}")

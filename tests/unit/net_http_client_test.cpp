@@ -171,6 +171,15 @@ TEST_CASE("transport against a local HTTPS server", "[net][http]") {
         CHECK(r.error == TransportError::stalled);
         CHECK_THAT(r.error_message, Catch::Contains("stalled"));
     }
+    SECTION("a download that trickles below the minimum rate ends as stalled") {
+        const auto start = std::chrono::steady_clock::now();
+        auto r = client.fetch(get(server.url("/trickle?s=30"), Purpose::download));
+        const auto took = std::chrono::steady_clock::now() - start;
+        CHECK(r.error == TransportError::stalled);
+        CHECK(r.bytes > 0);
+        CHECK_THAT(r.error_message, Catch::Contains("slower than 1024 bytes/s for 2 seconds"));
+        CHECK(took < std::chrono::seconds(10));
+    }
     SECTION("a slow API answer times out per attempt") {
         auto r = client.fetch(get(server.url("/slow?s=5")));
         CHECK_FALSE(r.transport_ok());

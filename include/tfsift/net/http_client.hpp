@@ -43,13 +43,18 @@ struct NetworkSettings {
 // as Terraform logs them).
 [[nodiscard]] NetworkSettings network_settings_from(const providers::Environment& env);
 
+// A download slower than this, on average over TF_REGISTRY_CLIENT_TIMEOUT
+// seconds (api_timeout), is abandoned as stalled: a server that trickles
+// an endless body cannot hold `tfsift lock` without bound.
+inline constexpr std::uint64_t min_download_rate = 1024;  // bytes per second
+
 // What a request is for; it decides timeouts, redirect limit, retries and
 // whether ~/.netrc applies.
 enum class Purpose : unsigned char {
     discovery,  // 11 s in all, 3 redirects, no retries
     api,        // registry API, SHA256SUMS, signature: per-attempt timeout, 10 redirects, retries
     mirror,     // network mirror JSON: per-attempt timeout, 5 redirects, retries
-    download,   // package zip: no overall timeout, stall detection, 10 redirects, netrc, no retries
+    download,   // package zip: no overall timeout, min_download_rate, 10 redirects, netrc, no retries
 };
 
 struct HttpRequest {
