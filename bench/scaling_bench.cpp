@@ -6,6 +6,11 @@
 //   findings per line      a one-line .tf.json with N findings of rule checks (SARIF report)
 //   modules per tree       a root module with N module calls
 //   lock-file size         a lock file of N providers (`tfsift debug lock`)
+//   providers to repair    a root module requiring N providers its lock file lacks
+//   providers in state     a state file naming N providers its lock file lacks
+//   unused locals          N local values nothing refers to
+//   inline ignores         N `# tfsift-ignore:` comments, each suppressing a finding
+//   versions per list      a registry versions list of N versions, decoded in-process
 //   ** per glob            an `exclude` glob with N `**` segments, matched in-process
 //                          against a 25-segment path it does not match (the
 //                          total column is the time of one match)
@@ -47,6 +52,7 @@
 #include <vector>
 
 #include "tfsift/lint/glob.hpp"
+#include "tfsift/net/registry_client.hpp"
 
 extern char** environ;
 
@@ -216,6 +222,94 @@ std::vector<Dimension> dimensions(const Options& o) {
                      return std::vector<std::string>{t, "debug", "lock", (dir / ".terraform.lock.hcl").string()};
                  },
                  nullptr});
+    // A root module requiring N providers, with a lock file that names none
+    // and no package on disk: one lock-missing-provider finding and one
+    // unrepairable problem per provider.
+    d.push_back({"providers to repair",
+                 "provider",
+                 {1000, 2500, 5000, 10000},
+                 [t](const fs::path& dir, std::size_t n) {
+                     std::string text = "terraform {\n  required_providers {\n";
+                     for (std::size_t i = 0; i < n; ++i) {
+                         text += "    p" + std::to_string(i) + " = {\n      source  = \"hashicorp/p" +
+                                 std::to_string(i) + "\"\n      version = \"~> 1.0\"\n    }\n";
+                     }
+                     text += "  }\n}\n";
+                     write_file(dir / "main.tf", text);
+                     write_file(dir / ".terraform.lock.hcl",
+                                "# This file is maintained automatically by \"terraform init\".\n"
+                                "# Manual edits may be lost in future updates.\n");
+                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                 },
+                 nullptr});
+    // The same providers named only by the resources of a state file.
+    d.push_back({"providers in state",
+                 "provider",
+                 {1000, 2500, 5000, 10000},
+                 [t](const fs::path& dir, std::size_t n) {
+                     std::string state = R"({"version": 4, "terraform_version": "1.5.7", "serial": 1, "lineage": "x",
+  "outputs": {}, "resources": [)";
+                     for (std::size_t i = 0; i < n; ++i) {
+                         if (i > 0) state += ",";
+                         state += "\n{\"mode\": \"managed\", \"type\": \"p" + std::to_string(i) +
+                                  "_thing\", \"name\": \"r\", \"provider\": "
+                                  "\"provider[\\\"registry.terraform.io/hashicorp/p" +
+                                  std::to_string(i) + "\\\"]\", \"instances\": []}";
+                     }
+                     state += "]}\n";
+                     write_file(dir / "terraform.tfstate", state);
+                     write_file(dir / "main.tf", "locals {}\n");
+                     write_file(dir / ".terraform.lock.hcl",
+                                "# This file is maintained automatically by \"terraform init\".\n"
+                                "# Manual edits may be lost in future updates.\n");
+                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                 },
+                 nullptr});
+    // N local values nothing uses: one unused-declaration finding each.
+    d.push_back({"unused locals",
+                 "local",
+                 {10000, 20000, 40000, 80000},
+                 [t](const fs::path& dir, std::size_t n) {
+                     std::string text = "locals {\n";
+                     for (std::size_t i = 0; i < n; ++i) text += "  l" + std::to_string(i) + " = 1\n";
+                     text += "}\n";
+                     write_file(dir / "main.tf", text);
+                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                 },
+                 nullptr});
+    // N inline ignore comments, each suppressing the finding below it.
+    d.push_back({"inline ignores",
+                 "comment",
+                 {5000, 10000, 20000, 40000},
+                 [t](const fs::path& dir, std::size_t n) {
+                     std::string text;
+                     for (std::size_t i = 0; i < n; ++i) {
+                         text += "# tfsift-ignore: unused-declaration\nvariable \"v" + std::to_string(i) +
+                                 "\" {\n  type = string\n}\n";
+                     }
+                     write_file(dir / "main.tf", text);
+                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                 },
+                 nullptr});
+    // A registry's versions list of N versions, decoded in-process (what
+    // `tfsift lock` does with the answer; the total is the time of one decode).
+    d.push_back({"versions per list", "version", {25000, 50000, 100000, 200000}, nullptr, [](std::size_t n) {
+                     std::string body = "{\"versions\": [";
+                     for (std::size_t i = 0; i < n; ++i) {
+                         if (i > 0) body += ',';
+                         body += "{\"version\": \"" + std::to_string(i / 1000) + "." + std::to_string(i % 1000) +
+                                 ".0\", \"protocols\": [\"5.0\"], \"platforms\": [{\"os\": \"linux\", "
+                                 "\"arch\": \"amd64\"}]}";
+                     }
+                     body += "]}";
+                     auto start = Clock::now();
+                     const auto list =
+                         tfsift::net::decode_version_list(body, "https://registry.example/v1/x/y/versions");
+                     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+                     if (list.versions.size() != n)
+                         std::fprintf(stderr, "scaling_bench: the versions list lost some\n");
+                     return seconds;
+                 }});
     d.push_back({"** per glob", "**", {2, 4, 12, 24}, nullptr, [](std::size_t n) {
                      // The worst case for a backtracking matcher: every `**`
                      // may stand for any run of segments and the last segment

@@ -1,8 +1,12 @@
 // unused-declaration: a variable, local value or data source that nothing in
 // its module refers to.
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -51,33 +55,57 @@ Used used_in(const LintContext& ctx) {
     return used;
 }
 
-// The header of the declaration at `origin` (the block's `variable` keyword,
-// or a local's expression), as the file's decoded blocks record it.
-Range declared_range(const LintContext& ctx, const config::Origin& origin, bool local) {
-    for (const auto& file : ctx.files()) {
-        if (file.parsed->source.get() != origin.file) continue;
-        if (local) {
+// The headers of the module's declarations (the block's `variable` keyword,
+// or a local's expression), as the files' decoded blocks record them, by
+// where they start: built once per check, so that each finding costs a
+// lookup rather than a pass over every declaration.
+class DeclaredRanges {
+public:
+    explicit DeclaredRanges(const LintContext& ctx) {
+        for (const auto& file : ctx.files()) {
+            const SourceFile* source = file.parsed->source.get();
             for (const auto& [l, decl] : file.decoded->locals) {
-                if (l.expr.range.start.byte == origin.pos.byte) return decl.def_range;
+                locals_.emplace(Key{source, l.expr.range.start.byte}, decl.def_range);
+            }
+            // A variable wins over a resource at the same place, as it did
+            // when they were searched in this order.
+            for (const auto& [v, decl] : file.decoded->variables) {
+                blocks_.emplace(Key{source, v.origin.pos.byte}, decl.def_range);
+            }
+            for (const auto& [r, decl] : file.decoded->resources) {
+                blocks_.emplace(Key{source, r.origin.pos.byte}, decl.def_range);
             }
         }
-        for (const auto& [v, decl] : file.decoded->variables) {
-            if (v.origin.pos.byte == origin.pos.byte) return decl.def_range;
-        }
-        for (const auto& [r, decl] : file.decoded->resources) {
-            if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
-        }
     }
-    return Range{origin.pos, origin.pos};
-}
 
-void report(const LintContext& ctx, FindingSink& sink, const config::Origin& origin, bool local, std::string message) {
+    [[nodiscard]] Range of(const config::Origin& origin, bool local) const {
+        const Key key{origin.file, origin.pos.byte};
+        if (local) {
+            if (auto it = locals_.find(key); it != locals_.end()) return it->second;
+        }
+        if (auto it = blocks_.find(key); it != blocks_.end()) return it->second;
+        return Range{origin.pos, origin.pos};
+    }
+
+private:
+    using Key = std::pair<const SourceFile*, std::uint32_t>;
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const noexcept {
+            return std::hash<const void*>{}(k.first) ^ (std::hash<std::uint32_t>{}(k.second) * 0x9E3779B97F4A7C15ULL);
+        }
+    };
+    std::unordered_map<Key, Range, KeyHash> locals_;
+    std::unordered_map<Key, Range, KeyHash> blocks_;
+};
+
+void report(const LintContext& ctx, FindingSink& sink, const DeclaredRanges& ranges, const config::Origin& origin,
+            bool local, std::string message) {
     Finding f;
     f.rule_id = "unused-declaration";
     f.severity = Severity::warning;
     f.file = ctx.shared_source(origin.file);
     if (!f.file) return;
-    f.range = declared_range(ctx, origin, local);
+    f.range = ranges.of(origin, local);
     f.message = std::move(message);
     sink.report(std::move(f));
 }
@@ -85,17 +113,24 @@ void report(const LintContext& ctx, FindingSink& sink, const config::Origin& ori
 void check(const LintContext& ctx, FindingSink& sink) {
     const config::Module& m = *ctx.module().module;
     const Used used = used_in(ctx);
+    std::optional<DeclaredRanges> ranges;  // built at the first finding
+    auto declared = [&]() -> const DeclaredRanges& {
+        if (!ranges) ranges.emplace(ctx);
+        return *ranges;
+    };
     for (const auto& [name, v] : m.variables) {
         if (used.variables.count(name) != 0) continue;
-        report(ctx, sink, v.origin, false, fmt::format("variable \"{}\" is declared but not used", name));
+        report(ctx, sink, declared(), v.origin, false, fmt::format("variable \"{}\" is declared but not used", name));
     }
     for (const auto& [name, l] : m.locals) {
         if (used.locals.count(name) != 0) continue;
-        report(ctx, sink, l.expr.origin(), true, fmt::format("local value \"{}\" is defined but not used", name));
+        report(ctx, sink, declared(), l.expr.origin(), true,
+               fmt::format("local value \"{}\" is defined but not used", name));
     }
     for (const auto& [key, d] : m.data) {
         if (used.data.count({d.type, d.name}) != 0) continue;
-        report(ctx, sink, d.origin, false, fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
+        report(ctx, sink, declared(), d.origin, false,
+               fmt::format("data \"{}\" \"{}\" is declared but not used", d.type, d.name));
     }
 }
 

@@ -1,6 +1,8 @@
 #include "tfsift/lint/inline_ignores.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "tfsift/lint/tflint_import.hpp"
 
@@ -93,20 +95,36 @@ std::vector<IgnoreComment> find_ignore_comments(const hcl::File& file) {
 }
 
 void apply_ignore_comments(const SourceFile& file, std::vector<IgnoreComment>& ignores, Findings& findings) {
-    auto covers = [](const IgnoreComment& ic, const Finding& f) {
-        if (ic.whole_file) return true;
-        std::uint32_t line = f.file->line(f.range.start);
-        return line == ic.line || line == ic.line + 1;
-    };
+    // Indexed once, so that each finding looks only at the comments that
+    // can cover it: those on its line or the line before, and the
+    // file-wide ones naming its rule.
+    std::unordered_map<std::uint32_t, std::vector<IgnoreComment*>> by_line;
+    std::unordered_map<std::string_view, std::vector<IgnoredRule*>> file_wide;
+    for (IgnoreComment& ic : ignores) {
+        if (ic.whole_file) {
+            for (IgnoredRule& r : ic.rules) file_wide[r.rule_id].push_back(&r);
+        } else {
+            by_line[ic.line].push_back(&ic);
+        }
+    }
     auto suppressed = [&](const Finding& f) {
         if (f.file->path() != file.path()) return false;
         bool hit = false;
-        for (IgnoreComment& ic : ignores) {
-            if (!covers(ic, f)) continue;
-            for (IgnoredRule& r : ic.rules) {
-                if (r.rule_id == f.rule_id) {
-                    r.used = true;  // keep looking: every covering comment counts as used
-                    hit = true;
+        // Every covering comment counts as used, not only the first.
+        if (auto it = file_wide.find(f.rule_id); it != file_wide.end()) {
+            for (IgnoredRule* r : it->second) r->used = true;
+            hit = true;
+        }
+        const std::uint32_t line = f.file->line(f.range.start);
+        for (const std::uint32_t comment_line : {line, line - 1}) {
+            auto it = by_line.find(comment_line);
+            if (it == by_line.end()) continue;
+            for (IgnoreComment* ic : it->second) {
+                for (IgnoredRule& r : ic->rules) {
+                    if (r.rule_id == f.rule_id) {
+                        r.used = true;
+                        hit = true;
+                    }
                 }
             }
         }

@@ -28,11 +28,15 @@ namespace {
 
 std::atomic<LockRepairSession*> active_session{nullptr};
 
-// A problem line of providers::repair_lock concerning `provider`.
-bool names_provider(std::string_view problem, const providers::Provider& provider) {
-    const std::string name = provider.to_string();
-    return problem.size() > name.size() && problem.compare(0, name.size(), name) == 0 &&
-           (problem[name.size()] == ':' || problem[name.size()] == ' ');
+// The provider names a problem line of providers::repair_lock may start
+// with: its text up to each ':' or ' ' before its first space (a provider
+// address holds no space, but its host may hold a port's ':').
+void add_named_providers(std::string_view problem, std::unordered_set<std::string>& out) {
+    const std::size_t space = problem.find(' ');
+    const std::size_t end = space == std::string_view::npos ? problem.size() : space + 1;
+    for (std::size_t i = 1; i < end; ++i) {
+        if (problem[i] == ':' || problem[i] == ' ') out.emplace(problem.substr(0, i));
+    }
 }
 
 // What repair_lock says when a package is only missing offline.
@@ -153,13 +157,12 @@ LockRepair compute_lock_repair(const LintContext& ctx, const LockInputs& in, Loc
     // online; a package contradicting the lock file is not something a
     // download can settle.
     std::vector<providers::Provider> missing;
+    std::unordered_set<std::string> offline_only;  // providers named by a problem a download may settle
+    for (const std::string& p : repaired.problems) {
+        if (p.find(kOfflineOnly) != std::string::npos) add_named_providers(p, offline_only);
+    }
     for (const auto& entry : requirements) {
-        const providers::Provider& provider = entry.first;  // (clang 14 cannot capture a structured binding)
-        const bool offline_only =
-            std::any_of(repaired.problems.begin(), repaired.problems.end(), [&](const std::string& p) {
-                return names_provider(p, provider) && p.find(kOfflineOnly) != std::string::npos;
-            });
-        if (offline_only) missing.push_back(provider);
+        if (offline_only.count(entry.first.to_string()) != 0) missing.push_back(entry.first);
     }
     std::optional<online::FetchResult> fetched;  // owns the fetched packages while they are hashed
     bool fetch_said = false;                     // a failed fetch said why those providers stay unrepaired
@@ -171,6 +174,7 @@ LockRepair compute_lock_repair(const LintContext& ctx, const LockInputs& in, Loc
     const std::string display = lock_file_display_path(ctx.module_dir);
     out.changes = std::move(repaired.changes);
     out.problems = std::move(repaired.problems);
+    for (const std::string& p : out.problems) add_named_providers(p, out.providers_with_problems);
     if (session != nullptr) {
         std::vector<std::string> unsaid = out.problems;
         if (fetch_said) {
@@ -198,8 +202,7 @@ LockRepair compute_lock_repair(const LintContext& ctx, const LockInputs& in, Loc
 }  // namespace
 
 bool LockRepair::repairs(const providers::Provider& provider) const {
-    return fix.has_value() && std::none_of(problems.begin(), problems.end(),
-                                           [&](const std::string& p) { return names_provider(p, provider); });
+    return fix.has_value() && providers_with_problems.count(provider.to_string()) == 0;
 }
 
 const LockRepair& lock_repair(const LintContext& ctx) {

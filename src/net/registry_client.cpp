@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "tfsift/net/json_body.hpp"
 #include "tfsift/net/url.hpp"

@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "tfsift/lint/context.hpp"
@@ -44,6 +45,9 @@ struct LockRepair {
     std::optional<Fix> fix;             // none: nothing to repair, or nothing could be repaired
     std::vector<std::string> changes;   // init-style lines ("- Added ..."), what the fix does
     std::vector<std::string> problems;  // what could not be repaired, each starting with the provider
+    // The providers some problem names (as Provider::to_string gives them),
+    // so that asking about one is a lookup, not a pass over every problem.
+    std::unordered_set<std::string> providers_with_problems;
     // Whether the fix repairs what concerns `provider` (no problem names it).
     [[nodiscard]] bool repairs(const providers::Provider& provider) const;
 };
