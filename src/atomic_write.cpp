@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,10 +13,35 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <string>
 
 namespace tfsift {
 
 namespace {
+
+// The extended attributes of the file being replaced (POSIX ACLs among
+// them, as system.posix_acl_access and system.posix_acl_default), given to
+// its replacement as far as the file system and the process's rights allow:
+// a rename would otherwise drop them. One that cannot be set is left out.
+void copy_extended_attributes(const std::filesystem::path& from, int to) {
+    ssize_t size = ::llistxattr(from.c_str(), nullptr, 0);
+    if (size <= 0) return;
+    std::string names(static_cast<std::size_t>(size), '\0');
+    size = ::llistxattr(from.c_str(), names.data(), names.size());
+    if (size <= 0) return;
+    names.resize(static_cast<std::size_t>(size));
+    std::string value;
+    for (std::size_t at = 0; at < names.size();) {
+        const char* name = names.c_str() + at;
+        at += std::strlen(name) + 1;
+        ssize_t n = ::lgetxattr(from.c_str(), name, nullptr, 0);
+        if (n < 0 || n > (ssize_t{1} << 16)) continue;
+        value.assign(static_cast<std::size_t>(n), '\0');
+        n = ::lgetxattr(from.c_str(), name, value.data(), value.size());
+        if (n < 0) continue;
+        (void)::fsetxattr(to, name, value.data(), static_cast<std::size_t>(n), 0);
+    }
+}
 
 constexpr unsigned kDefaultMode = 0644;
 constexpr int kTempNameAttempts = 100;
@@ -230,6 +256,7 @@ AtomicWriteResult atomic_write_file(const std::filesystem::path& path, std::stri
     }
     // After fchown, which clears set-id bits; the umask may have narrowed the mode given to open().
     if (::fchmod(file.get(), file_mode) != 0) return fail("cannot set the mode of", temp);
+    if (exists) copy_extended_attributes(target, file.get());
     if (::fsync(file.get()) != 0) return fail("cannot flush", temp);
     if (file.close() != 0) return fail("cannot close", temp);
     if (options.before_replace) {

@@ -10,6 +10,7 @@
 #include "cli/exit_status.hpp"
 #include "tfsift/config/effective_output.hpp"
 #include "tfsift/enum_names.hpp"
+#include "tfsift/report/report.hpp"
 
 namespace tfsift::cli {
 
@@ -41,6 +42,11 @@ int run_effective(const EffectiveOptions& options) {
     const std::string& text = out.text;
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (std::fflush(stdout) != 0) return exit_failure;
+    // A file that could not be read is an I/O error (exit 2), as for lint.
+    for (const auto& failure : out.read_failures) {
+        fmt::print(stderr, "tfsift: cannot read {}\n", report::escape_control_characters(failure));
+    }
+    if (!out.read_failures.empty()) return exit_failure;
     return out.has_errors ? 1 : 0;
 }
 

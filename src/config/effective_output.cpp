@@ -11,6 +11,7 @@ EffectiveOutput render_effective(const std::string& dir, const TreeOptions& opti
     if (!tree.root) return out;
     out.loaded = true;
     out.has_errors = tree.has_errors();
+    out.read_failures = tree.read_failures;
     if (format == EffectiveFormat::hcl) {
         out.text = effective_hcl(*tree.root, tree.diagnostics);
     } else {

@@ -1,6 +1,10 @@
 #include "tfsift/config/module_tree.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -310,6 +314,20 @@ public:
             }
             DirectoryLook look;
             if (!look_at(child_dir, look)) {
+                struct stat st {};
+                if (::stat(under_root(child_dir).c_str(), &st) != 0 && errno == ELOOP) {
+                    // Not a missing directory: a link that leads back to
+                    // itself, which no loader can follow. An I/O error.
+                    out_.read_failures.push_back(
+                        fmt::format("the module directory {}: a loop of symbolic links",
+                                    (fs::path(root_dir_) / child_dir).lexically_normal().string()));
+                    tree_diag(Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
+                              fmt::format("Module directory {} is a loop of symbolic links (too many levels of "
+                                          "symbolic links); it cannot be read.",
+                                          fs::path(child_dir).string()),
+                              call.origin);
+                    continue;
+                }
                 tree_diag(
                     Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
                     fmt::format("Module directory {} does not exist or cannot be read.", fs::path(child_dir).string()),
@@ -359,7 +377,7 @@ public:
             }
             ++modules_loaded_;
             LoadedModule child;
-            ancestors.push_back(child_dir);
+            ancestors.push_back(*look.where);
             load(child, child_dir,
                  address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
                  depth + 1, ancestors, &look);
@@ -746,8 +764,38 @@ private:
             }
             return;
         }
-        auto doc = nlohmann::json::parse(content.bytes, nullptr, false);
-        if (doc.is_discarded() || !doc.contains("Modules") || !doc["Modules"].is_array()) return;
+        // Terraform's manifest is three levels deep; a deeper one is refused
+        // while it is parsed (the callback sees each level as it opens).
+        constexpr int max_manifest_depth = 32;
+        struct TooDeep {};
+        nlohmann::json doc;
+        try {
+            doc = nlohmann::json::parse(
+                content.bytes,
+                [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+                    if (depth > max_manifest_depth) throw TooDeep{};
+                    return true;
+                },
+                false);
+        } catch (const TooDeep&) {
+            doc = nlohmann::json(nlohmann::json::value_t::discarded);
+        }
+        if (doc.is_discarded() || !doc.is_object() || !doc.contains("Modules") || !doc["Modules"].is_array()) {
+            // Installed modules are then not loaded: say so, rather than
+            // lint the tree as if none were installed.
+            Diagnostic d;
+            d.severity = Severity::warning;
+            d.code = code::failed_to_read_module_manifest;
+            d.summary = "Invalid module manifest";
+            d.detail = fmt::format(
+                "The module manifest {} is {}; the modules it lists are not loaded. Run `terraform init` again.",
+                ".terraform/modules/modules.json",
+                doc.is_discarded() ? fmt::format("not JSON, or nested deeper than {} levels", max_manifest_depth)
+                                   : std::string("not an object with a \"Modules\" array"));
+            d.filename = options_.source_name_prefix + ".terraform/modules/modules.json";
+            out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, nullptr});
+            return;
+        }
         for (const auto& mod : doc["Modules"]) {
             if (!mod.is_object() || !mod.contains("Key") || !mod.contains("Dir")) continue;
             if (!mod["Key"].is_string() || !mod["Dir"].is_string()) continue;
@@ -804,7 +852,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     DirectoryLook look;
     if (!loader.look_at(".", look)) return LoadedTree{};
     out.root = std::make_unique<LoadedModule>();
-    std::vector<std::string> ancestors{"."};
+    std::vector<std::string> ancestors{look.where.value_or(".")};  // real paths
     loader.load(*out.root, ".", "", 0, ancestors, &look);
     loader.report_left_out();
     out.source_index.reserve(out.files.size());

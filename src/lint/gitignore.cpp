@@ -86,9 +86,15 @@ const GitignoreFile* GitignoreFilter::file_in(const std::string& dir) {
                 return nullptr;
             }
         }
-        const FileContent content = read_regular_file(dir + "/.gitignore", ReadPolicy{root_, false, 1U << 20U});
+        // Read as any file (up to the default max_file_size): a large
+        // .gitignore is still the user's, and one that cannot be read is said.
+        const FileContent content = read_regular_file(dir + "/.gitignore", ReadPolicy{root_});
         it = has_file_.emplace(dir, content.ok()).first;
-        if (content.ok()) files_.emplace(dir, GitignoreFile(content.bytes));
+        if (content.ok()) {
+            files_.emplace(dir, GitignoreFile(content.bytes));
+        } else if (content.failure != ReadFailure::missing) {
+            unreadable_.push_back(content.message);
+        }
     }
     return it->second ? &files_.at(dir) : nullptr;
 }
@@ -120,12 +126,13 @@ bool GitignoreFilter::ignored(const std::string& dir) {
 }
 
 std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root,
-                                         const ScanListings* listings) {
+                                         const ScanListings* listings, std::vector<std::string>* unreadable) {
     GitignoreFilter filter(repository_root, listings);
     std::vector<std::string> out;
     for (const auto& d : dirs) {
         if (!filter.ignored(absolute_normal_path(d))) out.push_back(d);
     }
+    if (unreadable != nullptr) *unreadable = filter.unreadable();
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/module_memo.hpp"
+#include "tfsift/lint/repository_root.hpp"
 
 namespace tfsift::lint {
 
@@ -92,7 +93,8 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
     options.scan_id = scan_id;
     options.listings = listings;
     options.engine = engine;
-    options.read_policy = settings.read_policy(trusted_root.empty() ? trusted_root_of(module_dir) : trusted_root);
+    options.read_policy =
+        settings.read_policy(trusted_root.empty() ? trusted_repository_root(module_dir) : trusted_root);
     options.read_policy.overlays = std::move(overlays);
     std::string dir = module_dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();

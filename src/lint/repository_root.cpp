@@ -33,6 +33,17 @@ std::optional<std::string> find_marked_repository_root(const std::string& start)
     return probe.marked_repository_root(start);
 }
 
+std::string trusted_repository_root(const std::string& start) {
+    if (auto marked = find_marked_repository_root(start)) return resolved_real_path(*marked).value_or(*marked);
+    const std::string own = trusted_root_of(start);  // no `.git` above: the directory of `start`, resolved
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    if (ec) return own;
+    const auto working = resolved_real_path(cwd.string());
+    if (working && real_path_inside(own, *working)) return *working;
+    return own;
+}
+
 std::string find_repository_root(const std::string& start, const std::string& fallback) {
     DirectoryProbe probe;
     return probe.repository_root(start, fallback);

@@ -33,6 +33,7 @@
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/providers/lock_file.hpp"
 #include "tfsift/providers/package_sources.hpp"
+#include "tfsift/providers/state_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -159,7 +160,7 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             Target& t = targets[absolute_normal_path(dir)];
             if (t.dir.empty()) t.dir = dir;
             t.only_files.insert(absolute_normal_path(path));
-            if (t.trusted_root.empty()) t.trusted_root = trusted_root_of(dir);
+            if (t.trusted_root.empty()) t.trusted_root = trusted_repository_root(dir);
         } else if (fs::is_directory(path, ec)) {
             const Settings* settings = settings_cache.for_dir(path);
             if (settings == nullptr) return false;
@@ -168,7 +169,12 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
                 std::vector<std::string> problems;
                 dirs = find_module_dirs(path, *settings, problems, &listings, jobs);
                 if (request.respect_gitignore) {
-                    dirs = drop_gitignored(dirs, find_repository_root(path), &listings);
+                    std::vector<std::string> unreadable;
+                    dirs = drop_gitignored(dirs, find_repository_root(path), &listings, &unreadable);
+                    for (const auto& why : unreadable) {
+                        say.send(MessageKind::warning,
+                                 fmt::format("tfsift: warning: cannot read {}; its patterns are not applied", why));
+                    }
                 }
                 for (const auto& p : problems) say.cannot_read(p);
                 unreadable_dirs += problems.size();
@@ -181,7 +187,7 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
                                          path));
                 }
             }
-            const std::string root = trusted_root_of(path);
+            const std::string root = trusted_repository_root(path);
             for (const auto& d : dirs) {
                 Target& t = targets[absolute_normal_path(d)];
                 // `-r .` names `sub`, not `./sub`, as the directory alone does.
@@ -640,6 +646,21 @@ LintResult run_session(const LintRequest& request) {
             say.cannot_read("the state file " + state.message);
             return result;
         }
+        // Nor is a state that is not one: rules comparing with half a state
+        // would report what the state never said.
+        const auto parsed = providers::parse_state_file(
+            std::make_shared<const SourceFile>(request.state_file, state.bytes), Engine::terraform);
+        for (const Diagnostic& d : parsed.diagnostics) {
+            if (d.severity != Severity::error) continue;
+            std::string where = request.state_file;
+            if (d.subject) {
+                const auto pos = parsed.source->resolve(d.subject->start);
+                where += fmt::format(":{}:{}", pos.line, pos.column);
+            }
+            say.error(fmt::format("tfsift: invalid state file {}: {}{}{}", where, d.summary,
+                                  d.detail.empty() ? "" : ": ", d.detail));
+            return result;
+        }
     }
     SettingsCache settings_cache(request.settings_file, request.offline ? std::optional<bool>(false) : request.online,
                                  request.catalogue, say);
@@ -677,6 +698,7 @@ LintResult run_session(const LintRequest& request) {
         constexpr int max_fix_rounds = 8;
         std::map<std::string, FileChange> changes;  // by path: the text before the first round, after the last
         std::size_t findings_fixed = 0;
+        std::size_t files_unwritten = 0;
         bool write_failed = false;
         double fix_time = scan.times.fix;
         for (int round = 0; round < max_fix_rounds; ++round) {
@@ -686,16 +708,20 @@ LintResult run_session(const LintRequest& request) {
             fix_time += seconds_since(started);
             for (const auto& e : written.errors) say.error("tfsift: " + e);
             write_failed = write_failed || !written.errors.empty();
+            files_unwritten += written.errors.size();
             if (lock_repairs) {
                 for (auto& line : lock_repairs->outcome(written.written))
                     say.send(MessageKind::lock_repair, std::move(line));
                 lock_repairs.reset();
             }
-            findings_fixed += plan.findings_fixed;
+            // When a file could not be written, only the fixes of the files
+            // that were count (each applied line is one fix).
+            if (written.errors.empty()) findings_fixed += plan.findings_fixed;
             const std::set<std::string> changed(written.written.begin(), written.written.end());
             for (const auto& line : plan.applied) {
                 std::string_view shown = line;
                 if (!changed.count(std::string(shown.substr(0, shown.find(':'))))) continue;
+                if (!written.errors.empty()) ++findings_fixed;
                 while (shown.substr(0, 2) == "./") shown.remove_prefix(2);
                 say.send(MessageKind::fix_applied, "Fixed " + std::string(shown));
             }
@@ -712,9 +738,14 @@ LintResult run_session(const LintRequest& request) {
         result.findings_fixed = findings_fixed;
         result.files_fixed = changes.size();
         for (auto& [path, change] : changes) result.fixed_files.push_back(std::move(change));
-        say.send(MessageKind::fix_summary, fmt::format("Fixed {} finding{} in {} file{}", findings_fixed,
-                                                       findings_fixed == 1 ? "" : "s", changes.size(),
-                                                       changes.size() == 1 ? "" : "s"));
+        std::string summary =
+            fmt::format("Fixed {} finding{} in {} file{}", findings_fixed, findings_fixed == 1 ? "" : "s",
+                        changes.size(), changes.size() == 1 ? "" : "s");
+        if (files_unwritten > 0) {
+            summary +=
+                fmt::format("; {} file{} could not be written", files_unwritten, files_unwritten == 1 ? "" : "s");
+        }
+        say.send(MessageKind::fix_summary, std::move(summary));
         scan.times.fix = fix_time;
         result.fix_write_failed = write_failed;
     }

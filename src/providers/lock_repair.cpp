@@ -83,6 +83,13 @@ RepairResult repair_lock(const LockFile& old, const ProviderRequirements& requir
                                 name, version->to_string(), platform.to_string()));
                 continue;
             }
+            if (it->mismatch && !it->error.empty()) {
+                // Not a package whose hash differs: one with no hash at all.
+                out.problems.push_back(
+                    fmt::format("{} {}: the {} package at {} cannot be hashed: {}; its hash was not added", name,
+                                version->to_string(), platform.to_string(), it->package.path.string(), it->error));
+                continue;
+            }
             if (it->mismatch) {
                 out.problems.push_back(
                     fmt::format("{} {}: the {} package at {} matches none of the recorded hashes; "

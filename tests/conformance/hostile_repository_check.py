@@ -271,6 +271,46 @@ def case_module_outside(c):
     c.absent(r, "TOPSECRET", "module source through a link")
 
 
+def case_monorepo_without_git(c):
+    """An exported checkout (no `.git`): `envs/prod` calling
+    `../../modules/vpc` is read as Terraform reads it, from the checkout's
+    root or with `root = true`; a symlink out of it is still refused."""
+    root = c.repo("export", {
+        "envs/prod/main.tf": 'module "vpc" {\n  source = "../../modules/vpc"\n}\n',
+        "modules/vpc/main.tf": 'variable "unused_in_vpc" {\n  type = string\n}\n',
+    }, git=False)
+    r = c.lint(root, "--format", "compact", "-r", ".")
+    c.exits(r, 1, "monorepo without .git, from its root")
+    out = r.out.decode()
+    c.expect("Module directory outside the repository" not in out, f"monorepo without .git: refused:\n{out}")
+    c.expect("unused_in_vpc" in out, f"monorepo without .git: the module's finding is missing:\n{out}")
+    # From inside envs/prod the working directory is no help: the root is
+    # the directory linted, until `root = true` marks the checkout's root.
+    prod = os.path.join(root, "envs", "prod")
+    r = c.lint(prod, "--format", "compact", ".")
+    c.exits(r, 2, "monorepo without .git, from envs/prod")
+    with open(os.path.join(root, ".tfsift.toml"), "w") as f:
+        f.write("root = true\n")
+    r = c.lint(prod, "--format", "compact", ".")
+    c.bounded(r, "monorepo without .git, from envs/prod with root = true")
+    c.expect(r.code in (0, 1), f"root = true: exit {r.code}\n{r.text()}")
+    c.expect("Module directory outside the repository" not in r.out.decode(),
+             f"root = true: still refused:\n{r.text()}")
+    # A link out of the checkout is refused whatever the working directory.
+    secret = "TOPSECRET-%d" % os.getpid()
+    outside = os.path.join(c.scratch, "elsewhere")
+    os.makedirs(outside)
+    with open(os.path.join(outside, "main.tf"), "w") as f:
+        f.write('variable "v" {\n  bogus = "%s"\n}\n' % secret)
+    os.symlink(outside, os.path.join(root, "modules", "linked"))
+    with open(os.path.join(prod, "main.tf"), "w") as f:
+        f.write('module "linked" {\n  source = "../../modules/linked"\n}\n')
+    r = c.lint(root, "--format", "compact", "-r", ".")
+    c.exits(r, 2, "monorepo without .git, a module linked out of it")
+    c.absent(r, secret, "monorepo without .git, a module linked out of it")
+    c.says(r, "resolves outside the repository root", "monorepo without .git, a module linked out of it")
+
+
 # ---- 2. special files never block, never read unboundedly -------------------
 
 def special_entries(c, make, label, kind_text):
@@ -629,10 +669,62 @@ def case_lock_write_failure(c):
             os.chmod(dirpath, 0o755)
 
 
+def case_module_symlink_loop(c):
+    """A module directory that is a loop of links: said so, exit 2. A
+    `self -> .` link is a module call cycle."""
+    root = c.repo("loops", {"main.tf": 'module "l" {\n  source = "./loop"\n}\n'})
+    os.symlink("loop", os.path.join(root, "loop"))
+    r = c.lint(root, "--format", "compact", ".")
+    c.exits(r, 2, "a module directory that is a symlink loop")
+    c.says(r, "loop of symbolic links", "a module directory that is a symlink loop")
+    c.expect("does not exist" not in r.text(), f"a symlink loop reported as missing:\n{r.text()}")
+    root = c.repo("self", {"main.tf": 'module "self" {\n  source = "./self"\n}\n'})
+    os.symlink(".", os.path.join(root, "self"))
+    r = c.lint(root, "--format", "compact", ".")
+    c.bounded(r, "a self -> . module link")
+    c.expect("Module call cycle" in r.out.decode(), f"a self -> . link is not a cycle:\n{r.text()}")
+
+
+def case_exit_codes(c):
+    """I/O and input errors exit 2 with a message: `effective` on a FIFO, an
+    invalid --state file; a --fix that cannot write says so and counts
+    nothing it did not write."""
+    root = c.repo("codes", {"main.tf": 'variable "ami" {\n  type = string\n}\n'
+                                       'resource "aws_instance" "web" {\n  ami = "${var.ami}"\n}\n'})
+    os.mkfifo(os.path.join(root, "pipe.tf"))
+    r = run([c.tfsift, "effective", "."], root)
+    c.exits(r, 2, "effective with a FIFO")
+    c.says(r, "is a FIFO", "effective with a FIFO")
+    os.remove(os.path.join(root, "pipe.tf"))
+    with open(os.path.join(root, "bad.tfstate"), "w") as f:
+        f.write('{"version": 4, "resources": [')
+    r = c.lint(root, "--state", "bad.tfstate", ".")
+    c.exits(r, 2, "an invalid --state file")
+    c.says(r, "tfsift: invalid state file bad.tfstate", "an invalid --state file")
+    c.expect(r.out == b"", f"an invalid --state file still produced a report:\n{r.out!r}")
+    os.remove(os.path.join(root, "bad.tfstate"))
+    # A directory the fix cannot write into (as a user other than root).
+    prefix = drop_root_prefix(c)
+    os.chmod(c.scratch, 0o755)
+    for dirpath, _, filenames in os.walk(root):
+        os.chmod(dirpath, 0o555)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o444)
+    try:
+        r = run(prefix + [c.tfsift, "lint", "--fix", "--only", "deprecated-interpolation", "."], root)
+    finally:
+        for dirpath, _, _ in os.walk(root):
+            os.chmod(dirpath, 0o755)
+    c.exits(r, 2, "--fix that cannot write")
+    c.says(r, "Fixed 0 findings in 0 files; 1 file could not be written", "--fix that cannot write")
+
+
 CASES = {
     "environ-symlink": case_environ_symlink,
+    "repository-settings-widen": case_repository_settings_widen,
     "passwd-symlink": case_passwd_symlink,
     "module-outside-root": case_module_outside,
+    "monorepo-without-git": case_monorepo_without_git,
     "fifo": case_fifo,
     "dev-stdin": case_dev_stdin,
     "dev-zero": case_dev_zero,

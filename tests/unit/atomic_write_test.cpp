@@ -5,6 +5,7 @@
 #include "support/scratch_dir.hpp"
 
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -52,6 +53,31 @@ TEST_CASE("atomic_write_file creates and replaces files", "[atomic_write]") {
     REQUIRE(::stat(fresh.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0640);
     CHECK(slurp(fresh).empty());
+}
+
+TEST_CASE("a replaced file keeps its extended attributes", "[atomic_write]") {
+    ScratchDir dir;
+    const auto file = dir.path / "main.tf";
+    REQUIRE(tfsift::atomic_write_file(file, "old\n").ok());
+    // user.* needs a file system that takes it; trusted.* needs root. One of
+    // them works on the file systems tests run on (ext4, overlayfs, tmpfs as root).
+    std::string name;
+    for (const char* candidate : {"user.tfsift-test", "trusted.tfsift-test"}) {
+        if (::setxattr(file.c_str(), candidate, "kept", 4, 0) == 0) {
+            name = candidate;
+            break;
+        }
+    }
+    if (name.empty()) {
+        WARN("extended attributes cannot be set in " << dir.path.string() << "; nothing to check");
+        return;
+    }
+    REQUIRE(tfsift::atomic_write_file(file, "new\n").ok());
+    CHECK(slurp(file) == "new\n");
+    char value[16] = {};
+    const ssize_t n = ::getxattr(file.c_str(), name.c_str(), value, sizeof value);
+    CHECK(n == 4);
+    CHECK(std::string(value, n > 0 ? static_cast<std::size_t>(n) : 0) == "kept");
 }
 
 TEST_CASE("a failed atomic write leaves the old content and no temporary file", "[atomic_write]") {

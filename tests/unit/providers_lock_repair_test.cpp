@@ -135,6 +135,24 @@ TEST_CASE("a contradicting package's hash is never added", "[providers][lock-rep
     CHECK(result.problems[0].find("matches none of the recorded hashes") != std::string::npos);
 }
 
+TEST_CASE("a package that cannot be hashed is said to be one", "[providers][lock-repair]") {
+    ScratchDir scratch;
+    fs::path mirror = scratch.path / "mirror";
+    write(mirror / "registry.terraform.io/hashicorp/tls/terraform-provider-tls_4.0.5_linux_amd64.zip",
+          "this is not a zip archive\n");
+    auto packages = scan_filesystem_mirror(mirror, Engine::terraform);
+    LockFile old;
+    old.providers[provider("tls")] =
+        ProviderLock{provider("tls"), version("4.0.5"), {}, {"h1:recorded-for-another-build="}, std::nullopt};
+    RepairOptions options;
+    options.platforms = {platform("linux_amd64")};
+    auto result = repair_lock(old, require({{"tls", ""}}), packages, options);
+    REQUIRE(result.problems.size() == 1);
+    INFO(result.problems[0]);
+    CHECK(result.problems[0].find("cannot be hashed: ") != std::string::npos);
+    CHECK(result.problems[0].find("matches none") == std::string::npos);
+}
+
 TEST_CASE("writing the repaired lock file", "[providers][lock-repair]") {
     ScratchDir scratch;
     fs::path mirror = scratch.path / "mirror";

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tfsift/config/module_tree.hpp"
 
@@ -17,6 +18,9 @@ enum class EffectiveFormat : std::uint8_t {
 struct EffectiveOutput {
     bool loaded = false;      // false: the directory could not be read, `text` is empty
     bool has_errors = false;  // the configuration has errors (the text shows them)
+    // Files that exist but could not be read (a FIFO, a device, no
+    // permission), and why: not the configuration's fault, an I/O error.
+    std::vector<std::string> read_failures;
     std::string text;
 };
 

@@ -46,17 +46,25 @@ public:
     // is ignored.
     bool ignored(const std::string& dir);
 
+    // The .gitignore files that exist but could not be read (a FIFO, no
+    // permission, larger than max_file_size), each naming the file and why:
+    // their patterns do not apply, which the run must say.
+    [[nodiscard]] const std::vector<std::string>& unreadable() const { return unreadable_; }
+
 private:
     const GitignoreFile* file_in(const std::string& dir);
     std::string root_;
     const ScanListings* listings_;
     std::map<std::string, GitignoreFile> files_;
     std::map<std::string, bool> has_file_;
+    std::vector<std::string> unreadable_;
 };
 
 // `dirs` (as find_module_dirs gives them) without the ones git ignores in the
 // repository at `repository_root`; `listings` as for GitignoreFilter.
+// `unreadable`, when given, receives GitignoreFilter::unreadable().
 std::vector<std::string> drop_gitignored(const std::vector<std::string>& dirs, const std::string& repository_root,
-                                         const ScanListings* listings = nullptr);
+                                         const ScanListings* listings = nullptr,
+                                         std::vector<std::string>* unreadable = nullptr);
 
 }  // namespace tfsift::lint

@@ -17,6 +17,14 @@ std::optional<std::string> find_marked_repository_root(const std::string& start)
 // The same, else `fallback` when given, else the directory of `start`.
 std::string find_repository_root(const std::string& start, const std::string& fallback = {});
 
+// The directory everything a lint of `start` reads must resolve into
+// (tfsift/file_read.hpp's trusted root), absolute with symlinks resolved:
+// the marked repository root above; without one (an exported checkout, a
+// container build context, a CI artifact: no `.git`), the working directory
+// when `start` lies inside it, so that `envs/prod` may call
+// `../../modules/vpc` as Terraform lets it; else the directory of `start`.
+std::string trusted_repository_root(const std::string& start);
+
 // Whether the settings file `path` sets `root = true` (false when it cannot
 // be read or parsed; the settings loader reports that).
 bool settings_file_marks_root(const std::string& path);
