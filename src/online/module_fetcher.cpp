@@ -332,7 +332,9 @@ struct ModuleFetcher::Impl {
                                fmt::format("Failed to retrieve available versions for module \"{}\" from {}: {}.",
                                            pkg.package, host, service.error));
             }
-            client.emplace(*http, host, service.url, credentials->token_for(host), options.engine_version);
+            // The host's token goes to the service only on the same host:port.
+            client.emplace(*http, host, service.url, discovery->token_for_service(host, service),
+                           options.engine_version);
             auto list = client->versions(module);
             if (list.not_found) {
                 return failure(host, "Module not found",
