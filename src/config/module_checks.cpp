@@ -225,14 +225,21 @@ std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     return out;
 }
 
-std::vector<ModuleProblem> check_called_module(const Module& m) {
+std::vector<ModuleProblem> check_called_module(const Module& m, Engine engine) {
     std::vector<ModuleProblem> out;
     if (!m.imports.empty()) {
+        // Terraform v1.16 dropped the check; the lint reports it only when
+        // the release in use may be older (lint/engine_gate.hpp).
+        std::string detail =
+            "An import block was detected in this module, which other modules call as a child module. "
+            "Import blocks are only allowed in the root module: write it there, with a `to` address inside the "
+            "module call.";
+        if (engine == Engine::terraform) {
+            detail += " Terraform v1.16 and later allow them in child modules; `required_version` (or the "
+                      "`engine_version` setting) allows an older release here.";
+        }
         out.push_back({Severity::error, code::invalid_import_configuration, "Invalid import configuration",
-                       "An import block was detected in this module, which other modules call as a child module. "
-                       "Import blocks are only allowed in the root module: write it there, with a `to` address "
-                       "inside the module call.",
-                       m.imports.front().origin});
+                       std::move(detail), m.imports.front().origin});
     }
     if (m.terraform.backend) {
         out.push_back({Severity::warning, code::backend_configuration_ignored, "Backend configuration ignored",

@@ -292,7 +292,7 @@ public:
                                   directory->read_failures.end());
 
         if (!address.empty()) {
-            for (auto& p : check_called_module(*m.module)) {
+            for (auto& p : check_called_module(*m.module, options_.engine)) {
                 tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
             }
         }

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "tfsift/config/module_checks.hpp"
+#include "tfsift/diagnostic_codes.hpp"
+#include "tfsift/lint/engine_gate.hpp"
 #include "tfsift/lint/inline_ignores.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/module_memo.hpp"
@@ -169,6 +171,21 @@ const Rule* RuleSet::claimant(std::string_view code) const {
     return found != nullptr ? *found : nullptr;
 }
 
+namespace {
+
+// The module of the tree whose files include `filename`, if any.
+const config::Module* module_with_file(const config::LoadedModule& m, const std::string& filename) {
+    for (const auto& f : m.files) {
+        if (f.parsed != nullptr && f.parsed->source && f.parsed->source->path() == filename) return m.module.get();
+    }
+    for (const auto& [name, child] : m.children) {
+        if (const config::Module* found = module_with_file(child, filename)) return found;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
     return lint_module(context, RuleSet(rules), settings);
 }
@@ -190,12 +207,21 @@ Findings lint_module(const LintContext& context, const RuleSet& rule_set, const 
     // would say, whichever scope it is linted in.
     std::vector<config::LoadDiagnostic> as_called;
     if (context.role == ModuleRole::called && context.tree->root) {
-        for (auto& p : config::check_called_module(*context.tree->root->module)) {
+        for (auto& p : config::check_called_module(*context.tree->root->module, context.engine)) {
             auto source = context.shared_source(p.at.file);
             as_called.push_back(config::tree_diagnostic(std::move(p), std::move(source)));
         }
     }
+    // Import blocks in child modules: an error before Terraform v1.16 only,
+    // decided by the module that holds them, whichever scope reports it.
+    auto dropped_by_release = [&](const config::LoadDiagnostic& d) {
+        if (d.diagnostic.code != code::invalid_import_configuration || context.engine != Engine::terraform)
+            return false;
+        const config::Module* holder = module_with_file(*context.tree->root, d.diagnostic.filename);
+        return holder != nullptr && !terraform_may_predate(*holder, settings, child_module_imports_release);
+    };
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
+        if (dropped_by_release(d)) return;
         std::string_view owner =
             d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
         const Rule* claim = d.phase == config::LoadPhase::parse ? nullptr : rule_set.claimant(d.diagnostic.code);

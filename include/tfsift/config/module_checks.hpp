@@ -31,7 +31,7 @@ std::vector<ModuleProblem> check_module(const Module& m, Engine engine);
 // (ignored). They do not depend on the caller, so that a module gets the same
 // answer whether it is loaded under a caller or linted alone as the called
 // module its repository makes it.
-std::vector<ModuleProblem> check_called_module(const Module& m);
+std::vector<ModuleProblem> check_called_module(const Module& m, Engine engine);
 
 // `p` as a diagnostic of the tree phase, pointing into `source` (the file of
 // `p.at`, or null).
