@@ -75,6 +75,7 @@ inline constexpr std::string_view incorrect_key_type = "incorrect-key-type";
 inline constexpr std::string_view ineffective_version_constraint = "ineffective-version-constraint";
 inline constexpr std::string_view invalid_action_name = "invalid-action-name";
 inline constexpr std::string_view invalid_action_type_name = "invalid-action-type-name";
+inline constexpr std::string_view invalid_address = "invalid-address";
 inline constexpr std::string_view invalid_attribute = "invalid-attribute";
 inline constexpr std::string_view invalid_block_in_ephemeral_resource = "invalid-block-in-ephemeral-resource";
 inline constexpr std::string_view invalid_combination_of_count_and_for_each =
@@ -104,6 +105,7 @@ inline constexpr std::string_view invalid_experiment_keyword = "invalid-experime
 inline constexpr std::string_view invalid_for_condition = "invalid-for-condition";
 inline constexpr std::string_view invalid_ignore_changes_ruleset = "invalid-ignore-changes-ruleset";
 inline constexpr std::string_view invalid_ignore_changes_wildcard = "invalid-ignore-changes-wildcard";
+inline constexpr std::string_view invalid_import_address = "invalid-import-address";
 inline constexpr std::string_view invalid_import_address_expression = "invalid-import-address-expression";
 inline constexpr std::string_view invalid_import_block = "invalid-import-block";
 inline constexpr std::string_view invalid_import_configuration = "invalid-import-configuration";
@@ -292,6 +294,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::ineffective_version_constraint,
     code::invalid_action_name,
     code::invalid_action_type_name,
+    code::invalid_address,
     code::invalid_attribute,
     code::invalid_block_in_ephemeral_resource,
     code::invalid_combination_of_count_and_for_each,
@@ -314,6 +317,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_for_condition,
     code::invalid_ignore_changes_ruleset,
     code::invalid_ignore_changes_wildcard,
+    code::invalid_import_address,
     code::invalid_import_address_expression,
     code::invalid_import_block,
     code::invalid_import_configuration,

@@ -207,6 +207,22 @@ void Decoder::decode_import(const ContentBlock& b) {
         if (!imp.to_module && i + 1 < names.size() && names[i] != "data") {
             imp.to_resource = names[i] + "." + names[i + 1];
         }
+        // What remains after the module path must name a managed resource
+        // (addrs.ParseAbsResourceInstance, then the import's own check),
+        // with or without for_each: `to = invalid[each.value]` is no address.
+        const bool data = i < names.size() && names[i] == "data";
+        const std::size_t resource_names = names.size() - i - (data ? 1 : 0);
+        if (resource_names < 2) {
+            ctx_.error(code::invalid_address, "Invalid address",
+                       "Resource specification must include a resource type and name.", a->expr.range);
+        } else if (resource_names > 2) {
+            ctx_.error(code::invalid_address, "Invalid address", "Unexpected extra operators after address.",
+                       a->expr.range);
+        }
+        if (data || resource_names < 2) {
+            ctx_.error(code::invalid_import_address, "Invalid import address",
+                       "Only managed resources can be imported.", Range{a->name_range.start, a->expr.range.end});
+        }
     }
     if (const auto* a = c.attribute("provider")) {
         if (imp.to_module) {
