@@ -20,7 +20,9 @@ Rule module_alias_not_passed() {
         "`configuration_aliases` of its `required_providers` and the call's `providers` map has no key "
         "`NAME.ALIAS`, unless the module configures `NAME.ALIAS` itself (a `provider` block with that alias and "
         "settings of its own; an empty proxy block does not count). The message names the provider and the "
-        "missing configuration. Modules that are not available locally (remote sources) are not checked.";
+        "missing configuration. "
+        "Remote modules are checked when installed in `.terraform/modules` or in the module cache; a call whose "
+        "module is not loaded is reported by `module-not-loaded` instead.";
     r.doc.why =
         "Aliased provider configurations are never inherited: a module that declares one expects its caller to "
         "choose which configuration it gets. Terraform rejects the call with \"Missing required provider "

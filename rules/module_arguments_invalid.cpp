@@ -165,8 +165,9 @@ Rule module_arguments_invalid() {
         "A module call sets an argument the called module does not declare, misses a required one, or "
         "passes a value its variable rejects.";
     r.doc.what =
-        "Compares each `module` block with the `variable` blocks of the module it calls (when that module is a "
-        "local directory, or installed and followed): an argument that is not a declared variable is an "
+        "Compares each `module` block with the `variable` blocks of the module it calls (a local directory, or a "
+        "remote module installed in `.terraform/modules` or cached; a call whose module is not loaded is "
+        "reported by `module-not-loaded` instead): an argument that is not a declared variable is an "
         "\"Unsupported argument\" (with a suggestion of a close name not set yet), a variable without a `default` "
         "that the call does not set is a \"Missing required argument\" (reported at the block's opening brace, as "
         "Terraform does). A value written as a constant (no references, no function calls) must convert to the "

@@ -74,7 +74,9 @@ Rule module_provider_config_meta() {
         "Reports a module call that sets `count`, `for_each` or `depends_on` (at that argument, preferring them in "
         "that order as Terraform does) when the called module, or any module below it, contains a `provider` "
         "block that configures something. Empty proxy blocks do not count. Every such provider block is listed "
-        "as a related location. Calls whose module is not available locally (remote sources) are not checked.";
+        "as a related location. "
+        "Remote modules are checked when installed in `.terraform/modules` or in the module cache; a call whose "
+        "module is not loaded is reported by `module-not-loaded` instead.";
     r.doc.why =
         "Terraform rejects such a call: \"Module is incompatible with count, for_each, and depends_on\" "
         "(OpenTofu also lists its `enabled` argument). The documentation calls a module with provider "

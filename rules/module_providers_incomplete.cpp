@@ -75,8 +75,9 @@ Rule module_providers_incomplete() {
         "configuration through a resource or data source whose type prefix names the provider and that sets no "
         "`provider` argument, an unaliased `provider` argument, an empty `provider` block, an unaliased value of "
         "one of its own `providers` maps, or a module it calls without `providers` that uses it in turn. "
-        "Providers the module configures itself and the built-in `terraform` provider need nothing. Modules "
-        "that are not available locally (remote sources) are not checked.";
+        "Providers the module configures itself and the built-in `terraform` provider need nothing. "
+        "Remote modules are checked when installed in `.terraform/modules` or in the module cache; a call whose "
+        "module is not loaded is reported by `module-not-loaded` instead.";
     r.doc.why =
         "The documents state that once a module call sets `providers` it overrides the default inheritance, so "
         "every provider the module needs must be listed. Terraform releases to date still let a left-out default "

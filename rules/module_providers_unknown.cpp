@@ -76,8 +76,8 @@ Rule module_providers_unknown() {
         "uses it); a key `NAME.ALIAS` when the module neither lists it in `configuration_aliases` nor has a "
         "`provider` block with that alias nor refers to it. The finding is at the key. Keys the module uses "
         "without declaring are left to Terraform's own warning (\"Reference to undefined provider\") and to the "
-        "rules about provider requirements. Modules that are not available locally (remote sources) are not "
-        "checked.";
+        "rules about provider requirements. Remote modules are checked when installed in `.terraform/modules` or in the module cache; a call whose "
+        "module is not loaded is reported by `module-not-loaded` instead.";
     r.doc.why =
         "The keys of `providers` are names inside the called module. A configuration passed under a name the "
         "module never refers to configures nothing there, while the resources it was meant for fall back to "

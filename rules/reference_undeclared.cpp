@@ -21,7 +21,8 @@ Rule reference_undeclared() {
         "block, `local.NAME` an entry of a `locals` block, `TYPE.NAME`, `data.TYPE.NAME` and `ephemeral.TYPE.NAME` a "
         "resource, data source or ephemeral resource of this module (a data source nested in a `check` block only "
         "from inside that block), `module.NAME` a module call, and `module.NAME.OUTPUT` an `output` the called "
-        "module declares (checked when the called module is a local directory, or installed and followed). The "
+        "module declares (checked when the called module is a local directory, or a remote module installed in "
+        "`.terraform/modules` or cached). The "
         "message is Terraform's (`terraform validate`), with its suggestion of a close name. In `.tf.json` files "
         "every string is read as a template (`\"${var.region}\"`) and `depends_on` items as references; a finding "
         "in a string with escapes points at the whole string.";

@@ -159,6 +159,8 @@ inline constexpr std::string_view iteration_over_non_iterable_value = "iteration
 inline constexpr std::string_view iteration_over_null_value = "iteration-over-null-value";
 inline constexpr std::string_view lifecycle_unknown_member = "lifecycle-unknown-member";
 inline constexpr std::string_view lifecycle_value_not_literal = "lifecycle-value-not-literal";
+inline constexpr std::string_view local_module_path_escapes_module_package =
+    "local-module-path-escapes-module-package";
 inline constexpr std::string_view merged_default_not_nullable = "merged-default-not-nullable";
 inline constexpr std::string_view merged_default_type_mismatch = "merged-default-type-mismatch";
 inline constexpr std::string_view missing_base_local_value_definition_to_override =
@@ -178,6 +180,7 @@ inline constexpr std::string_view missing_required_provider_configuration = "mis
 inline constexpr std::string_view missing_resource_to_override = "missing-resource-to-override";
 inline constexpr std::string_view module_call_cycle = "module-call-cycle";
 inline constexpr std::string_view module_directory_outside_the_repository = "module-directory-outside-the-repository";
+inline constexpr std::string_view module_not_loaded = "module-not-loaded";
 inline constexpr std::string_view module_source_variables_not_allowed = "module-source-variables-not-allowed";
 inline constexpr std::string_view module_uses_experimental_features = "module-uses-experimental-features";
 inline constexpr std::string_view no_actions_specified = "no-actions-specified";
@@ -369,6 +372,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::iteration_over_null_value,
     code::lifecycle_unknown_member,
     code::lifecycle_value_not_literal,
+    code::local_module_path_escapes_module_package,
     code::merged_default_not_nullable,
     code::merged_default_type_mismatch,
     code::missing_base_local_value_definition_to_override,
@@ -384,6 +388,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::missing_resource_to_override,
     code::module_call_cycle,
     code::module_directory_outside_the_repository,
+    code::module_not_loaded,
     code::module_source_variables_not_allowed,
     code::module_uses_experimental_features,
     code::no_actions_specified,

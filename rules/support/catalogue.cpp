@@ -35,6 +35,7 @@ std::span<const Rule> builtin_rules() {
         rules::module_provider_config_meta(),
         rules::provider_alias_undeclared(),
         rules::module_alias_not_passed(),
+        rules::module_not_loaded(),
         rules::module_providers_unknown(),
         rules::module_providers_incomplete(),
         rules::lifecycle_non_literal(),

@@ -22,6 +22,7 @@ Rule module_provider_config();
 Rule module_provider_config_meta();
 Rule provider_alias_undeclared();
 Rule module_alias_not_passed();
+Rule module_not_loaded();
 Rule module_providers_unknown();
 Rule module_providers_incomplete();
 // Lifecycle meta-argument (seed 002).

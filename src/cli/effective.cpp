@@ -10,6 +10,7 @@
 #include "cli/exit_status.hpp"
 #include "tfsift/config/effective_output.hpp"
 #include "tfsift/enum_names.hpp"
+#include "tfsift/lint/module_resolution.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::cli {
@@ -19,8 +20,11 @@ void add_effective_options(CLI::App& cmd, EffectiveOptions& options) {
     cmd.add_option("--format", options.format, "Output format")->check(CLI::IsMember({"json", "hcl"}));
     cmd.add_option("--engine", options.engine, "Loading rules: terraform or opentofu (.tofu files)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
+    // Remote modules are loaded from .terraform/modules and the module cache
+    // by default now; the flag stays accepted for scripts that pass it.
     cmd.add_flag("--installed-modules", options.installed_modules,
-                 "Also load remote modules installed in .terraform/modules");
+                 "Accepted for compatibility: installed and cached remote modules are always loaded")
+        ->group("");
 }
 
 int run_effective(const EffectiveOptions& options) {
@@ -31,7 +35,10 @@ int run_effective(const EffectiveOptions& options) {
     }
     config::TreeOptions tree_options;
     tree_options.engine = parse_engine(options.engine).value_or(Engine::terraform);
-    tree_options.installed_modules = options.installed_modules;
+    // The same modules every command sees, without the network.
+    lint::ModuleFetchPolicy fetch;
+    fetch.engine = tree_options.engine;
+    tree_options.module_resolver = lint::default_module_resolver(fetch);
     const config::EffectiveOutput out = config::render_effective(
         options.dir, tree_options,
         options.format == "hcl" ? config::EffectiveFormat::hcl : config::EffectiveFormat::json);
@@ -39,6 +46,7 @@ int run_effective(const EffectiveOptions& options) {
         fmt::print(stderr, "tfsift: {}: cannot read the directory\n", options.dir);
         return exit_failure;
     }
+    for (const auto& notice : out.notices) fmt::print(stderr, "tfsift: notice: {}\n", report::escape_control_characters(notice));
     const std::string& text = out.text;
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (std::fflush(stdout) != 0) return exit_failure;

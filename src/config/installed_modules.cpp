@@ -142,13 +142,21 @@ ModuleResolution InstalledModulesResolver::resolve(const ModuleRequest& request)
             fmt::format("The module manifest {} cannot be used: {}.", installed_manifest_path, manifest->error));
     }
     auto entry = manifest->modules.find(request.key());
-    if (entry == manifest->modules.end()) {
-        return ModuleResolution::missing(
-            ModuleUnavailableKind::not_found,
-            fmt::format("{} is not installed in .terraform/modules.", request.address()));
-    }
+    // Not installed: nothing to say beyond that (the loader says it).
+    if (entry == manifest->modules.end()) return ModuleResolution::missing(ModuleUnavailableKind::not_found, {});
     if (auto why = installed_mismatch(entry->second, request)) {
         return ModuleResolution::missing(ModuleUnavailableKind::not_found, std::move(*why));
+    }
+    // A directory removed since (Terraform: "Module not installed").
+    std::error_code ec;
+    const fs::path dir = entry->second.dir.starts_with("/")
+                             ? fs::path(entry->second.dir)
+                             : fs::path(request.root_dir.empty() ? "." : request.root_dir) / entry->second.dir;
+    if (!fs::is_directory(dir, ec)) {
+        return ModuleResolution::missing(
+            ModuleUnavailableKind::not_found,
+            fmt::format("The directory {} that .terraform/modules/modules.json names for {} cannot be read.",
+                        entry->second.dir, request.address()));
     }
     ResolvedModule m;
     m.dir = entry->second.dir;

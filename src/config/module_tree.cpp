@@ -227,13 +227,13 @@ struct DirectoryLook {
     // Loaded and found unchanged earlier in this scan: taken as it is.
     std::shared_ptr<LoadedDirectory> checked;
     std::vector<std::string> names;  // the file names, when listed
+    ReadPolicy policy;               // how its files are read
 };
 
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
         : root_dir_(std::move(root_dir)), options_(options), out_(out) {
-        if (options_.installed_modules) read_installed_modules();
     }
 
     // `rel` under the root directory, as std::filesystem::path's `/` joins
@@ -257,13 +257,14 @@ public:
     }
 
     // `look`: what look_at found of `dir`, when the caller has looked.
+    // `m.remote` is set beforehand for a module of a remote package.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
               std::vector<std::string>& ancestors, DirectoryLook* look = nullptr) {
         m.address = address;
         m.dir = dir;
         DirectoryLook own;
         if (look == nullptr) {
-            look_at(dir, own);
+            look_at(dir, own, policy_for(m.remote));
             look = &own;
         }
         std::shared_ptr<LoadedDirectory> directory = directory_for(dir, *look);
@@ -301,19 +302,40 @@ public:
         for (const auto& [name, call] : m.module->module_calls) {
             if (!call.source || !call.source->value) continue;
             const std::string& src = *call.source->value;
+            const std::string child_address =
+                address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name);
             std::string child_dir;
+            // A module of a remote package, and the local modules inside
+            // that package, are someone else's code (LoadedModule::remote).
+            std::optional<ResolvedModule> child_remote = m.remote;
             if (is_local_module_source(src) || src == "./.." || src == "..") {
                 child_dir = join_path(dir, src);
-            } else if (options_.installed_modules) {
-                std::string key = address.empty() ? name : module_key(address) + "." + name;
-                auto it = installed_.find(key);
-                if (it == installed_.end()) continue;
-                child_dir = it->second;
+                if (m.remote && !inside_package(child_dir, m.remote->package_dir)) {
+                    tree_diag(Severity::error, code::local_module_path_escapes_module_package,
+                              "Local module path escapes module package",
+                              fmt::format("The given source directory for {} would be outside of its containing "
+                                          "package \"{}\". Local source addresses starting with \"../\" must stay "
+                                          "within the same package that the calling module belongs to.",
+                                          child_address, m.remote->package_dir),
+                              call.source->origin);
+                    continue;
+                }
+                if (child_remote) child_remote->dir = child_dir;
+            } else if (options_.module_resolver) {
+                const ModuleRequest request = request_for(call, dir, child_address);
+                ModuleResolution resolution = options_.module_resolver->resolve(request);
+                if (!resolution.resolved()) {
+                    not_loaded(request, resolution.unavailable, call, m.remote.has_value());
+                    continue;
+                }
+                child_dir = resolution.module->dir;
+                child_remote = std::move(resolution.module);
             } else {
                 continue;
             }
+            const ReadPolicy& child_policy = policy_for(child_remote);
             DirectoryLook look;
-            if (!look_at(child_dir, look)) {
+            if (!look_at(child_dir, look, child_policy)) {
                 struct stat st {};
                 if (::stat(under_root(child_dir).c_str(), &st) != 0 && errno == ELOOP) {
                     // Not a missing directory: a link that leads back to
@@ -334,17 +356,17 @@ public:
                     call.origin);
                 continue;
             }
-            if (leaves_root(look.where)) {
+            if (leaves_root(look.where, child_policy)) {
                 out_.read_failures.push_back(fmt::format(
                     "the module directory {}: resolves outside the repository root {}",
-                    (fs::path(root_dir_) / child_dir).lexically_normal().string(), options_.read_policy.root));
+                    (fs::path(root_dir_) / child_dir).lexically_normal().string(), child_policy.root));
                 tree_diag(
                     Severity::error, code::module_directory_outside_the_repository,
                     "Module directory outside the repository",
                     fmt::format("Module directory {} resolves to a place outside the repository root {}; it is "
                                 "not read (the setting follow_external_symlinks = true, in a settings file given with "
                                 "--config, allows it).",
-                                fs::path(child_dir).string(), options_.read_policy.root),
+                                fs::path(child_dir).string(), child_policy.root),
                     call.origin);
                 continue;
             }
@@ -377,10 +399,9 @@ public:
             }
             ++modules_loaded_;
             LoadedModule child;
+            child.remote = std::move(child_remote);
             ancestors.push_back(*look.where);
-            load(child, child_dir,
-                 address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name),
-                 depth + 1, ancestors, &look);
+            load(child, child_dir, child_address, depth + 1, ancestors, &look);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
@@ -412,6 +433,9 @@ private:
     // names the module's files alike and can share them. `where` is the
     // real path of `dir`.
     [[nodiscard]] std::string names_prefix(const std::string& dir, const std::string& where) const {
+        // A directory a resolver placed outside the root (a cache entry) is
+        // named by its absolute path.
+        if (!dir.empty() && dir.front() == '/') return dir + "/";
         std::string raw = dir == "." ? options_.source_name_prefix : options_.source_name_prefix + dir + "/";
         if (options_.source_name_prefix.empty() || !(dir == ".." || dir.starts_with("../"))) return raw;
         const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
@@ -432,7 +456,9 @@ public:
     // false when it cannot be read as a directory. A directory loaded and
     // found unchanged earlier in the scan is taken without opening or
     // listing it again.
-    bool look_at(const std::string& dir, DirectoryLook& look) {
+    // `policy`: how the directory's files are read (policy_for).
+    bool look_at(const std::string& dir, DirectoryLook& look, const ReadPolicy& policy) {
+        look.policy = policy;
         look.opened = under_root(dir);
         look.where = ScanRealPaths::instance().find(options_.scan_id, look.opened);
         if (!look.where) {
@@ -443,7 +469,6 @@ public:
             ScanRealPaths::instance().add(options_.scan_id, look.opened, *look.where);
         }
         look.prefix = names_prefix(dir, *look.where);
-        const auto& policy = options_.read_policy;
         if (!options_.exclude_file && !overlays_directory(policy, *look.where)) {
             look.key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *look.where, look.prefix, to_string(options_.engine),
                                    policy.root, policy.follow_external, policy.max_size);
@@ -484,7 +509,7 @@ private:
         }
         auto selected = select_config_files(std::move(look.names), options_.engine);
         const std::string& prefix = look.prefix;
-        if (look.key.empty()) return load_directory(dir, look.handle, look.where, selected, prefix);
+        if (look.key.empty()) return load_directory(dir, look.handle, look.where, look.policy, selected, prefix);
         std::vector<std::string> selected_names;
         selected_names.reserve(selected.size());
         for (const auto& f : selected) selected_names.push_back(f.name);
@@ -506,7 +531,7 @@ private:
                 return found;
             }
         }
-        auto loaded = load_directory(dir, look.handle, look.where, selected, prefix);
+        auto loaded = load_directory(dir, look.handle, look.where, look.policy, selected, prefix);
         if (!loaded->read_failures.empty() || loaded->parsed.size() != selected_names.size() ||
             loaded->stamps.size() != selected_names.size()) {
             return loaded;
@@ -524,6 +549,7 @@ private:
     // as every one had one.
     std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const OpenDirectory& handle,
                                                     const std::optional<std::string>& where,
+                                                    const ReadPolicy& policy,
                                                     const std::vector<ConfigFileName>& selected,
                                                     const std::string& prefix) {
         auto out = std::make_shared<LoadedDirectory>();
@@ -531,11 +557,11 @@ private:
         counters.modules_loaded.fetch_add(1, std::memory_order_relaxed);
         std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources;
         std::map<std::string, std::shared_ptr<const SourceFile>, std::less<>> sources_by_path;
-        DirectoryFileReader reader(handle, options_.read_policy, where);
+        DirectoryFileReader reader(handle, policy, where);
         bool stamped = true;
         for (const auto& f : selected) {
             std::string rel = file_path(dir, f.name);
-            if (options_.exclude_file && options_.exclude_file(rel)) continue;
+            if (options_.exclude_file && !rel.starts_with("/") && options_.exclude_file(rel)) continue;
             FileContent failure;
             auto started = Clock::now();
             std::optional<FileStamp> stamp;
@@ -624,9 +650,111 @@ private:
 
     // Whether a module directory whose real path is `where` (nullopt: it
     // cannot be resolved) lies outside the root it must stay in.
-    [[nodiscard]] bool leaves_root(const std::optional<std::string>& where) const {
-        if (options_.read_policy.root.empty() || options_.read_policy.follow_external) return false;
-        return !where || !real_path_inside(*where, options_.read_policy.root);
+    [[nodiscard]] static bool leaves_root(const std::optional<std::string>& where, const ReadPolicy& policy) {
+        if (policy.root.empty() || policy.follow_external) return false;
+        return !where || !real_path_inside(*where, policy.root);
+    }
+
+    // How the files of a module are read: under the tree's policy, except
+    // for a package a resolver placed outside the repository (a cache
+    // entry), whose files must stay inside the package instead.
+    const ReadPolicy& policy_for(const std::optional<ResolvedModule>& remote) {
+        if (!remote || remote->provenance == ModuleProvenance::installed) return options_.read_policy;
+        auto [it, added] = package_policies_.try_emplace(remote->package_dir);
+        if (added) {
+            it->second = options_.read_policy;
+            it->second.follow_external = false;
+            const std::string top = under_root(remote->package_dir);
+            it->second.root = resolved_real_path(top).value_or(absolute_normal_path(top));
+        }
+        return it->second;
+    }
+
+    // Whether the module directory `dir` lies in the package `package`
+    // (both named the loader's way: relative to the root, or absolute).
+    static bool inside_package(const std::string& dir, const std::string& package) {
+        if (package.empty() || package == ".") return !(dir == ".." || dir.starts_with("../"));
+        return dir == package || (dir.starts_with(package) && dir[package.size()] == '/');
+    }
+
+    // What the resolver is asked for the call `call` of the module in
+    // `caller_dir`, whose address will be `address`.
+    ModuleRequest request_for(const ModuleCall& call, const std::string& caller_dir, const std::string& address) const {
+        ModuleRequest r;
+        r.root_dir = root_dir_;
+        r.caller_dir = caller_dir;
+        // "module.a.module.b": the names are every other step.
+        std::size_t start = 0;
+        bool name = false;
+        while (start <= address.size()) {
+            std::size_t dot = address.find('.', start);
+            if (dot == std::string::npos) dot = address.size();
+            if (name) r.path.push_back(address.substr(start, dot - start));
+            name = !name;
+            start = dot + 1;
+        }
+        r.source = call.source->as_written;
+        // The decoded constraint is its comma-separated pieces.
+        if (call.version_constraints) {
+            const auto& pieces = call.version_constraints->value;
+            if (pieces.is_string()) r.version = pieces.get<std::string>();
+            if (pieces.is_array()) {
+                for (const auto& piece : pieces) {
+                    if (!piece.is_string()) continue;
+                    if (!r.version.empty()) r.version += ", ";
+                    r.version += piece.get<std::string>();
+                }
+            }
+            r.version_origin = call.version_constraints->origin;
+        }
+        r.parsed = parse_module_source(r.source, !r.version.empty());
+        if (!r.parsed.error.empty() || r.parsed.normalized.empty()) {
+            r.parsed.normalized = *call.source->value;
+        }
+        r.source_origin = call.source->origin;
+        return r;
+    }
+
+    // A call no resolver had a directory for: listed in the tree, and when
+    // the root module makes it, one notice on its `source` naming what it
+    // leaves unchecked and how to fetch it (an error when fetching failed).
+    void not_loaded(const ModuleRequest& request, const ModuleUnavailable& why, const ModuleCall& call,
+                    bool in_remote_module) {
+        const std::string address = request.address();
+        std::string reason = why.reason;
+        if (reason.empty()) {
+            reason = why.kind == ModuleUnavailableKind::not_fetched
+                         ? "It is neither installed in .terraform/modules nor in the module cache, and this command "
+                           "does not use the network."
+                         : "It is neither installed in .terraform/modules nor in the module cache.";
+        }
+        std::string how;
+        switch (why.kind) {
+            case ModuleUnavailableKind::not_found:
+            case ModuleUnavailableKind::not_fetched:
+                how = "`tfsift fetch` (or `terraform init`) fetches it.";
+                break;
+            case ModuleUnavailableKind::unsupported:
+                how = "tfsift does not fetch this kind of source; `terraform init` installs it.";
+                break;
+            case ModuleUnavailableKind::failed: break;
+        }
+        const std::string name = request.path.empty() ? std::string() : request.path.back();
+        std::string detail = fmt::format(
+            "{} (\"{}\") is not loaded. {} Until it is, these checks are incomplete: the call's arguments and the "
+            "providers it passes, references to module.{} outputs, the module's required_version and the "
+            "providers it requires (lock rules).",
+            address, request.source, reason, name);
+        if (!how.empty()) detail += " " + how;
+        const Severity severity = why.kind == ModuleUnavailableKind::failed ? Severity::error : Severity::notice;
+        out_.unavailable_calls.push_back(
+            UnavailableCall{address, request.source, why, call.source->origin, in_remote_module});
+        // Only for the root module's own calls: a module it calls says the
+        // same of its calls when it is loaded as a root itself, which keeps
+        // the answer the same in every scope (whether a call is installed
+        // depends on the root that was initialised).
+        if (request.path.size() != 1) return;
+        tree_diag(severity, code::module_not_loaded, "Module not loaded", std::move(detail), call.source->origin);
     }
 
     // Keeps a diagnostic unless its file already has the most diagnostics of
@@ -733,78 +861,6 @@ private:
         }
     }
 
-    // "module.a.module.b" -> "a.b", the key form of modules.json.
-    static std::string module_key(const std::string& address) {
-        std::string out;
-        std::size_t i = 0;
-        while (i < address.size()) {
-            auto start = address.find("module.", i);
-            if (start != i) break;
-            auto end = address.find(".module.", start + 7);
-            if (!out.empty()) out += ".";
-            out += address.substr(start + 7, end == std::string::npos ? std::string::npos : end - start - 7);
-            if (end == std::string::npos) break;
-            i = end + 1;
-        }
-        return out;
-    }
-
-    void read_installed_modules() {
-        const fs::path manifest = fs::path(root_dir_) / ".terraform" / "modules" / "modules.json";
-        FileContent content = read_regular_file(manifest.string(), options_.read_policy);
-        if (!content.ok()) {
-            if (content.failure != ReadFailure::missing) {
-                Diagnostic d;
-                d.code = code::failed_to_read_module_manifest;
-                d.summary = "Failed to read file";
-                d.detail = fmt::format("The module manifest could not be read: {}", content.message);
-                out_.read_failures.push_back(content.message);
-                d.filename = options_.source_name_prefix + ".terraform/modules/modules.json";
-                out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, nullptr});
-            }
-            return;
-        }
-        // Terraform's manifest is three levels deep; a deeper one is refused
-        // while it is parsed (the callback sees each level as it opens).
-        constexpr int max_manifest_depth = 32;
-        struct TooDeep {};
-        nlohmann::json doc;
-        try {
-            doc = nlohmann::json::parse(
-                content.bytes,
-                [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-                    if (depth > max_manifest_depth) throw TooDeep{};
-                    return true;
-                },
-                false);
-        } catch (const TooDeep&) {
-            doc = nlohmann::json(nlohmann::json::value_t::discarded);
-        }
-        if (doc.is_discarded() || !doc.is_object() || !doc.contains("Modules") || !doc["Modules"].is_array()) {
-            // Installed modules are then not loaded: say so, rather than
-            // lint the tree as if none were installed.
-            Diagnostic d;
-            d.severity = Severity::warning;
-            d.code = code::failed_to_read_module_manifest;
-            d.summary = "Invalid module manifest";
-            d.detail = fmt::format(
-                "The module manifest {} is {}; the modules it lists are not loaded. Run `terraform init` again.",
-                ".terraform/modules/modules.json",
-                doc.is_discarded() ? fmt::format("not JSON, or nested deeper than {} levels", max_manifest_depth)
-                                   : std::string("not an object with a \"Modules\" array"));
-            d.filename = options_.source_name_prefix + ".terraform/modules/modules.json";
-            out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::tree, nullptr});
-            return;
-        }
-        for (const auto& mod : doc["Modules"]) {
-            if (!mod.is_object() || !mod.contains("Key") || !mod.contains("Dir")) continue;
-            if (!mod["Key"].is_string() || !mod["Dir"].is_string()) continue;
-            std::string key = mod["Key"].get<std::string>();
-            if (key.empty()) continue;
-            installed_[key] = clean_path(mod["Dir"].get<std::string>());
-        }
-    }
-
     static LoadDiagnostic tree_diagnostic(
         Severity sev, std::string_view code, std::string summary, std::string detail, const Origin& at,
         const std::map<const SourceFile*, std::shared_ptr<const SourceFile>>& sources) {
@@ -824,7 +880,7 @@ private:
     std::string root_dir_;
     TreeOptions options_;
     LoadedTree& out_;
-    std::map<std::string, std::string> installed_;
+    std::map<std::string, ReadPolicy> package_policies_;  // by package directory
     std::map<const SourceFile*, std::shared_ptr<const SourceFile>> sources_;
     std::size_t modules_loaded_ = 1;  // the root
     bool warned_too_many_ = false;
@@ -850,7 +906,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     // A root that cannot be read as a directory gives an empty tree. Out of
     // memory is not "cannot read": opening throws it.
     DirectoryLook look;
-    if (!loader.look_at(".", look)) return LoadedTree{};
+    if (!loader.look_at(".", look, options.read_policy)) return LoadedTree{};
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{look.where.value_or(".")};  // real paths
     loader.load(*out.root, ".", "", 0, ancestors, &look);

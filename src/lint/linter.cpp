@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -89,8 +90,10 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
-                                 const ScanListings* listings) {
+                                 const ScanListings* listings,
+                                 std::shared_ptr<config::ModuleSourceResolver> resolver) {
     config::TreeOptions options;
+    options.module_resolver = std::move(resolver);
     options.cache = std::move(cache);
     options.scan_id = scan_id;
     options.listings = listings;
@@ -147,6 +150,31 @@ const T* find_in_table(const std::vector<std::pair<std::string_view, T>>& table,
     auto it = std::lower_bound(table.begin(), table.end(), name,
                                [](const auto& e, std::string_view n) { return e.first < n; });
     return it != table.end() && it->first == name ? &it->second : nullptr;
+}
+
+// The files of a tree's remote modules (LoadedModule::remote) and the
+// names their directories give them.
+struct RemoteFiles {
+    std::set<const SourceFile*> files;
+    std::vector<std::string> prefixes;
+
+    [[nodiscard]] bool holds(const Finding& f) const {
+        if (!f.file) return false;
+        if (files.count(f.file.get()) != 0) return true;
+        const std::string& path = f.file->path();
+        return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return path.starts_with(p); });
+    }
+};
+
+void collect_remote(const config::LoadedModule& m, const std::string& module_dir, RemoteFiles& out) {
+    if (m.remote) {
+        for (const auto& f : m.files) out.files.insert(f.parsed->source.get());
+        std::string prefix = m.dir.starts_with("/") || module_dir == "." || module_dir.empty()
+                                 ? m.dir + "/"
+                                 : module_dir + (module_dir.ends_with("/") ? "" : "/") + m.dir + "/";
+        out.prefixes.push_back(std::move(prefix));
+    }
+    for (const auto& [name, child] : m.children) collect_remote(child, module_dir, out);
 }
 
 }  // namespace
@@ -246,6 +274,16 @@ Findings lint_module(const LintContext& context, const RuleSet& rule_set, const 
         FindingSink sink(own);
         a.rule->check(context, sink);
         for (auto& f : own) findings.push_back(with_severity(a, std::move(f)));
+    }
+
+    // Nothing located inside remote modules (someone else's code) unless
+    // the settings ask for it.
+    if (!settings.remote_module_findings && context.tree->root) {
+        RemoteFiles remote;
+        collect_remote(*context.tree->root, context.module_dir, remote);
+        if (!remote.prefixes.empty()) {
+            std::erase_if(findings, [&](const Finding& f) { return remote.holds(f); });
+        }
     }
 
     // Per-path ignores of the settings; each file's absolute path is worked

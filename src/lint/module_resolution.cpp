@@ -13,6 +13,8 @@ std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const Modu
     chain.push_back(std::make_shared<config::InstalledModulesResolver>());
     online::ModuleFetchOptions options;
     options.online = policy.network;
+    options.engine = policy.engine;
+    options.engine_version = policy.engine_version;
     if (!policy.cache_dir.empty()) options.cache_dir = online::module_cache_dir_in(policy.cache_dir);
     chain.push_back(std::make_shared<online::RemoteModuleResolver>(
         std::make_shared<online::ModuleFetcher>(std::move(options), providers::process_environment())));

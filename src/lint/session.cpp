@@ -13,10 +13,12 @@
 #include <optional>
 #include <set>
 #include <system_error>
+#include <tuple>
 
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_tree.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/add_ignore.hpp"
 #include "tfsift/lint/baseline.hpp"
@@ -25,6 +27,7 @@
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_resolution.hpp"
 #include "tfsift/lint/module_roles.hpp"
 #include "tfsift/lint/repository_root.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
@@ -42,6 +45,11 @@ namespace tfsift::lint {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The rule that reports module calls that could not be loaded as findings.
+// It is off by default; while it is off, each such call of a linted module
+// is a notice on stderr instead (docs/modules.md says why).
+constexpr std::string_view not_loaded_rule_id = "module-not-loaded";
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -233,6 +241,9 @@ struct ModuleRun {
     std::vector<std::string> calls;        // absolute directories its tree's modules call
     std::optional<ModuleRole> linted_as;   // set once linted
     Findings findings;                     // its own (only_files applied)
+    // Its calls that could not be loaded, as lines for stderr, while the
+    // rule that makes them findings is off (only_files applied).
+    std::vector<std::string> not_loaded;
 };
 
 // The findings of one scan of the targets, and what the result needs besides.
@@ -244,6 +255,12 @@ struct Scan {
     std::vector<std::string> modules;
     std::vector<std::string> files;
     std::size_t read_failures = 0;
+    // Remote modules whose fetch was tried and failed (`lint --online`): a
+    // check not made, which fails the run. Sorted, each once.
+    std::set<std::string> fetch_failures;
+    // Module calls that could not be loaded, as notices for stderr (see
+    // not_loaded_rule_id), in the targets' order.
+    std::vector<std::string> not_loaded;
 };
 
 // Reads what the rules will read besides the configuration (the lock file
@@ -267,6 +284,12 @@ void check_module_inputs(ModuleRun& run, const LintRequest& request, const ScanL
     }
 }
 
+// The absolute directory of a module of the tree of `run` (a resolver may
+// place one outside the root, by an absolute path).
+std::string module_path(const ModuleRun& run, const config::LoadedModule& module) {
+    return absolute_normal_path(module.dir.starts_with("/") ? module.dir : run.absolute + "/" + module.dir);
+}
+
 // The absolute directories of the modules that the tree of `run` calls (by
 // a local path, or installed).
 std::vector<std::string> called_by(const ModuleRun& run) {
@@ -277,7 +300,7 @@ std::vector<std::string> called_by(const ModuleRun& run) {
         const config::LoadedModule* m = todo.back();
         todo.pop_back();
         for (const auto& [name, child] : m->children) {
-            called.push_back(absolute_normal_path(run.absolute + "/" + child.dir));
+            called.push_back(module_path(run, child));
             todo.push_back(&child);
         }
     }
@@ -316,7 +339,7 @@ std::vector<std::pair<std::string, const config::LoadedModule*>> modules_of(cons
     out.emplace_back(run.absolute, run.tree.root.get());
     for (std::size_t k = 0; k < out.size(); ++k) {
         for (const auto& [name, child] : out[k].second->children) {
-            out.emplace_back(absolute_normal_path(run.absolute + "/" + child.dir), &child);
+            out.emplace_back(module_path(run, child), &child);
         }
     }
     return out;
@@ -420,8 +443,26 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
     std::atomic<std::uint64_t> load_ns{0};
+    std::mutex fetch_failures_mutex;
     std::atomic<std::uint64_t> lint_ns{0};
     const providers::LocalPackageFinder packages(providers::process_environment());
+    // Remote module calls: one resolver chain per kind of module for the
+    // scan, shared by every load, so a package is fetched once; the network
+    // only for modules whose settings say `online` (--online), never with
+    // --offline.
+    std::mutex resolvers_mutex;
+    std::map<std::tuple<bool, Engine, std::string>, std::shared_ptr<config::ModuleSourceResolver>> resolvers;
+    auto resolver_for = [&](const ModuleRun& run) {
+        ModuleFetchPolicy policy;
+        policy.network = !request.offline && run.settings->online.value_or(false);
+        policy.cache_dir = request.module_cache_dir;
+        policy.engine = run.engine;
+        policy.engine_version = run.settings->engine_version.value_or("");
+        const std::lock_guard<std::mutex> lock(resolvers_mutex);
+        auto& slot = resolvers[{policy.network, policy.engine, policy.engine_version}];
+        if (!slot) slot = default_module_resolver(policy);
+        return slot;
+    };
     auto lint = [&](ModuleRun& run, std::size_t i, ModuleRole role) {
         const auto lint_started = Clock::now();
         LintContext ctx;
@@ -439,12 +480,37 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
             run.findings.push_back(std::move(f));
         }
         run.linted_as = role;
+        run.not_loaded.clear();
+        if (const ActiveRule* rule = active[i]->find(not_loaded_rule_id); rule == nullptr || !rule->enabled) {
+            for (const auto& d : run.tree.diagnostics) {
+                if (d.diagnostic.code != code::module_not_loaded || d.diagnostic.severity == Severity::error ||
+                    !d.source || !d.diagnostic.subject) {
+                    continue;
+                }
+                if (!run.only_files.empty() && !run.only_files.count(absolute_normal_path(d.source->path()))) continue;
+                const ResolvedPos at = d.source->resolve(d.diagnostic.subject->start);
+                run.not_loaded.push_back(fmt::format("{}:{}:{}: notice: {}: {} [{}]", d.source->path(), at.line,
+                                                     at.column, d.diagnostic.summary, d.diagnostic.detail,
+                                                     not_loaded_rule_id));
+            }
+        }
         lint_ns.fetch_add(nanoseconds_since(lint_started), std::memory_order_relaxed);
     };
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
         run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
-                                 request.load_cache, scan_id, listings);
+                                 request.load_cache, scan_id, listings, resolver_for(run));
+        for (const auto& call : run.tree.unavailable_calls) {
+            if (call.why.kind != config::ModuleUnavailableKind::failed) continue;
+            std::string at = call.at.file != nullptr ? call.at.file->path() : run.dir;
+            if (call.at.file != nullptr) {
+                const ResolvedPos pos = call.at.file->resolve(call.at.pos);
+                at += fmt::format(":{}:{}", pos.line, pos.column);
+            }
+            const std::lock_guard<std::mutex> lock(fetch_failures_mutex);
+            scan.fetch_failures.insert(fmt::format("{}: cannot fetch {} (\"{}\"): {}", at, call.address, call.source,
+                                                   call.why.reason));
+        }
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
 
@@ -581,6 +647,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     for (auto& run : runs) {
         for (auto& f : run.findings) scan.findings.push_back(std::move(f));
         run.findings.clear();
+        for (auto& line : run.not_loaded) scan.not_loaded.push_back(std::move(line));
     }
     started = Clock::now();
     sort_findings(scan.findings);
@@ -783,6 +850,11 @@ LintResult run_session(const LintRequest& request) {
         result.baseline_dropped = *dropped;
     }
 
+    // The calls that could not be loaded, once per run (after any fixes):
+    // notices on stderr, which reports leave out, unless the rule that
+    // makes them findings is on.
+    for (auto& line : scan.not_loaded) say.send(MessageKind::notice, std::move(line));
+
     result.completed = true;
     result.findings = std::move(scan.findings);
     if (scan.catalogue.empty()) {
@@ -800,6 +872,8 @@ LintResult run_session(const LintRequest& request) {
         }
     }
     result.online_check_failures = online::failed_online_checks();
+    result.online_check_failures.insert(result.online_check_failures.end(), scan.fetch_failures.begin(),
+                                        scan.fetch_failures.end());
     result.times = scan.times;
     return result;
 }

@@ -210,6 +210,12 @@ public:
                     s_.platforms = *list;
                     check_platforms(*node.as_array());
                 }
+            } else if (k == "remote_module_findings") {
+                if (const auto* flag = node.as_boolean()) {
+                    s_.remote_module_findings = flag->get();
+                } else {
+                    error(node, "`remote_module_findings` must be true or false");
+                }
             } else if (k == "online") {
                 if (const auto* flag = node.as_boolean()) {
                     s_.online = flag->get();
@@ -248,7 +254,7 @@ public:
                 error(
                     node,
                     fmt::format("unknown setting {} (expected extend, root, preset, engine, engine_version, platforms, "
-                                "online, exclude, roots, shared, rules, ignore, policy, "
+                                "online, exclude, roots, shared, rules, ignore, policy, remote_module_findings, "
                                 "follow_external_symlinks or max_file_size)",
                                 shown_key(k)),
                     &key);

@@ -23,6 +23,7 @@
 #include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_resolution.hpp"
 #include "tfsift/lint/module_roles.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -690,7 +691,9 @@ private:
         }
         const lint::Settings settings;
         const Engine engine = lint::resolve_engine(std::nullopt, settings, dir);
-        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_);
+        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_, 0, nullptr,
+                                                      lint::default_module_resolver(
+                                                          lint::ModuleFetchPolicy{false, {}, engine, {}}));
         if (!tree.root) return std::nullopt;
         return origin_hover(config::module_to_json(*tree.root), path, dir, line);
     }

@@ -71,9 +71,9 @@ def make_repo(root):
     # The rules these checks use are opinionated ones: the strict preset. The
     # module-wide style rules would only add findings the checks do not
     # count (the scratch modules declare no required_version and leave a
-    # local unused on purpose).
+    # local unused on purpose, and no registry module is installed).
     write(root, ".tfsift.toml", 'preset = "strict"\n\n[rules]\n'
-          'required-version-missing = "off"\nunused-declaration = "off"\n')
+          'required-version-missing = "off"\nunused-declaration = "off"\nmodule-not-loaded = "off"\n')
     write(root, "envs/prod/main.tf", MODULE_CALLS + 'module "net" {\n  source = "../../modules/net"\n}\n')
     # A shared module: shared-module-max-version applies to it in every scope,
     # and an ignore comment serves it.

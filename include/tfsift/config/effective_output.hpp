@@ -22,6 +22,12 @@ struct EffectiveOutput {
     // permission), and why: not the configuration's fault, an I/O error.
     std::vector<std::string> read_failures;
     std::string text;
+    // The module calls that were not loaded ("FILE:LINE:COLUMN: module.x
+    // ... is not loaded ..."): they are about what tfsift could read, not
+    // about the configuration, so they are not part of the document; a
+    // front end shows them apart. A call whose fetch failed is an error
+    // and stays in the document.
+    std::vector<std::string> notices;
 };
 
 // Loads the module tree rooted at `dir` and renders it in `format`.

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tfsift/config/config_file.hpp"
 #include "tfsift/config/model.hpp"
+#include "tfsift/config/module_source_resolver.hpp"
 #include "tfsift/diagnostic.hpp"
 
 namespace tfsift::config {
@@ -53,6 +55,21 @@ struct LoadedModule {
     // Shared, like the decoded files, by every caller of the directory; never null.
     std::shared_ptr<const Module> module = empty_module();
     std::map<std::string, LoadedModule> children;
+    // Set on a module that a registry or remote source names, and on the
+    // local modules inside its package: where it came from (`dir` is this
+    // module's own directory). Such a module is someone else's code: lint
+    // reports nothing located in it unless asked to. Unset for the root
+    // module and the local modules it calls.
+    std::optional<ResolvedModule> remote;
+};
+
+// A module call the tree's resolver had no directory for.
+struct UnavailableCall {
+    std::string address;  // "module.a.module.b"
+    std::string source;   // as written
+    ModuleUnavailable why;
+    Origin at;                      // the call's `source`
+    bool in_remote_module = false;  // the call is written inside a remote module
 };
 
 }  // namespace tfsift::config

@@ -1,7 +1,7 @@
 // Loading a root module directory and the modules it calls: each module's
 // files parsed, decoded and merged (override files applied), local module
-// sources followed relative to the calling module, installed remote modules
-// optionally followed through .terraform/modules/modules.json.
+// sources followed relative to the calling module, other sources through
+// the resolver the caller passes (installed modules, the module cache).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/config/module_source_resolver.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
@@ -29,10 +30,16 @@ inline constexpr std::size_t max_diagnostics_per_kind = 100;
 
 struct TreeOptions {
     Engine engine = Engine::terraform;
-    // Follow remote module calls that `terraform init` installed (listed in
-    // the root's .terraform/modules/modules.json). Off by default: the
-    // effective document's reference data loads local sources only.
-    bool installed_modules = false;
+    // Gives the directory of each call whose source is not a local path
+    // (config/module_source_resolver.hpp): installed modules, the module
+    // cache, the network. Null: such calls are not followed (the effective
+    // document's reference data loads local sources only). A call it has no
+    // directory for is listed in LoadedTree::unavailable_calls; when the root
+    // module makes it, it also gets one "Module not loaded" diagnostic on its
+    // `source` (a notice; an error when fetching failed). A called module's
+    // own calls are reported when it is loaded as a root, so that every scope
+    // gives the same answer.
+    std::shared_ptr<ModuleSourceResolver> module_resolver;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
     // The most modules (the root included) one tree may hold; later calls
@@ -76,6 +83,7 @@ struct LoadedTree {
     std::vector<LoadDiagnostic> diagnostics;  // in the order they arose
     ReadPolicy read_policy;                   // how the files were read; for lock and state files
     std::vector<std::string> read_failures;   // files that exist but could not be read, and why
+    std::vector<UnavailableCall> unavailable_calls;  // in the order they were met
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins

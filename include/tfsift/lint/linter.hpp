@@ -74,12 +74,14 @@ private:
 // stand in for files on disk (ReadPolicy::overlays). `cache` keeps parses
 // between loads (TreeOptions::cache); `scan_id` names the scan the load is
 // part of (TreeOptions::scan_id), and `listings` what it listed
-// (TreeOptions::listings).
+// (TreeOptions::listings). `resolver` gives the directories of remote
+// module calls (lint/module_resolution.hpp); null: they are not followed.
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root = {},
                                  std::shared_ptr<const FileOverlays> overlays = nullptr,
                                  std::shared_ptr<config::LoadCache> cache = nullptr, std::uint64_t scan_id = 0,
-                                 const ScanListings* listings = nullptr);
+                                 const ScanListings* listings = nullptr,
+                                 std::shared_ptr<config::ModuleSourceResolver> resolver = nullptr);
 
 // Lints one module: reports the loader's diagnostics (each under the rule
 // that claims it, `syntax-error` for parse errors, `invalid-configuration`

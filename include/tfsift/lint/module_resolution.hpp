@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tfsift/config/module_source_resolver.hpp"
+#include "tfsift/engine.hpp"
 
 namespace tfsift::lint {
 
@@ -19,6 +20,11 @@ struct ModuleFetchPolicy {
     bool network = false;
     // --cache-dir; empty: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/modules.
     std::string cache_dir;
+    // Whose CLI configuration (.terraformrc or .tofurc: hosts, credentials)
+    // and default registry apply.
+    Engine engine = Engine::terraform;
+    // The settings' engine_version (sent as X-Terraform-Version); empty: none.
+    std::string engine_version;
 };
 
 // The resolver chain for `policy`. Shared by every load of a run (it is

@@ -98,6 +98,9 @@ struct LintRequest {
     // (the language server) re-parses only the files that changed. Null:
     // every file is read and parsed.
     std::shared_ptr<config::LoadCache> load_cache;
+    // Where fetched remote modules are kept (--cache-dir); empty: the
+    // default (lint/module_resolution.hpp).
+    std::string module_cache_dir;
 };
 
 // Where a session's time went, in seconds. Each module is linted as soon as

@@ -67,6 +67,10 @@ struct Settings {
     // `online = true`: lock rules ask the registries what they signed
     // (`tfsift lint --online`); lint opens no socket otherwise.
     std::optional<bool> online;
+    // `remote_module_findings = true`: also report what is located inside
+    // remote modules (installed in .terraform/modules or fetched), which are
+    // someone else's code; by default only the user's own files are.
+    bool remote_module_findings = false;
     std::optional<Preset> preset;  // `preset`: which rules are on before [rules]
     std::map<std::string, RuleSetting> rules;
     std::vector<PathIgnore> ignores;
