@@ -1,5 +1,6 @@
 // lock-stale-provider: a lock file entry for a provider nothing requires.
 #include "support/factories.hpp"
+#include "support/not_loaded_caveat.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 
@@ -18,8 +19,10 @@ Rule lock_stale_provider() {
         "Reports each `provider` block of the root module's `.terraform.lock.hcl` whose provider is required by no "
         "module of the tree and used by no resource of the state file (when there is one). `terraform init` "
         "removes such entries the next time it runs. A state file that cannot be read is reported too, since "
-        "entries it might still need cannot be told apart then. Nothing is reported while the tree calls modules "
-        "that are not loaded (registry or remote sources): they may require the provider.";
+        "entries it might still need cannot be told apart then. While some module calls of the tree are not loaded "
+        "(a remote module neither installed nor cached, see `module-not-loaded`), entries are still reported, "
+        "as notices whose message names those calls, since they may require the provider; `--fix` then leaves "
+        "the entry alone. `tfsift fetch` (or `terraform init`) makes the answer certain.";
     r.doc.why =
         "Stale entries make the lock file say the project depends on providers it no longer uses, and the next "
         "`init` produces an unrelated diff in whatever change happens to run it.";
@@ -39,8 +42,9 @@ resource "aws_s3_bucket" "logs" {
         if (ctx.role != ModuleRole::root) return;
         const LockInputs& in = load_lock_inputs(ctx);
         if (!in.exists || in.read.has_errors()) return;
-        // Modules that are not loaded (remote sources) may require more.
-        if (!config::unloaded_module_calls(ctx.module()).empty()) return;
+        // Modules that are not loaded may require more: the entry is still
+        // reported, saying so, as a notice, and not removed by --fix.
+        const std::vector<std::string> unloaded = config::unloaded_module_calls(ctx.module());
         auto state = load_state(ctx);
         config::TreeRequirements from_state;  // what only the state requires
         if (state) {
@@ -52,14 +56,15 @@ resource "aws_s3_bucket" "logs" {
             if (in.requirements().count(provider) || from_state.count(provider)) continue;
             Finding f;
             f.rule_id = "lock-stale-provider";
-            f.severity = Severity::warning;
+            // A maybe: a notice, which does not fail a run by default.
+            f.severity = unloaded.empty() ? Severity::warning : Severity::notice;
             f.message =
                 "provider " + provider.to_string() + " is locked but " +
                 (state ? "neither the configuration nor the state requires" : "the configuration does not require") +
-                " it any more";
+                " it any more" + not_loaded_caveat(unloaded, "require it");
             f.file = in.source();
             f.range = in.entry_range(provider, nullptr);
-            attach_lock_repair(ctx, f, provider);
+            if (unloaded.empty()) attach_lock_repair(ctx, f, provider);
             sink.report(std::move(f));
         }
     };

@@ -9,6 +9,7 @@
 #include "tfsift/config/tree_requirements.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_discovery.hpp"
+#include "tfsift/lint/module_resolution.hpp"
 #include "tfsift/lint/settings.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/net/http_client.hpp"
@@ -157,9 +158,41 @@ LockCommandResult run_lock_command(const LockCommandRequest& o) {
     for (const auto& e : settings.errors) say(e.to_string());
     if (!settings.ok()) return result;
     const Engine engine = resolve_engine(o.engine, settings.settings, o.dir);
-    auto tree = load_for_lint(o.dir, engine, settings.settings);
+    // Remote modules from .terraform/modules, the module cache, or (unless
+    // offline) the network: the lock file needs the providers they require.
+    ModuleFetchPolicy fetch;
+    fetch.network = !o.offline;
+    fetch.cache_dir = o.cache_dir;
+    fetch.engine = engine;
+    fetch.engine_version = settings.settings.engine_version.value_or("");
+    auto tree = load_for_lint(o.dir, engine, settings.settings, {}, nullptr, nullptr, 0, nullptr,
+                              default_module_resolver(fetch));
     if (!tree.root) {
         say(fmt::format("tfsift: cannot read {}", o.dir));
+        return result;
+    }
+    // A module that could not be loaded may require providers: a lock file
+    // written without it would be incomplete, so nothing is written.
+    if (!tree.unavailable_calls.empty()) {
+        for (const auto& call : tree.unavailable_calls) {
+            std::string at = call.at.file != nullptr ? call.at.file->path() : o.dir;
+            if (call.at.file != nullptr) {
+                const ResolvedPos pos = call.at.file->resolve(call.at.pos);
+                at += fmt::format(":{}:{}", pos.line, pos.column);
+            }
+            std::string why = call.why.reason;
+            if (why.empty()) {
+                why = o.offline ? "it is neither installed in .terraform/modules nor in the module cache, and "
+                                  "--offline opens no connection"
+                                : "it is neither installed in .terraform/modules nor in the module cache";
+            }
+            say(fmt::format("tfsift: {}: {} (\"{}\") is not loaded: {}", at, call.address, call.source, why));
+        }
+        say(fmt::format(
+            "tfsift: the providers of {} module call{} not loaded are unknown, so the lock file is left alone; "
+            "`tfsift fetch` (or `terraform init`) fetches {}",
+            tree.unavailable_calls.size(), tree.unavailable_calls.size() == 1 ? "" : "s",
+            tree.unavailable_calls.size() == 1 ? "it" : "them"));
         return result;
     }
     if (tree.has_errors()) {

@@ -27,7 +27,7 @@ struct LockCommandRequest {
     std::vector<std::string> providers;  // lock only these provider source addresses; none: all required
     bool offline = false;                // only packages already on disk; open no connection
     bool enable_plugin_cache = false;    // also unpack fetched packages into the plugin cache
-    std::string cache_dir;               // download cache; empty: the default one
+    std::string cache_dir;               // download cache (providers and modules); empty: the default one
     unsigned jobs = 0;                   // packages fetched at once; 0: the default
     std::string max_package_size;        // "2GiB", "512MiB", bytes...; empty: the default
     bool quiet = false;                  // no progress lines
