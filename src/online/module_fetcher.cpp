@@ -1,7 +1,9 @@
 // Module packages: resolve, find in the cache, fetch what is missing.
 #include "tfsift/online/module_fetcher.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -551,7 +553,20 @@ ModuleFetchResult ModuleFetcher::fetch(const std::string& source, const std::str
                                    "TFSIFT_CACHE_DIR, or pass --cache-dir.");
             return;
         }
-        const auto pkg = config::classify_module_package(source, !version.empty());
+        auto pkg = config::classify_module_package(source, !version.empty());
+        // A registry address without a host names the engine's own registry.
+        if (pkg.kind == ModulePackageKind::registry && impl_->options.engine == Engine::opentofu &&
+            pkg.host == default_registry_host(Engine::terraform)) {
+            const std::string given = pkg.package.substr(pkg.host.size() + 1);
+            std::string lowered(source.substr(0, pkg.host.size() + 1));
+            std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (lowered != pkg.host + "/") {
+                pkg.host = std::string(default_registry_host(Engine::opentofu));
+                pkg.package = pkg.host + "/" + given;
+                pkg.source = pkg.subdir.empty() ? pkg.package : pkg.package + "//" + pkg.subdir;
+            }
+        }
         slot->result = impl_->fetch_package(pkg, version, 0);
     });
     return slot->result;
