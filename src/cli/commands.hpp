@@ -127,6 +127,19 @@ struct LockDiffOptions {
 void add_lock_diff_options(CLI::App& cmd, LockDiffOptions& options);
 int run_lock_diff(const LockDiffOptions& options);
 
+// `tfsift fetch [DIR...] [--cache-dir DIR] [--offline] [--quiet]`: fills the
+// module cache with every remote module call of the roots, like `terraform
+// get`; exit 2 when a call could not be fetched.
+struct FetchOptions {
+    std::vector<std::string> dirs;
+    std::string cache_dir;
+    bool offline = false;
+    bool quiet = false;
+    std::string engine;  // empty: terraform
+};
+void add_fetch_options(CLI::App& cmd, FetchOptions& options);
+int run_fetch(const FetchOptions& options);
+
 // `tfsift server [--stdio] [--debounce MS]`: the language server on stdin
 // and stdout; exit 0 after `shutdown` and `exit`, 1 when the stream ends or
 // `exit` comes without `shutdown`.

@@ -51,6 +51,11 @@ int run_command_line(int argc, char** argv) {
         "diff", "Review a lock-file change against a git revision: what changed, and whether every new hash is signed");
     tfsift::cli::add_lock_diff_options(*lock_diff_cmd, lock_diff);
 
+    tfsift::cli::FetchOptions fetch;
+    auto* fetch_cmd = app.add_subcommand(
+        "fetch", "Fetch the remote modules (registry, git, archives) the roots call into tfsift's module cache");
+    tfsift::cli::add_fetch_options(*fetch_cmd, fetch);
+
     tfsift::cli::InitOptions init;
     auto* init_cmd =
         app.add_subcommand("init", "Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint");
@@ -101,6 +106,7 @@ int run_command_line(int argc, char** argv) {
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*lock_diff_cmd) return tfsift::cli::run_lock_diff(lock_diff);
         if (*providers_lock_cmd) return tfsift::cli::run_lock(lock);
+        if (*fetch_cmd) return tfsift::cli::run_fetch(fetch);
         if (*init_cmd) return tfsift::cli::run_init(init);
         if (*server_cmd) return tfsift::cli::run_server(server);
         if (*parse_cmd) return tfsift::cli::run_debug_parse(parse_files);
