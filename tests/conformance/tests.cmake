@@ -302,3 +302,15 @@ add_test(NAME lock-review
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/lock_review_check.py --tfsift $<TARGET_FILE:tfsift>
           --source ${PROJECT_SOURCE_DIR})
 set_tests_properties(lock-review PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# ---- remote modules end to end -------------------------------------------------
+# module_fetch_check.py serves the fixture registry's modules.v1, makes a git
+# repository and runs `tfsift fetch`, `tfsift lint --online` and `tfsift lock`
+# against them as a user would: registry version choice and locations, git
+# refs, https archives and pages, credentials, the module cache (freshness,
+# offline use, corruption) and every hostile case (traversal, symlink out,
+# hand-off, 100,000 versions, a redirect carrying credentials, a stalled git
+# server, hooks); skipped (77) without gpg, openssl or git.
+add_test(NAME module-fetch-check
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/module_fetch_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(module-fetch-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
