@@ -100,7 +100,7 @@ TEST_CASE("path segments are percent-encoded as UTF-8", "[net][url]") {
 }
 
 TEST_CASE("passwords in URLs are redacted as Go's URL.Redacted does", "[net][url]") {
-    using net::redacted_url;
+    using tfsift::net::redacted_url;
     CHECK(redacted_url("https://user:dlSECRETpw@host/x") == "https://user:xxxxx@host/x");
     CHECK(redacted_url("https://user:p@ss:w@host:8443/x?y=1") == "https://user:xxxxx@host:8443/x?y=1");
     CHECK(redacted_url("https://:secret@host") == "https://:xxxxx@host");
