@@ -39,6 +39,8 @@ _tfsift_takes_value() {
         "tfsift lock diff --cache-dir") return 0 ;;
         "tfsift lock diff --engine") return 0 ;;
         "tfsift lock diff --color") return 0 ;;
+        "tfsift fetch --cache-dir") return 0 ;;
+        "tfsift fetch --engine") return 0 ;;
         "tfsift init --from-tflint") return 0 ;;
         "tfsift init --output"|"tfsift init -o") return 0 ;;
         "tfsift server --debounce") return 0 ;;
@@ -55,7 +57,7 @@ _tfsift() {
         if (( skip )); then skip=0; continue; fi
         if _tfsift_takes_value "$path" "$word"; then skip=1; continue; fi
         case "$path $word" in
-            "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift init"|"tfsift server"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
+            "tfsift lint"|"tfsift rules"|"tfsift rule"|"tfsift effective"|"tfsift lock"|"tfsift fetch"|"tfsift init"|"tfsift server"|"tfsift debug"|"tfsift completion"|"tfsift man") path="$path $word" ;;
             "tfsift lock diff") path="$path $word" ;;
             "tfsift debug parse"|"tfsift debug hash"|"tfsift debug lock") path="$path $word" ;;
         esac
@@ -96,6 +98,8 @@ _tfsift() {
             "tfsift lock diff --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lock diff --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
             "tfsift lock diff --color") mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur") ;;
+            "tfsift fetch --cache-dir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift fetch --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
             "tfsift init --from-tflint") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift init --output"|"tfsift init -o") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift debug lock --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
@@ -104,13 +108,14 @@ _tfsift() {
     fi
     local options="" subcommands="" values=""
     case "$path" in
-        "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock init server debug completion man'; values='' ;;
+        "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock fetch init server debug completion man'; values='' ;;
         "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore'; subcommands=''; values='' ;;
         "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
-        "tfsift effective") options='--help -h --format --engine --installed-modules'; subcommands=''; values='' ;;
+        "tfsift effective") options='--help -h --format --engine'; subcommands=''; values='' ;;
         "tfsift lock") options='--help -h --platform --fs-mirror --net-mirror --provider --offline --cache-dir --jobs --max-package-size --quiet --enable-plugin-cache --engine'; subcommands='diff'; values='' ;;
         "tfsift lock diff") options='--help -h --base --base-file --offline --format -f --output -o --jobs --cache-dir --engine --color'; subcommands=''; values='' ;;
+        "tfsift fetch") options='--help -h --cache-dir --offline --quiet --engine'; subcommands=''; values='' ;;
         "tfsift init") options='--help -h --from-tflint --output -o --force'; subcommands=''; values='' ;;
         "tfsift server") options='--help -h --stdio --debounce'; subcommands=''; values='' ;;
         "tfsift debug") options='--help -h'; subcommands='parse hash lock'; values='' ;;

@@ -12,9 +12,9 @@ function __tfsift_path
             continue
         end
         switch "$path $word"
-            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift lock diff --base' 'tfsift lock diff --base-file' 'tfsift lock diff --format' 'tfsift lock diff -f' 'tfsift lock diff --output' 'tfsift lock diff -o' 'tfsift lock diff --jobs' 'tfsift lock diff --cache-dir' 'tfsift lock diff --engine' 'tfsift lock diff --color' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift server --debounce' 'tfsift debug lock --engine'
+            case 'tfsift lint --format' 'tfsift lint -f' 'tfsift lint --output' 'tfsift lint -o' 'tfsift lint --sarif-category' 'tfsift lint --minimum-failure-severity' 'tfsift lint --enable' 'tfsift lint --disable' 'tfsift lint --only' 'tfsift lint --config' 'tfsift lint --chdir' 'tfsift lint --state' 'tfsift lint --engine' 'tfsift lint --color' 'tfsift lint --jobs' 'tfsift lint -j' 'tfsift lint --write-baseline' 'tfsift lint --baseline' 'tfsift lint --ignore-reason' 'tfsift lint --preset' 'tfsift rule --all-markdown' 'tfsift effective --format' 'tfsift effective --engine' 'tfsift lock --platform' 'tfsift lock --fs-mirror' 'tfsift lock --net-mirror' 'tfsift lock --provider' 'tfsift lock --cache-dir' 'tfsift lock --jobs' 'tfsift lock --max-package-size' 'tfsift lock --engine' 'tfsift lock diff --base' 'tfsift lock diff --base-file' 'tfsift lock diff --format' 'tfsift lock diff -f' 'tfsift lock diff --output' 'tfsift lock diff -o' 'tfsift lock diff --jobs' 'tfsift lock diff --cache-dir' 'tfsift lock diff --engine' 'tfsift lock diff --color' 'tfsift fetch --cache-dir' 'tfsift fetch --engine' 'tfsift init --from-tflint' 'tfsift init --output' 'tfsift init -o' 'tfsift server --debounce' 'tfsift debug lock --engine'
                 set skip 1
-            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift init' 'tfsift server' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift lock diff' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
+            case 'tfsift lint' 'tfsift rules' 'tfsift rule' 'tfsift effective' 'tfsift lock' 'tfsift fetch' 'tfsift init' 'tfsift server' 'tfsift debug' 'tfsift completion' 'tfsift man' 'tfsift lock diff' 'tfsift debug parse' 'tfsift debug hash' 'tfsift debug lock'
                 set path "$path $word"
         end
     end
@@ -27,6 +27,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rules' -d 'List ever
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'rule' -d 'Print a rule\'s documentation as Markdown'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'effective' -d 'Print the effective configuration of a module tree, override files applied'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'lock' -d 'Record the required providers\' versions and hashes in .terraform.lock.hcl (from the registries, or offline)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'fetch' -d 'Fetch the remote modules (registry, git, archives) the roots call into tfsift\'s module cache'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'init' -d 'Write a .tfsift.toml, from an existing .tflint.hcl with --from-tflint'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'server' -d 'Run the language server on standard input and output (diagnostics, fixes and rule docs in editors)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift"' -a 'debug' -d 'Inspect tfsift\'s internal models'
@@ -72,7 +73,6 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l format -x -a 'json hcl' -d 'Output format'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l engine -x -a 'terraform opentofu' -d 'Loading rules: terraform or opentofu (.tofu files)'
-complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -l installed-modules -d 'Also load remote modules installed in .terraform/modules'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift effective"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -a 'diff' -d 'Review a lock-file change against a git revision: what changed, and whether every new hash is signed'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock"' -l help -s h -d 'Print this help message and exit'
@@ -98,6 +98,12 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l cache-dir -
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: from the lock file\'s header)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -l color -x -a 'auto always never' -d 'Colour the text output: auto, always or never'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lock diff"' -F
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -l help -s h -d 'Print this help message and exit'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -l cache-dir -r -F -d 'Cache directory; modules go in its .tfsift-modules (default: TFSIFT_CACHE_DIR, else $XDG_CACHE_HOME/tfsift/modules)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -l offline -d 'Only report what the module cache holds; open no network connection'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -l quiet -d 'Print only problems and the summary line'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -l engine -x -a 'terraform opentofu' -d 'terraform or opentofu (default: terraform)'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift fetch"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l from-tflint -r -F -d 'Import rule choices from this TFLint file (e.g. .tflint.hcl)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift init"' -l output -s o -r -F -d 'The settings file to write'
