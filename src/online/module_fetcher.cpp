@@ -528,8 +528,15 @@ struct ModuleFetcher::Impl {
             }
             case ModulePackageKind::invalid: break;
         }
-        return failure(pkg.display_host(), "Invalid module source address",
-                       fmt::format("The module source \"{}\" cannot be fetched: {}.", pkg.source, pkg.reason));
+        // The loader reports an invalid source (or a version on a source
+        // that takes none) where it is written; there is nothing to fetch,
+        // which is no failure of the network.
+        ModuleFetchResult r;
+        r.status = ModuleFetchStatus::unsupported;
+        r.host = pkg.display_host();
+        r.summary = "Invalid module source address";
+        r.detail = fmt::format("The module source \"{}\" cannot be fetched: {}.", pkg.source, pkg.reason);
+        return r;
     }
 };
 

@@ -100,10 +100,6 @@ set_tests_properties(effective-roundtrip-corpus PROPERTIES PROCESSORS 2 TIMEOUT 
 # ---- lock file rules and `lint --fix` end to end (fixtures/lock-e2e) ---------
 add_test(NAME lock-fix-end-to-end
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/lock_fix_check.sh $<TARGET_FILE:tfsift> ${PROJECT_SOURCE_DIR}/fixtures/lock-e2e)
-# ---- remote module calls offline: .terraform/modules, lock, lint -------------
-add_test(NAME remote-modules-offline
-  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/remote_modules_check.sh $<TARGET_FILE:tfsift>
-          ${PROJECT_SOURCE_DIR}/fixtures/lock-e2e)
 # ---- lock integrity and the writes of --fix, as a user meets them -------------
 # Corrupt packages, a read-only directory (setpriv), stale temporary files, a
 # held flock, symlinked and hard-linked files, a zip bomb.
