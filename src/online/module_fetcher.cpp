@@ -163,21 +163,25 @@ struct ModuleFetcher::Impl {
         return r;
     }
 
+    // Offline and not usable from the cache: a corrupt entry is an error,
+    // a missing one a call that is not fetched yet.
+    ModuleFetchResult offline_miss(const ModulePackage& pkg, const CachedModule& found) const {
+        if (!found.corrupt.empty()) {
+            return failure(pkg.display_host(), "Corrupt module cache entry",
+                           fmt::format("{}. tfsift does not use it; run `tfsift fetch` with network access to "
+                                       "fetch \"{}\" again.",
+                                       found.corrupt, pkg.package));
+        }
+        return not_cached(pkg);
+    }
+
     // The package `id` from the cache, or (online) fetched by `fill` into a
     // staging directory's tree/ and installed. `fill` returns an error text.
     ModuleFetchResult obtain(const ModulePackage& pkg, const std::string& id, ModuleManifest manifest,
                              const std::function<std::string(const fs::path&, ModuleManifest&)>& fill) {
         auto found = cache.find(id);
         if (found.tree) return from_cache(pkg, found, false);
-        if (!options.online) {
-            if (!found.corrupt.empty()) {
-                return failure(pkg.display_host(), "Corrupt module cache entry",
-                               fmt::format("{}. tfsift does not use it; run `tfsift fetch` with network access to "
-                                           "fetch \"{}\" again.",
-                                           found.corrupt, pkg.package));
-            }
-            return not_cached(pkg);
-        }
+        if (!options.online) return offline_miss(pkg, found);
         std::string lock_error;
         auto held = cache.lock(id, lock_error);
         if (!lock_error.empty()) warn(lock_error);
@@ -434,15 +438,7 @@ struct ModuleFetcher::Impl {
             const std::string id = ModuleCache::package_id(pkg.package, recalled->answer);
             auto found = cache.find(id);
             if (found.tree) return from_cache(pkg, found, false);
-            if (!options.online) {
-                if (!found.corrupt.empty()) {
-                    return failure(pkg.display_host(), "Corrupt module cache entry",
-                                   fmt::format("{}. tfsift does not use it; run `tfsift fetch` with network access "
-                                               "to fetch \"{}\" again.",
-                                               found.corrupt, pkg.package));
-                }
-                return not_cached(pkg);
-            }
+            if (!options.online) return offline_miss(pkg, found);
         } else if (!options.online) {
             return not_cached(pkg);
         }
