@@ -260,26 +260,42 @@ TEST_CASE("code actions: the safe fix, the ignore comment and fix all, only for 
     CHECK(code_actions(q, findings).empty());
 }
 
+namespace {
+
+// A module without a lock file, whose lock-missing finding's fix writes one,
+// and a quick-fix query on its main.tf.
+struct MissingLockFile {
+    explicit MissingLockFile(const testing::ScratchDir& dir)
+        : main_path((dir.path / "main.tf").string()), lock_path((dir.path / ".terraform.lock.hcl").string()) {
+        testing::write_file(dir.path / "main.tf", text);
+        auto src = std::make_shared<const SourceFile>(main_path, text);
+        auto lock = std::make_shared<const SourceFile>(lock_path, "");
+        finding.rule_id = "lock-missing";
+        finding.file = src;
+        finding.range = Range{Pos{0}, Pos{9}};
+        finding.fix = lint::Fix{"Write the lock file", lint::Applicability::safe, {{lock, Range{}, "# lock\n"}}};
+        query.uri = "file://" + main_path;
+        query.path = main_path;
+        query.text = text;
+        query.base_dir = dir.path.string();
+        query.range = TextRange{{0, 0}, {0, 0}};
+        query.only = {"quickfix"};
+    }
+    std::string main_path;
+    std::string lock_path;
+    std::string text = "terraform {}\n";
+    lint::Finding finding;
+    CodeActionQuery query;
+};
+
+}  // namespace
+
 TEST_CASE("code actions: a fix that writes a missing file creates it first", "[server][actions]") {
     testing::ScratchDir dir("tfsift-create-action");
-    const std::string main_path = (dir.path / "main.tf").string();
-    const std::string lock_path = (dir.path / ".terraform.lock.hcl").string();
-    const std::string text = "terraform {}\n";
-    testing::write_file(dir.path / "main.tf", text);
-    auto src = std::make_shared<const SourceFile>(main_path, text);
-    auto lock = std::make_shared<const SourceFile>(lock_path, "");
-    lint::Finding f;
-    f.rule_id = "lock-missing";
-    f.file = src;
-    f.range = Range{Pos{0}, Pos{9}};
-    f.fix = lint::Fix{"Write the lock file", lint::Applicability::safe, {{lock, Range{}, "# lock\n"}}};
-    CodeActionQuery q;
-    q.uri = "file://" + main_path;
-    q.path = main_path;
-    q.text = text;
-    q.base_dir = dir.path.string();
-    q.range = TextRange{{0, 0}, {0, 0}};
-    q.only = {"quickfix"};
+    MissingLockFile m(dir);
+    const std::string& lock_path = m.lock_path;
+    const lint::Finding& f = m.finding;
+    CodeActionQuery& q = m.query;
     q.creates_files = true;
     nlohmann::json actions = code_actions(q, {f});
     REQUIRE(!actions.empty());
@@ -343,24 +359,9 @@ TEST_CASE("hover shows a finding's rule documentation, and an overridden block's
 
 TEST_CASE("code actions: a client that cannot create files gets the fix as a command", "[server][actions]") {
     testing::ScratchDir dir("tfsift-create-command");
-    const std::string main_path = (dir.path / "main.tf").string();
-    const std::string lock_path = (dir.path / ".terraform.lock.hcl").string();
-    const std::string text = "terraform {}\n";
-    testing::write_file(dir.path / "main.tf", text);
-    auto src = std::make_shared<const SourceFile>(main_path, text);
-    auto lock = std::make_shared<const SourceFile>(lock_path, "");
-    lint::Finding f;
-    f.rule_id = "lock-missing";
-    f.file = src;
-    f.range = Range{Pos{0}, Pos{9}};
-    f.fix = lint::Fix{"Write the lock file", lint::Applicability::safe, {{lock, Range{}, "# lock\n"}}};
-    CodeActionQuery q;
-    q.uri = "file://" + main_path;
-    q.path = main_path;
-    q.text = text;
-    q.base_dir = dir.path.string();
-    q.range = TextRange{{0, 0}, {0, 0}};
-    q.only = {"quickfix"};
+    MissingLockFile m(dir);
+    const lint::Finding& f = m.finding;
+    CodeActionQuery& q = m.query;
     nlohmann::json actions = code_actions(q, {f});
     REQUIRE(!actions.empty());
     CHECK_FALSE(actions[0].contains("edit"));
