@@ -354,6 +354,92 @@ def case_offline_and_corrupt(s: Suite):
     expect("planted" not in open(os.path.join(pkg["dir"], "main.tf")).read(), "the planted file survived", r)
 
 
+def case_installed_modules(s: Suite):
+    """A root that `terraform init` installed: its registry and git calls are read from .terraform/modules
+    without the network. Arguments the installed versions do not declare are reported at the call, nothing
+    inside the installed modules is; an entry installed for another version or source is not used, and
+    says why; an unreadable manifest is reported, not skipped in silence."""
+    text = ('module "vpc" {\n  source  = "terraform-aws-modules/vpc/aws"\n  version = "5.1.0"\n'
+            '  cidr  = "10.0.0.0/16"\n  bogus = "x"\n}\n\n'
+            'module "git" {\n  source = "git::https://git.example.invalid/net.git?ref=v1.0.0"\n'
+            '  common = "a"\n  nope   = "b"\n}\n')
+    d = s.module(text)
+    installed = os.path.join(d, ".terraform", "modules")
+    for name, body in (("vpc", 'variable "cidr" {}\n\nlocals {\n  unused = "${var.cidr}"\n}\n'),
+                       ("git", 'variable "common" {}\n')):
+        os.makedirs(os.path.join(installed, name))
+        with open(os.path.join(installed, name, "main.tf"), "w") as f:
+            f.write(body)
+
+    def manifest(vpc_version, git_source):
+        # The shape `terraform init` writes (internal/modsdir).
+        return json.dumps({"Modules": [
+            {"Key": "", "Source": "", "Dir": "."},
+            {"Key": "vpc", "Source": "registry.terraform.io/terraform-aws-modules/vpc/aws",
+             "Version": vpc_version, "Dir": ".terraform/modules/vpc"},
+            {"Key": "git", "Source": git_source, "Dir": ".terraform/modules/git"}]})
+
+    with open(os.path.join(installed, "modules.json"), "w") as f:
+        f.write(manifest("5.1.0", "git::https://git.example.invalid/net.git?ref=v1.0.0"))
+    lines = text.splitlines()
+    wanted = sorted(("module-arguments-invalid", i + 1, "main.tf") for i, line in enumerate(lines)
+                    if line.strip().split(" ")[0] in ("bogus", "nope"))
+    offline = {"TFSIFT_OFFLINE": "1"}
+    r = s.run(["lint", "--format", "json", d], offline)
+    expect(not r.requests, "a lint of installed modules made requests", r)
+    doc = json.loads(r.out)
+    inside = [f for f in doc["findings"] if ".terraform" in f["location"]["path"]]
+    expect(not inside, f"findings inside the installed modules: {inside}", r)
+    got = sorted((f["rule"], f["location"]["start"]["line"], os.path.basename(f["location"]["path"]))
+                 for f in doc["findings"] if f["rule"] == "module-arguments-invalid")
+    expect(got == wanted, f"installed-module findings {got} != {wanted}", r)
+    expect("not loaded" not in r.err, "an installed call was reported as not loaded", r)
+    # The same from the directory itself (another scope), and from the parent with -r.
+    r2 = s.run(["lint", "--format", "json", "--only", "module-arguments-invalid", "."], offline, cwd=d)
+    expect(findings_of(r2) == wanted, f"lint from the module directory differs: {findings_of(r2)}", r2)
+    # Installed for another version / another ref: not used, and the reason is given.
+    with open(os.path.join(installed, "modules.json"), "w") as f:
+        f.write(manifest("5.0.0", "git::https://git.example.invalid/net.git?ref=v2.0.0"))
+    r = s.run(["lint", "--format", "json", "--only", "module-arguments-invalid", d], offline)
+    expect(findings_of(r) == [], f"a mismatched installation was used: {findings_of(r)}", r)
+    expect("5.0.0" in r.err and "module.vpc" in r.err, "the version mismatch is not explained", r)
+    expect("ref=v2.0.0" in r.err and "module.git" in r.err, "the source mismatch is not explained", r)
+    # A manifest that is not JSON: said, with its path.
+    with open(os.path.join(installed, "modules.json"), "w") as f:
+        f.write("{not json")
+    r = s.run(["lint", "--format", "json", "--only", "module-arguments-invalid", d], offline)
+    expect(".terraform/modules/modules.json cannot be used" in r.err, "an invalid manifest was skipped silently", r)
+
+
+def case_lock_rules_with_unloaded_call(s: Suite):
+    """The lock rules are not switched off by a call that cannot be loaded: a stale entry is still reported
+    (a notice naming the call, since that module might require the provider), and reported as a warning
+    once the call is loaded."""
+    shutil.rmtree(s.module_cache, ignore_errors=True)
+    d = s.module('terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n'
+                 '      version = "3.2.1"\n    }\n  }\n}\n\nresource "null_resource" "x" {}\n\n' +
+                 s.call("net", f"{s.host}/example/net/aws", "1.0.0"))
+    with open(os.path.join(d, ".terraform.lock.hcl"), "w") as f:
+        f.write('provider "registry.terraform.io/hashicorp/null" {\n  version     = "3.2.1"\n'
+                '  constraints = "3.2.1"\n  hashes = [\n'
+                '    "h1:FbGfc+muBsC17Ohy5g806iuI1hQc4SIexpYCrQHQd8w=",\n  ]\n}\n\n'
+                'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.5.1"\n  hashes = [\n'
+                '    "h1:IL9mSatmwov+e0+++YX2V6uel+dV6bn+fC/cnGDK3Ck=",\n  ]\n}\n')
+    args = ["lint", "--format", "json", "--only", "lock-stale-provider", d]
+    r = s.run(args, {"TFSIFT_OFFLINE": "1"})
+    doc = json.loads(r.out)
+    stale = [f for f in doc["findings"] if f["rule"] == "lock-stale-provider"]
+    expect(len(stale) == 1 and "hashicorp/random" in stale[0]["message"] and "module.net" in stale[0]["message"]
+           and stale[0]["severity"] == "notice",
+           f"the stale entry was not reported as a notice naming the call: {stale}", r)
+    r = s.run(["fetch", d])
+    expect(r.rc == 0, "fetch failed", r)
+    r = s.run(args, {"TFSIFT_OFFLINE": "1"})
+    stale = [f for f in json.loads(r.out)["findings"] if f["rule"] == "lock-stale-provider"]
+    expect(len(stale) == 1 and stale[0]["severity"] == "warning" and "module.net" not in stale[0]["message"],
+           f"once the call is loaded, the stale entry is not a plain warning: {stale}", r)
+
+
 def findings_of(run: Run) -> list[tuple[str, int, str]]:
     doc = json.loads(run.out)
     return sorted((f["rule"], f["location"]["start"]["line"], os.path.basename(f["location"]["path"]))
