@@ -16,6 +16,7 @@
 #   fixtures/rules/<rule-id>/failing/main.tf  a case with `# expect: <rule-id>` where the finding starts
 #   fixtures/rules/<rule-id>/passing/main.tf  a case without findings
 #   docs/rules/<rule-id>.md                   generated from the rule (with --build)
+#   docs/rules.md                             the index of the rule pages (with --build)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +28,7 @@ while [[ $# -gt 0 ]]; do
             shift 2
             ;;
         -h | --help)
-            sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         -*)
@@ -152,7 +153,9 @@ echo "new-rule: wrote rules/$fn.cpp, fixtures/rules/$id/{failing,passing}/main.t
 if [[ -n $build ]]; then
     cmake --build "$build" -j2 --target tfsift
     "$build/tfsift" rule --all-markdown "$src/docs/rules"
-    echo "new-rule: wrote docs/rules/$id.md"
+    python3 "$src/scripts/rules-index.py"
+    echo "new-rule: wrote docs/rules/$id.md and the index docs/rules.md"
 else
-    echo "new-rule: build, then run \`BUILD/tfsift rule --all-markdown docs/rules\` to generate docs/rules/$id.md"
+    echo "new-rule: build, then run \`BUILD/tfsift rule --all-markdown docs/rules\` and scripts/rules-index.py" \
+        "to generate docs/rules/$id.md and the index docs/rules.md"
 fi
