@@ -28,6 +28,7 @@ resource "aws_s3_bucket" "logs" {
 }
 
 output "bucket_arn" {
+  # tfsift-ignore: deprecated-interpolation -- callers still on Terraform 0.11
   value = aws_s3_bucket.logs.arn
 }
 
