@@ -4,7 +4,7 @@
 # recompilation of tfsift; fmt and toml++, which Debian ships as shared
 # libraries only, are compiled from their headers in two small files.
 # Libraries without a static archive in Debian 12, and those a remaining
-# shared library loads anyway, stay shared; README.md ("A mostly static
+# shared library loads anyway, stay shared; CONTRIBUTING.md ("A mostly static
 # binary") lists them and a test compares the binary with that list.
 if(NOT TFSIFT_STATIC)
   return()

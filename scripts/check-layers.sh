@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the layering of the source tree (README.md, "How tfsift is built"):
+# Checks the layering of the source tree (CONTRIBUTING.md, "How tfsift is built"):
 #   - providers/ (include/tfsift/providers, src/providers) never includes
 #     config/: provider facts know nothing of the configuration model;
 #   - lint/ (include/tfsift/lint, src/lint) never includes the rules: the

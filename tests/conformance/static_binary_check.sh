@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tfsift-static (-DTFSIFT_STATIC=ON): the shared libraries it needs are
-# exactly those README.md lists under "A mostly static binary", ldd resolves
+# exactly those CONTRIBUTING.md lists under "A mostly static binary", ldd resolves
 # them all, none of the libraries linked statically is loaded by the binary
 # itself, and the binary runs and reports what tfsift does.
 #   static_binary_check.sh SOURCE_DIR TFSIFT_STATIC TFSIFT
@@ -13,12 +13,12 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # The documented list: the first column of the table between the markers.
 documented=$(sed -n '/<!-- static-binary-shared-libraries: begin -->/,/<!-- static-binary-shared-libraries: end -->/p' \
-    "$src/README.md" | grep -oE '^\| `lib[^`]+`' | tr -d '|` ' | sort)
-[[ -n $documented ]] || { echo "FAIL: README.md has no list of the static binary's shared libraries"; exit 1; }
+    "$src/CONTRIBUTING.md" | grep -oE '^\| `lib[^`]+`' | tr -d '|` ' | sort)
+[[ -n $documented ]] || { echo "FAIL: CONTRIBUTING.md has no list of the static binary's shared libraries"; exit 1; }
 needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort)
 if [[ $needed != "$documented" ]]; then
-    fail "the binary needs a different set of shared libraries than README.md lists"
-    diff <(echo "$documented") <(echo "$needed") | sed 's/^</  only in README.md:/; s/^>/  only in the binary:/' | grep only
+    fail "the binary needs a different set of shared libraries than CONTRIBUTING.md lists"
+    diff <(echo "$documented") <(echo "$needed") | sed 's/^</  only in CONTRIBUTING.md:/; s/^>/  only in the binary:/' | grep only
 fi
 
 ldd_output=$(ldd "$binary")

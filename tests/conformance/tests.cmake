@@ -207,7 +207,7 @@ set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME shell-docs
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shell_docs_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
 set_tests_properties(shell-docs PROPERTIES TIMEOUT 120)
-# -DTFSIFT_STATIC=ON: tfsift-static's shared libraries against README.md's list,
+# -DTFSIFT_STATIC=ON: tfsift-static's shared libraries against CONTRIBUTING.md's list,
 # and its report against tfsift's.
 if(TARGET tfsift-static)
   add_test(NAME static-binary
@@ -250,7 +250,7 @@ set_tests_properties(lint-corpus-report PROPERTIES TIMEOUT 600)
 # recursive run of its repository, a run of the directory and a run per file.
 # CI checks the rule fixtures (one repository) and one corpus repository; the
 # whole corpus is `scope_consistency_check.py --corpus ../shared/corpus`
-# (README.md, "Proving the linter").
+# (CONTRIBUTING.md, "Proving the loader and the linter").
 add_test(NAME scope-consistency
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/scope_consistency_check.py
           --tfsift $<TARGET_FILE:tfsift> --jobs 2 --sample 4
