@@ -8,8 +8,11 @@
 FROM debian:12 AS build
 WORKDIR /src/tfsift
 COPY . .
+# The build context has no .git (.dockerignore): the commit `tfsift --version`
+# names comes from here (docker build --build-arg TFSIFT_COMMIT=...).
+ARG TFSIFT_COMMIT=
 ENV TFSIFT_BUILD_TARGET=tfsift
-RUN scripts/build.sh --install-packages /src/build -DCMAKE_BUILD_TYPE=Release \
+RUN scripts/build.sh --install-packages /src/build -DCMAKE_BUILD_TYPE=Release "-DTFSIFT_COMMIT=${TFSIFT_COMMIT}" \
     && strip /src/build/tfsift \
     && /src/build/tfsift --version \
     && scripts/runtime-packages.sh /src/build/tfsift > /src/build/runtime-packages.txt

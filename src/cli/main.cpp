@@ -7,6 +7,7 @@
 #include <new>
 #include <system_error>
 
+#include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/documentation_commands.hpp"
 #include "cli/exit_status.hpp"
@@ -20,10 +21,12 @@ namespace {
 
 int run_command_line(int argc, char** argv) {
     CLI::App app{"tfsift: fast static analysis for Terraform and OpenTofu configurations", "tfsift"};
-    app.set_version_flag("--version",
-                         fmt::format("tfsift {} (registry requests as Terraform {} / OpenTofu {})", TFSIFT_VERSION,
-                                     tfsift::default_engine_version(tfsift::Engine::terraform),
-                                     tfsift::default_engine_version(tfsift::Engine::opentofu)));
+    const auto commit = tfsift::cli::build_commit();
+    app.set_version_flag(
+        "--version",
+        fmt::format("tfsift {} (commit {}; registry requests as Terraform {} / OpenTofu {})", TFSIFT_VERSION,
+                    commit.empty() ? "unknown" : commit, tfsift::default_engine_version(tfsift::Engine::terraform),
+                    tfsift::default_engine_version(tfsift::Engine::opentofu)));
     app.require_subcommand(1);
 
     tfsift::cli::LintOptions lint;

@@ -207,6 +207,10 @@ set_tests_properties(installer-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME shell-docs
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/shell_docs_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
 set_tests_properties(shell-docs PROPERTIES TIMEOUT 120)
+# `tfsift --version`: the version and the commit recorded at build time.
+add_test(NAME version
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/version_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift>)
+set_tests_properties(version PROPERTIES TIMEOUT 60)
 # -DTFSIFT_STATIC=ON: tfsift-static's shared libraries against CONTRIBUTING.md's list,
 # and its report against tfsift's.
 if(TARGET tfsift-static)
