@@ -17,10 +17,36 @@ add_custom_command(
   DEPENDS tfsift ${PROJECT_SOURCE_DIR}/cmake/generate_shell_docs.cmake
   COMMENT "Writing the manual page and the shell completions"
   VERBATIM)
-add_custom_target(tfsift_shell_docs ALL DEPENDS ${TFSIFT_SHELL_DOCS})
+# The manual page is installed compressed, as Debian policy asks and man
+# reads everywhere (gzip -n: no name or time stamp, the same bytes each build).
+add_custom_command(
+  OUTPUT ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz
+  COMMAND gzip -9n -c ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1 > ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz.tmp
+  COMMAND ${CMAKE_COMMAND} -E rename ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz.tmp ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz
+  DEPENDS ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1
+  COMMENT "Compressing the manual page")
+add_custom_target(tfsift_shell_docs ALL DEPENDS ${TFSIFT_SHELL_DOCS} ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz)
+
+# The licence in Debian's machine-readable copyright format (DEP-5), made
+# from LICENSE: every line indented by one space, an empty line written " .".
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/LICENSE)
+file(READ ${PROJECT_SOURCE_DIR}/LICENSE _tfsift_license)
+string(REGEX REPLACE "^\n+" "" _tfsift_license "${_tfsift_license}")
+string(REGEX REPLACE "\n+$" "" _tfsift_license "${_tfsift_license}")
+string(REGEX REPLACE "[ \t]+\n" "\n" _tfsift_license "${_tfsift_license}")
+string(REPLACE "\n" "\n " _tfsift_license " ${_tfsift_license}")
+string(REGEX REPLACE "\n \n" "\n .\n" _tfsift_license "${_tfsift_license}")
+string(REGEX REPLACE "\n \n" "\n .\n" _tfsift_license "${_tfsift_license}")
+set(_tfsift_copyright "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: tfsift\n")
+if(TFSIFT_HOMEPAGE)
+  string(APPEND _tfsift_copyright "Source: ${TFSIFT_HOMEPAGE}\n")
+endif()
+string(APPEND _tfsift_copyright "\nFiles: *\nCopyright: 2026 the tfsift authors\nLicense: Apache-2.0\n\n"
+       "License: Apache-2.0\n${_tfsift_license}\n")
+file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/copyright CONTENT "${_tfsift_copyright}")
 
 install(TARGETS tfsift RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME tfsift)
 # zsh finds completions on $fpath: Debian's zsh reads vendor-completions under
@@ -39,7 +65,9 @@ install(CODE "set(_tfsift_zsh_dir \"${TFSIFT_ZSH_COMPLETION_DIR}\")
   endif()
   file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/\${_tfsift_zsh_dir}\" TYPE FILE FILES \"${TFSIFT_SHELL_DOCS_DIR}/_tfsift\")")
 install(FILES ${TFSIFT_SHELL_DOCS_DIR}/tfsift.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
+# The installed README is the short one for users (share/README.md); the
+# repository's README.md links into the source tree, which is not installed.
+install(FILES ${PROJECT_SOURCE_DIR}/share/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${CMAKE_BINARY_DIR}/copyright
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # ---- the Debian package (cpack -G DEB in the build directory) ----------------
@@ -59,4 +87,10 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # (dpkg-dev, part of build-essential) finds them.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_STRIP_FILES ON)
+# A Homepage field only for a configured project address (-DTFSIFT_HOMEPAGE=).
+if(TFSIFT_HOMEPAGE)
+  set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${TFSIFT_HOMEPAGE}")
+else()
+  unset(CPACK_DEBIAN_PACKAGE_HOMEPAGE)
+endif()
 include(CPack)

@@ -26,11 +26,29 @@ for name in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); 
         || { echo "FAIL: Depends names $name, which no apt source offers"; exit 1; }
 done
 contents=$(dpkg-deb --contents "$deb")
-for path in ./usr/bin/tfsift ./usr/share/man/man1/tfsift.1 ./usr/share/bash-completion/completions/tfsift \
-            ./usr/share/zsh/vendor-completions/_tfsift ./usr/share/fish/vendor_completions.d/tfsift.fish; do
-    grep -q " $path\$" <<<"$contents" || grep -q " $path.gz\$" <<<"$contents" \
-        || { echo "FAIL: the package has no $path"; exit 1; }
+for path in ./usr/bin/tfsift ./usr/share/man/man1/tfsift.1.gz ./usr/share/bash-completion/completions/tfsift \
+            ./usr/share/zsh/vendor-completions/_tfsift ./usr/share/fish/vendor_completions.d/tfsift.fish \
+            ./usr/share/doc/tfsift/copyright ./usr/share/doc/tfsift/README.md; do
+    grep -q " $path\$" <<<"$contents" || { echo "FAIL: the package has no $path"; exit 1; }
 done
+# The manual page is compressed (gzip, no name or time stamp in its header).
+member() { dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$1"; }
+member ./usr/share/man/man1/tfsift.1.gz | gzip -t || { echo "FAIL: tfsift.1.gz is not gzip"; exit 1; }
+# copyright in Debian's machine-readable format, with the licence of LICENSE.
+copyright=$(member ./usr/share/doc/tfsift/copyright)
+[[ $(head -n 1 <<<"$copyright") == "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ]] \
+    || { echo "FAIL: copyright is not in Debian's copyright format"; exit 1; }
+grep -q '^License: Apache-2.0$' <<<"$copyright" || { echo "FAIL: copyright names no Apache-2.0 licence"; exit 1; }
+license_text=$(awk '/^License: Apache-2.0$/ { n = NR } { line[NR] = $0 } END { for (i = n + 1; i <= NR; i++) print line[i] }' <<<"$copyright")
+[[ $(sed 's/^ //; s/^\.$//' <<<"$license_text") == "$(sed 's/[[:space:]]*$//' "$root/LICENSE" | sed '/./,$!d')" ]] \
+    || { echo "FAIL: copyright does not hold LICENSE's text"; exit 1; }
+# The installed README is the one for users.
+cmp -s <(member ./usr/share/doc/tfsift/README.md) "$root/share/README.md" \
+    || { echo "FAIL: the installed README.md is not share/README.md"; exit 1; }
+# Homepage only for a configured project address.
+homepage=$(sed -n 's/^TFSIFT_HOMEPAGE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+field=$(dpkg-deb --field "$deb" Homepage)
+[[ $field == "$homepage" ]] || { echo "FAIL: Homepage is '$field', the configured address '$homepage'"; exit 1; }
 
 dpkg -i "$deb"
 trap 'dpkg -r tfsift >/dev/null' EXIT
