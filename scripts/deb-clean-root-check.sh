@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian package into a freshly made Debian 12 root and runs it
+# Installs the Debian package into a minimal Debian 12 root and runs it
 # there: the dependencies come from the Debian archive through apt, as on a
-# user's new machine. Needs root, mmdebstrap (apt-get install mmdebstrap)
-# and the Debian archive; it takes a few minutes, so CI runs the faster
-# scripts/deb-package-check.sh instead.
+# user's new machine. The root is scripts/debian-root.sh's (debootstrap's
+# minbase, made once and cached; scripts/release-check.sh runs the release
+# tarball in the same kind of root). Needs root, debootstrap and the Debian
+# archive; apt downloads the dependencies on every run, so CI runs the
+# faster scripts/deb-package-check.sh instead.
 #   scripts/deb-clean-root-check.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=$(cd "${1:?usage: scripts/deb-clean-root-check.sh BUILD_DIR}" && pwd)
-command -v mmdebstrap >/dev/null || { echo "deb-clean-root-check.sh: needs mmdebstrap (apt-get install mmdebstrap)" >&2; exit 2; }
 
 work=$(mktemp -d)
 chroot_dir="$work/root"
@@ -20,7 +21,7 @@ trap cleanup EXIT
 
 (cd "$build_dir" && cpack -G DEB -B "$work/package" >/dev/null)
 deb=$(ls "$work"/package/tfsift_*.deb)
-mmdebstrap --variant=apt --quiet bookworm "$chroot_dir"
+"$root/scripts/debian-root.sh" "$chroot_dir"
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
 cp "$deb" "$chroot_dir/tmp/tfsift.deb"
 cp -r "$root/docs/examples/basic" "$chroot_dir/tmp/basic"
@@ -35,6 +36,6 @@ chroot "$chroot_dir" sh -euc '
     status=0
     tfsift lint . >/dev/null || status=$?
     test "$status" -le 1
-    test -f /usr/share/man/man1/tfsift.1
+    test -f /usr/share/man/man1/tfsift.1.gz
 '
-echo "deb package: installed with its dependencies into a fresh Debian 12 root and ran there"
+echo "deb package: installed with its dependencies into a minimal Debian 12 root and ran there"
