@@ -109,7 +109,7 @@ _tfsift() {
     local options="" subcommands="" values=""
     case "$path" in
         "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock fetch init server debug completion man'; values='' ;;
-        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore'; subcommands=''; values='' ;;
+        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --engine --color --quiet -q --statistics --fix --online --offline --unsafe-fixes --jobs -j --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore --callers'; subcommands=''; values='' ;;
         "tfsift rules") options='--help -h'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='' ;;
         "tfsift effective") options='--help -h --format --engine'; subcommands=''; values='' ;;

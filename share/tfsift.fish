@@ -65,6 +65,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l diff -d 'Print t
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l show-fixes -d 'With --fix, print the unified diff of what was changed'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l preset -x -a 'recommended strict' -d 'recommended (the default) or strict (also the opinionated rules)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l no-gitignore -d 'With --recursive, also lint directories that .gitignore names'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l callers -d 'Also check the lock files of the root modules that call the linted modules (through any depth)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -F
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift rules"' -l help -s h -d 'Print this help message and exit'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift rule"' -l help -s h -d 'Print this help message and exit'

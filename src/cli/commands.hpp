@@ -46,6 +46,7 @@ struct LintOptions {
     bool show_fixes = false;    // --show-fixes: with --fix, print the diff of what changed
     std::string preset;         // --preset recommended|strict (into selection.preset)
     bool no_gitignore = false;  // --no-gitignore: -r lints what .gitignore names too
+    bool callers = false;       // --callers: also the lock files of the root modules calling the linted ones
 };
 
 // Declares the options of `tfsift lint` on its subcommand.

@@ -89,6 +89,8 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
         ->check(CLI::IsMember({"recommended", "strict"}))
         ->each([&o](const std::string& name) { o.selection.preset = lint::parse_preset(name); });
     cmd.add_flag("--no-gitignore", o.no_gitignore, "With --recursive, also lint directories that .gitignore names");
+    cmd.add_flag("--callers", o.callers,
+                 "Also check the lock files of the root modules that call the linted modules (through any depth)");
 }
 
 namespace {
@@ -195,6 +197,7 @@ int run_lint(const LintOptions& options) {
     if (options.online) request.online = true;
     request.offline = options.offline || offline_forced();
     request.respect_gitignore = !options.no_gitignore;
+    request.callers = options.callers;
     if (options.add_ignore) request.add_ignore_reason = options.ignore_reason;
     request.write_baseline_file = options.write_baseline;
     request.baseline_file = options.baseline;

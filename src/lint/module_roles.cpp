@@ -285,6 +285,24 @@ std::vector<std::string> ModuleRoleCache::local_calls(const std::string& module_
     return {};
 }
 
+std::set<std::string> ModuleRoleCache::callers_of(const std::string& module_dir) {
+    const std::string dir = absolute_normal_path(module_dir);
+    std::set<std::string> found;
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [root, repo] : by_root_) {
+        if (!repo->callers.count(dir)) continue;
+        // Breadth first over the calls read backwards; `found` stops a cycle.
+        std::vector<std::string> queue{dir};
+        for (std::size_t next = 0; next < queue.size(); ++next) {
+            for (const auto& [caller, targets] : repo->calls_of_dir) {
+                if (targets.count(queue[next]) && found.insert(caller).second) queue.push_back(caller);
+            }
+        }
+    }
+    found.erase(dir);
+    return found;
+}
+
 std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
                                                          const std::shared_ptr<const FileOverlays>& overlays) {
     const std::string base = absolute_normal_path(dir);

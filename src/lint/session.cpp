@@ -212,6 +212,49 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
     return true;
 }
 
+// With `callers`: the lock files of the root modules that call a target's
+// module, directly or through other modules, as the repository's module
+// calls say (lint/module_roles.hpp), join the targets as files of their own,
+// so that what a change to a called module breaks in its callers' lock files
+// is reported. A root module named whole already is left as it is.
+void add_caller_lock_files(const LintRequest& request, SettingsCache& settings_cache, ModuleRoleCache& role_cache,
+                           Targets& targets) {
+    const unsigned jobs = jobs_of(request);
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    std::vector<std::pair<std::string, std::string>> found;  // absolute caller directory, trusted root
+    for (const auto& [abs, target] : targets) {
+        const Settings* settings = settings_cache.for_dir(target.dir);
+        if (settings == nullptr) continue;  // reported; the scan stops on it
+        // Scans the target's repository, when no question did yet.
+        (void)role_cache.role_of(target.dir, *settings, target.trusted_root, request.overlays, jobs,
+                                 &settings_cache.probe());
+        for (const auto& caller : role_cache.callers_of(abs)) found.emplace_back(caller, target.trusted_root);
+    }
+    for (const auto& [caller, trusted_root] : found) {
+        const std::string lock = caller + "/.terraform.lock.hcl";
+        if (!fs::is_regular_file(lock, ec)) continue;
+        auto existing = targets.find(caller);
+        if (existing != targets.end() && existing->second.only_files.count("")) continue;
+        // Named relative to the working directory, as the user's paths are.
+        std::string dir = caller;
+        if (!cwd.empty()) {
+            const std::string relative = fs::path(caller).lexically_relative(cwd).string();
+            if (!relative.empty()) dir = relative;
+        }
+        const Settings* settings = settings_cache.for_dir(dir);
+        if (settings == nullptr) continue;
+        if (role_cache.role_of(dir, *settings, trusted_root, request.overlays, jobs, &settings_cache.probe()) !=
+            ModuleRole::root) {
+            continue;
+        }
+        Target& t = targets[caller];
+        if (t.dir.empty()) t.dir = dir;
+        t.only_files.insert(absolute_normal_path(lock));
+        if (t.trusted_root.empty()) t.trusted_root = trusted_root;
+    }
+}
+
 // The state file a module is compared with: the request's, else
 // terraform.tfstate in the module directory when there is anything by that
 // name (a FIFO or a dangling link included, so that it is reported rather
@@ -508,8 +551,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
                 at += fmt::format(":{}:{}", pos.line, pos.column);
             }
             const std::lock_guard<std::mutex> lock(fetch_failures_mutex);
-            scan.fetch_failures.insert(fmt::format("{}: cannot fetch {} (\"{}\"): {}", at, call.address, call.source,
-                                                   call.why.reason));
+            scan.fetch_failures.insert(
+                fmt::format("{}: cannot fetch {} (\"{}\"): {}", at, call.address, call.source, call.why.reason));
         }
         load_ns.fetch_add(nanoseconds_since(load_started), std::memory_order_relaxed);
     };
@@ -743,6 +786,7 @@ LintResult run_session(const LintRequest& request) {
     // the caller keeps them between runs.
     const std::shared_ptr<ModuleRoleCache> role_cache =
         request.module_roles ? request.module_roles : std::make_shared<ModuleRoleCache>();
+    if (request.callers) add_caller_lock_files(request, settings_cache, *role_cache, targets);
     Scan scan;
     // With `fix`, the lock findings carry the repair of their lock file
     // (lint/lock_fix.hpp), fetched from the registries unless offline.

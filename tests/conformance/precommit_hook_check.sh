@@ -140,6 +140,24 @@ web_module ">= 6.0"
 git add modules/web/main.tf
 refused "a called module's change the root's lock file no longer fits" '\.terraform\.lock\.hcl:[0-9]+:[0-9]+: error\[lock-version-mismatch\]'
 git checkout -q HEAD -- modules/web/main.tf
+# A module called by a root module that is not above it: envs/prod calls
+# modules/bucket. A change to the module's constraint alone breaks the lock
+# file of envs/prod, found through the repository's module calls.
+mkdir -p modules/bucket envs/prod
+bucket_module() {  # the called module, requiring aws $1
+  requirement "$1" > modules/bucket/main.tf
+  printf '\nresource "aws_instance" "bucket" {\n  ami           = "x"\n  instance_type = "y"\n}\n' >> modules/bucket/main.tf
+}
+bucket_module ">= 5.0"
+{ requirement "~> 5.0"; printf '\nmodule "bucket" {\n  source = "../../modules/bucket"\n}\n'; } > envs/prod/main.tf
+{ printf "$header"; lock_entry registry.terraform.io/hashicorp/aws 5.1.0; } > envs/prod/.terraform.lock.hcl
+git add -A
+accepted "envs/prod calling modules/bucket, with its lock file"
+bucket_module ">= 6.0"
+git add modules/bucket/main.tf
+refused "a change to modules/bucket that the lock file of envs/prod, its caller, no longer fits" \
+  'envs/prod/\.terraform\.lock\.hcl:[0-9]+:[0-9]+: error\[lock-version-mismatch\]'
+git checkout -q HEAD -- modules/bucket/main.tf
 
 # .tfsift.toml staged alone: a policy that the unchanged modules break.
 printf '[[policy]]\nid = "aws-tags"\nkind = "required-attributes"\nresource-types = "^aws_"\nattributes = ["tags"]\n'"$style_off" > .tfsift.toml

@@ -165,3 +165,31 @@ TEST_CASE("the role cache follows the files a refresh reads again", "[lint][role
     CHECK(cache.role_of(net, none) == ModuleRole::called);
     CHECK(cache.role_of(abs(r / "modules/other"), none) == ModuleRole::root);
 }
+
+TEST_CASE("the callers of a module, through any depth of local calls", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    // envs/prod -> modules/app -> modules/bucket; envs/dev -> modules/bucket;
+    // modules/a and modules/b call each other.
+    write_file(r / "envs/prod/main.tf", "module \"app\" {\n  source = \"../../modules/app\"\n}\n");
+    write_file(r / "modules/app/main.tf", "module \"bucket\" {\n  source = \"../bucket\"\n}\n");
+    write_file(r / "envs/dev/main.tf", "module \"bucket\" {\n  source = \"../../modules/bucket\"\n}\n");
+    write_file(r / "modules/bucket/main.tf", "");
+    write_file(r / "modules/a/main.tf", "module \"b\" {\n  source = \"../b\"\n}\n");
+    write_file(r / "modules/b/main.tf", "module \"a\" {\n  source = \"../a\"\n}\n");
+    write_file(r / "envs/other/main.tf", "");
+
+    ModuleRoleCache cache;
+    Settings none;
+    // Nothing is known before a scan holds the module.
+    CHECK(cache.callers_of((r / "modules/bucket").string()).empty());
+    CHECK(cache.role_of((r / "modules/bucket").string(), none) == ModuleRole::called);
+    CHECK(cache.callers_of((r / "modules/bucket").string()) ==
+          std::set<std::string>{abs(r / "envs/prod"), abs(r / "modules/app"), abs(r / "envs/dev")});
+    CHECK(cache.callers_of((r / "modules/app/").string()) == std::set<std::string>{abs(r / "envs/prod")});
+    // A cycle ends, and a module is not its own caller.
+    CHECK(cache.callers_of((r / "modules/a").string()) == std::set<std::string>{abs(r / "modules/b")});
+    CHECK(cache.callers_of((r / "envs/other").string()).empty());
+    CHECK(cache.callers_of((r / "envs/prod").string()).empty());
+}

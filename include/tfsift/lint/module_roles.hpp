@@ -78,6 +78,12 @@ public:
     // holds it.
     std::vector<std::string> local_calls(const std::string& module_dir);
 
+    // The directories (absolute, lexically normal) whose `module` blocks
+    // call `module_dir` by a local path, directly or through other modules,
+    // in the scans so far that hold it: the modules a change to it can
+    // break. Empty when no scan so far holds it.
+    std::set<std::string> callers_of(const std::string& module_dir);
+
     // Reads the configuration files directly inside `dir` again (a file
     // saved, created or deleted there, or an unsaved buffer changed), with
     // `overlays` standing in for files, in every repository scanned so far

@@ -77,6 +77,9 @@ struct LintRequest {
     std::optional<bool> online;      // beats the settings' `online`
     bool offline = false;            // open no connection, not even to repair a lock file
     bool respect_gitignore = true;   // with `recursive`, leave out directories .gitignore names
+    // Also lint the lock files of the root modules that call the targets'
+    // modules, directly or through other modules (their findings only).
+    bool callers = false;
     // Suppress every finding left (after `fix`) with an inline ignore comment
     // giving this reason, then lint again.
     std::optional<std::string> add_ignore_reason;
