@@ -28,6 +28,9 @@ import threading
 import yaml
 
 FAILURES = []
+# The `github` context of the simulated run (github.event_name, ...); what a
+# run does not set reads as empty, as on GitHub.
+GITHUB = {}
 
 
 def check(condition, message):
@@ -46,9 +49,11 @@ def resolve(expression, inputs, outputs):
     expression = expression.strip()
     if expression.startswith("inputs."):
         return inputs[expression[len("inputs."):]]
-    step = re.fullmatch(r"steps\.(\w+)\.outputs\.([\w-]+)", expression)
+    if expression.startswith("github."):
+        return GITHUB.get(expression[len("github."):], "")
+    step = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression)
     if step:
-        return outputs.get(step.group(2), "")
+        return outputs.get(step.group(1), {}).get(step.group(2), "")
     raise ValueError(f"unexpected expression {expression}")
 
 
@@ -82,17 +87,21 @@ def read_outputs(path):
     return outputs
 
 
-def run_action(source, action, inputs, workdir, path=None, env_extra=None):
+def run_action(source, action, inputs, workdir, path=None, env_extra=None, github=None):
     """Runs the action's shell steps in order; returns (results, outputs).
 
     A step with `if:` runs when its condition, evaluated for the cases this
-    action uses, holds; `uses:` steps are recorded, not run.
+    action uses, holds; `uses:` steps are recorded, not run. `github` sets
+    the github context (server_url, event_name, ...).
     """
+    GITHUB.clear()
+    GITHUB.update({"server_url": "https://github.example", "repository": "o/r", "event_name": "push", "actor": "u"})
+    GITHUB.update(github or {})
     runner = tempfile.mkdtemp(prefix="runner-")
     github_output = os.path.join(runner, "output")
     github_path = os.path.join(runner, "path")
     open(github_path, "w").close()
-    outputs = {}
+    outputs = {}  # by step id
     results = []
     for step in action["runs"]["steps"]:
         condition = step.get("if")
@@ -121,12 +130,13 @@ def run_action(source, action, inputs, workdir, path=None, env_extra=None):
         proc = subprocess.run(["bash", "-e", "-c", expand(step["run"], inputs, outputs)], cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=120, check=False)
         if step.get("id"):
-            outputs = read_outputs(github_output)
+            outputs[step["id"]] = read_outputs(github_output)
         results.append((step.get("name"), proc.returncode, proc.stdout + proc.stderr))
         if proc.returncode != 0:
             break
     shutil.rmtree(runner, ignore_errors=True)
-    return results, outputs
+    # Every step's outputs in one dictionary (their names differ).
+    return results, {k: v for step_outputs in outputs.values() for k, v in step_outputs.items()}
 
 
 def check_action(source, tfsift):
@@ -136,8 +146,8 @@ def check_action(source, tfsift):
     check(runs.get("using") == "composite", "action.yml is not a composite action")
     steps = runs.get("steps", [])
     names = [s.get("name") for s in steps]
-    check(names == ["Set up tfsift", "Run tfsift lint", "Upload SARIF to code scanning", "Review lock-file changes",
-                     "Fail on findings"],
+    check(names == ["Set up tfsift", "Run tfsift lint", "Check the code scanning permission",
+                     "Upload SARIF to code scanning", "Review lock-file changes", "Fail on findings"],
           f"unexpected steps {names}")
     declared = set(action.get("inputs", {}))
     text = open(os.path.join(source, "action.yml"), encoding="utf-8").read()
@@ -227,16 +237,109 @@ def check_action(source, tfsift):
         results, _ = run_action(source, action, inputs, work)
         check(results and results[0][1] == 2 and "no-such-tfsift" in results[0][2],
               f"a missing tfsift input was not refused by name: {results[:1]}")
-        # Without the input the container is built: on a runner with no
+        check_fork_pull_request(source, action, defaults, tfsift, work)
+        check_release_download(source, action, defaults, tfsift, work)
+        # With build: true the container is built: on a runner with no
         # Docker that is refused with a message saying what to do instead.
         plain_path = "/usr/bin:/bin"
         if shutil.which("docker", path=plain_path) is None:
-            inputs = dict(defaults, args="clean")
+            inputs = dict(defaults, args="clean", build="true")
             results, _ = run_action(source, action, inputs, work, path=plain_path)
             check(results and results[0][1] == 2 and "needs Docker" in results[0][2],
                   f"a runner without Docker was not told so: {results[:1]}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_fork_pull_request(source, action, defaults, tfsift, work):
+    """A pull request from a fork: its token cannot write security events,
+    so the upload is skipped with a notice; the findings still fail the job.
+    The same repository's pull request uploads."""
+    for head, uploads in (("someone/r", False), ("o/r", True)):
+        github = {"event_name": "pull_request", "event.pull_request.head.repo.full_name": head}
+        inputs = dict(defaults, tfsift=tfsift, args="--recursive dirty")
+        results, _ = run_action(source, action, inputs, work, github=github)
+        by_name = {name: (status, detail) for name, status, detail in results}
+        permission_status, permission_log = by_name.get("Check the code scanning permission", (None, ""))
+        check(permission_status == 0, f"pull request from {head}: the permission step gave {permission_status}")
+        upload_status = by_name.get("Upload SARIF to code scanning", (None,))[0]
+        if uploads:
+            check(upload_status == "uses", f"pull request from {head}: the SARIF was not uploaded ({upload_status})")
+        else:
+            check(upload_status == "skipped", f"pull request from the fork {head}: the upload was not skipped")
+            check("::notice" in permission_log and "fork" in permission_log,
+                  f"pull request from the fork {head}: no notice says why: {permission_log}")
+        check(by_name.get("Fail on findings", (None,))[0] == 1,
+              f"pull request from {head}: the findings did not fail the job")
+
+
+def check_release_download(source, action, defaults, tfsift, work):
+    """Without the tfsift and build inputs the action downloads the release
+    tarball of its version from the releases of the repository it comes from
+    (a local web server here) and checks it against SHA256SUMS."""
+    version = "0.1.0"
+    name = f"tfsift-{version}-linux-x86_64"
+    served = os.path.join(work, "served")
+    release = os.path.join(served, "o", "tfsift", "releases", "download", f"v{version}")
+    stage = os.path.join(work, "stage", name)
+    os.makedirs(os.path.join(stage, "bin"))
+    os.makedirs(release)
+    marker = os.path.join(work, "downloaded-tfsift-ran")
+    with open(os.path.join(stage, "bin", "tfsift"), "w", encoding="utf-8") as f:
+        f.write(f'#!/bin/sh\ntouch "{marker}"\nexec "{tfsift}" "$@"\n')
+    os.chmod(os.path.join(stage, "bin", "tfsift"), 0o755)
+    tarball = os.path.join(release, f"{name}.tar.gz")
+    subprocess.run(["tar", "-czf", tarball, "-C", os.path.dirname(stage), name], check=True)
+
+    def write_sums(digest=None):
+        if digest is None:
+            digest = subprocess.run(["sha256sum", tarball], capture_output=True, text=True, check=True).stdout.split()[0]
+        with open(os.path.join(release, "SHA256SUMS"), "w", encoding="utf-8") as f:
+            f.write(f"{digest}  {name}.tar.gz\n{'0' * 64}  tfsift_{version}_amd64.deb\n")
+
+    write_sums()
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=served, **kwargs)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    github = {"server_url": url, "action_repository": "o/tfsift", "action_ref": "main"}
+    try:
+        for case, extra, context, expected in (
+                ("the version input", {"version": version}, {}, 0),
+                ("the action's release tag", {}, {"action_ref": f"v{version}"}, 0),
+                ("release-url", {"version": f"v{version}", "release-url": f"{url}/o/tfsift/releases/download/"},
+                 {"server_url": "", "action_repository": ""}, 0),
+                ("no version at a branch", {}, {}, "version input"),
+                ("a version that is no release", {"version": "9.9.9"}, {}, "cannot download"),
+                ("a version that is no version", {"version": "latest; rm -rf /"}, {}, "not a release version")):
+            if os.path.exists(marker):
+                os.remove(marker)
+            inputs = dict(defaults, args="clean", **extra)
+            results, outputs = run_action(source, action, inputs, work, github=dict(github, **context))
+            status, log = results[0][1], results[0][2]
+            if expected == 0:
+                check(status == 0 and "from " + url in log, f"download, {case}: the setup step gave {status}: {log}")
+                check(os.path.exists(marker), f"download, {case}: the lint did not run the downloaded tfsift")
+                check(outputs.get("exit-code") is not None, f"download, {case}: the lint step did not run: {results}")
+            else:
+                check(status == 2 and expected in log, f"download, {case}: expected a refusal naming '{expected}': {status} {log}")
+        # A tarball that does not match SHA256SUMS is refused and not run.
+        write_sums("f" * 64)
+        if os.path.exists(marker):
+            os.remove(marker)
+        results, _ = run_action(source, action, dict(defaults, args="clean", version=version), work, github=github)
+        check(results[0][1] == 2 and "does not match the SHA256SUMS" in results[0][2] and len(results) == 1,
+              f"download: a tarball that does not match SHA256SUMS was not refused: {results[:1]}")
+        check(not os.path.exists(marker), "download: a tarball that does not match SHA256SUMS was run")
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 class GitHubStub(http.server.ThreadingHTTPServer):
@@ -408,16 +511,58 @@ def check_dockerfile(source, tfsift):
         check(whoami.stdout.strip() not in ("", "0"), f"the container runs as uid {whoami.stdout.strip()}")
 
 
+def check_workflows(source):
+    """tfsift's own workflows stay thin: CI runs .ci/run in a debian:12
+    container; a release tag runs .ci/run too, then publishes what
+    scripts/release.sh wrote and pushes the image. They cannot run here; what
+    they run is what .ci/run proves."""
+    def load(name):
+        with open(os.path.join(source, ".github", "workflows", name), encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+        return doc, doc.get("on", doc.get(True, {}))  # YAML 1.1 reads the key `on` as true
+
+    def runs(job):
+        return [step.get("run", "") for step in job.get("steps", [])]
+
+    ci, ci_on = load("ci.yml")
+    check("push" in ci_on and "pull_request" in ci_on, f"ci.yml does not run on pushes and pull requests: {ci_on}")
+    jobs = list(ci.get("jobs", {}).values())
+    check(len(jobs) == 1 and jobs[0].get("container", {}).get("image") == "debian:12",
+          "ci.yml does not run one job in a debian:12 container")
+    check(any(r.strip() == ".ci/run" for job in jobs for r in runs(job)), "ci.yml does not run .ci/run")
+    release, release_on = load("release.yml")
+    check(release_on.get("push", {}).get("tags") == ["v*"], f"release.yml does not run on v* tags: {release_on}")
+    steps = " ".join(r for job in release.get("jobs", {}).values() for r in runs(job))
+    check(".ci/run" in steps, "release.yml does not run .ci/run")
+    ci_script = open(os.path.join(source, ".ci", "run"), encoding="utf-8").read()
+    check(re.search(r"^scripts/release\.sh build build/release$", ci_script, re.M) is not None
+          and re.search(r"^scripts/release-check\.sh build/release$", ci_script, re.M) is not None,
+          ".ci/run does not make and check the release artifacts in build/release")
+    for artifact in ("tfsift-*.tar.gz", "tfsift_*.deb", "SHA256SUMS"):
+        check(f"release/{artifact}" in steps, f"release.yml does not attach {artifact}")
+    check("docker push" in steps and "TFSIFT_COMMIT=" in steps, "release.yml does not push the image built with its commit")
+    uploads = [step.get("with", {}).get("path") for job in release.get("jobs", {}).values()
+               for step in job.get("steps", []) if str(step.get("uses", "")).startswith("actions/upload-artifact@")]
+    check(uploads == ["build/release/"], f"release.yml does not keep build/release/: {uploads}")
+    # No workflow or action names a repository address of its own.
+    for path in (os.path.join(".github", "workflows", "ci.yml"), os.path.join(".github", "workflows", "release.yml"),
+                 "action.yml", os.path.join("scripts", "action", "setup.sh")):
+        text = open(os.path.join(source, path), encoding="utf-8").read()
+        check(re.search(r"github\.com/[A-Za-z0-9-]+/", text) is None, f"{path} names a repository address")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--source", required=True)
     parser.add_argument("--tfsift", required=True)
-    parser.add_argument("--part", choices=["action", "dockerfile"], required=True)
+    parser.add_argument("--part", choices=["action", "dockerfile", "workflows"], required=True)
     args = parser.parse_args()
     source = os.path.abspath(args.source)
     tfsift = os.path.abspath(args.tfsift)
     if args.part == "action":
         check_action(source, tfsift)
+    elif args.part == "workflows":
+        check_workflows(source)
     else:
         check_dockerfile(source, tfsift)
     if FAILURES:

@@ -218,10 +218,11 @@ if(TARGET tfsift-static)
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/static_binary_check.sh ${PROJECT_SOURCE_DIR} $<TARGET_FILE:tfsift-static>
             $<TARGET_FILE:tfsift>)
 endif()
-# action_check.py runs action.yml's shell steps against this build and checks
+# action_check.py runs action.yml's shell steps against this build, checks
 # the Dockerfile's stages and the scripts they run (the image itself is built
-# only where a Docker daemon has the debian:12 image).
-foreach(part IN ITEMS action dockerfile)
+# only where a Docker daemon has the debian:12 image) and the workflows in
+# .github/workflows.
+foreach(part IN ITEMS action dockerfile workflows)
   add_test(NAME ${part}-check
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/action_check.py
             --source ${PROJECT_SOURCE_DIR} --tfsift $<TARGET_FILE:tfsift> --part ${part})
