@@ -1775,6 +1775,7 @@ private:
         meld_literals(parts);
         std::size_t pos = 0;
         std::vector<const Expr*> exprs = take_scratch(expr_pool_);
+        abandoned_template_ = false;
         while (parts[pos].kind != TemplatePart::end) exprs.push_back(lower_part(parts, pos));
         Range r = end == Tok::eof ? whole : between(open, prev_range());
         const Expr* out = nullptr;
@@ -1814,6 +1815,9 @@ private:
                 DepthGuard guard(*this);
                 if (!guard.ok) {
                     too_deep(p.range);
+                    // The rest of the template is skipped: the directives
+                    // still open around it are not missing their ends.
+                    abandoned_template_ = true;
                     while (parts[pos].kind != TemplatePart::end) ++pos;
                     return placeholder(p.range);
                 }
@@ -1843,8 +1847,9 @@ private:
         for (;;) {
             const TemplatePart& p = parts[pos];
             if (p.kind == TemplatePart::end) {
-                error("Unexpected end of template", "The if directive is missing its corresponding endif directive.",
-                      p.range);
+                if (!abandoned_template_)
+                    error("Unexpected end of template",
+                          "The if directive is missing its corresponding endif directive.", p.range);
                 return placeholder(p.range);
             }
             if (p.kind == TemplatePart::else_ || p.kind == TemplatePart::endif || p.kind == TemplatePart::endfor) {
@@ -1876,8 +1881,9 @@ private:
         for (;;) {
             const TemplatePart& p = parts[pos];
             if (p.kind == TemplatePart::end) {
-                error("Unexpected end of template", "The for directive is missing its corresponding endfor directive.",
-                      p.range);
+                if (!abandoned_template_)
+                    error("Unexpected end of template",
+                          "The for directive is missing its corresponding endfor directive.", p.range);
                 return placeholder(p.range);
             }
             if (p.kind == TemplatePart::else_ || p.kind == TemplatePart::endif || p.kind == TemplatePart::endfor) {
@@ -1923,6 +1929,7 @@ private:
     bool has_prev_ = false;
     bool newlines_ = true;  // whether newlines are tokens here (NewlineScope)
     bool recovery_ = false;
+    bool abandoned_template_ = false;  // lowering skipped to the end after nesting too deep
     bool namespaced_calls_ = false;
     int depth_ = 0;
 };

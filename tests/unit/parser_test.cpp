@@ -206,6 +206,24 @@ TEST_CASE("hostile nesting gives a diagnostic, not a crash", "[parser][limits]")
     CHECK(parse_text(blocks).has_errors());
 }
 
+TEST_CASE("template directives nested too deep give one diagnostic, not one per open directive", "[parser][limits]") {
+    std::string opens, closes;
+    for (int i = 0; i < 300; ++i) {
+        opens += i % 2 == 0 ? "%{ if true }" : "%{ for x in [] }";
+        closes = (i % 2 == 0 ? "%{ endif }" : "%{ endfor }") + closes;
+    }
+    for (const std::string& text :
+         {"a = \"" + opens + "x" + closes + "\"\n", "a = <<EOT\n" + opens + "x" + closes + "\nEOT\n"}) {
+        File f = parse_text(text);
+        REQUIRE(f.diagnostics.size() == 1);
+        CHECK(f.diagnostics[0].summary == "Nesting too deep");
+    }
+    // A template that really lacks its endif still says so.
+    File g = parse_text("a = \"%{ if true }x\"\n");
+    REQUIRE(g.diagnostics.size() == 1);
+    CHECK(g.diagnostics[0].summary == "Unexpected end of template");
+}
+
 TEST_CASE("invalid UTF-8 is an error diagnostic", "[parser][utf8]") {
     File f = parse_text("a = 1\nb = \"\xff\"\n");
     REQUIRE(f.has_errors());
