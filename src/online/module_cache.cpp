@@ -68,7 +68,8 @@ std::string random_suffix() {
 fs::path default_module_cache_dir(const providers::Environment& env) {
     if (auto dir = env("TFSIFT_CACHE_DIR"); dir && !dir->empty()) return module_cache_dir_in(*dir);
     if (auto xdg = env("XDG_CACHE_HOME"); xdg && xdg->starts_with('/')) return fs::path(*xdg) / "tfsift" / "modules";
-    if (auto home = env("HOME"); home && home->starts_with('/')) return fs::path(*home) / ".cache" / "tfsift" / "modules";
+    if (auto home = env("HOME"); home && home->starts_with('/'))
+        return fs::path(*home) / ".cache" / "tfsift" / "modules";
     return {};
 }
 
@@ -142,6 +143,32 @@ std::string tree_digest(const fs::path& dir, std::string& error) {
     return "sha256:" + all.hex();
 }
 
+std::string tree_stamp(const fs::path& dir, std::string& error) {
+    std::vector<std::string> lines;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end; it != end; it.increment(ec)) {
+        if (ec) break;
+        struct stat st {};
+        if (::lstat(it->path().c_str(), &st) != 0) {
+            error = fmt::format("cannot read {}: {}", it->path().string(), std::strerror(errno));
+            return {};
+        }
+        lines.push_back(fmt::format("{:o} {} {} {}.{:09} {}.{:09} {}\n", static_cast<unsigned>(st.st_mode),
+                                    static_cast<std::uintmax_t>(st.st_size), static_cast<std::uintmax_t>(st.st_ino),
+                                    static_cast<std::int64_t>(st.st_mtim.tv_sec), st.st_mtim.tv_nsec,
+                                    static_cast<std::int64_t>(st.st_ctim.tv_sec), st.st_ctim.tv_nsec,
+                                    it->path().lexically_relative(dir).generic_string()));
+    }
+    if (ec) {
+        error = fmt::format("cannot list {}: {}", dir.string(), ec.message());
+        return {};
+    }
+    std::sort(lines.begin(), lines.end());
+    Sha256 all;
+    for (const auto& line : lines) all.add(line);
+    return "stamp:" + all.hex();
+}
+
 std::string ModuleCache::package_id(std::string_view package, std::string_view resolved) {
     return sha256_of(fmt::format("{}\n{}", package, resolved)).substr(0, 40);
 }
@@ -169,18 +196,27 @@ CachedModule ModuleCache::find(const std::string& id) const {
     out.manifest.archive_sha256 = str("archive_sha256");
     out.manifest.commit = str("commit");
     out.manifest.digest = str("digest");
+    out.manifest.stamp = str("stamp");
     out.manifest.subdir = str("subdir");
     if (auto it = doc.find("fetched_at"); it != doc.end() && it->is_number_integer()) {
         out.manifest.fetched_at = it->get<std::int64_t>();
     }
     std::string error;
+    // Unchanged since it was hashed: no need to read every file again.
+    if (!out.manifest.stamp.empty() && !out.manifest.digest.empty() &&
+        tree_stamp(dir / "tree", error) == out.manifest.stamp) {
+        out.tree = dir / "tree";
+        return out;
+    }
+    error.clear();
     const std::string digest = tree_digest(dir / "tree", error);
     if (digest.empty() || digest != out.manifest.digest) {
         out.corrupt = digest.empty()
                           ? fmt::format("the cached package {} cannot be read: {}", dir.string(), error)
-                          : fmt::format("the cached package {} was changed after it was fetched (its files no longer "
-                                        "match the recorded digest {})",
-                                        dir.string(), out.manifest.digest);
+                          : fmt::format(
+                                "the cached package {} was changed after it was fetched (its files no longer "
+                                "match the recorded digest {})",
+                                dir.string(), out.manifest.digest);
         return out;
     }
     out.tree = dir / "tree";
@@ -247,11 +283,18 @@ std::string ModuleCache::install(const std::string& id, const fs::path& staging,
         cleanup();
         return error;
     }
+    // Taken last, after every file of the tree is written; renaming the
+    // package directory into place changes nothing below tree/.
+    manifest.stamp = tree_stamp(staging / "tree", error);
+    if (manifest.stamp.empty()) {
+        cleanup();
+        return error;
+    }
     if (manifest.fetched_at == 0) manifest.fetched_at = static_cast<std::int64_t>(std::time(nullptr));
-    nlohmann::json doc{{"package", manifest.package},   {"resolved", manifest.resolved},
-                       {"location", manifest.location}, {"archive_sha256", manifest.archive_sha256},
-                       {"commit", manifest.commit},     {"subdir", manifest.subdir},
-                       {"digest", manifest.digest},
+    nlohmann::json doc{{"package", manifest.package},      {"resolved", manifest.resolved},
+                       {"location", manifest.location},    {"archive_sha256", manifest.archive_sha256},
+                       {"commit", manifest.commit},        {"subdir", manifest.subdir},
+                       {"digest", manifest.digest},        {"stamp", manifest.stamp},
                        {"fetched_at", manifest.fetched_at}};
     {
         std::ofstream out(staging / "manifest.json", std::ios::binary | std::ios::trunc);

@@ -43,8 +43,9 @@ tfsift::providers::Environment env_of(std::map<std::string, std::string> vars) {
 // later commit on main.
 fs::path make_repository(const fs::path& dir) {
     const fs::path repo = dir / "repo";
-    const std::string git = "git -C " + quoted(repo) +
-                            " -c user.name=t -c user.email=t@example.invalid -c commit.gpgsign=false -c tag.gpgsign=false ";
+    const std::string git =
+        "git -C " + quoted(repo) +
+        " -c user.name=t -c user.email=t@example.invalid -c commit.gpgsign=false -c tag.gpgsign=false ";
     REQUIRE(sh("git init -q -b main " + quoted(repo)) == 0);
     write_file(repo / "main.tf", "variable \"one\" {}\n");
     REQUIRE(sh(git + "add -A && " + git + "commit -q -m one && " + git + "tag v1.0.0") == 0);
@@ -103,9 +104,45 @@ TEST_CASE("a cached package is verified, a changed one reported", "[module_cache
     CHECK_FALSE(cache.recall("registry example.com/ns/net/aws ~> 2.0"));
 }
 
+TEST_CASE("a cached package whose stamp is unchanged is not hashed again; any change is hashed", "[module_cache]") {
+    ScratchDir scratch;
+    ModuleCache cache(scratch.path / "cache");
+    const auto id = ModuleCache::package_id("example.com/ns/net/aws", "1.0.0");
+    std::string error;
+    const auto staging = cache.new_staging_dir(error);
+    REQUIRE_FALSE(staging.empty());
+    write_file(staging / "tree" / "main.tf", "variable \"x\" {}\n");
+    write_file(staging / "tree" / "sub" / "main.tf", "variable \"y\" {}\n");
+    ModuleManifest manifest;
+    manifest.package = "example.com/ns/net/aws";
+    manifest.resolved = "1.0.0";
+    REQUIRE(cache.install(id, staging, manifest).empty());
+    const fs::path tree = scratch.path / "cache" / "packages" / id / "tree";
+    CHECK(manifest.stamp.starts_with("stamp:"));
+    CHECK(tree_stamp(tree, error) == manifest.stamp);  // renaming the package into place changed nothing below tree/
+    REQUIRE(cache.find(id).tree);
+
+    // The same size and modification time, other content: the change time
+    // moved, so the tree is hashed and the change found.
+    const auto mtime = fs::last_write_time(tree / "main.tf");
+    write_file(tree / "main.tf", "variable \"z\" {}\n");
+    fs::last_write_time(tree / "main.tf", mtime);
+    CHECK(tree_stamp(tree, error) != manifest.stamp);
+    auto found = cache.find(id);
+    CHECK_FALSE(found.tree);
+    CHECK_THAT(found.corrupt, Catch::Contains("no longer match the recorded digest"));
+
+    // Content put back: the stamp differs, the digest matches, the package is good.
+    write_file(tree / "main.tf", "variable \"x\" {}\n");
+    CHECK(cache.find(id).tree);
+    // A file added to a subdirectory changes the stamp, and the digest.
+    write_file(tree / "sub" / "extra.tf", "");
+    CHECK_FALSE(cache.find(id).tree);
+}
+
 TEST_CASE("the git environment never prompts and allows four transports", "[git_fetcher]") {
-    auto env = git_environment({"HOME=/home/u", "GIT_ASKPASS=/usr/bin/ksshaskpass", "GIT_ALLOW_PROTOCOL=ext",
-                                "SSH_AUTH_SOCK=/run/agent"});
+    auto env = git_environment(
+        {"HOME=/home/u", "GIT_ASKPASS=/usr/bin/ksshaskpass", "GIT_ALLOW_PROTOCOL=ext", "SSH_AUTH_SOCK=/run/agent"});
     auto has = [&](const std::string& e) { return std::find(env.begin(), env.end(), e) != env.end(); };
     CHECK(has("GIT_TERMINAL_PROMPT=0"));
     CHECK(has("GIT_ALLOW_PROTOCOL=https:ssh:git:file"));
@@ -191,8 +228,8 @@ TEST_CASE("git runs no hooks of the user's configuration or templates", "[git_fe
         write_file(hooks / hook, "#!/bin/sh\ntouch " + quoted(marker) + "\n");
         fs::permissions(hooks / hook, fs::perms::owner_all);
     }
-    write_file(home / ".gitconfig", "[core]\n\thooksPath = " + hooks.string() + "\n[init]\n\ttemplateDir = " +
-                                        (scratch.path / "template").string() + "\n");
+    write_file(home / ".gitconfig", "[core]\n\thooksPath = " + hooks.string() +
+                                        "\n[init]\n\ttemplateDir = " + (scratch.path / "template").string() + "\n");
     fs::create_directories(scratch.path / "template");
     fs::create_symlink(hooks, scratch.path / "template" / "hooks");
     // The hooks would run for a plain git clone with this configuration.

@@ -15,6 +15,14 @@
 // in one step, under its lock, so that readers see a whole package or none;
 // a package whose tree no longer matches its recorded digest is reported as
 // corrupt and can be replaced. Directories are created 0700.
+//
+// Hashing every file of every cached package on every run would make a lint
+// read each remote module twice. So the manifest also records a stamp of the
+// tree (tree_stamp: each entry's path, type, size, inode, modification and
+// change times); while the tree's stamp is the recorded one, its content is
+// the content that was hashed, and the digest is not computed again. Any
+// edit, added, removed or replaced file changes the stamp (a change time
+// cannot be set back), and then the digest decides.
 #pragma once
 
 #include <chrono>
@@ -43,18 +51,25 @@ namespace tfsift::online {
 // be read or holds anything else.
 [[nodiscard]] std::string tree_digest(const std::filesystem::path& dir, std::string& error);
 
+// A stamp of a directory tree: every entry below `dir` by relative path, with
+// its type, size, inode, modification and change times (nanoseconds), as
+// "stamp:<sha256 hex>". Reads no file's content. Empty with `error` set when
+// the tree cannot be listed.
+[[nodiscard]] std::string tree_stamp(const std::filesystem::path& dir, std::string& error);
+
 // The SHA-256 of a file as hex, or empty with `error` set.
 [[nodiscard]] std::string file_sha256(const std::filesystem::path& file, std::string& error);
 
 struct ModuleManifest {
-    std::string package;         // the normalised package address
-    std::string resolved;        // registry version, git commit, or "sha256:<archive hex>"
-    std::string location;        // registry packages: where the registry said the package is
-    std::string archive_sha256;  // archives: hex SHA-256 of the downloaded archive
-    std::string commit;          // git packages (also a registry package that pointed at git)
-    std::string subdir;          // registry packages: the subdirectory the location named, within tree/
-    std::string digest;          // tree_digest of tree/
-    std::int64_t fetched_at = 0; // seconds since the epoch
+    std::string package;          // the normalised package address
+    std::string resolved;         // registry version, git commit, or "sha256:<archive hex>"
+    std::string location;         // registry packages: where the registry said the package is
+    std::string archive_sha256;   // archives: hex SHA-256 of the downloaded archive
+    std::string commit;           // git packages (also a registry package that pointed at git)
+    std::string subdir;           // registry packages: the subdirectory the location named, within tree/
+    std::string digest;           // tree_digest of tree/
+    std::string stamp;            // tree_stamp of tree/ when it was installed
+    std::int64_t fetched_at = 0;  // seconds since the epoch
 };
 
 struct CachedModule {
