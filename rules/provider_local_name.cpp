@@ -2,6 +2,10 @@
 // (the type part of its source address); when two required providers share
 // a type, the compound `namespace-type` form keeps them apart readably.
 #include <algorithm>
+#include <array>
+#include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -38,23 +42,38 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (!parsed.provider || parsed.provider->is_builtin(ctx.engine)) continue;
         entries.push_back({&req, *parsed.provider});
     }
-    for (const Entry& e : entries) {
+    // Indexes, so that a module with thousands of providers is not
+    // quadratic: how often each address is required, and the first two
+    // entries (in order) of each type and of each local name.
+    std::map<providers::Provider, std::size_t> per_address;
+    std::unordered_map<std::string_view, std::array<std::size_t, 2>> by_type, by_name;
+    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    auto note = [&](std::unordered_map<std::string_view, std::array<std::size_t, 2>>& index, std::string_view key,
+                    std::size_t i) {
+        auto [it, inserted] = index.try_emplace(key, std::array<std::size_t, 2>{i, none});
+        if (!inserted && it->second[1] == none) it->second[1] = i;
+    };
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        ++per_address[entries[i].address];
+        note(by_type, entries[i].address.type, i);
+        note(by_name, entries[i].requirement->name, i);
+    }
+    // The first entry other than `self` in an index slot.
+    auto first_other = [&](const std::unordered_map<std::string_view, std::array<std::size_t, 2>>& index,
+                           std::string_view key, std::size_t self) {
+        auto it = index.find(key);
+        if (it == index.end()) return none;
+        return it->second[0] != self ? it->second[0] : it->second[1];
+    };
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
         const std::string& name = e.requirement->name;
         const std::string& type = e.address.type;
         // One provider under two names: provider-local-name-duplicate reports it.
-        if (std::any_of(entries.begin(), entries.end(),
-                        [&](const Entry& other) { return &other != &e && other.address == e.address; })) {
-            continue;
-        }
+        if (per_address[e.address] > 1) continue;
         // Another provider with the same type, or one that already uses this type as its local name.
-        const Entry* conflict = nullptr;
-        for (const Entry& other : entries) {
-            if (&other == &e) continue;
-            if (other.address.type == type || other.requirement->name == type) {
-                conflict = &other;
-                break;
-            }
-        }
+        const std::size_t c = std::min(first_other(by_type, type, i), first_other(by_name, type, i));
+        const Entry* conflict = c == none ? nullptr : &entries[c];
         const std::string compound = e.address.namespace_ + "-" + type;
         std::string message;
         if (conflict == nullptr) {

@@ -2,6 +2,8 @@
 // requirements, or one provider required under two local names.
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,18 +33,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     // The same name twice in one block. The native parser already rejects a
     // repeated argument ("Attribute redefined"); JSON objects keep both, and
     // Terraform's loader then reports "Duplicate attribute definition".
-    for (std::size_t i = 0; i < written.size(); ++i) {
-        for (std::size_t j = 0; j < i; ++j) {
-            const auto& a = written[j];
-            const auto& b = written[i];
-            if (a.file == b.file && a.block_index == b.block_index && a.name == b.name) {
-                sink.report(finding(
-                    b,
-                    fmt::format("provider local name \"{}\" is declared twice in one required_providers block", b.name),
-                    a, "first declared here"));
-                break;
-            }
-        }
+    std::map<std::tuple<const config::ModuleFile*, std::size_t, std::string_view>, const WrittenRequirement*> first;
+    for (const WrittenRequirement& b : written) {
+        auto [it, inserted] = first.emplace(std::tuple(b.file, b.block_index, std::string_view(b.name)), &b);
+        if (inserted) continue;
+        sink.report(finding(
+            b, fmt::format("provider local name \"{}\" is declared twice in one required_providers block", b.name),
+            *it->second, "first declared here"));
     }
     // One provider under two local names: each name gets its own
     // configurations. Terraform accepts it (its own valid test configurations

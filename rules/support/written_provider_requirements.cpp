@@ -1,6 +1,10 @@
 // Reading required_providers entries from the syntax of this module's files.
 #include "written_provider_requirements.hpp"
 
+#include <functional>
+#include <unordered_map>
+#include <utility>
+
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/json/value.hpp"
@@ -156,20 +160,55 @@ std::vector<WrittenRequirement> read_provider_requirements(const LintContext& ct
 
 }  // namespace
 
-std::vector<WrittenRequirement> written_provider_requirements(const LintContext& ctx) {
-    // Ten rules ask for the same module's entries; most modules have few.
-    return *memoised<std::vector<WrittenRequirement>>(ctx, read_provider_requirements);
+namespace {
+
+struct ValueStartHash {
+    std::size_t operator()(const std::pair<const SourceFile*, std::size_t>& k) const noexcept {
+        return std::hash<const void*>()(k.first) ^ (std::hash<std::size_t>()(k.second) * 0x9e3779b97f4a7c15ULL);
+    }
+};
+
+}  // namespace
+
+struct WrittenRequirements::Data {
+    std::vector<WrittenRequirement> entries;
+    // (source file, byte where the value starts) -> entries there, in order
+    std::unordered_multimap<std::pair<const SourceFile*, std::size_t>, std::size_t, ValueStartHash> by_value;
+};
+
+WrittenRequirements::WrittenRequirements(std::vector<WrittenRequirement> entries) {
+    auto d = std::make_shared<Data>();
+    d->entries = std::move(entries);
+    d->by_value.reserve(d->entries.size());
+    for (std::size_t i = 0; i < d->entries.size(); ++i) {
+        const WrittenRequirement& w = d->entries[i];
+        d->by_value.emplace(std::pair(w.file->parsed->source.get(), w.value_range.start.byte), i);
+    }
+    entries_ = &d->entries;
+    data_ = std::move(d);
 }
 
-const WrittenRequirement* written_entry_for(const std::vector<WrittenRequirement>& written,
-                                            const config::RequiredProvider& requirement) {
-    for (const WrittenRequirement& w : written) {
-        if (w.file->parsed->source.get() == requirement.origin.file &&
-            w.value_range.start.byte == requirement.origin.pos.byte && w.name == requirement.name) {
-            return &w;
-        }
+const WrittenRequirement* WrittenRequirements::entry_for(const config::RequiredProvider& requirement) const {
+    if (!data_) return nullptr;
+    const WrittenRequirement* found = nullptr;
+    auto [first, last] = data_->by_value.equal_range(std::pair(requirement.origin.file, requirement.origin.pos.byte));
+    for (auto it = first; it != last; ++it) {
+        const WrittenRequirement& w = data_->entries[it->second];
+        // The first in source order, as a scan would find it.
+        if (w.name == requirement.name && (found == nullptr || &w < found)) found = &w;
     }
-    return nullptr;
+    return found;
+}
+
+WrittenRequirements written_provider_requirements(const LintContext& ctx) {
+    // Ten rules ask for the same module's entries; most modules have few.
+    return *memoised<WrittenRequirements>(
+        ctx, [](const LintContext& c) { return WrittenRequirements(read_provider_requirements(c)); });
+}
+
+const WrittenRequirement* written_entry_for(const WrittenRequirements& written,
+                                            const config::RequiredProvider& requirement) {
+    return written.entry_for(requirement);
 }
 
 bool subject_in_required_providers(const ClaimedDiagnostic& diagnostic) {

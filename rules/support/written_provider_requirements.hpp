@@ -4,6 +4,7 @@
 // effective entries and their value's position.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,13 +36,38 @@ struct WrittenRequirement {
 };
 
 // Every required_providers entry of the module's own files, in load order,
-// then source order. Native syntax keeps the first of two arguments with one
-// name (the parser reports the second); JSON keeps both.
-std::vector<WrittenRequirement> written_provider_requirements(const LintContext& ctx);
+// then source order, with an index from where each value starts to its
+// entry. A cheap handle: copies share the entries, which are computed once
+// per module and kept alive by every handle.
+class WrittenRequirements {
+public:
+    WrittenRequirements() = default;
+    explicit WrittenRequirements(std::vector<WrittenRequirement> entries);
 
-// The written entry an effective requirement comes from (its value starts
-// where the requirement's origin points), or nullptr.
-const WrittenRequirement* written_entry_for(const std::vector<WrittenRequirement>& written,
+    [[nodiscard]] std::size_t size() const { return entries_ ? entries_->size() : 0; }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    const WrittenRequirement& operator[](std::size_t i) const { return (*entries_)[i]; }
+    [[nodiscard]] const WrittenRequirement* data() const { return entries_ ? entries_->data() : nullptr; }
+    [[nodiscard]] const WrittenRequirement* begin() const { return data(); }
+    [[nodiscard]] const WrittenRequirement* end() const { return data() + size(); }
+
+    // The written entry an effective requirement comes from (its value
+    // starts where the requirement's origin points), or nullptr. Constant
+    // time: rules ask once per requirement, and a module may have thousands.
+    [[nodiscard]] const WrittenRequirement* entry_for(const config::RequiredProvider& requirement) const;
+
+private:
+    struct Data;
+    std::shared_ptr<const Data> data_;
+    const std::vector<WrittenRequirement>* entries_ = nullptr;  // in *data_
+};
+
+// Native syntax keeps the first of two arguments with one name (the parser
+// reports the second); JSON keeps both.
+WrittenRequirements written_provider_requirements(const LintContext& ctx);
+
+// written.entry_for(requirement).
+const WrittenRequirement* written_entry_for(const WrittenRequirements& written,
                                             const config::RequiredProvider& requirement);
 
 // Whether a diagnostic's subject lies inside a required_providers block of
