@@ -719,8 +719,31 @@ def case_exit_codes(c):
     c.says(r, "Fixed 0 findings in 0 files; 1 file could not be written", "--fix that cannot write")
 
 
+def case_ignore_inputs(c):
+    """The files that decide what is linted are read or said to be unread,
+    never skipped in silence: a .gitignore over 1 MiB is applied; one that is a
+    FIFO gets a warning naming it, and the run does not hang on it."""
+    bad_module = 'resource "x" {\n'
+    root = c.repo("big-gitignore", {"ok/main.tf": 'variable "x" {\n  type = string\n}\n',
+                                    "out/main.tf": bad_module})
+    with open(os.path.join(root, ".gitignore"), "w") as f:
+        f.write("# filler\n" * 200000 + "out/\n")
+    c.expect(os.path.getsize(os.path.join(root, ".gitignore")) > 1 << 20, "the .gitignore is not over 1 MiB")
+    r = c.lint(root, "--format", "compact", "-r", ".")
+    c.bounded(r, "a .gitignore over 1 MiB")
+    c.expect(b"out/main.tf" not in r.out, f"a .gitignore over 1 MiB was not applied:\n{r.text()}")
+    c.expect(b"ok/main.tf" in r.out, f"the module beside the ignored one was not linted:\n{r.text()}")
+    os.remove(os.path.join(root, ".gitignore"))
+    os.mkfifo(os.path.join(root, ".gitignore"))
+    r = c.lint(root, "--format", "compact", "-r", ".")
+    c.bounded(r, "a .gitignore that is a FIFO")
+    c.says(r, ".gitignore: is a FIFO", "a .gitignore that is a FIFO")
+    c.says(r, "its patterns are not applied", "a .gitignore that is a FIFO")
+
+
 CASES = {
     "environ-symlink": case_environ_symlink,
+    "ignore-inputs": case_ignore_inputs,
     "repository-settings-widen": case_repository_settings_widen,
     "passwd-symlink": case_passwd_symlink,
     "module-outside-root": case_module_outside,
