@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -91,14 +92,26 @@ Package generated_package(std::size_t i) {
     return Package{{{"main.tf", text}}};
 }
 
-double lint_seconds(const std::string& root) {
+struct Took {
+    double wall = 0;
+    double cpu = 0;  // user + system of the whole process (every worker thread)
+};
+
+double process_cpu_seconds() {
+    timespec t{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+Took lint_seconds(const std::string& root) {
+    const double cpu_start = process_cpu_seconds();
     const auto start = Clock::now();
     tfsift::lint::LintRequest request;
     request.catalogue = tfsift::lint::builtin_rules();
     request.paths = {root};
     request.offline = true;
     const auto result = tfsift::lint::run_session(request);
-    const double took = std::chrono::duration<double>(Clock::now() - start).count();
+    Took took{std::chrono::duration<double>(Clock::now() - start).count(), process_cpu_seconds() - cpu_start};
     if (!result.completed) std::fprintf(stderr, "module_cache_bench: the lint of %s did not complete\n", root.c_str());
     return took;
 }
@@ -164,15 +177,21 @@ int main(int argc, char** argv) {
     // A first untimed run of each warms the page cache.
     lint_seconds((work / "remote").string());
     lint_seconds((work / "vendored").string());
-    double best_remote = 1e9;
-    double best_vendored = 1e9;
+    // Best of the rounds, wall and CPU each: on a loaded machine the wall
+    // time waits for the processor, the CPU time does not.
+    Took remote{1e9, 1e9};
+    Took vendored{1e9, 1e9};
     for (int r = 0; r < rounds; ++r) {
-        best_remote = std::min(best_remote, lint_seconds((work / "remote").string()));
-        best_vendored = std::min(best_vendored, lint_seconds((work / "vendored").string()));
+        const Took a = lint_seconds((work / "remote").string());
+        const Took b = lint_seconds((work / "vendored").string());
+        remote = {std::min(remote.wall, a.wall), std::min(remote.cpu, a.cpu)};
+        vendored = {std::min(vendored.wall, b.wall), std::min(vendored.cpu, b.cpu)};
     }
-    std::printf("  remote modules from the cache: %8.2f ms\n", best_remote * 1000.0);
-    std::printf("  the same modules vendored:     %8.2f ms\n", best_vendored * 1000.0);
-    std::printf("  ratio: %.2fx (goal: at most 1.20x)\n", best_remote / best_vendored);
+    std::printf("                                     wall      CPU\n");
+    std::printf("  remote modules from the cache: %8.2f ms %8.2f ms\n", remote.wall * 1000.0, remote.cpu * 1000.0);
+    std::printf("  the same modules vendored:     %8.2f ms %8.2f ms\n", vendored.wall * 1000.0, vendored.cpu * 1000.0);
+    std::printf("  ratio: %.2fx wall, %.2fx CPU (goal: at most 1.20x)\n", remote.wall / vendored.wall,
+                remote.cpu / vendored.cpu);
     std::error_code ec;
     fs::remove_all(work, ec);
     return 0;
