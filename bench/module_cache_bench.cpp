@@ -84,7 +84,8 @@ std::vector<Package> corpus_packages(const fs::path& corpus, std::size_t count) 
 
 Package generated_package(std::size_t i) {
     std::string text;
-    for (int v = 0; v < 20; ++v) text += fmt::format("variable \"v{}\" {{\n  type    = string\n  default = \"{}\"\n}}\n\n", v, i);
+    for (int v = 0; v < 20; ++v)
+        text += fmt::format("variable \"v{}\" {{\n  type    = string\n  default = \"{}\"\n}}\n\n", v, i);
     for (int r = 0; r < 10; ++r) {
         text += fmt::format("resource \"null_resource\" \"r{}\" {{\n  triggers = {{ a = var.v{} }}\n}}\n\n", r, r);
     }
