@@ -19,8 +19,12 @@ Rule invalid_configuration() {
         "that are not allowed in a condition or a destroy-time provisioner, deprecated forms, `import` blocks in "
         "a called module or naming another provider than the resource they import into, arguments and blocks an "
         "`ephemeral` resource cannot have, and OpenTofu's own checks (blank `deprecated` messages, instance "
-        "references to provider configurations with `for_each`). The message is the loader's summary and "
-        "detail. Warnings of the loader keep their warning severity.";
+        "references to provider configurations with `for_each`). The module's test files (`*.tftest.hcl`, "
+        "`*.tftest.json`, beside the module and in its `tests` directory) are loaded as `terraform test` loads "
+        "them, and what that loader reports is reported here too: duplicate run names, providers, mocks and "
+        "overrides, an invalid `command`, `plan_options` `mode` or override target, override targets the "
+        "configuration does not declare, provider types that disagree with the module's. The message is the "
+        "loader's summary and detail. Warnings of the loader keep their warning severity.";
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
         "round trip through CI.";

@@ -11,6 +11,7 @@
 
 namespace tfsift::code {
 
+inline constexpr std::string_view alias_required_when_using_for_each = "alias-required-when-using-for-each";
 inline constexpr std::string_view ambiguous_attribute_key = "ambiguous-attribute-key";
 inline constexpr std::string_view backend_configuration_ignored = "backend-configuration-ignored";
 inline constexpr std::string_view both_a_backend_and_terraform_cloud_configuration_are_present =
@@ -32,6 +33,7 @@ inline constexpr std::string_view const_variable_cannot_be_sensitive = "const-va
 inline constexpr std::string_view depends_on_override = "depends-on-override";
 inline constexpr std::string_view duplicate_action = "duplicate-action";
 inline constexpr std::string_view duplicate_argument = "duplicate-argument";
+inline constexpr std::string_view duplicate_backend_blocks = "duplicate-backend-blocks";
 inline constexpr std::string_view duplicate_backend_configuration = "duplicate-backend-configuration";
 inline constexpr std::string_view duplicate_config_block = "duplicate-config-block";
 inline constexpr std::string_view duplicate_connection_block = "duplicate-connection-block";
@@ -42,9 +44,12 @@ inline constexpr std::string_view duplicate_event = "duplicate-event";
 inline constexpr std::string_view duplicate_import_configuration = "duplicate-import-configuration";
 inline constexpr std::string_view duplicate_lifecycle_block = "duplicate-lifecycle-block";
 inline constexpr std::string_view duplicate_local_value_definition = "duplicate-local-value-definition";
+inline constexpr std::string_view duplicate_mock_provider_block = "duplicate-mock-provider-block";
+inline constexpr std::string_view duplicate_mock_resource_block = "duplicate-mock-resource-block";
 inline constexpr std::string_view duplicate_module_call = "duplicate-module-call";
 inline constexpr std::string_view duplicate_object_key = "duplicate-object-key";
 inline constexpr std::string_view duplicate_output_definition = "duplicate-output-definition";
+inline constexpr std::string_view duplicate_override_block = "duplicate-override-block";
 inline constexpr std::string_view duplicate_provider_address = "duplicate-provider-address";
 inline constexpr std::string_view duplicate_provider_block = "duplicate-provider-block";
 inline constexpr std::string_view duplicate_provider_configuration = "duplicate-provider-configuration";
@@ -52,12 +57,16 @@ inline constexpr std::string_view duplicate_provider_meta_block = "duplicate-pro
 inline constexpr std::string_view duplicate_required_providers_configuration =
     "duplicate-required-providers-configuration";
 inline constexpr std::string_view duplicate_resource = "duplicate-resource";
+inline constexpr std::string_view duplicate_run_block_names = "duplicate-run-block-names";
+inline constexpr std::string_view duplicate_skip_cleanup = "duplicate-skip-cleanup";
 inline constexpr std::string_view duplicate_state_storage_configuration = "duplicate-state-storage-configuration";
 inline constexpr std::string_view duplicate_state_store_configuration_block =
     "duplicate-state-store-configuration-block";
 inline constexpr std::string_view duplicate_terraform_cloud_configurations = "duplicate-terraform-cloud-configurations";
+inline constexpr std::string_view duplicate_test_variable = "duplicate-test-variable";
 inline constexpr std::string_view duplicate_variable_declaration = "duplicate-variable-declaration";
 inline constexpr std::string_view error_in_function_call = "error-in-function-call";
+inline constexpr std::string_view experimental_test_feature = "experimental-test-feature";
 inline constexpr std::string_view expression_too_complex = "expression-too-complex";
 inline constexpr std::string_view extraneous_json_object_property = "extraneous-json-object-property";
 inline constexpr std::string_view extraneous_label = "extraneous-label";
@@ -68,6 +77,7 @@ inline constexpr std::string_view function_calls_not_allowed = "function-calls-n
 inline constexpr std::string_view ignore_changes_quoted_reference = "ignore-changes-quoted-reference";
 inline constexpr std::string_view ignore_changes_quoted_wildcard = "ignore-changes-quoted-wildcard";
 inline constexpr std::string_view incompatible_module = "incompatible-module";
+inline constexpr std::string_view incompatible_plan_options = "incompatible-plan-options";
 inline constexpr std::string_view inconsistent_conditional_result_types = "inconsistent-conditional-result-types";
 inline constexpr std::string_view incorrect_condition_type = "incorrect-condition-type";
 inline constexpr std::string_view incorrect_json_value_type = "incorrect-json-value-type";
@@ -76,10 +86,12 @@ inline constexpr std::string_view ineffective_version_constraint = "ineffective-
 inline constexpr std::string_view invalid_action_name = "invalid-action-name";
 inline constexpr std::string_view invalid_action_type_name = "invalid-action-type-name";
 inline constexpr std::string_view invalid_address = "invalid-address";
+inline constexpr std::string_view invalid_assert_expression = "invalid-assert-expression";
 inline constexpr std::string_view invalid_attribute = "invalid-attribute";
 inline constexpr std::string_view invalid_block_in_ephemeral_resource = "invalid-block-in-ephemeral-resource";
 inline constexpr std::string_view invalid_combination_of_count_and_for_each =
     "invalid-combination-of-count-and-for-each";
+inline constexpr std::string_view invalid_command_keyword = "invalid-command-keyword";
 inline constexpr std::string_view invalid_configuration_aliases_value = "invalid-configuration-aliases-value";
 inline constexpr std::string_view invalid_count_reference_in_replace_triggered_by_expression =
     "invalid-count-reference-in-replace-triggered-by-expression";
@@ -101,6 +113,7 @@ inline constexpr std::string_view invalid_ephemeral_resource_name = "invalid-eph
 inline constexpr std::string_view invalid_ephemeral_resource_type_name = "invalid-ephemeral-resource-type-name";
 inline constexpr std::string_view invalid_event_value = "invalid-event-value";
 inline constexpr std::string_view invalid_expanding_argument_value = "invalid-expanding-argument-value";
+inline constexpr std::string_view invalid_expect_failures_reference = "invalid-expect-failures-reference";
 inline constexpr std::string_view invalid_experiment_keyword = "invalid-experiment-keyword";
 inline constexpr std::string_view invalid_for_condition = "invalid-for-condition";
 inline constexpr std::string_view invalid_ignore_changes_ruleset = "invalid-ignore-changes-ruleset";
@@ -117,6 +130,7 @@ inline constexpr std::string_view invalid_index = "invalid-index";
 inline constexpr std::string_view invalid_language_edition = "invalid-language-edition";
 inline constexpr std::string_view invalid_legacy_variable_type_hint = "invalid-legacy-variable-type-hint";
 inline constexpr std::string_view invalid_local_value_name = "invalid-local-value-name";
+inline constexpr std::string_view invalid_mode_keyword = "invalid-mode-keyword";
 inline constexpr std::string_view invalid_module_instance_name = "invalid-module-instance-name";
 inline constexpr std::string_view invalid_module_source_address = "invalid-module-source-address";
 inline constexpr std::string_view invalid_number_literal = "invalid-number-literal";
@@ -124,6 +138,8 @@ inline constexpr std::string_view invalid_object_key = "invalid-object-key";
 inline constexpr std::string_view invalid_on_failure_keyword = "invalid-on-failure-keyword";
 inline constexpr std::string_view invalid_operand = "invalid-operand";
 inline constexpr std::string_view invalid_output_name = "invalid-output-name";
+inline constexpr std::string_view invalid_override_during_value = "invalid-override-during-value";
+inline constexpr std::string_view invalid_override_target = "invalid-override-target";
 inline constexpr std::string_view invalid_postcondition_expression = "invalid-postcondition-expression";
 inline constexpr std::string_view invalid_precondition_expression = "invalid-precondition-expression";
 inline constexpr std::string_view invalid_provider_configuration_alias = "invalid-provider-configuration-alias";
@@ -146,10 +162,12 @@ inline constexpr std::string_view invalid_required_providers_block = "invalid-re
 inline constexpr std::string_view invalid_required_providers_object = "invalid-required-providers-object";
 inline constexpr std::string_view invalid_resource_name = "invalid-resource-name";
 inline constexpr std::string_view invalid_resource_type_name = "invalid-resource-type-name";
+inline constexpr std::string_view invalid_run_block_name = "invalid-run-block-name";
 inline constexpr std::string_view invalid_self_reference = "invalid-self-reference";
 inline constexpr std::string_view invalid_source = "invalid-source";
 inline constexpr std::string_view invalid_template_directive = "invalid-template-directive";
 inline constexpr std::string_view invalid_template_interpolation_value = "invalid-template-interpolation-value";
+inline constexpr std::string_view invalid_test_backend_block = "invalid-test-backend-block";
 inline constexpr std::string_view invalid_type_specification = "invalid-type-specification";
 inline constexpr std::string_view invalid_variable_name = "invalid-variable-name";
 inline constexpr std::string_view invalid_variable_validation_condition = "invalid-variable-validation-condition";
@@ -159,8 +177,7 @@ inline constexpr std::string_view iteration_over_non_iterable_value = "iteration
 inline constexpr std::string_view iteration_over_null_value = "iteration-over-null-value";
 inline constexpr std::string_view lifecycle_unknown_member = "lifecycle-unknown-member";
 inline constexpr std::string_view lifecycle_value_not_literal = "lifecycle-value-not-literal";
-inline constexpr std::string_view local_module_path_escapes_module_package =
-    "local-module-path-escapes-module-package";
+inline constexpr std::string_view local_module_path_escapes_module_package = "local-module-path-escapes-module-package";
 inline constexpr std::string_view merged_default_not_nullable = "merged-default-not-nullable";
 inline constexpr std::string_view merged_default_type_mismatch = "merged-default-type-mismatch";
 inline constexpr std::string_view missing_base_local_value_definition_to_override =
@@ -175,19 +192,28 @@ inline constexpr std::string_view missing_block_label = "missing-block-label";
 inline constexpr std::string_view missing_data_resource_to_override = "missing-data-resource-to-override";
 inline constexpr std::string_view missing_module_call_to_override = "missing-module-call-to-override";
 inline constexpr std::string_view missing_provider_block = "missing-provider-block";
+inline constexpr std::string_view missing_provider_definition = "missing-provider-definition";
 inline constexpr std::string_view missing_required_argument = "missing-required-argument";
 inline constexpr std::string_view missing_required_provider_configuration = "missing-required-provider-configuration";
 inline constexpr std::string_view missing_resource_to_override = "missing-resource-to-override";
+inline constexpr std::string_view missing_source_attribute_for_module_block =
+    "missing-source-attribute-for-module-block";
+inline constexpr std::string_view missing_target_attribute = "missing-target-attribute";
 inline constexpr std::string_view module_call_cycle = "module-call-cycle";
 inline constexpr std::string_view module_directory_outside_the_repository = "module-directory-outside-the-repository";
 inline constexpr std::string_view module_not_loaded = "module-not-loaded";
 inline constexpr std::string_view module_source_variables_not_allowed = "module-source-variables-not-allowed";
 inline constexpr std::string_view module_uses_experimental_features = "module-uses-experimental-features";
+inline constexpr std::string_view multiple_module_blocks = "multiple-module-blocks";
+inline constexpr std::string_view multiple_plan_options_blocks = "multiple-plan-options-blocks";
+inline constexpr std::string_view multiple_test_blocks = "multiple-test-blocks";
+inline constexpr std::string_view multiple_variables_blocks = "multiple-variables-blocks";
 inline constexpr std::string_view no_actions_specified = "no-actions-specified";
 inline constexpr std::string_view no_events_specified = "no-events-specified";
 inline constexpr std::string_view null_condition = "null-condition";
 inline constexpr std::string_view null_value_as_key = "null-value-as-key";
 inline constexpr std::string_view object_attribute_is_ignored = "object-attribute-is-ignored";
+inline constexpr std::string_view object_expected = "object-expected";
 inline constexpr std::string_view only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed =
     "only-one-of-cloud-state-store-or-backend-configuration-blocks-are-allowed";
 inline constexpr std::string_view operation_failed = "operation-failed";
@@ -212,6 +238,7 @@ inline constexpr std::string_view reserved_block_type_name_in_provisioner_block 
 inline constexpr std::string_view reserved_block_type_name_in_resource_block =
     "reserved-block-type-name-in-resource-block";
 inline constexpr std::string_view root_value_must_be_object = "root-value-must-be-object";
+inline constexpr std::string_view skip_cleanup_false_with_backend = "skip-cleanup-false-with-backend";
 inline constexpr std::string_view splat_of_null_value = "splat-of-null-value";
 inline constexpr std::string_view static_list_required = "static-list-required";
 inline constexpr std::string_view static_map_required = "static-map-required";
@@ -238,6 +265,7 @@ namespace tfsift {
 
 // Every code above, once.
 inline constexpr std::array all_diagnostic_codes{
+    code::alias_required_when_using_for_each,
     code::ambiguous_attribute_key,
     code::backend_configuration_ignored,
     code::both_a_backend_and_terraform_cloud_configuration_are_present,
@@ -256,6 +284,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::depends_on_override,
     code::duplicate_action,
     code::duplicate_argument,
+    code::duplicate_backend_blocks,
     code::duplicate_backend_configuration,
     code::duplicate_config_block,
     code::duplicate_connection_block,
@@ -266,20 +295,27 @@ inline constexpr std::array all_diagnostic_codes{
     code::duplicate_import_configuration,
     code::duplicate_lifecycle_block,
     code::duplicate_local_value_definition,
+    code::duplicate_mock_provider_block,
+    code::duplicate_mock_resource_block,
     code::duplicate_module_call,
     code::duplicate_object_key,
     code::duplicate_output_definition,
+    code::duplicate_override_block,
     code::duplicate_provider_address,
     code::duplicate_provider_block,
     code::duplicate_provider_configuration,
     code::duplicate_provider_meta_block,
     code::duplicate_required_providers_configuration,
     code::duplicate_resource,
+    code::duplicate_run_block_names,
+    code::duplicate_skip_cleanup,
     code::duplicate_state_storage_configuration,
     code::duplicate_state_store_configuration_block,
     code::duplicate_terraform_cloud_configurations,
+    code::duplicate_test_variable,
     code::duplicate_variable_declaration,
     code::error_in_function_call,
+    code::experimental_test_feature,
     code::expression_too_complex,
     code::extraneous_json_object_property,
     code::extraneous_label,
@@ -290,6 +326,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::ignore_changes_quoted_reference,
     code::ignore_changes_quoted_wildcard,
     code::incompatible_module,
+    code::incompatible_plan_options,
     code::inconsistent_conditional_result_types,
     code::incorrect_condition_type,
     code::incorrect_json_value_type,
@@ -298,9 +335,11 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_action_name,
     code::invalid_action_type_name,
     code::invalid_address,
+    code::invalid_assert_expression,
     code::invalid_attribute,
     code::invalid_block_in_ephemeral_resource,
     code::invalid_combination_of_count_and_for_each,
+    code::invalid_command_keyword,
     code::invalid_configuration_aliases_value,
     code::invalid_count_reference_in_replace_triggered_by_expression,
     code::invalid_data_resource_lifecycle_argument,
@@ -316,6 +355,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_ephemeral_resource_type_name,
     code::invalid_event_value,
     code::invalid_expanding_argument_value,
+    code::invalid_expect_failures_reference,
     code::invalid_experiment_keyword,
     code::invalid_for_condition,
     code::invalid_ignore_changes_ruleset,
@@ -332,6 +372,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_language_edition,
     code::invalid_legacy_variable_type_hint,
     code::invalid_local_value_name,
+    code::invalid_mode_keyword,
     code::invalid_module_instance_name,
     code::invalid_module_source_address,
     code::invalid_number_literal,
@@ -339,6 +380,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_on_failure_keyword,
     code::invalid_operand,
     code::invalid_output_name,
+    code::invalid_override_during_value,
+    code::invalid_override_target,
     code::invalid_postcondition_expression,
     code::invalid_precondition_expression,
     code::invalid_provider_configuration_alias,
@@ -359,10 +402,12 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_required_providers_object,
     code::invalid_resource_name,
     code::invalid_resource_type_name,
+    code::invalid_run_block_name,
     code::invalid_self_reference,
     code::invalid_source,
     code::invalid_template_directive,
     code::invalid_template_interpolation_value,
+    code::invalid_test_backend_block,
     code::invalid_type_specification,
     code::invalid_variable_name,
     code::invalid_variable_validation_condition,
@@ -383,19 +428,27 @@ inline constexpr std::array all_diagnostic_codes{
     code::missing_data_resource_to_override,
     code::missing_module_call_to_override,
     code::missing_provider_block,
+    code::missing_provider_definition,
     code::missing_required_argument,
     code::missing_required_provider_configuration,
     code::missing_resource_to_override,
+    code::missing_source_attribute_for_module_block,
+    code::missing_target_attribute,
     code::module_call_cycle,
     code::module_directory_outside_the_repository,
     code::module_not_loaded,
     code::module_source_variables_not_allowed,
     code::module_uses_experimental_features,
+    code::multiple_module_blocks,
+    code::multiple_plan_options_blocks,
+    code::multiple_test_blocks,
+    code::multiple_variables_blocks,
     code::no_actions_specified,
     code::no_events_specified,
     code::null_condition,
     code::null_value_as_key,
     code::object_attribute_is_ignored,
+    code::object_expected,
     code::only_one_of_cloud_state_store_or_backend_configuration_blocks_are_allowed,
     code::operation_failed,
     code::override_default_type_mismatch,
@@ -415,6 +468,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::reserved_block_type_name_in_provisioner_block,
     code::reserved_block_type_name_in_resource_block,
     code::root_value_must_be_object,
+    code::skip_cleanup_false_with_backend,
     code::splat_of_null_value,
     code::static_list_required,
     code::static_map_required,

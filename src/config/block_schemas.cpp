@@ -125,6 +125,59 @@ constexpr BlockHeaderSchema removed_blocks[] = {
 constexpr AttributeSchema removed_lifecycle_attrs[] = {{"destroy"}};
 constexpr BlockHeaderSchema check_blocks[] = {{"data", type_name_labels}, {"assert", no_labels}};
 
+// ---- test files (`terraform test`, `tofu test`) ------------------------------------
+// Terraform reads the optional `test` block first, then the rest of the file;
+// `variable` blocks in test files are Terraform's. OpenTofu has neither.
+constexpr BlockHeaderSchema terraform_test_file_blocks[] = {
+    {"test", no_labels},
+    {"run", name_label},
+    {"provider", name_label},
+    {"mock_provider", name_label},
+    {"variable", name_label},
+    {"variables", no_labels},
+    {"override_resource", no_labels},
+    {"override_data", no_labels},
+    {"override_module", no_labels},
+};
+constexpr BlockHeaderSchema opentofu_test_file_blocks[] = {
+    {"run", name_label},           {"provider", name_label},
+    {"variables", no_labels},      {"override_resource", no_labels},
+    {"override_data", no_labels},  {"override_module", no_labels},
+    {"mock_provider", name_label},
+};
+constexpr AttributeSchema test_config_attrs[] = {{"parallel"}, {"skip_cleanup"}};
+constexpr AttributeSchema terraform_test_run_attrs[] = {{"command"},   {"providers"}, {"expect_failures"},
+                                                        {"state_key"}, {"parallel"},  {"skip_cleanup"}};
+constexpr BlockHeaderSchema terraform_test_run_blocks[] = {
+    {"plan_options", no_labels},      {"assert", no_labels},
+    {"variables", no_labels},         {"module", no_labels},
+    {"override_resource", no_labels}, {"override_data", no_labels},
+    {"override_module", no_labels},   {"backend", name_label},
+};
+constexpr AttributeSchema opentofu_test_run_attrs[] = {{"command"}, {"providers"}, {"expect_failures"}};
+constexpr BlockHeaderSchema opentofu_test_run_blocks[] = {
+    {"plan_options", no_labels},      {"assert", no_labels},
+    {"variables", no_labels},         {"module", no_labels},
+    {"override_resource", no_labels}, {"override_data", no_labels},
+    {"override_module", no_labels},
+};
+constexpr AttributeSchema test_plan_options_attrs[] = {{"mode"}, {"refresh"}, {"replace"}, {"target"}};
+constexpr AttributeSchema test_run_module_attrs[] = {{"source"}, {"version"}};
+constexpr AttributeSchema terraform_override_resource_attrs[] = {{"target"}, {"override_during"}, {"values"}};
+constexpr AttributeSchema terraform_override_module_attrs[] = {{"target"}, {"override_during"}, {"outputs"}};
+constexpr AttributeSchema opentofu_override_resource_attrs[] = {{"target", true}, {"values"}};
+constexpr AttributeSchema opentofu_override_module_attrs[] = {{"target", true}, {"outputs"}};
+constexpr AttributeSchema terraform_mock_provider_attrs[] = {{"alias"}, {"source"}, {"override_during"}};
+constexpr AttributeSchema opentofu_mock_provider_attrs[] = {{"alias"}, {"for_each"}};
+constexpr BlockHeaderSchema mock_provider_blocks[] = {
+    {"mock_resource", type_label},
+    {"mock_data", type_label},
+    {"override_resource", no_labels},
+    {"override_data", no_labels},
+};
+constexpr AttributeSchema terraform_mock_resource_attrs[] = {{"defaults"}, {"override_during"}};
+constexpr AttributeSchema opentofu_mock_resource_attrs[] = {{"defaults"}};
+
 }  // namespace
 
 namespace schema {
@@ -155,6 +208,22 @@ const BodySchema terraform_import{"import", terraform_import_attrs, {}, false};
 const BodySchema removed{"removed", removed_attrs, removed_blocks, false};
 const BodySchema removed_lifecycle{"lifecycle", removed_lifecycle_attrs, {}, false};
 const BodySchema check{"check", {}, check_blocks, false};
+const BodySchema terraform_test_file{"test file", {}, terraform_test_file_blocks, false};
+const BodySchema opentofu_test_file{"test file", {}, opentofu_test_file_blocks, false};
+const BodySchema test_config{"test", test_config_attrs, {}, false};
+const BodySchema terraform_test_run{"run", terraform_test_run_attrs, terraform_test_run_blocks, false};
+const BodySchema opentofu_test_run{"run", opentofu_test_run_attrs, opentofu_test_run_blocks, false};
+const BodySchema test_plan_options{"plan_options", test_plan_options_attrs, {}, false};
+const BodySchema test_run_module{"module", test_run_module_attrs, {}, false};
+const BodySchema test_backend{"backend", {}, {}, true};
+const BodySchema terraform_override_resource{"override_resource", terraform_override_resource_attrs, {}, false};
+const BodySchema terraform_override_module{"override_module", terraform_override_module_attrs, {}, false};
+const BodySchema opentofu_override_resource{"override_resource", opentofu_override_resource_attrs, {}, false};
+const BodySchema opentofu_override_module{"override_module", opentofu_override_module_attrs, {}, false};
+const BodySchema terraform_mock_provider{"mock_provider", terraform_mock_provider_attrs, mock_provider_blocks, false};
+const BodySchema opentofu_mock_provider{"mock_provider", opentofu_mock_provider_attrs, mock_provider_blocks, false};
+const BodySchema terraform_mock_resource{"mock_resource", terraform_mock_resource_attrs, {}, false};
+const BodySchema opentofu_mock_resource{"mock_resource", opentofu_mock_resource_attrs, {}, false};
 }  // namespace schema
 
 const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {

@@ -90,50 +90,7 @@ void Decoder::decode_module(const ContentBlock& b) {
         }
     }
     if (const auto* a = c.attribute("depends_on")) mc.depends_on = decode_depends_on(*a);
-    if (const auto* a = c.attribute("providers")) {
-        if (auto pairs = detail::expr_map(ctx_, a->expr)) {
-            std::map<std::string, Range> seen;
-            for (const auto& pair : *pairs) {
-                std::optional<std::string> key;
-                if (pair.key.native) {
-                    key = decode_provider_ref(pair.key, "providers");
-                } else {
-                    // A JSON key: the text between the quotes.
-                    Diagnostics d;
-                    json::Value fake;
-                    fake.kind = json::Kind::string;
-                    fake.range = pair.key.range;
-                    std::string_view raw = ctx_.file->text().substr(
-                        pair.key.range.start.byte + 1, pair.key.range.end.byte - pair.key.range.start.byte - 2);
-                    fake.text = std::string(raw);
-                    const hcl::Expr* e = detail::json_string_expr(ctx_, fake, false, d);
-                    if (e && e->kind == hcl::ExprKind::scope_traversal) {
-                        key = hcl::render_traversal(hcl::as<hcl::ScopeTraversalExpr>(*e));
-                    } else {
-                        ctx_.error(
-                            code::invalid_provider_configuration_reference, "Invalid provider configuration reference",
-                            "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.",
-                            pair.key.range);
-                    }
-                }
-                json::Value value_without_key;
-                bool keyed = false;
-                auto value =
-                    decode_provider_ref(without_instance_key(pair.value, value_without_key, keyed), "providers");
-                if (!key || !value) continue;
-                if (auto it = seen.find(*key); it != seen.end()) {
-                    ctx_.error(code::duplicate_provider_address, "Duplicate provider address",
-                               fmt::format("A provider configuration was already passed to {} at {}:{}. Each child "
-                                           "provider configuration can be assigned only once.",
-                                           *key, ctx_.file->path(), ctx_.file->line(it->second.start)),
-                               pair.key.range);
-                    continue;
-                }
-                seen.emplace(*key, pair.key.range);
-                mc.providers.push_back(ProviderPassing{*key, *value, pair.key.origin(), pair.value.origin(), keyed});
-            }
-        }
-    }
+    if (const auto* a = c.attribute("providers")) mc.providers = decode_passed_providers(*a);
     bool seen_escape = false;
     for (const auto& inner : c.blocks) {
         if (inner.type == "_") {

@@ -224,8 +224,9 @@ Check Decoder::decode_check_rule(const ContentBlock& b) {
     if (const auto* a = content.attribute("condition")) {
         c.condition = a->expr;
         if (b.type != "validation" && detail::expression_variables(ctx_, a->expr).empty()) {
-            ctx_.error(b.type == "precondition" ? code::invalid_precondition_expression
-                                                : code::invalid_postcondition_expression,
+            ctx_.error(b.type == "precondition"    ? code::invalid_precondition_expression
+                       : b.type == "postcondition" ? code::invalid_postcondition_expression
+                                                   : code::invalid_assert_expression,
                        fmt::format("Invalid {} expression", b.type),
                        "The condition expression must refer to at least one object from elsewhere in the "
                        "configuration, or else its result would not be checking anything.",

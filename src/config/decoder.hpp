@@ -14,6 +14,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,7 @@ public:
     Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine);
 
     ConfigFile run();
+    TestFile run_test_file();
 
 private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
@@ -253,10 +255,39 @@ private:
 
     void decode_import(const ContentBlock& b);
 
+    // ---- test files (decode_test_file.cpp) ------------------------------------
+
+    void decode_test_root(const BodyRef& body);
+    // Terraform's `test` block: `parallel`, and the experimental `skip_cleanup`.
+    void decode_test_config(const ContentBlock& b);
+    TestRun decode_test_run(const ContentBlock& b);
+    void decode_plan_options(const ContentBlock& b, TestRun& r);
+    std::optional<TestRunModule> decode_test_run_module(const ContentBlock& b);
+    std::optional<TestOverride> decode_test_override(const ContentBlock& b);
+    std::optional<TestProvider> decode_mock_provider(const ContentBlock& b);
+    void decode_override_during(const ContentAttr& a);
+    // Keeps the first override of each target, reporting the others.
+    void check_duplicate_overrides(std::vector<TestOverride>& overrides, std::string_view where);
+    void check_expect_failure(const Traversal& t);
+    void check_run_state(const TestRun& run, std::map<std::string, std::string>& backends,
+                         std::map<std::string, std::string>& skip_cleanups);
+    void add_test_provider(TestProvider&& p, std::map<std::string, std::pair<std::string, Range>>& seen);
+    void experimental_test_attribute(const ContentAttr& a);
+    [[nodiscard]] std::string test_range_string(Range r) const;
+
+    // A `providers` map (module calls, test runs): which configuration each
+    // child key receives.
+    std::vector<ProviderPassing> decode_passed_providers(const ContentAttr& a);
+
     ParsedFile& pf_;
     Engine engine_;
     DecodeContext ctx_;
     ConfigFile out_;
+    TestFile test_out_;
+    bool test_skip_cleanup_ = false;               // the file's `test` block sets skip_cleanup
+    std::optional<Range> run_skip_cleanup_range_;  // of the run being decoded
+    Range run_backend_range_;                      // of the run being decoded
+    std::vector<std::size_t> decoded_runs_;        // the runs decoded without errors
 };
 
 }  // namespace tfsift::config

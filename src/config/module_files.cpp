@@ -58,4 +58,27 @@ std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, 
     return out;
 }
 
+std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, Engine engine) {
+    std::sort(names.begin(), names.end());
+    std::set<std::string, std::less<>> present(names.begin(), names.end());
+    std::vector<ConfigFileName> out;
+    for (const auto& name : names) {
+        if (is_ignored_file_name(name)) continue;
+        for (std::string_view ext : {".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json"}) {
+            if (!ends_with(name, ext)) continue;
+            const bool tofu_ext = ext.starts_with(".tofutest");
+            if (tofu_ext && engine != Engine::opentofu) break;
+            const std::string base = name.substr(0, name.size() - ext.size());
+            if (engine == Engine::opentofu && !tofu_ext) {
+                const std::string twin = base + (ext == ".tftest.hcl" ? ".tofutest.hcl" : ".tofutest.json");
+                if (present.count(twin) != 0) break;
+            }
+            out.push_back(ConfigFileName{name, ends_with(ext, ".json") ? FileSyntax::json : FileSyntax::native,
+                                         FileRole::primary});
+            break;
+        }
+    }
+    return out;
+}
+
 }  // namespace tfsift::config

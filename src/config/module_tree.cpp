@@ -24,6 +24,7 @@
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/config/test_checks.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
@@ -233,8 +234,7 @@ struct DirectoryLook {
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
-        : root_dir_(std::move(root_dir)), options_(options), out_(out) {
-    }
+        : root_dir_(std::move(root_dir)), options_(options), out_(out) {}
 
     // `rel` under the root directory, as std::filesystem::path's `/` joins
     // them (an absolute `rel` stands alone), without a path object: the
@@ -357,9 +357,9 @@ public:
                 continue;
             }
             if (leaves_root(look.where, child_policy)) {
-                out_.read_failures.push_back(fmt::format(
-                    "the module directory {}: resolves outside the repository root {}",
-                    (fs::path(root_dir_) / child_dir).lexically_normal().string(), child_policy.root));
+                out_.read_failures.push_back(
+                    fmt::format("the module directory {}: resolves outside the repository root {}",
+                                (fs::path(root_dir_) / child_dir).lexically_normal().string(), child_policy.root));
                 tree_diag(
                     Severity::error, code::module_directory_outside_the_repository,
                     "Module directory outside the repository",
@@ -405,6 +405,94 @@ public:
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
+        }
+    }
+
+    // The root module's test files, from its directory and its `tests/`
+    // directory, each parsed and decoded on its own; then the local modules
+    // their runs execute, and the checks Terraform makes of a test file
+    // against the configuration under test.
+    void load_tests(const LoadedModule& root) {
+        for (const std::string& dir : {std::string("."), std::string(default_test_directory)}) {
+            OpenDirectory handle;
+            if (!handle.open(under_root(dir))) continue;
+            std::vector<DirectoryEntry> entries;
+            if (!handle.list(entries)) continue;
+            std::vector<std::string> names;
+            file_names(entries, names);
+            const std::optional<std::string> where = handle.real_path();
+            if (dir != "." && leaves_root(where, options_.read_policy)) continue;
+            DirectoryFileReader reader(handle, options_.read_policy, where);
+            const std::string prefix =
+                dir == "." ? options_.source_name_prefix : options_.source_name_prefix + dir + "/";
+            // Variable files `terraform test` reads from both directories: the
+            // names they set are variables a test file may refer to.
+            for (const auto& name : names) {
+                const bool json = name.ends_with(".tfvars.json");
+                if (!(name == "terraform.tfvars" || name.ends_with(".auto.tfvars") || name == "terraform.tfvars.json" ||
+                      name.ends_with(".auto.tfvars.json"))) {
+                    continue;
+                }
+                FileContent failure;
+                auto src = reader.read(name, under_root(file_path(dir, name)), failure, prefix + name);
+                if (!src) continue;
+                auto parsed = parse_config_file(src, json ? FileSyntax::json : FileSyntax::native);
+                if (parsed->native) {
+                    for (const auto& a : parsed->native->body->attributes) {
+                        out_.test_variable_file_names.insert(std::string(a.name));
+                    }
+                } else if (parsed->json && parsed->json->root.is_object()) {
+                    for (const auto& m : parsed->json->root.members) out_.test_variable_file_names.emplace(m.name);
+                }
+            }
+            for (const auto& f : select_test_files(std::move(names), options_.engine)) {
+                const std::string rel = file_path(dir, f.name);
+                if (options_.exclude_file && options_.exclude_file(rel)) continue;
+                FileContent failure;
+                std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, prefix + f.name);
+                if (!src) {
+                    Diagnostic d;
+                    d.code = code::failed_to_read_file;
+                    d.summary = "Failed to read file";
+                    d.detail = fmt::format("The test file \"{}\" could not be read: {}", rel, failure.message);
+                    d.filename = prefix + f.name;
+                    out_.read_failures.push_back(failure.message);
+                    out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
+                    continue;
+                }
+                std::shared_ptr<ParsedFile> parsed = parse_config_file(src, f.syntax);
+                for (const auto& d : parsed->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
+                Diagnostics decode_diags;
+                auto decoded =
+                    std::make_shared<const TestFile>(decode_test_file(*parsed, decode_diags, options_.engine));
+                for (auto& d : decode_diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, src});
+                sources_.emplace(src.get(), src);
+                out_.files.push_back(parsed);
+                out_.test_files.push_back(LoadedTestFile{std::move(parsed), std::move(decoded), rel});
+            }
+        }
+        for (const auto& tf : out_.test_files) {
+            for (const auto& run : tf.decoded->runs) {
+                if (!run.module || !run.module->local || !run.module->source) continue;
+                const std::string& source = *run.module->source;
+                if (out_.test_modules.count(source) != 0) continue;
+                const std::string dir = join_path(".", source);
+                DirectoryLook look;
+                if (!look_at(dir, look, options_.read_policy) || leaves_root(look.where, options_.read_policy)) {
+                    out_.test_modules.emplace(source, nullptr);
+                    tree_diag(Severity::error, code::failed_to_read_module_directory, "Failed to read module directory",
+                              fmt::format("Module directory {} does not exist or cannot be read.", source),
+                              run.module->source_origin);
+                    continue;
+                }
+                std::shared_ptr<LoadedDirectory> directory = directory_for(dir, look);
+                out_.test_modules.emplace(source, std::shared_ptr<const Module>(directory, &directory->module));
+            }
+        }
+        for (const auto& tf : out_.test_files) {
+            for (auto& p : check_test_file(*tf.decoded, tf.name, root, out_.test_modules, options_.engine)) {
+                tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
+            }
         }
     }
 
@@ -548,8 +636,7 @@ private:
     // `prefix` + its name. The stamps are those of the files read, as long
     // as every one had one.
     std::shared_ptr<LoadedDirectory> load_directory(const std::string& dir, const OpenDirectory& handle,
-                                                    const std::optional<std::string>& where,
-                                                    const ReadPolicy& policy,
+                                                    const std::optional<std::string>& where, const ReadPolicy& policy,
                                                     const std::vector<ConfigFileName>& selected,
                                                     const std::string& prefix) {
         auto out = std::make_shared<LoadedDirectory>();
@@ -731,9 +818,7 @@ private:
         std::string how;
         switch (why.kind) {
             case ModuleUnavailableKind::not_found:
-            case ModuleUnavailableKind::not_fetched:
-                how = "`tfsift fetch` (or `terraform init`) fetches it.";
-                break;
+            case ModuleUnavailableKind::not_fetched: how = "`tfsift fetch` (or `terraform init`) fetches it."; break;
             case ModuleUnavailableKind::unsupported:
                 how = "tfsift does not fetch this kind of source; `terraform init` installs it.";
                 break;
@@ -910,6 +995,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     out.root = std::make_unique<LoadedModule>();
     std::vector<std::string> ancestors{look.where.value_or(".")};  // real paths
     loader.load(*out.root, ".", "", 0, ancestors, &look);
+    loader.load_tests(*out.root);
     loader.report_left_out();
     out.source_index.reserve(out.files.size());
     for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);

@@ -165,6 +165,13 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
         if (fs::is_regular_file(path, ec)) {
             std::string dir = fs::path(path).parent_path().string();
             if (dir.empty()) dir = ".";
+            // A test file in a module's test directory belongs to the module
+            // above it.
+            if (fs::path(dir).filename() == config::default_test_directory &&
+                !config::select_test_files({fs::path(path).filename().string()}, Engine::opentofu).empty()) {
+                dir = fs::path(dir).parent_path().string();
+                if (dir.empty()) dir = ".";
+            }
             Target& t = targets[absolute_normal_path(dir)];
             if (t.dir.empty()) t.dir = dir;
             t.only_files.insert(absolute_normal_path(path));
@@ -593,6 +600,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
             run.readable = run.tree.root != nullptr;
             if (run.readable) {
                 for (const auto& f : run.tree.root->files) run.files.push_back(f.parsed->source->path());
+                for (const auto& t : run.tree.test_files) run.files.push_back(t.parsed->source->path());
                 check_module_inputs(run, request, listings);
                 run.calls = called_by(run);
             }

@@ -53,6 +53,23 @@ extern const BodySchema terraform_import;  // with `identity`
 extern const BodySchema removed;
 extern const BodySchema removed_lifecycle;
 extern const BodySchema check;
+// Test files: Terraform's and OpenTofu's loaders differ in what they accept.
+extern const BodySchema terraform_test_file;
+extern const BodySchema opentofu_test_file;
+extern const BodySchema test_config;  // Terraform's `test` block
+extern const BodySchema terraform_test_run;
+extern const BodySchema opentofu_test_run;
+extern const BodySchema test_plan_options;
+extern const BodySchema test_run_module;
+extern const BodySchema test_backend;                 // a run's `backend`: all of it is the backend's configuration
+extern const BodySchema terraform_override_resource;  // also override_data
+extern const BodySchema terraform_override_module;
+extern const BodySchema opentofu_override_resource;
+extern const BodySchema opentofu_override_module;
+extern const BodySchema terraform_mock_provider;
+extern const BodySchema opentofu_mock_provider;
+extern const BodySchema terraform_mock_resource;  // also mock_data
+extern const BodySchema opentofu_mock_resource;
 }  // namespace schema
 
 // The attribute or block header named `name` in `schema`, or nullptr.

@@ -10,6 +10,7 @@
 #include "tfsift/arena.hpp"
 #include "tfsift/config/config_file.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/config/test_file.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/json/value.hpp"
@@ -40,5 +41,9 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
 // `for_each`).
 ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags,
                               Engine engine = Engine::terraform);
+
+// Decodes a parsed test file (`*.tftest.hcl`, `*.tftest.json`) the way the
+// engine's test loader does.
+TestFile decode_test_file(ParsedFile& file, Diagnostics& diags, Engine engine = Engine::terraform);
 
 }  // namespace tfsift::config

@@ -63,6 +63,15 @@ struct LoadedModule {
     std::optional<ResolvedModule> remote;
 };
 
+struct TestFile;
+
+// A test file of the root module as it was read and decoded.
+struct LoadedTestFile {
+    std::shared_ptr<const ParsedFile> parsed;
+    std::shared_ptr<const TestFile> decoded;
+    std::string name;  // relative to the module directory: "main.tftest.hcl", "tests/web.tftest.hcl"
+};
+
 // A module call the tree's resolver had no directory for.
 struct UnavailableCall {
     std::string address;  // "module.a.module.b"

@@ -40,4 +40,13 @@ bool classify_file_name(std::string_view name, Engine engine, ConfigFileName& ou
 // name, with OpenTofu's shadowed `.tf` files removed.
 std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, Engine engine);
 
+// The test files among the entries `names` of a module directory or of its
+// test directory, in load order: `.tftest.hcl` and `.tftest.json`, and for
+// OpenTofu `.tofutest.hcl` and `.tofutest.json`, each of which hides the
+// `.tftest` file of the same base name.
+std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, Engine engine);
+
+// The directory below a module directory that also holds its test files.
+inline constexpr std::string_view default_test_directory = "tests";
+
 }  // namespace tfsift::config

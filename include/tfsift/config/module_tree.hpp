@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -79,11 +81,20 @@ struct LoadedTree {
     // What every module points into, each file once; shared with the other
     // trees that load the same module directory, and keeping it alive.
     std::vector<std::shared_ptr<const ParsedFile>> files;
-    std::unique_ptr<LoadedModule> root;       // null when the root directory cannot be read
-    std::vector<LoadDiagnostic> diagnostics;  // in the order they arose
-    ReadPolicy read_policy;                   // how the files were read; for lock and state files
-    std::vector<std::string> read_failures;   // files that exist but could not be read, and why
+    std::unique_ptr<LoadedModule> root;              // null when the root directory cannot be read
+    std::vector<LoadDiagnostic> diagnostics;         // in the order they arose
+    ReadPolicy read_policy;                          // how the files were read; for lock and state files
+    std::vector<std::string> read_failures;          // files that exist but could not be read, and why
     std::vector<UnavailableCall> unavailable_calls;  // in the order they were met
+    // The root module's test files (its directory's, then its `tests/`
+    // directory's), and the local modules their runs execute instead of the
+    // root module, by the run module's normalized source. Test files are
+    // not configuration: no rule reading the module sees them.
+    std::vector<LoadedTestFile> test_files;
+    std::map<std::string, std::shared_ptr<const Module>> test_modules;
+    // The variables the variable files beside the tests set (terraform.tfvars,
+    // *.auto.tfvars and their JSON forms, in either directory).
+    std::set<std::string> test_variable_file_names;
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins
