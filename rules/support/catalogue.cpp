@@ -95,6 +95,7 @@ std::span<const Rule> builtin_rules() {
         rules::module_source_unpinned(),
         rules::required_version_missing(),
         rules::variable_type_missing(),
+        rules::test_reference_invalid(),
     };
     return all;
 }

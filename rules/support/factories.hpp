@@ -79,5 +79,6 @@ Rule variable_type_missing();
 Rule count_for_each_invalid();
 Rule expression_invalid();
 Rule connection_host_missing();
+Rule test_reference_invalid();
 
 }  // namespace tfsift::lint::rules

@@ -3,6 +3,7 @@
 // number of jobs, and a clear stop on a path that does not exist.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -244,4 +245,79 @@ TEST_CASE("session: the engine runs the catalogue it is given, and none without 
     CHECK(one.catalogue.front().id == "variable-type-missing");
     REQUIRE(one.findings.size() == 1);
     CHECK(one.findings.front().rule_id == "variable-type-missing");
+}
+
+TEST_CASE("session: a module whose only problem is in a test file fails on that file", "[lint][session][tests]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf",
+               "variable \"name\" {\n"
+               "  type = string\n"
+               "}\n"
+               "output \"name\" {\n"
+               "  value = var.name\n"
+               "}\n");
+    write_file(dir.path / "tests" / "name.tftest.hcl",
+               "run \"first\" {\n"
+               "  variables {\n"
+               "    name = \"a\"\n"
+               "  }\n"
+               "}\n"
+               "run \"first\" {\n"
+               "  command = plan\n"
+               "}\n"
+               "run \"second\" {\n"
+               "  assert {\n"
+               "    condition     = run.first.nmae == \"a\"\n"
+               "    error_message = \"The name is passed through.\"\n"
+               "  }\n"
+               "}\n");
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    const std::vector<std::string> lines = finding_lines(result);
+    INFO(Catch::Detail::stringify(lines));
+    // The errors are the test file's; the configuration has none.
+    std::vector<lint::Finding> errors;
+    for (const auto& f : result.findings) {
+        if (f.severity == Severity::error) errors.push_back(f);
+    }
+    REQUIRE(errors.size() == 2);
+    for (const auto& f : errors) CHECK(f.file->path().ends_with("tests/name.tftest.hcl"));
+    CHECK(errors[0].rule_id == "invalid-configuration");
+    CHECK(errors[0].file->line(errors[0].range.start) == 6);
+    CHECK(errors[0].message.starts_with("Duplicate \"run\" block names"));
+    CHECK(errors[1].rule_id == "test-reference-invalid");
+    CHECK(errors[1].file->line(errors[1].range.start) == 11);
+    // The test file is one of the files the run read; --fix has nothing to
+    // change in it.
+    CHECK(std::find_if(result.files.begin(), result.files.end(), [](const std::string& f) {
+              return f.ends_with("tests/name.tftest.hcl");
+          }) != result.files.end());
+    for (const auto& f : result.findings) CHECK_FALSE(f.fix.has_value());
+}
+
+TEST_CASE("session: a module with valid tests gives no finding in them", "[lint][session][tests]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf",
+               "variable \"name\" {\n"
+               "  type = string\n"
+               "}\n"
+               "output \"name\" {\n"
+               "  value = var.name\n"
+               "}\n");
+    write_file(dir.path / "main.tftest.hcl",
+               "variables {\n"
+               "  name = \"a\"\n"
+               "}\n"
+               "run \"first\" {}\n"
+               "run \"second\" {\n"
+               "  command = plan\n"
+               "  assert {\n"
+               "    condition     = run.first.name == var.name\n"
+               "    error_message = \"The name is passed through.\"\n"
+               "  }\n"
+               "}\n");
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    INFO(Catch::Detail::stringify(finding_lines(result)));
+    for (const auto& f : result.findings) CHECK_FALSE(f.file->path().ends_with(".tftest.hcl"));
 }
