@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/project_links.hpp"
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/fix_diff.hpp"
@@ -236,6 +237,8 @@ int run_lint(const LintOptions& options) {
         if (static_cast<int>(f.severity) <= static_cast<int>(*min_severity)) exit_code = exit_findings;
     }
     if (options.exit_zero && exit_code == exit_findings) exit_code = exit_clean;
+    // --write-baseline records the findings as accepted: that is success.
+    if (!options.write_baseline.empty() && exit_code == exit_findings) exit_code = exit_clean;
     if (result.io_failed()) exit_code = exit_failure;
 
     std::string cwd = fs::current_path().generic_string();
@@ -253,6 +256,7 @@ int run_lint(const LintOptions& options) {
     input.quiet = options.quiet;
     input.command_line = options.command_line;
     input.sarif_category = options.sarif_category;
+    input.links = project_links();
 
     for (const auto& o : outputs) {
         report::ReportInput file_input = input;
@@ -268,7 +272,13 @@ int run_lint(const LintOptions& options) {
         }
     }
     auto format = report::parse_format(options.format).value_or(report::Format::text);
-    bool to_stdout = outputs.empty() || options.format_given;
+    // --statistics without --format prints the table alone, as Ruff's does;
+    // --write-baseline and --output put the findings elsewhere.
+    const bool statistics_only = options.statistics && !options.format_given;
+    const bool to_stdout =
+        options.format_given || (outputs.empty() && options.write_baseline.empty() && !statistics_only);
+    // The table once: not in the text report as well.
+    input.rule_table = !options.statistics;
     if (to_stdout) {
         input.color = format == report::Format::text && use_color(options.color);
         auto text = render_report(format, input);
@@ -284,6 +294,9 @@ int run_lint(const LintOptions& options) {
         // Keep machine-readable output on stdout parseable.
         bool machine = to_stdout && format != report::Format::text && format != report::Format::compact;
         fmt::print(machine ? stderr : stdout, "{}", buf.str());
+    } else if (!to_stdout && !outputs.empty() && options.write_baseline.empty() && !options.quiet) {
+        // Reports written only to files: the summary still says what they hold.
+        fmt::print(stderr, "{}\n", report::summary_line(input));
     }
     // --online checks that could not be made are failures, not passes.
     for (const auto& e : result.online_check_failures) {

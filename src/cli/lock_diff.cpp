@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/project_links.hpp"
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/lock_review.hpp"
@@ -56,6 +57,7 @@ std::string render(std::string_view format, const lint::LockReview& review, cons
         ri.files_scanned = review.files.size();
         ri.exit_code = exit_code;
         ri.trusted_roots = {ri.repository_root};
+        ri.links = project_links();
         report::write_report(format == "sarif" ? report::Format::sarif : report::Format::github, ri, buf);
     }
     return std::move(buf).str();

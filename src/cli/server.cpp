@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/project_links.hpp"
 #include "tfsift/server/language_server.hpp"
 
 namespace tfsift::cli {
@@ -20,6 +21,7 @@ void add_server_options(CLI::App& cmd, ServerOptions& options) {
 int run_server(const ServerOptions& options) {
     server::ServerOptions server_options;
     server_options.debounce = std::chrono::milliseconds(options.debounce_ms);
+    server_options.links = project_links();
     // Messages are framed by byte counts: no translation, no tie between
     // the streams (the reader must not flush the writer's half-built frame).
     std::ios::sync_with_stdio(false);

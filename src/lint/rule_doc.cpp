@@ -47,9 +47,14 @@ std::string_view to_string(RulePrecision p) {
     return "high";
 }
 
-std::string rule_help_uri(const Rule& rule) {
-    if (rule.is_policy) return fmt::format("{}/blob/main/docs/policies.md", project_url);
-    return fmt::format("{}/blob/main/docs/rules/{}.md", project_url, rule.id);
+std::string documentation_uri(const ProjectLinks& links, std::string_view path) {
+    if (links.homepage.empty()) return {};
+    return fmt::format("{}/blob/v{}/{}", links.homepage, links.version, path);
+}
+
+std::string rule_help_uri(const Rule& rule, const ProjectLinks& links) {
+    if (rule.is_policy) return documentation_uri(links, "docs/policies.md");
+    return documentation_uri(links, fmt::format("docs/rules/{}.md", rule.id));
 }
 
 std::string rule_markdown(const Rule& rule) {

@@ -721,7 +721,7 @@ bool write_baseline(const std::string& file, const Findings& findings, Messenger
         return false;
     }
     say.send(MessageKind::fix_summary,
-             fmt::format("Recorded {} finding{} in {}", entries.size(), entries.size() == 1 ? "" : "s", file));
+             fmt::format("Wrote {} finding{} to {}", entries.size(), entries.size() == 1 ? "" : "s", file));
     return true;
 }
 

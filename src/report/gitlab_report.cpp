@@ -102,7 +102,11 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
         if (rule != rules.end()) {
             w.key("content");
             w.begin_object();
-            w.member("body", detail::valid_utf8(rule->second->doc.summary) + " " + lint::rule_help_uri(*rule->second));
+            // Where the rule is explained: its page when a home page is set,
+            // else the command that prints the same documentation.
+            const std::string uri = lint::rule_help_uri(*rule->second, in.links);
+            w.member("body", detail::valid_utf8(rule->second->doc.summary) + " " +
+                                 (uri.empty() ? fmt::format("`tfsift rule {}` explains it.", f.rule_id) : uri));
             w.end_object();
         }
         w.end_object();

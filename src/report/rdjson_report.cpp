@@ -52,7 +52,7 @@ public:
         w_.key("source");
         w_.begin_object();
         w_.member("name", "tfsift");
-        w_.member("url", lint::project_url);
+        if (!in_.links.homepage.empty()) w_.member("url", in_.links.homepage);
         w_.end_object();
         w_.key("diagnostics");
         w_.begin_array();
@@ -75,7 +75,10 @@ private:
         w_.key("code");
         w_.begin_object();
         w_.member("value", f.rule_id);
-        if (rule != nullptr) w_.member("url", lint::rule_help_uri(*rule));
+        if (const std::string uri = rule != nullptr ? lint::rule_help_uri(*rule, in_.links) : std::string();
+            !uri.empty()) {
+            w_.member("url", uri);
+        }
         w_.end_object();
         // A suggestion has no path of its own: offered only when the whole
         // fix edits the finding's file.

@@ -52,11 +52,32 @@ void write_report(Format format, const ReportInput& input, std::ostream& out) {
 }
 
 void write_statistics(const lint::Findings& findings, std::ostream& out) {
-    std::map<std::string, std::size_t> counts;
-    for (const auto& f : findings) ++counts[f.rule_id];
-    std::vector<std::pair<std::string, std::size_t>> rows(counts.begin(), counts.end());
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    for (const auto& [id, n] : rows) out << fmt::format("{:>6}  {}\n", n, id);
+    struct Row {
+        std::string_view id;
+        std::size_t count = 0;
+        std::size_t fixable = 0;
+    };
+    std::map<std::string_view, Row> by_id;
+    for (const auto& f : findings) {
+        Row& row = by_id[f.rule_id];
+        row.id = f.rule_id;
+        ++row.count;
+        if (f.fix) ++row.fixable;
+    }
+    std::vector<Row> rows;
+    std::size_t width = 0;
+    for (const auto& [id, row] : by_id) {
+        rows.push_back(row);
+        width = std::max(width, id.size());
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.count > b.count; });
+    for (const Row& row : rows) {
+        if (row.fixable == 0) {
+            out << fmt::format("{:>6}  {}\n", row.count, row.id);
+        } else {
+            out << fmt::format("{:>6}  {:<{}}  ({} fixable)\n", row.count, row.id, width, row.fixable);
+        }
+    }
 }
 
 namespace {

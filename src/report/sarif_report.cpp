@@ -176,7 +176,7 @@ public:
         w_.member("name", "tfsift");
         w_.member("version", TFSIFT_VERSION);
         w_.member("semanticVersion", TFSIFT_VERSION);
-        w_.member("informationUri", lint::project_url);
+        if (!in_.links.homepage.empty()) w_.member("informationUri", in_.links.homepage);
         w_.key("rules");
         w_.begin_array();
         for (const lint::Rule& r : in_.rules) rule_descriptor(r);
@@ -239,7 +239,8 @@ private:
         w_.member("text", detail::valid_utf8(lint::rule_plain_text(r)));
         w_.member("markdown", detail::valid_utf8(lint::rule_markdown(r)));
         w_.end_object();
-        w_.member("helpUri", lint::rule_help_uri(r));
+        // The help above is the documentation; a link only to where it is published.
+        if (const std::string uri = lint::rule_help_uri(r, in_.links); !uri.empty()) w_.member("helpUri", uri);
         w_.key("defaultConfiguration");
         w_.begin_object();
         w_.member("level", sarif_level(r.default_severity));

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -149,13 +148,7 @@ void write_text(const ReportInput& input, std::ostream& out) {
     Style style{input.color};
     detail::SnippetGuard guard(input.trusted_roots);
     ShownPaths shown(input.working_dir);
-    std::size_t counts[3] = {0, 0, 0};
-    std::set<std::string> files;
-    std::map<std::string, std::string, std::less<>> help;
-    for (const lint::Rule& r : input.rules) help.emplace(r.id, lint::rule_help_uri(r));
     for (const lint::Finding& f : input.findings) {
-        ++counts[static_cast<int>(f.severity)];
-        files.insert(f.file->path());
         auto pos = f.file->resolve(f.range.start);
         std::string where = fmt::format("{}:{}:{}:", shown.of(*f.file), pos.line, pos.column);
         out << fmt::format(
@@ -174,21 +167,56 @@ void write_text(const ReportInput& input, std::ostream& out) {
             out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), one_line(f.fix->description),
                                lint::to_string(f.fix->applicability));
         }
-        // Where the rule is explained (`tfsift rule ID` prints the same page).
-        if (auto it = help.find(f.rule_id); it != help.end()) {
-            out << fmt::format("  {} {}\n", style.wrap("1;36", "docs:"), it->second);
-        }
     }
     if (input.quiet) return;
-    std::size_t total = input.findings.size();
-    if (total == 0) {
-        out << fmt::format("No findings in {} file{}.\n", input.files_scanned, input.files_scanned == 1 ? "" : "s");
-        return;
+    // A long listing ends with what it adds up to, rule by rule.
+    if (input.rule_table && input.findings.size() > rule_table_threshold) {
+        out << "\nFindings per rule:\n";
+        write_statistics(input.findings, out);
     }
-    out << fmt::format("{} finding{} ({} error{}, {} warning{}, {} notice{}) in {} of {} file{}.\n", total,
-                       total == 1 ? "" : "s", counts[0], counts[0] == 1 ? "" : "s", counts[1],
-                       counts[1] == 1 ? "" : "s", counts[2], counts[2] == 1 ? "" : "s", files.size(),
-                       input.files_scanned, input.files_scanned == 1 ? "" : "s");
+    out << summary_line(input) << '\n';
+    // Where the rules are explained: once, not under every finding.
+    if (const std::string line = rules_explained_line(input); !line.empty()) out << line << '\n';
+}
+
+std::string summary_line(const ReportInput& input) {
+    const std::size_t total = input.findings.size();
+    const std::size_t scanned = input.files_scanned;
+    if (total == 0) return fmt::format("No findings in {} file{}.", scanned, scanned == 1 ? "" : "s");
+    std::size_t counts[3] = {0, 0, 0};
+    std::set<std::string_view> files;
+    std::size_t safe = 0;
+    std::size_t unsafe = 0;
+    for (const lint::Finding& f : input.findings) {
+        ++counts[static_cast<int>(f.severity)];
+        files.insert(f.file->path());
+        if (f.fix) ++(f.fix->applicability == lint::Applicability::safe ? safe : unsafe);
+    }
+    std::string line =
+        fmt::format("{} finding{} ({} error{}, {} warning{}, {} notice{}) in {} of {} file{}.", total,
+                    total == 1 ? "" : "s", counts[0], counts[0] == 1 ? "" : "s", counts[1], counts[1] == 1 ? "" : "s",
+                    counts[2], counts[2] == 1 ? "" : "s", files.size(), scanned, scanned == 1 ? "" : "s");
+    if (safe > 0) line += fmt::format(" {} fixable with `tfsift lint --fix`", safe);
+    if (unsafe > 0 && safe > 0) line += fmt::format(" ({} more with `tfsift lint --unsafe-fixes`)", unsafe);
+    if (unsafe > 0 && safe == 0) line += fmt::format(" {} fixable with `tfsift lint --unsafe-fixes`", unsafe);
+    if (safe + unsafe > 0) line += '.';
+    return line;
+}
+
+std::string rules_explained_line(const ReportInput& input) {
+    std::set<std::string_view> seen;
+    for (const lint::Finding& f : input.findings) seen.insert(f.rule_id);
+    if (seen.empty()) return {};
+    std::string line = "`tfsift rule ID` explains ";
+    bool first = true;
+    for (std::string_view id : seen) {
+        if (!first) line += ", ";
+        first = false;
+        line += escape_line(id);
+    }
+    const std::string pages = lint::documentation_uri(input.links, "docs/rules/");
+    if (!pages.empty()) line += " (also at " + pages + ")";
+    return line + '.';
 }
 
 void write_compact(const ReportInput& input, std::ostream& out) {

@@ -86,7 +86,7 @@ struct ModuleState {
     // What the last publications sent, by URI: the diagnostics and the
     // document version, so that a lint republishes only what changed.
     std::map<std::string, std::string> published;
-    std::string last_messages;        // the lint's error messages, logged once while they stay the same
+    std::string last_messages;  // the lint's error messages, logged once while they stay the same
 };
 
 class LanguageServer {
@@ -516,7 +516,8 @@ private:
             const std::string path = absolute_file_path(f.file->path(), dir);
             if (directory_of(path) != dir) continue;  // another module's file
             auto rule = rules.find(f.rule_id);
-            by_path[path].push_back(lsp_diagnostic(f, rule == rules.end() ? nullptr : rule->second, dir));
+            by_path[path].push_back(
+                lsp_diagnostic(f, rule == rules.end() ? nullptr : rule->second, dir, options_.links));
         }
         // A file is published again only when its diagnostics or its
         // document version changed; a file that had diagnostics and is no
@@ -605,7 +606,8 @@ private:
                     if (!d.is_object() || !d.contains("range")) continue;
                     DiagnosticRef ref;
                     ref.range = range_from_json(d["range"]);
-                    if (auto code = d.find("code"); code != d.end() && code->is_string()) ref.code = code->get<std::string>();
+                    if (auto code = d.find("code"); code != d.end() && code->is_string())
+                        ref.code = code->get<std::string>();
                     query.diagnostics.push_back(std::move(ref));
                 }
             }
@@ -628,8 +630,7 @@ private:
         std::string path;
         std::string text;
         std::shared_ptr<const lint::LintResult> result;
-        if (!document_state(uri, path, text, result) || !result)
-            throw std::runtime_error("no lint result for " + uri);
+        if (!document_state(uri, path, text, result) || !result) throw std::runtime_error("no lint result for " + uri);
         const std::string dir = directory_of(path);
         const lint::Finding* chosen = nullptr;
         for (const auto& f : result->findings) {
@@ -691,9 +692,9 @@ private:
         }
         const lint::Settings settings;
         const Engine engine = lint::resolve_engine(std::nullopt, settings, dir);
-        config::LoadedTree tree = lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_, 0, nullptr,
-                                                      lint::default_module_resolver(
-                                                          lint::ModuleFetchPolicy{false, {}, engine, {}}));
+        config::LoadedTree tree =
+            lint::load_for_lint(dir, engine, settings, {}, overlays, load_cache_, 0, nullptr,
+                                lint::default_module_resolver(lint::ModuleFetchPolicy{false, {}, engine, {}}));
         if (!tree.root) return std::nullopt;
         return origin_hover(config::module_to_json(*tree.root), path, dir, line);
     }

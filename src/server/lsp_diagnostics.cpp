@@ -60,13 +60,16 @@ int lsp_severity(Severity severity) {
     return 3;
 }
 
-nlohmann::json lsp_diagnostic(const lint::Finding& finding, const lint::Rule* rule, const std::string& base_dir) {
+nlohmann::json lsp_diagnostic(const lint::Finding& finding, const lint::Rule* rule, const std::string& base_dir,
+                              const lint::ProjectLinks& links) {
     nlohmann::json d{{"range", range_json(text_range(*finding.file, finding.range))},
                      {"severity", lsp_severity(finding.severity)},
                      {"code", finding.rule_id},
                      {"source", "tfsift"},
                      {"message", finding.message}};
-    if (rule != nullptr) d["codeDescription"] = {{"href", lint::rule_help_uri(*rule)}};
+    if (const std::string uri = rule != nullptr ? lint::rule_help_uri(*rule, links) : std::string(); !uri.empty()) {
+        d["codeDescription"] = {{"href", uri}};
+    }
     if (!finding.related.empty()) {
         nlohmann::json related = nlohmann::json::array();
         for (const auto& r : finding.related) {

@@ -325,3 +325,11 @@ set_tests_properties(module-fetch-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 6
 add_test(NAME docs-links
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/docs_check.py --source ${PROJECT_SOURCE_DIR})
 set_tests_properties(docs-links PROPERTIES TIMEOUT 120)
+
+# ---- no invented links: every report format over the corpus carries no
+# github.com/tfsift, and without a configured home page (TFSIFT_HOMEPAGE, empty
+# by default) no link of tfsift's own --------------------------------------
+add_test(NAME report-links-corpus
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_links_check.py --tfsift $<TARGET_FILE:tfsift>
+          --shared ${PROJECT_SOURCE_DIR}/../shared "--homepage=${TFSIFT_HOMEPAGE_URL}" --version ${PROJECT_VERSION})
+set_tests_properties(report-links-corpus PROPERTIES TIMEOUT 900)

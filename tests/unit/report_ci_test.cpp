@@ -19,12 +19,13 @@ using nlohmann::json;
 namespace {
 
 std::string render(report::Format format, const Findings& findings, const std::vector<Rule>& rules,
-                   const std::string& category = "") {
+                   const std::string& category = "", const ProjectLinks& links = {}) {
     report::ReportInput in{findings, rules};
     in.repository_root = "/repo";
     in.working_dir = "/repo/mod";
     in.exit_code = 1;
     in.sarif_category = category;
+    in.links = links;
     std::ostringstream out;
     report::write_report(format, in, out);
     return out.str();
@@ -278,6 +279,8 @@ TEST_CASE("gitlab format: GitLab's Code Quality fields", "[report][gitlab]") {
     CHECK(doc[0]["location"]["lines"]["begin"] == 2);
     CHECK(doc[1]["severity"] == "minor");
     CHECK(doc[1]["categories"] == json::array({"Security"}));
+    // No home page configured: the body names the command that explains the rule.
+    CHECK(doc[0]["content"]["body"].get<std::string>().ends_with(" `tfsift rule syntax-error` explains it."));
     // The fingerprint ignores line numbers: a finding keeps it when lines move.
     auto moved = sample();
     auto shifted =
@@ -297,7 +300,8 @@ TEST_CASE("rdjson format: reviewdog's DiagnosticResult", "[report][rdjson]") {
     CHECK(d["message"] == "100% wrong\nsee [docs](https://example.com) here");
     CHECK(d["severity"] == "ERROR");
     CHECK(d["code"]["value"] == "syntax-error");
-    CHECK(d["code"]["url"] == "https://github.com/tfsift/tfsift/blob/main/docs/rules/syntax-error.md");
+    CHECK_FALSE(d["code"].contains("url"));  // no home page configured: no link
+    CHECK_FALSE(doc["source"].contains("url"));
     // Paths relative to the working directory; columns in UTF-8 bytes, the
     // end exclusive: the 4-byte character starts at byte column 8, "b" ends
     // before column 13.
@@ -313,4 +317,18 @@ TEST_CASE("rdjson format: reviewdog's DiagnosticResult", "[report][rdjson]") {
     CHECK(n["suggestions"][0]["text"] == "y");
     CHECK(n["suggestions"][0]["range"] ==
           json{{"start", {{"line", 2}, {"column", 2}}}, {"end", {{"line", 2}, {"column", 3}}}});
+}
+
+TEST_CASE("CI formats link rule pages only under a configured home page, at the release tag", "[report][links]") {
+    const ProjectLinks links{"https://example.org/tfsift", "1.2.3"};
+    const std::string page = "https://example.org/tfsift/blob/v1.2.3/docs/rules/syntax-error.md";
+    json rd = json::parse(render(report::Format::rdjson, sample(), builtin_rule_list(), "", links));
+    CHECK(rd["source"]["url"] == "https://example.org/tfsift");
+    CHECK(rd["diagnostics"][0]["code"]["url"] == page);
+    json gl = json::parse(render(report::Format::gitlab, sample(), builtin_rule_list(), "", links));
+    CHECK(gl[0]["content"]["body"].get<std::string>().ends_with(" " + page));
+    for (auto format : {report::Format::rdjson, report::Format::gitlab, report::Format::github}) {
+        // (The sample's message has a link of its own; none of tfsift's.)
+        CHECK(render(format, sample(), builtin_rule_list()).find("docs/rules/") == std::string::npos);
+    }
 }

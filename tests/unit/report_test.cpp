@@ -5,6 +5,7 @@
 
 #include "tfsift/report/report.hpp"
 #include "tfsift/rules/catalogue.hpp"
+#include "tfsift/server/lsp_diagnostics.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -62,11 +63,79 @@ TEST_CASE("text report: location, caret underline, summary", "[report]") {
                                        "   | \t^~~\n"
                                        "main.tf:1:1: note: in this block\n"));
     CHECK_THAT(text, Catch::Contains("main.tf:4:18: notice[unused-ignore] unused\n"));
-    CHECK_THAT(text,
-               Catch::Contains("fix: Remove the comment (safe)\n"
-                               "  docs: https://github.com/tfsift/tfsift/blob/main/docs/rules/unused-ignore.md\n"));
-    CHECK_THAT(text, Catch::EndsWith("2 findings (1 error, 0 warnings, 1 notice) in 1 of 1 file.\n"));
+    CHECK_THAT(text, Catch::Contains("fix: Remove the comment (safe)\n"));
+    // No link under each finding: one line at the end names the rules seen.
+    CHECK_THAT(text, Catch::EndsWith("2 findings (1 error, 0 warnings, 1 notice) in 1 of 1 file. 1 fixable with "
+                                     "`tfsift lint --fix`.\n"
+                                     "`tfsift rule ID` explains syntax-error, unused-ignore.\n"));
+    CHECK(text.find("docs:") == std::string::npos);
+    CHECK(text.find("http") == std::string::npos);
     CHECK(text.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("no report links anywhere unless a home page is configured", "[report][links]") {
+    auto findings = sample();
+    auto all = builtin_rule_list();
+    for (auto format : {report::Format::text, report::Format::json, report::Format::sarif, report::Format::checkstyle,
+                        report::Format::junit, report::Format::compact, report::Format::github, report::Format::gitlab,
+                        report::Format::rdjson}) {
+        std::string out = render(format, findings, all);
+        INFO(report::to_string(format));
+        CHECK(out.find("github.com/tfsift") == std::string::npos);
+        CHECK(out.find("docs/rules/") == std::string::npos);
+        // SARIF has the schema's address, and the rules' documentation, whose
+        // examples name example.com; the other formats have no address at all.
+        if (format != report::Format::sarif) CHECK(out.find("http") == std::string::npos);
+    }
+    json sarif = json::parse(render(report::Format::sarif, findings, all));
+    const json& driver = sarif["runs"][0]["tool"]["driver"];
+    CHECK_FALSE(driver.contains("informationUri"));
+    for (const json& r : driver["rules"]) {
+        CHECK_FALSE(r.contains("helpUri"));
+        CHECK_FALSE(r["help"]["markdown"].get<std::string>().empty());
+    }
+}
+
+TEST_CASE("a configured home page gives links at the release tag", "[report][links]") {
+    const ProjectLinks links{"https://example.org/tfsift", "1.2.3"};
+    Rule policy;
+    policy.id = "no-public-buckets";
+    policy.is_policy = true;
+    CHECK(rule_help_uri(policy, links) == "https://example.org/tfsift/blob/v1.2.3/docs/policies.md");
+    CHECK(rule_help_uri(policy, {}).empty());
+    CHECK(documentation_uri({}, "docs/rules/").empty());
+
+    auto findings = sample();
+    auto all = builtin_rule_list();
+    report::ReportInput in{findings, all};
+    in.repository_root = "/repo";
+    in.working_dir = "/repo/mod";
+    in.files_scanned = 1;
+    in.links = links;
+    std::ostringstream sarif_out;
+    report::write_report(report::Format::sarif, in, sarif_out);
+    json sarif = json::parse(sarif_out.str());
+    const json& driver = sarif["runs"][0]["tool"]["driver"];
+    CHECK(driver["informationUri"] == "https://example.org/tfsift");
+    CHECK(driver["rules"][0]["helpUri"] == "https://example.org/tfsift/blob/v1.2.3/docs/rules/" + all[0].id + ".md");
+    std::ostringstream text_out;
+    report::write_report(report::Format::text, in, text_out);
+    CHECK_THAT(text_out.str(), Catch::EndsWith("`tfsift rule ID` explains syntax-error, unused-ignore (also at "
+                                               "https://example.org/tfsift/blob/v1.2.3/docs/rules/).\n"));
+    CHECK(text_out.str().find("/blob/main/") == std::string::npos);
+}
+
+TEST_CASE("language server diagnostics link a rule's page only under a configured home page", "[server][links]") {
+    auto findings = sample();
+    auto all = builtin_rule_list();
+    const Rule* rule = nullptr;
+    for (const auto& r : all) {
+        if (r.id == "unused-ignore") rule = &r;
+    }
+    REQUIRE(rule != nullptr);
+    CHECK_FALSE(server::lsp_diagnostic(findings[1], rule, "/repo/mod").contains("codeDescription"));
+    json linked = server::lsp_diagnostic(findings[1], rule, "/repo/mod", {"https://example.org/tfsift", "1.2.3"});
+    CHECK(linked["codeDescription"]["href"] == "https://example.org/tfsift/blob/v1.2.3/docs/rules/unused-ignore.md");
 }
 
 TEST_CASE("compact report: one line per finding", "[report]") {
@@ -102,7 +171,6 @@ TEST_CASE("SARIF report carries what GitHub code scanning reads", "[report][sari
     const json& driver = run["tool"]["driver"];
     CHECK(driver["name"] == "tfsift");
     CHECK(driver["version"] == TFSIFT_VERSION);
-    CHECK(driver["informationUri"].is_string());
     REQUIRE(driver["rules"].size() == all.size());
     for (std::size_t i = 0; i < all.size(); ++i) {
         const json& r = driver["rules"][i];
@@ -112,7 +180,7 @@ TEST_CASE("SARIF report carries what GitHub code scanning reads", "[report][sari
         CHECK(r["fullDescription"]["text"].is_string());
         CHECK(r["help"]["text"].is_string());
         CHECK(r["help"]["markdown"] == rule_markdown(all[i]));
-        CHECK(r["helpUri"].is_string());
+        CHECK_FALSE(r.contains("helpUri"));  // no home page configured
         CHECK(r["defaultConfiguration"]["level"].is_string());
     }
     CHECK_FALSE(run.contains("automationDetails"));  // the upload step's category applies

@@ -109,11 +109,21 @@ std::string rule_markdown(const Rule& rule);
 // The plain-text form of the same documentation (SARIF help.text).
 std::string rule_plain_text(const Rule& rule);
 
-// The project's home page (SARIF informationUri); rule documentation is
-// published below it, in docs/rules/.
-inline constexpr std::string_view project_url = "https://github.com/tfsift/tfsift";
+// Where tfsift's own documentation is published, for the links reports
+// carry. Nothing is assumed: the home page is set when tfsift is built
+// (CMake -DTFSIFT_HOMEPAGE=URL, the web address of a repository that holds
+// this tree), and without one no report links anywhere.
+struct ProjectLinks {
+    std::string homepage;  // "https://example.org/tfsift", no final '/'; empty: no links
+    std::string version;   // the release whose pages links name, as the tag v<version>
+};
 
-// Where a rule's documentation is published.
-std::string rule_help_uri(const Rule& rule);
+// `path` (relative to the repository root) at the release tag:
+// "HOMEPAGE/blob/vVERSION/PATH"; empty without a home page.
+std::string documentation_uri(const ProjectLinks& links, std::string_view path);
+
+// Where a rule's documentation is published (docs/rules/ID.md, or for a
+// [[policy]] rule docs/policies.md); empty without a home page.
+std::string rule_help_uri(const Rule& rule, const ProjectLinks& links);
 
 }  // namespace tfsift::lint

@@ -40,7 +40,15 @@ struct ReportInput {
     // A file read from outside the repository may hold anything (a
     // committed link to /proc/self/environ holds the CI's secrets).
     std::vector<std::string> trusted_roots;
+    // Where rule documentation is published; reports carry links only when
+    // it has a home page (a build setting), and never an invented one.
+    lint::ProjectLinks links;
+    // Text only: after more than rule_table_threshold findings, a table of
+    // the findings per rule (off when `--statistics` prints it instead).
+    bool rule_table = true;
 };
+
+inline constexpr std::size_t rule_table_threshold = 20;
 
 void write_report(Format format, const ReportInput& input, std::ostream& out);
 
@@ -79,8 +87,20 @@ void write_github(const ReportInput& input, std::ostream& out);
 void write_gitlab(const ReportInput& input, std::ostream& out);
 void write_rdjson(const ReportInput& input, std::ostream& out);
 
-// The number of findings per rule id, most frequent first (`--statistics`).
+// The number of findings per rule id, most frequent first, with how many
+// of them carry a fix (`--statistics`, and the text report's table).
 void write_statistics(const lint::Findings& findings, std::ostream& out);
+
+// The text report's summary of a run, without a newline: "N findings (E
+// errors, W warnings, M notices) in F of S files." and how many of them
+// `tfsift lint --fix` (and `--unsafe-fixes`) would fix, or "No findings in
+// S files.".
+std::string summary_line(const ReportInput& input);
+
+// "`tfsift rule ID` explains a, b." for the rules of the findings (with
+// where their pages are when `links` has a home page); empty with no
+// findings.
+std::string rules_explained_line(const ReportInput& input);
 
 // The path of `file_path` relative to `base_dir` when it lies below it,
 // '/'-separated; otherwise its absolute form.

@@ -21,6 +21,8 @@
 #include <istream>
 #include <ostream>
 
+#include "tfsift/lint/rule.hpp"
+
 namespace tfsift::server {
 
 struct ServerOptions {
@@ -28,6 +30,9 @@ struct ServerOptions {
     std::chrono::milliseconds debounce{150};
     // Modules loaded at once within one lint (LintRequest::jobs).
     unsigned jobs = 1;
+    // Where rule documentation is published (diagnostics' codeDescription);
+    // no home page, no links.
+    lint::ProjectLinks links;
 };
 
 // Serves one client until `exit` or the end of `in`. Returns the exit code

@@ -26,8 +26,10 @@ std::string absolute_file_path(const std::string& named, const std::string& base
 // DiagnosticSeverity: 1 error, 2 warning, 3 information.
 int lsp_severity(Severity severity);
 
-// One Diagnostic. `rule` may be null (no link then); relative file names of
+// One Diagnostic, its codeDescription the rule's page under `links` (none
+// when `rule` is null or `links` has no home page); relative file names of
 // related locations are resolved against `base_dir`.
-nlohmann::json lsp_diagnostic(const lint::Finding& finding, const lint::Rule* rule, const std::string& base_dir);
+nlohmann::json lsp_diagnostic(const lint::Finding& finding, const lint::Rule* rule, const std::string& base_dir,
+                              const lint::ProjectLinks& links = {});
 
 }  // namespace tfsift::server
