@@ -117,6 +117,18 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
     return find_module_dirs(root, settings, problems);
 }
 
+bool is_lintable_file_name(std::string_view name) {
+    if (!config::config_extension(name, Engine::opentofu).empty()) return true;
+    return name == providers::kLockFileName || name == settings_file_name || name == "terraform.tfstate";
+}
+
+std::string not_lintable_message(std::string_view path) {
+    return fmt::format(
+        "{}: not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json files, "
+        ".terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a directory to lint its module",
+        path);
+}
+
 bool needs_recursive_hint(const std::string& dir, const Settings& settings) {
     if (!module_config_files(dir, Engine::opentofu, settings).empty()) return false;
     return !find_module_dirs(dir, settings).empty();

@@ -152,9 +152,20 @@ private:
     std::map<std::string, std::unique_ptr<SettingsResult>> loaded_;
 };
 
+// The warning for a directory named on the command line in which there is
+// nothing to lint.
+void warn_nothing_to_lint(const std::string& path, bool below, Messenger& say) {
+    say.send(MessageKind::warning,
+             fmt::format("tfsift: warning: no Terraform or OpenTofu configuration files (.tf, .tf.json, .tofu, "
+                         ".tofu.json) {} {}",
+                         below ? "found under" : "in", path));
+}
+
 // Directories are modules (or roots of modules with `recursive`); files lint
 // their module and report only themselves. False after reporting a path that
-// does not exist or a broken settings file.
+// does not exist, a file that is not one tfsift reads (README.md) or a broken
+// settings file. A directory with nothing to lint gets a warning and lints
+// as what it is, nothing: the run is not a failure (as Ruff does).
 bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, Messenger& say, Targets& targets,
                      std::size_t& unreadable_dirs, ScanListings& listings) {
     std::vector<std::string> paths = request.paths;
@@ -163,6 +174,10 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
     for (const auto& path : paths) {
         std::error_code ec;
         if (fs::is_regular_file(path, ec)) {
+            if (!is_lintable_file_name(fs::path(path).filename().string())) {
+                say.error("tfsift: error: " + not_lintable_message(path));
+                return false;
+            }
             std::string dir = fs::path(path).parent_path().string();
             if (dir.empty()) dir = ".";
             // A test file in a module's test directory belongs to the module
@@ -193,13 +208,18 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
                 }
                 for (const auto& p : problems) say.cannot_read(p);
                 unreadable_dirs += problems.size();
+                if (dirs.empty() && problems.empty() && !request.overlays) warn_nothing_to_lint(path, true, say);
             } else {
                 dirs.push_back(path);
-                if (needs_recursive_hint(path, *settings)) {
-                    say.send(MessageKind::notice,
-                             fmt::format("tfsift: {} has no configuration files, but directories below it do: use "
-                                         "--recursive (-r) to lint them",
+                if (request.overlays) {
+                    // An editor's buffers may hold files the disk does not have yet.
+                } else if (needs_recursive_hint(path, *settings)) {
+                    say.send(MessageKind::warning,
+                             fmt::format("tfsift: warning: {} has no configuration files, but directories below it "
+                                         "do: use --recursive (-r) to lint them",
                                          path));
+                } else if (module_config_files(path, Engine::opentofu, *settings).empty()) {
+                    warn_nothing_to_lint(path, false, say);
                 }
             }
             const std::string root = trusted_repository_root(path);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/scratch_dir.hpp"
+#include "tfsift/lint/module_discovery.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/rules/catalogue.hpp"
 
@@ -151,6 +152,75 @@ TEST_CASE("session: a path that does not exist stops the run with a message", "[
     CHECK(seen.front().find("nothing-here: no such file or directory") != std::string::npos);
     REQUIRE(result.messages.size() == 1);
     CHECK(result.messages.front().second == seen.front());
+}
+
+namespace {
+
+// The messages of one kind a run sent.
+std::vector<std::string> messages_of(const lint::LintResult& result, lint::MessageKind kind) {
+    std::vector<std::string> out;
+    for (const auto& [k, text] : result.messages) {
+        if (k == kind) out.push_back(text);
+    }
+    return out;
+}
+
+lint::LintResult lint_targets(std::vector<std::string> paths, bool recursive = false) {
+    lint::LintRequest request;
+    request.catalogue = lint::builtin_rules();
+    request.paths = std::move(paths);
+    request.recursive = recursive;
+    return lint::run_session(request);
+}
+
+}  // namespace
+
+TEST_CASE("session: a named file that is not one tfsift reads stops the run", "[lint][session][nothing-to-lint]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf", "variable \"x\" {\n  type = string\n}\n");
+    write_file(dir.path / "README.md", "# A module\n");
+    const std::string readme = (dir.path / "README.md").string();
+    const lint::LintResult result = lint_targets({readme});
+    CHECK(!result.completed);
+    const auto errors = messages_of(result, lint::MessageKind::error);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors.front() == "tfsift: error: " + readme +
+                                ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
+                                "files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a directory "
+                                "to lint its module");
+    // The files a lint reads may be named.
+    for (const char* name : {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", ".terraform.lock.hcl", ".tfsift.toml",
+                             "terraform.tfstate"}) {
+        CHECK(lint::is_lintable_file_name(name));
+    }
+    for (const char* name : {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup"}) {
+        CHECK_FALSE(lint::is_lintable_file_name(name));
+    }
+    CHECK(lint_targets({(dir.path / "main.tf").string()}).completed);
+}
+
+TEST_CASE("session: a directory with nothing to lint gets a warning, not a failure",
+          "[lint][session][nothing-to-lint]") {
+    ScratchDir dir;
+    write_file(dir.path / "empty" / "README.md", "nothing here\n");
+    const std::string empty = (dir.path / "empty").string();
+    for (bool recursive : {false, true}) {
+        const lint::LintResult result = lint_targets({empty}, recursive);
+        CHECK(result.completed);
+        CHECK(result.findings.empty());
+        CHECK(result.files.empty());
+        const auto warnings = messages_of(result, lint::MessageKind::warning);
+        REQUIRE(warnings.size() == 1);
+        CHECK(warnings.front() ==
+              "tfsift: warning: no Terraform or OpenTofu configuration files (.tf, .tf.json, .tofu, .tofu.json) " +
+                  std::string(recursive ? "found under " : "in ") + empty);
+    }
+    // Configuration files only below: the warning says to use --recursive.
+    write_file(dir.path / "empty" / "sub" / "main.tf", "locals {}\n");
+    const auto hint = messages_of(lint_targets({empty}), lint::MessageKind::warning);
+    REQUIRE(hint.size() == 1);
+    CHECK(hint.front().find("use --recursive (-r)") != std::string::npos);
+    CHECK(messages_of(lint_targets({empty}, true), lint::MessageKind::warning).empty());
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tfsift/directory_listing.hpp"
@@ -31,6 +32,17 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
                                           unsigned jobs = 1);
 // The same, without telling what could not be read.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings);
+
+// True for the names of the files a lint reads and reports on, which may
+// be named on the command line: configuration files (`.tf`, `.tf.json`,
+// `.tofu`, `.tofu.json`), the lock file, the settings file and the state
+// file a module is compared with (`terraform.tfstate`). Anything else named
+// there is a mistake, not something to lint.
+bool is_lintable_file_name(std::string_view name);
+
+// The sentence that says so, for `path`: "PATH: not a Terraform or
+// OpenTofu file (...)".
+std::string not_lintable_message(std::string_view path);
 
 // True when `dir` has no configuration files of its own but a directory
 // below it has: linting it without --recursive finds nothing, which deserves
