@@ -5,6 +5,8 @@
 
 #include <string_view>
 
+#include "tfsift/rules/catalogue.hpp"
+
 namespace tfsift::cli {
 
 namespace {
@@ -39,6 +41,10 @@ OptionEntry describe_option(const CLI::Option& option) {
         const std::string type_name = option.get_type_name();
         entry.value_type = type_name.substr(0, type_name.find(':'));
         entry.choices = choices_of(type_name);
+        entry.completions = entry.choices;
+        if (entry.value_type == rule_value_type) {
+            for (const auto& rule : lint::builtin_rules()) entry.completions.push_back(rule.id);
+        }
     }
     entry.repeatable =
         option.get_expected_max() > 1 || option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;

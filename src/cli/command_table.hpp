@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace CLI {
@@ -13,6 +14,9 @@ class App;
 
 namespace tfsift::cli {
 
+// The type name (CLI::Option::type_name) of a value that is a rule id.
+inline constexpr std::string_view rule_value_type = "RULE";
+
 struct OptionEntry {
     std::vector<std::string> long_names;   // "--format"
     std::vector<std::string> short_names;  // "-f"
@@ -20,6 +24,9 @@ struct OptionEntry {
     std::string description;
     std::string value_type;            // CLI11's type name without validators: TEXT, UINT
     std::vector<std::string> choices;  // the values an IsMember check allows, in order
+    // The values completion offers: the choices, or for a RULE value the
+    // built-in rule ids (not the only values allowed: policies, TFLint names).
+    std::vector<std::string> completions;
     bool takes_value = false;
     bool repeatable = false;  // may be given several times / takes several values
     bool required = false;

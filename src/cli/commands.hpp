@@ -62,13 +62,19 @@ struct InitOptions {
 void add_init_options(CLI::App& cmd, InitOptions& options);
 int run_init(const InitOptions& options);
 
-// `tfsift rules` and `tfsift rule ID` / `tfsift rule --all-markdown DIR`.
+// `tfsift rules [--format text|json]` and `tfsift rule ID` (a tfsift rule
+// id, or a TFLint rule's name: its tfsift rules) / `tfsift rule
+// --all-markdown DIR`.
+struct RulesOptions {
+    std::string format = "text";
+};
+void add_rules_options(CLI::App& cmd, RulesOptions& options);
+int run_rules(const RulesOptions& options);
 struct RuleDocOptions {
     std::string id;
     std::string all_markdown_dir;
 };
 void add_rule_options(CLI::App& cmd, RuleDocOptions& options);
-int run_rules();
 int run_rule(const RuleDocOptions& options);
 int run_debug_parse(const std::vector<std::string>& files);
 // `tfsift debug hash PATH...`: h1 (and zh for a zip) of provider packages.

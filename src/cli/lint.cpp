@@ -50,12 +50,15 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
                    "Exit 1 when a finding is at least this severe (default: warning)")
         ->check(CLI::IsMember({"error", "warning", "notice"}));
     cmd.add_option("--enable", o.selection.enable, "Enable rules (repeatable, or a comma list)")
+        ->type_name("RULE")
         ->allow_extra_args(false)
         ->delimiter(',');
     cmd.add_option("--disable", o.selection.disable, "Disable rules (repeatable, or a comma list)")
+        ->type_name("RULE")
         ->allow_extra_args(false)
         ->delimiter(',');
     cmd.add_option("--only", o.selection.only, "Run only these rules (repeatable, or a comma list)")
+        ->type_name("RULE")
         ->allow_extra_args(false)
         ->delimiter(',');
     cmd.add_option("--config", o.config, "Use this settings file instead of the nearest .tfsift.toml");

@@ -5,16 +5,20 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/documentation_commands.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
+#include "cli/usage_errors.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
 #include "tfsift/providers/hash.hpp"
+#include "tfsift/report/report.hpp"
 #include "tfsift/run_on_stack.hpp"
 
 namespace {
@@ -34,7 +38,9 @@ int run_command_line(int argc, char** argv) {
     tfsift::cli::add_lint_options(*lint_cmd, lint);
     lint.command_line.assign(argv, argv + argc);
 
+    tfsift::cli::RulesOptions rules;
     auto* rules_cmd = app.add_subcommand("rules", "List every rule: id, severity, on by default, fixable");
+    tfsift::cli::add_rules_options(*rules_cmd, rules);
     tfsift::cli::RuleDocOptions rule_doc;
     auto* rule_cmd = app.add_subcommand("rule", "Print a rule's documentation as Markdown");
     tfsift::cli::add_rule_options(*rule_cmd, rule_doc);
@@ -90,11 +96,16 @@ int run_command_line(int argc, char** argv) {
     tfsift::cli::DocumentationCommands documentation;
     tfsift::cli::add_documentation_commands(app, documentation);
 
+    // "tfsift lnit": CLI11 would only say that a subcommand is required.
+    if (auto unknown = tfsift::cli::unknown_subcommand_message(app, std::vector<std::string>(argv + 1, argv + argc))) {
+        fmt::print(stderr, "tfsift: error: {}\nRun `tfsift --help` for usage.\n",
+                   tfsift::report::escape_control_characters(*unknown));
+        return tfsift::cli::exit_failure;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        int code = app.exit(e);
-        return code == 0 ? tfsift::cli::exit_clean : tfsift::cli::exit_failure;
+        return tfsift::cli::report_parse_error(app, e);
     }
 
     // How much provider package hashing one run may do (zip bombs).
@@ -104,7 +115,7 @@ int run_command_line(int argc, char** argv) {
 
     try {
         if (*lint_cmd) return tfsift::cli::run_lint(lint);
-        if (*rules_cmd) return tfsift::cli::run_rules();
+        if (*rules_cmd) return tfsift::cli::run_rules(rules);
         if (*rule_cmd) return tfsift::cli::run_rule(rule_doc);
         if (*effective_cmd) return tfsift::cli::run_effective(effective);
         if (*lock_diff_cmd) return tfsift::cli::run_lock_diff(lock_diff);

@@ -4,12 +4,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/rule_suggestion.hpp"
 #include "tfsift/lint/settings.hpp"
+#include "tfsift/lint/tflint_import.hpp"
 #include "tfsift/report/report.hpp"
 #include "tfsift/rules/catalogue.hpp"
 
@@ -17,8 +19,13 @@ namespace fs = std::filesystem;
 
 namespace tfsift::cli {
 
+void add_rules_options(CLI::App& cmd, RulesOptions& o) {
+    cmd.add_option("--format,-f", o.format, "text (a table) or json")->check(CLI::IsMember({"text", "json"}));
+}
+
 void add_rule_options(CLI::App& cmd, RuleDocOptions& o) {
-    cmd.add_option("id", o.id, "The rule id");
+    cmd.add_option("id", o.id, "The rule id, or a TFLint rule's name (terraform_unused_declarations)")
+        ->type_name("RULE");
     cmd.add_option("--all-markdown", o.all_markdown_dir, "Write every rule's documentation to DIR/<id>.md");
 }
 
@@ -46,9 +53,15 @@ bool catalogue(std::vector<lint::Rule>& out) {
 
 }  // namespace
 
-int run_rules() {
+int run_rules(const RulesOptions& options) {
     std::vector<lint::Rule> rules;
     if (!catalogue(rules)) return exit_failure;
+    if (options.format == "json") {
+        std::ostringstream out;
+        report::write_rules_json(rules, out);
+        fmt::print("{}", out.str());
+        return exit_clean;
+    }
     std::size_t width = 2;
     for (const auto& r : rules) width = std::max(width, r.id.size());
     fmt::print("{:<{}}  {:<8}  {:<7}  {:<7}  {}\n", "id", width, "severity", "default", "fixable", "summary");
@@ -80,19 +93,29 @@ int run_rule(const RuleDocOptions& o) {
     }
     std::vector<lint::Rule> rules;
     if (!catalogue(rules)) return exit_failure;
-    const lint::Rule* r = nullptr;
-    std::vector<std::string> ids;
-    for (const auto& candidate : rules) {
-        if (candidate.id == o.id) r = &candidate;
-        ids.push_back(candidate.id);
-    }
-    if (r == nullptr) {
-        fmt::print(stderr, "tfsift: unknown rule {}{} (see `tfsift rules`)\n", report::escape_control_characters(o.id),
-                   lint::did_you_mean(o.id, ids));
+    const lint::RuleLookup found = lint::look_up_rule(o.id, rules);
+    const std::string shown = report::escape_control_characters(o.id);
+    if (found.tflint_rule.empty() && found.rules.empty()) {
+        fmt::print(stderr, "tfsift: error: unknown rule {}{} (see `tfsift rules`)\n", shown,
+                   lint::did_you_mean(o.id, found.known_names));
         return exit_failure;
     }
-    fmt::print("{}", lint::rule_markdown(*r));
-    return 0;
+    if (!found.tflint_rule.empty()) {
+        if (found.rules.empty()) {
+            fmt::print(stderr,
+                       "tfsift: TFLint's {} has no equivalent in tfsift (docs/migrating-from-tflint.md maps every "
+                       "TFLint rule)\n",
+                       shown);
+            return exit_findings;
+        }
+        std::string ids;
+        for (const lint::Rule* r : found.rules) ids += (ids.empty() ? "`" : ", `") + r->id + "`";
+        fmt::print("> TFLint's `{}` is checked by tfsift's {}.\n\n", shown, ids);
+    }
+    for (std::size_t i = 0; i < found.rules.size(); ++i) {
+        fmt::print("{}{}", i > 0 ? "\n" : "", lint::rule_markdown(*found.rules[i]));
+    }
+    return exit_clean;
 }
 
 }  // namespace tfsift::cli

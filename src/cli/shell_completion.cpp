@@ -77,12 +77,12 @@ bool completes_files(const OptionEntry& option) {
     return type != "INT" && type != "UINT" && type != "FLOAT" && type != "NUMBER";
 }
 
-// The values a command's positional arguments may take, when they are a fixed
-// list (`tfsift completion SHELL`); empty otherwise.
+// The values completion offers for a command's positional arguments (`tfsift
+// completion SHELL`, `tfsift rule ID`); empty for any value.
 std::vector<std::string> positional_choices(const CommandEntry& command) {
     std::vector<std::string> choices;
     for (const auto& positional : command.positionals) {
-        choices.insert(choices.end(), positional.choices.begin(), positional.choices.end());
+        choices.insert(choices.end(), positional.completions.begin(), positional.completions.end());
     }
     return choices;
 }
@@ -116,14 +116,14 @@ std::string bash_script(const CommandEntry& root) {
         for (const auto& option : command->options) {
             if (!option.takes_value) continue;
             const std::string pattern = case_patterns(command_path(*command), names_of(option));
-            if (option.choices.empty()) {
+            if (option.completions.empty()) {
                 if (completes_files(option)) {
                     out +=
                         fmt::format("            {}) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n", pattern);
                 }
             } else {
                 out += fmt::format("            {}) mapfile -t COMPREPLY < <(compgen -W {} -- \"$cur\") ;;\n", pattern,
-                                   single_quoted(joined(option.choices, " ")));
+                                   single_quoted(joined(option.completions, " ")));
             }
         }
     }
@@ -188,11 +188,11 @@ std::string zsh_script(const CommandEntry& root) {
         for (const auto& option : command->options) {
             if (!option.takes_value) continue;
             const std::string pattern = case_patterns(command_path(*command), names_of(option));
-            if (option.choices.empty()) {
+            if (option.completions.empty()) {
                 if (completes_files(option)) out += fmt::format("            ({}) _files ;;\n", pattern);
             } else {
                 std::vector<std::string> quoted;
-                for (const auto& choice : option.choices) quoted.push_back(single_quoted(choice));
+                for (const auto& choice : option.completions) quoted.push_back(single_quoted(choice));
                 out += fmt::format("            ({}) compadd -- {} ;;\n", pattern, joined(quoted, " "));
             }
         }
@@ -296,8 +296,8 @@ std::string fish_script(const CommandEntry& root) {
             for (const auto& name : option.short_names) line += fmt::format(" -s {}", name.substr(1));
             if (option.takes_value) {
                 // -r: takes a value; -F: a file name; -x: a value that is no file name.
-                if (!option.choices.empty()) {
-                    line += fmt::format(" -x -a {}", fish_quoted(joined(option.choices, " ")));
+                if (!option.completions.empty()) {
+                    line += fmt::format(" -x -a {}", fish_quoted(joined(option.completions, " ")));
                 } else {
                     line += completes_files(option) ? " -r -F" : " -x";
                 }

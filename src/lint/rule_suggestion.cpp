@@ -36,7 +36,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string nearest_rule_id(std::string_view unknown, const std::vector<std::string>& known) {
-    // Ids are short; a very long input is no typo of one.
+    return nearest_name(unknown, known);
+}
+
+std::string nearest_name(std::string_view unknown, const std::vector<std::string>& known) {
+    // Names are short; a very long input is no typo of one.
     if (unknown.size() > 256) return {};
     std::string best;
     std::size_t best_distance = 0;

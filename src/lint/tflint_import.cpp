@@ -47,6 +47,29 @@ std::vector<std::string_view> tfsift_rules_for_tflint(std::string_view tflint_ru
     return {};
 }
 
+RuleLookup look_up_rule(std::string_view name, const std::vector<Rule>& rules) {
+    RuleLookup out;
+    for (const auto& r : rules) {
+        if (r.id == name) {
+            out.rules.push_back(&r);
+            return out;
+        }
+    }
+    for (const auto& m : tflint_rule_mappings()) {
+        if (m.tflint_rule != name) continue;
+        out.tflint_rule = std::string(name);
+        for (std::string_view id : m.tfsift_rules) {
+            for (const auto& r : rules) {
+                if (r.id == id) out.rules.push_back(&r);
+            }
+        }
+        return out;
+    }
+    for (const auto& r : rules) out.known_names.push_back(r.id);
+    for (const auto& m : tflint_rule_mappings()) out.known_names.emplace_back(m.tflint_rule);
+    return out;
+}
+
 namespace {
 
 std::string position(const SourceFile& src, Pos pos) { return fmt::format("{}:{}", src.line(pos), src.column(pos)); }

@@ -105,4 +105,29 @@ private:
 
 void write_json(const ReportInput& in, std::ostream& out) { JsonReport(in, out).write(); }
 
+void write_rules_json(const std::vector<lint::Rule>& rules, std::ostream& out) {
+    detail::JsonWriter w(out);
+    w.begin_object();
+    w.member("schema_version", json_schema_version);
+    w.key("rules");
+    w.begin_array();
+    for (const lint::Rule& r : rules) {
+        w.begin_object();
+        w.member("id", detail::valid_utf8(r.id));
+        w.member("severity", to_string(r.default_severity));
+        w.key("enabled_by_default");
+        w.boolean(r.enabled_by_default);
+        w.key("fixable");
+        w.boolean(r.fixable);
+        w.member("category", lint::to_string(r.category));
+        w.key("policy");
+        w.boolean(r.is_policy);
+        w.member("summary", detail::valid_utf8(r.doc.summary));
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    w.finish();
+}
+
 }  // namespace tfsift::report

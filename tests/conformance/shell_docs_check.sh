@@ -121,6 +121,10 @@ debug_subcommands=$(help_subcommands debug)
 formats=$(help_choices lint -- --format)
 [[ $subcommands == *lint* && $debug_subcommands == *parse* && $formats == *sarif* ]] \
     || fail "could not read the subcommands and formats from --help: [$subcommands] [$debug_subcommands] [$formats]"
+# Rule ids, from `tfsift rules`: those starting with "lock-", and all of them.
+lock_rules=$("$tfsift" rules | awk 'NR > 1 && $1 ~ /^lock-/ { print $1 }' | tr '\n' ' ')
+all_rules=$("$tfsift" rules | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
+[[ $lock_rules == *lock-missing* ]] || fail "could not read the rule ids from tfsift rules: [$lock_rules]"
 
 for shell in "${shells[@]}"; do
     expect "$shell" "tfsift li" "lint"
@@ -134,6 +138,12 @@ for shell in "${shells[@]}"; do
     expect "$shell" "tfsift debug lock --eng" "--engine"
     expect "$shell" "tfsift lock --engine " "terraform opentofu"
     expect "$shell" "tfsift completion " "bash zsh fish"
+    # Rule ids, wherever a rule is named.
+    expect "$shell" "tfsift rule lock-" "$lock_rules"
+    expect "$shell" "tfsift rule " "$all_rules"
+    expect "$shell" "tfsift lint --enable lock-" "$lock_rules"
+    expect "$shell" "tfsift lint --only unused-decl" "unused-declaration"
+    expect "$shell" "tfsift lint --disable unused-decl" "unused-declaration"
     # A value that happens to be a command name stays a value.
     expect "$shell" "tfsift lint --chdir debug --qu" "--quiet"
 done

@@ -333,3 +333,11 @@ add_test(NAME report-links-corpus
   COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/report_links_check.py --tfsift $<TARGET_FILE:tfsift>
           --shared ${PROJECT_SOURCE_DIR}/../shared "--homepage=${TFSIFT_HOMEPAGE_URL}" --version ${PROJECT_VERSION})
 set_tests_properties(report-links-corpus PROPERTIES TIMEOUT 900)
+
+# ---- the command line's own messages (docs/command-line.md): "did you mean",
+# the tfsift: prefix, help for a bare tfsift, nothing to lint, the end of the
+# text report, --statistics/--output/--write-baseline, rules --format json and
+# TFLint rule names --------------------------------------------------------
+add_test(NAME cli-messages
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/cli_messages_check.py --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(cli-messages PROPERTIES TIMEOUT 300)

@@ -13,6 +13,10 @@ namespace tfsift::lint {
 // none is.
 std::string nearest_rule_id(std::string_view unknown, const std::vector<std::string>& known);
 
+// The same for any name: a subcommand, an option ("--recurse" gives
+// "--recursive").
+std::string nearest_name(std::string_view unknown, const std::vector<std::string>& known);
+
 // " (did you mean `ID`?)" or "".
 std::string did_you_mean(std::string_view unknown, const std::vector<std::string>& known);
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tfsift/lint/rule.hpp"
+
 namespace tfsift::lint {
 
 struct TflintRuleMapping {
@@ -20,6 +22,16 @@ const std::vector<TflintRuleMapping>& tflint_rule_mappings();
 
 // The tfsift rules that stand for `tflint_rule` (empty when none does).
 std::vector<std::string_view> tfsift_rules_for_tflint(std::string_view tflint_rule);
+
+// What `tfsift rule NAME` shows: the rule whose id is NAME, or when NAME is
+// a TFLint rule's name, the tfsift rules that check what it checks (none
+// when tfsift has no equivalent).
+struct RuleLookup {
+    std::vector<const Rule*> rules;        // into the `rules` looked in
+    std::string tflint_rule;               // NAME, when it is a TFLint rule's name and no tfsift id
+    std::vector<std::string> known_names;  // when nothing matched: every id and TFLint name, for "did you mean"
+};
+RuleLookup look_up_rule(std::string_view name, const std::vector<Rule>& rules);
 
 struct TflintImport {
     std::string toml;                // the settings, ready to write as .tfsift.toml

@@ -87,6 +87,11 @@ void write_github(const ReportInput& input, std::ostream& out);
 void write_gitlab(const ReportInput& input, std::ostream& out);
 void write_rdjson(const ReportInput& input, std::ostream& out);
 
+// `tfsift rules --format json`: every rule with its id, default severity,
+// whether it is on by default and fixable, its category, whether a
+// [[policy]] table defines it, and its summary (docs/json-report.md).
+void write_rules_json(const std::vector<lint::Rule>& rules, std::ostream& out);
+
 // The number of findings per rule id, most frequent first, with how many
 // of them carry a fix (`--statistics`, and the text report's table).
 void write_statistics(const lint::Findings& findings, std::ostream& out);
