@@ -186,11 +186,12 @@ TEST_CASE("session: a named file that is not one tfsift reads stops the run", "[
     REQUIRE(errors.size() == 1);
     CHECK(errors.front() == "tfsift: error: " + readme +
                                 ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
-                                "files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a directory "
-                                "to lint its module");
+                                "files, test files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a "
+                                "directory to lint its module");
     // The files a lint reads may be named.
-    for (const char* name : {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", ".terraform.lock.hcl", ".tfsift.toml",
-                             "terraform.tfstate"}) {
+    for (const char* name :
+         {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json", "web.tofutest.hcl",
+          "web.tofutest.json", ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
         CHECK(lint::is_lintable_file_name(name));
     }
     for (const char* name : {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup"}) {

@@ -35,7 +35,8 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
 
 // True for the names of the files a lint reads and reports on, which may
 // be named on the command line: configuration files (`.tf`, `.tf.json`,
-// `.tofu`, `.tofu.json`), the lock file, the settings file and the state
+// `.tofu`, `.tofu.json`), test files (`.tftest.hcl`, `.tftest.json`,
+// `.tofutest.hcl`, `.tofutest.json`), the lock file, the settings file and the state
 // file a module is compared with (`terraform.tfstate`). Anything else named
 // there is a mistake, not something to lint.
 bool is_lintable_file_name(std::string_view name);
