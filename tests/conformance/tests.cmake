@@ -320,10 +320,13 @@ set_tests_properties(module-fetch-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 6
 # docs_check.py over README.md, CONTRIBUTING.md and docs/**.md: relative links
 # and anchors resolve, external links go to known hosts; the README starts
 # with its two set-up commands (the second is .ci/run's test command), stays
-# under 1,500 words up to its link to CONTRIBUTING.md and links every path it
-# names; docs/rules.md is the index rules-index.py writes.
+# under 1,500 words up to its link to CONTRIBUTING.md, links every path it
+# names, and its sample output is what this tfsift prints (after a change to
+# the text report: docs_check.py --source . --tfsift build/tfsift --update);
+# docs/rules.md is the index rules-index.py writes.
 add_test(NAME docs-links
-  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/docs_check.py --source ${PROJECT_SOURCE_DIR})
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/docs_check.py --source ${PROJECT_SOURCE_DIR}
+          --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(docs-links PROPERTIES TIMEOUT 120)
 
 # ---- no invented links: every report format over the corpus carries no
