@@ -6,7 +6,10 @@
   slugs) or an explicit id of the target page.
 - Every external link goes to a host listed in KNOWN_HOSTS (on github.com,
   to an owner in KNOWN_GITHUB_OWNERS), so that no link leads to an
-  invented address.
+  invented address. No file of the repository outside tests/ and fixtures/
+  (which may name it to check that it is absent), pages, code and sample
+  output included, names an address of the project: it has none (the
+  build's TFSIFT_HOMEPAGE is empty by default), so any such URL is invented.
 - README.md starts with its two set-up commands: the title, then two fenced
   code blocks before any other text; the second is the test command of
   .ci/run. Below the commands the README stays short: fewer than MAX_WORDS
@@ -47,6 +50,10 @@ KNOWN_GITHUB_OWNERS = {
     "hashicorp", "opentofu", "terraform-linters", "reviewdog", "google", "microsoft", "koalaman",
     "astral-sh", "github", "actions", "pre-commit",
 }
+
+# The addresses a project named tfsift would have on the code hosts people
+# guess first; the project has no such repository.
+INVENTED = re.compile(r"(github|gitlab)\.com/tfsift\b", re.IGNORECASE)
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
@@ -172,6 +179,22 @@ def check_file(source, rel, problems):
                 problems.append(f"{where}: {target}: an anchor into a file that is not Markdown")
             elif fragment not in anchors(dest):
                 problems.append(f"{where}: {target}: no heading or id #{fragment} in {os.path.relpath(dest, source)}")
+
+
+def check_invented(source, problems):
+    out = subprocess.run(["git", "-C", source, "ls-files", "-z"], capture_output=True, check=True).stdout
+    for rel in out.decode().split("\0"):
+        if not rel or rel.startswith(("tests/", "fixtures/")):
+            continue
+        try:
+            with open(os.path.join(source, rel), encoding="utf-8") as f:
+                text = f.read()
+        except (UnicodeDecodeError, OSError):
+            continue  # binary files, and files the checkout does not have
+        for n, line in enumerate(text.splitlines(), 1):
+            m = INVENTED.search(line)
+            if m:
+                problems.append(f"{rel}:{n}: names {m.group(0)}, an address the project does not have")
 
 
 def tracked_paths(source):
@@ -322,6 +345,7 @@ def main():
             problems.append(f"{rel}: missing")
             continue
         check_file(source, rel, problems)
+    check_invented(source, problems)
     check_readme(source, problems)
     check_rules_index(source, problems)
     for p in problems:

@@ -318,7 +318,8 @@ set_tests_properties(module-fetch-check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 6
 
 # ---- the user documentation -----------------------------------------------------
 # docs_check.py over README.md, CONTRIBUTING.md and docs/**.md: relative links
-# and anchors resolve, external links go to known hosts; the README starts
+# and anchors resolve, external links go to known hosts, and no file outside
+# tests/ and fixtures/ names an invented project address; the README starts
 # with its two set-up commands (the second is .ci/run's test command), stays
 # under 1,500 words up to its link to CONTRIBUTING.md, links every path it
 # names, and its sample output is what this tfsift prints (after a change to
