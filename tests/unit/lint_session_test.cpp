@@ -318,15 +318,18 @@ TEST_CASE("session: the engine runs the catalogue it is given, and none without 
     CHECK(one.findings.front().rule_id == "variable-type-missing");
 }
 
+// The module under test of the test-file cases: one variable passed through.
+constexpr const char* kPassThroughModule =
+    "variable \"name\" {\n"
+    "  type = string\n"
+    "}\n"
+    "output \"name\" {\n"
+    "  value = var.name\n"
+    "}\n";
+
 TEST_CASE("session: a module whose only problem is in a test file fails on that file", "[lint][session][tests]") {
     ScratchDir dir;
-    write_file(dir.path / "main.tf",
-               "variable \"name\" {\n"
-               "  type = string\n"
-               "}\n"
-               "output \"name\" {\n"
-               "  value = var.name\n"
-               "}\n");
+    write_file(dir.path / "main.tf", kPassThroughModule);
     write_file(dir.path / "tests" / "name.tftest.hcl",
                "run \"first\" {\n"
                "  variables {\n"
@@ -368,13 +371,7 @@ TEST_CASE("session: a module whose only problem is in a test file fails on that 
 
 TEST_CASE("session: a module with valid tests gives no finding in them", "[lint][session][tests]") {
     ScratchDir dir;
-    write_file(dir.path / "main.tf",
-               "variable \"name\" {\n"
-               "  type = string\n"
-               "}\n"
-               "output \"name\" {\n"
-               "  value = var.name\n"
-               "}\n");
+    write_file(dir.path / "main.tf", kPassThroughModule);
     write_file(dir.path / "main.tftest.hcl",
                "variables {\n"
                "  name = \"a\"\n"
