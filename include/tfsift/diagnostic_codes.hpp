@@ -65,6 +65,8 @@ inline constexpr std::string_view duplicate_state_store_configuration_block =
 inline constexpr std::string_view duplicate_terraform_cloud_configurations = "duplicate-terraform-cloud-configurations";
 inline constexpr std::string_view duplicate_test_variable = "duplicate-test-variable";
 inline constexpr std::string_view duplicate_variable_declaration = "duplicate-variable-declaration";
+inline constexpr std::string_view dynamic_value_in_static_context = "dynamic-value-in-static-context";
+inline constexpr std::string_view ephemeral_value_not_allowed = "ephemeral-value-not-allowed";
 inline constexpr std::string_view error_in_function_call = "error-in-function-call";
 inline constexpr std::string_view experimental_test_feature = "experimental-test-feature";
 inline constexpr std::string_view expression_too_complex = "expression-too-complex";
@@ -133,6 +135,7 @@ inline constexpr std::string_view invalid_local_value_name = "invalid-local-valu
 inline constexpr std::string_view invalid_mode_keyword = "invalid-mode-keyword";
 inline constexpr std::string_view invalid_module_instance_name = "invalid-module-instance-name";
 inline constexpr std::string_view invalid_module_source_address = "invalid-module-source-address";
+inline constexpr std::string_view invalid_module_source_reference = "invalid-module-source-reference";
 inline constexpr std::string_view invalid_number_literal = "invalid-number-literal";
 inline constexpr std::string_view invalid_object_key = "invalid-object-key";
 inline constexpr std::string_view invalid_on_failure_keyword = "invalid-on-failure-keyword";
@@ -202,6 +205,7 @@ inline constexpr std::string_view missing_target_attribute = "missing-target-att
 inline constexpr std::string_view module_call_cycle = "module-call-cycle";
 inline constexpr std::string_view module_directory_outside_the_repository = "module-directory-outside-the-repository";
 inline constexpr std::string_view module_not_loaded = "module-not-loaded";
+inline constexpr std::string_view module_output_in_static_context = "module-output-in-static-context";
 inline constexpr std::string_view module_source_variables_not_allowed = "module-source-variables-not-allowed";
 inline constexpr std::string_view module_uses_experimental_features = "module-uses-experimental-features";
 inline constexpr std::string_view multiple_module_blocks = "multiple-module-blocks";
@@ -221,6 +225,7 @@ inline constexpr std::string_view override_default_type_mismatch = "override-def
 inline constexpr std::string_view override_type_invalidates_default = "override-type-invalidates-default";
 inline constexpr std::string_view postconditions_are_not_allowed = "postconditions-are-not-allowed";
 inline constexpr std::string_view provider_for_each_matches_instances = "provider-for-each-matches-instances";
+inline constexpr std::string_view provider_function_in_static_context = "provider-function-in-static-context";
 inline constexpr std::string_view provider_type_mismatch = "provider-type-mismatch";
 inline constexpr std::string_view provisioner_removed = "provisioner-removed";
 inline constexpr std::string_view quoted_keywords_are_deprecated = "quoted-keywords-are-deprecated";
@@ -238,6 +243,7 @@ inline constexpr std::string_view reserved_block_type_name_in_provisioner_block 
 inline constexpr std::string_view reserved_block_type_name_in_resource_block =
     "reserved-block-type-name-in-resource-block";
 inline constexpr std::string_view root_value_must_be_object = "root-value-must-be-object";
+inline constexpr std::string_view sensitive_value_not_allowed = "sensitive-value-not-allowed";
 inline constexpr std::string_view skip_cleanup_false_with_backend = "skip-cleanup-false-with-backend";
 inline constexpr std::string_view splat_of_null_value = "splat-of-null-value";
 inline constexpr std::string_view static_list_required = "static-list-required";
@@ -248,6 +254,7 @@ inline constexpr std::string_view too_many_modules = "too-many-modules";
 inline constexpr std::string_view unexpected_block = "unexpected-block";
 inline constexpr std::string_view unexpected_provider_alias = "unexpected-provider-alias";
 inline constexpr std::string_view unknown_experiment_keyword = "unknown-experiment-keyword";
+inline constexpr std::string_view unknown_module_source = "unknown-module-source";
 inline constexpr std::string_view unknown_variable = "unknown-variable";
 inline constexpr std::string_view unsuitable_value_type = "unsuitable-value-type";
 inline constexpr std::string_view unsupported_argument = "unsupported-argument";
@@ -314,6 +321,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::duplicate_terraform_cloud_configurations,
     code::duplicate_test_variable,
     code::duplicate_variable_declaration,
+    code::dynamic_value_in_static_context,
+    code::ephemeral_value_not_allowed,
     code::error_in_function_call,
     code::experimental_test_feature,
     code::expression_too_complex,
@@ -375,6 +384,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_mode_keyword,
     code::invalid_module_instance_name,
     code::invalid_module_source_address,
+    code::invalid_module_source_reference,
     code::invalid_number_literal,
     code::invalid_object_key,
     code::invalid_on_failure_keyword,
@@ -437,6 +447,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::module_call_cycle,
     code::module_directory_outside_the_repository,
     code::module_not_loaded,
+    code::module_output_in_static_context,
     code::module_source_variables_not_allowed,
     code::module_uses_experimental_features,
     code::multiple_module_blocks,
@@ -455,6 +466,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::override_type_invalidates_default,
     code::postconditions_are_not_allowed,
     code::provider_for_each_matches_instances,
+    code::provider_function_in_static_context,
     code::provider_type_mismatch,
     code::provisioner_removed,
     code::quoted_keywords_are_deprecated,
@@ -468,6 +480,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::reserved_block_type_name_in_provisioner_block,
     code::reserved_block_type_name_in_resource_block,
     code::root_value_must_be_object,
+    code::sensitive_value_not_allowed,
     code::skip_cleanup_false_with_backend,
     code::splat_of_null_value,
     code::static_list_required,
@@ -478,6 +491,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::unexpected_block,
     code::unexpected_provider_alias,
     code::unknown_experiment_keyword,
+    code::unknown_module_source,
     code::unknown_variable,
     code::unsuitable_value_type,
     code::unsupported_argument,

@@ -26,12 +26,11 @@ void Decoder::decode_module(const ContentBlock& b) {
         ctx_.error(code::invalid_module_instance_name, "Invalid module instance name", bad_identifier_detail,
                    b.label_ranges[0]);
     Content c = detail::body_content(ctx_, b.body, schema::module_call, &mc.config);
-    // OpenTofu (1.8+) evaluates module `source` and `version` with the
-    // module's variables and locals in scope. tfsift does not evaluate
-    // them statically, so such a source is not loaded and such a version
-    // is not checked (nor taken as a reason to read the source as a
-    // registry address).
-    // Terraform v1.15 does the same with `const` variables and locals.
+    // OpenTofu (1.8+) and Terraform (1.15+) evaluate a module's `source`
+    // and `version` written with variables and local values before
+    // planning. Such a setting is kept as an expression; the tree loader
+    // works it out per call (config/static_evaluation.hpp), since a called
+    // module's variables take their caller's values.
     auto needs_static_evaluation = [&](const ContentAttr* a) {
         return a != nullptr && !detail::expression_variables(ctx_, a->expr).empty();
     };

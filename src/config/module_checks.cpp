@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "tfsift/config/static_evaluation.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/hcl/ast.hpp"
 #include "tfsift/hcl/references.hpp"
@@ -186,28 +187,32 @@ void check_duplicate_imports(const Module& m, std::vector<ModuleProblem>& out) {
     }
 }
 
-// Terraform v1.15 evaluates a module's `source` and `version` while
-// loading, where only local values and variables declared `const = true`
-// are known. (OpenTofu evaluates them with every variable.)
-void check_dynamic_module_settings(const Module& m, std::vector<ModuleProblem>& out) {
+// A module's `source` and `version` written with references. Releases
+// before Terraform v1.15 and OpenTofu v1.8 take them as constants, and
+// refuse every reference ("Variables not allowed"); later releases evaluate
+// them while installing modules, and refuse only what is not known then
+// (config/static_evaluation.hpp). Both answers are given here, under
+// different codes; the lint keeps the one of the release in use
+// (lint/engine_gate.hpp).
+void check_dynamic_module_settings(const Module& m, Engine engine, std::vector<ModuleProblem>& out) {
+    const std::string_view since = engine == Engine::terraform ? "Terraform v1.15" : "OpenTofu v1.8";
+    const std::string_view what = engine == Engine::terraform ? "local values and variables declared with const = true"
+                                                              : "variables and local values";
     for (const auto& [name, call] : m.module_calls) {
         for (const auto* setting : {&call.dynamic_source, &call.dynamic_version}) {
             if (!*setting || (*setting)->expr.native == nullptr) continue;
             const Expression& e = (*setting)->expr;
             for (const auto* t : hcl::referenced_traversals(*e.native)) {
-                if (t->root == "local") continue;
-                std::string what = std::string(t->root);
-                if (t->root == "var" && !t->steps.empty() && t->steps[0].kind == hcl::StepKind::attr) {
-                    auto v = m.variables.find(std::string(t->steps[0].name));
-                    if (v != m.variables.end() && v->second.is_const) continue;
-                    what = "var." + std::string(t->steps[0].name);
-                }
                 out.push_back({Severity::error, code::module_source_variables_not_allowed, "Variables not allowed",
-                               fmt::format("A module's source and version are evaluated while the configuration is "
-                                           "loaded, where only local values and variables declared with const = "
-                                           "true are known; {} is not one of them.",
-                                           what),
+                               fmt::format("Variables may not be used here. {} and later evaluate a module's source "
+                                           "and version with {}; `required_version` (or the `engine_version` "
+                                           "setting) allows an older release here.",
+                                           since, what),
                                Origin{e.file, t->range.start}});
+            }
+            const bool is_version = setting == &call.dynamic_version;
+            for (auto& p : static_reference_problems(m, name, e, engine, is_version)) {
+                out.push_back({Severity::error, p.code, std::move(p.summary), std::move(p.detail), p.at});
             }
         }
     }
@@ -220,7 +225,7 @@ std::vector<ModuleProblem> check_module(const Module& m, Engine engine) {
     check_import_providers(m, out);
     check_import_targets(m, out);
     check_duplicate_imports(m, out);
-    if (engine == Engine::terraform) check_dynamic_module_settings(m, out);
+    check_dynamic_module_settings(m, engine, out);
     if (engine == Engine::opentofu) check_provider_instances(m, out);
     return out;
 }
@@ -235,8 +240,9 @@ std::vector<ModuleProblem> check_called_module(const Module& m, Engine engine) {
             "Import blocks are only allowed in the root module: write it there, with a `to` address inside the "
             "module call.";
         if (engine == Engine::terraform) {
-            detail += " Terraform v1.16 and later allow them in child modules; `required_version` (or the "
-                      "`engine_version` setting) allows an older release here.";
+            detail +=
+                " Terraform v1.16 and later allow them in child modules; `required_version` (or the "
+                "`engine_version` setting) allows an older release here.";
         }
         out.push_back({Severity::error, code::invalid_import_configuration, "Invalid import configuration",
                        std::move(detail), m.imports.front().origin});

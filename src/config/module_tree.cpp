@@ -19,15 +19,20 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/decode.hpp"
 #include "tfsift/config/load_cache.hpp"
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/config/sources.hpp"
+#include "tfsift/config/static_evaluation.hpp"
 #include "tfsift/config/test_checks.hpp"
+#include "tfsift/cty/convert.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
+#include "tfsift/hcl/eval.hpp"
 
 namespace tfsift::config {
 
@@ -231,6 +236,16 @@ struct DirectoryLook {
     ReadPolicy policy;               // how its files are read
 };
 
+// What is known statically in one module of the tree while its calls are
+// installed (config/static_evaluation.hpp), worked out when one of its calls,
+// or of the modules it calls, first needs it: most trees never do.
+struct StaticFrame {
+    StaticFrame* caller = nullptr;     // null for the root module
+    const ModuleCall* call = nullptr;  // the caller's call of this module
+    const LoadedModule* module = nullptr;
+    std::optional<StaticScope> scope;
+};
+
 class TreeLoader {
 public:
     TreeLoader(std::string root_dir, const TreeOptions& options, LoadedTree& out)
@@ -259,7 +274,9 @@ public:
     // `look`: what look_at found of `dir`, when the caller has looked.
     // `m.remote` is set beforehand for a module of a remote package.
     void load(LoadedModule& m, const std::string& dir, const std::string& address, int depth,
-              std::vector<std::string>& ancestors, DirectoryLook* look = nullptr) {
+              std::vector<std::string>& ancestors, DirectoryLook* look = nullptr, StaticFrame* caller = nullptr,
+              const ModuleCall* via = nullptr) {
+        StaticFrame frame{caller, via, &m, std::nullopt};
         m.address = address;
         m.dir = dir;
         DirectoryLook own;
@@ -299,7 +316,15 @@ public:
         }
 
         if (depth + 1 > options_.max_depth) return;
-        for (const auto& [name, call] : m.module->module_calls) {
+        for (const auto& [name, written] : m.module->module_calls) {
+            // A source or version written with references: the call as it
+            // is once they are worked out, or not followed.
+            std::optional<ModuleCall> evaluated;
+            if (written.dynamic_source || written.dynamic_version) {
+                evaluated = evaluate_call(name, written, frame, address);
+                if (!evaluated) continue;
+            }
+            const ModuleCall& call = evaluated ? *evaluated : written;
             if (!call.source || !call.source->value) continue;
             const std::string& src = *call.source->value;
             const std::string child_address =
@@ -401,7 +426,7 @@ public:
             LoadedModule child;
             child.remote = std::move(child_remote);
             ancestors.push_back(*look.where);
-            load(child, child_dir, child_address, depth + 1, ancestors, &look);
+            load(child, child_dir, child_address, depth + 1, ancestors, &look, &frame, &written);
             ancestors.pop_back();
             check_provider_passing(m, call, child);
             m.children.emplace(name, std::move(child));
@@ -800,6 +825,138 @@ private:
         }
         r.source_origin = call.source->origin;
         return r;
+    }
+
+    // The static scope of the module of `f`: its caller's arguments, or for
+    // the root module its variable files.
+    const StaticScope& static_scope(StaticFrame& f) {
+        if (f.scope) return *f.scope;
+        StaticScope scope;
+        scope.module = f.module->module.get();
+        scope.engine = options_.engine;
+        scope.module_path = f.module->dir;
+        scope.is_root = f.caller == nullptr;
+        scope.given = f.caller == nullptr ? root_variable_values() : static_arguments(*f.call, static_scope(*f.caller));
+        f.scope = std::move(scope);
+        return *f.scope;
+    }
+
+    // The values the root module's variable files set, as `terraform init`
+    // and `tofu init` read them: terraform.tfvars, then the *.auto.tfvars
+    // files in lexical order, a later file's value replacing an earlier one.
+    // (The JSON forms are not read; -var and -var-file are not known.)
+    StaticInputs root_variable_values() {
+        StaticInputs out;
+        OpenDirectory handle;
+        if (!handle.open(under_root("."))) return out;
+        std::vector<DirectoryEntry> entries;
+        if (!handle.list(entries)) return out;
+        std::vector<std::string> names;
+        file_names(entries, names);
+        std::vector<std::string> files;
+        for (const auto& name : names) {
+            if (name.ends_with(".auto.tfvars")) files.push_back(name);
+        }
+        std::sort(files.begin(), files.end());
+        if (std::find(names.begin(), names.end(), "terraform.tfvars") != names.end())
+            files.insert(files.begin(), "terraform.tfvars");
+        DirectoryFileReader reader(handle, options_.read_policy, handle.real_path());
+        for (const auto& name : files) {
+            FileContent failure;
+            auto src = reader.read(name, under_root(name), failure, options_.source_name_prefix + name);
+            if (!src) continue;
+            auto parsed = parse_config_file(src, FileSyntax::native);
+            if (!parsed->native) continue;
+            for (const auto& a : parsed->native->body->attributes) {
+                hcl::EvalResult r = hcl::evaluate(*a.expr, nullptr);
+                bool failed = false;
+                for (const auto& d : r.diagnostics) failed = failed || d.severity == Severity::error;
+                StaticResult value;
+                if (!failed && r.value.is_wholly_known()) {
+                    value.value = std::move(r.value);
+                } else {
+                    value.unknown_because = fmt::format("{} does not give it as a constant", name);
+                }
+                out.insert_or_assign(std::string(a.name), std::move(value));
+            }
+        }
+        return out;
+    }
+
+    // `written` with its source and version worked out in the module's
+    // static scope, or nullopt when the call cannot be followed: a source
+    // not known before planning gets one "Module not loaded" notice (for the
+    // root module's calls, as for calls no resolver has), unless the engine
+    // refuses what it uses, which check_module reports as an error.
+    std::optional<ModuleCall> evaluate_call(const std::string& name, const ModuleCall& written, StaticFrame& frame,
+                                            const std::string& address) {
+        const StaticScope& scope = static_scope(frame);
+        ModuleCall call = written;
+        std::optional<std::string> version;
+        bool has_version = written.version_constraints.has_value();
+        if (written.dynamic_version) {
+            StaticResult v = evaluate_static(written.dynamic_version->expr, scope);
+            if (!v.value) {
+                if (!v.refused)
+                    unknown_setting(name, written.dynamic_version->expr, "version", v.unknown_because, address);
+                return std::nullopt;
+            }
+            auto text = cty::convert(*v.value, cty::Type::string());
+            if (!text.ok()) return std::nullopt;  // not a string: nothing to install
+            if (!text.value.is_null()) {
+                version = text.value.as_string();
+                call.version_constraints = DecodedValue{*version, written.dynamic_version->expr.origin()};
+                has_version = true;
+            } else if (options_.engine == Engine::terraform) {
+                has_version = true;  // Terraform: a written `version` makes a registry address
+            }
+        }
+        if (written.dynamic_source) {
+            const Expression& e = written.dynamic_source->expr;
+            StaticResult v = evaluate_static(e, scope);
+            if (!v.value) {
+                if (!v.refused) unknown_setting(name, e, "source", v.unknown_because, address);
+                return std::nullopt;
+            }
+            auto text = cty::convert(*v.value, cty::Type::string());
+            if (!text.ok() || text.value.is_null()) return std::nullopt;
+            ModuleSource src;
+            src.as_written = text.value.as_string();
+            src.origin = e.origin();
+            auto parsed = parse_module_source(src.as_written, has_version);
+            if (!parsed.error.empty()) {
+                // Reported with the root module's calls only, as unknown
+                // sources are: a called module's calls may take other values
+                // from other callers.
+                if (!address.empty()) return std::nullopt;
+                tree_diag(
+                    Severity::error,
+                    has_version && !parsed.maybe_relative ? code::invalid_registry_module_source_address
+                                                          : code::invalid_module_source_address,
+                    has_version && !parsed.maybe_relative ? "Invalid registry module source address"
+                                                          : "Invalid module source address",
+                    fmt::format("The source of module.{} evaluates to \"{}\": {}.", name, src.as_written, parsed.error),
+                    e.origin());
+                return std::nullopt;
+            }
+            src.value = parsed.normalized;
+            call.source = std::move(src);
+            call.dynamic_source.reset();
+        }
+        call.dynamic_version.reset();
+        return call;
+    }
+
+    void unknown_setting(const std::string& name, const Expression& e, std::string_view what,
+                         const std::string& because, const std::string& address) {
+        if (!address.empty()) return;  // said when the module that makes the call is linted as a root
+        tree_diag(Severity::notice, code::module_not_loaded, "Module not loaded",
+                  fmt::format("module.{} is not loaded: its {} ({}) cannot be known before planning, because {}. "
+                              "Until it is, these checks are incomplete: the call's arguments and the providers it "
+                              "passes, references to module.{} outputs, the module's required_version and the "
+                              "providers it requires (lock rules).",
+                              name, what, e.text(), because, name),
+                  e.origin());
     }
 
     // A call no resolver had a directory for: listed in the tree, and when

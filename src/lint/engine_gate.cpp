@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tfsift/config/decode.hpp"
+#include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/providers/core_version.hpp"
 
 namespace tfsift::lint {
@@ -23,9 +25,42 @@ std::strong_ordering compare(const providers::CoreVersion& a, const providers::C
     return std::strong_ordering::equal;
 }
 
+// The module of the tree whose files include `filename`, if any.
+const config::Module* module_with_file(const config::LoadedModule& m, const std::string& filename) {
+    for (const auto& f : m.files) {
+        if (f.parsed != nullptr && f.parsed->source && f.parsed->source->path() == filename) return m.module.get();
+    }
+    for (const auto& [name, child] : m.children) {
+        if (const config::Module* found = module_with_file(child, filename)) return found;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
-bool terraform_may_predate(const config::Module& module, const Settings& settings, std::string_view release) {
+bool dropped_by_release(const config::LoadedTree& tree, const config::LoadDiagnostic& d, Engine engine,
+                        const Settings& settings) {
+    const std::string_view c = d.diagnostic.code;
+    auto holder_may_predate = [&](std::string_view release) {
+        const config::Module* holder = tree.root ? module_with_file(*tree.root, d.diagnostic.filename) : nullptr;
+        return holder == nullptr || release_may_predate(*holder, settings, release);
+    };
+    if (c == code::invalid_import_configuration) {
+        return engine == Engine::terraform && !holder_may_predate(child_module_imports_release);
+    }
+    const std::string_view static_sources =
+        engine == Engine::terraform ? terraform_static_module_sources_release : opentofu_static_module_sources_release;
+    if (c == code::module_source_variables_not_allowed) return !holder_may_predate(static_sources);
+    if (c == code::unknown_module_source || c == code::invalid_module_source_reference ||
+        c == code::dynamic_value_in_static_context || c == code::module_output_in_static_context ||
+        c == code::provider_function_in_static_context || c == code::sensitive_value_not_allowed ||
+        c == code::ephemeral_value_not_allowed) {
+        return holder_may_predate(static_sources);
+    }
+    return false;
+}
+
+bool release_may_predate(const config::Module& module, const Settings& settings, std::string_view release) {
     auto threshold = providers::parse_core_version(release);
     if (!threshold) return false;
     if (settings.engine_version) {

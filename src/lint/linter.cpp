@@ -90,8 +90,7 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
-                                 const ScanListings* listings,
-                                 std::shared_ptr<config::ModuleSourceResolver> resolver) {
+                                 const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver) {
     config::TreeOptions options;
     options.module_resolver = std::move(resolver);
     options.cache = std::move(cache);
@@ -199,21 +198,6 @@ const Rule* RuleSet::claimant(std::string_view code) const {
     return found != nullptr ? *found : nullptr;
 }
 
-namespace {
-
-// The module of the tree whose files include `filename`, if any.
-const config::Module* module_with_file(const config::LoadedModule& m, const std::string& filename) {
-    for (const auto& f : m.files) {
-        if (f.parsed != nullptr && f.parsed->source && f.parsed->source->path() == filename) return m.module.get();
-    }
-    for (const auto& [name, child] : m.children) {
-        if (const config::Module* found = module_with_file(child, filename)) return found;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
 Findings lint_module(const LintContext& context, const std::vector<ActiveRule>& rules, const Settings& settings) {
     return lint_module(context, RuleSet(rules), settings);
 }
@@ -240,16 +224,8 @@ Findings lint_module(const LintContext& context, const RuleSet& rule_set, const 
             as_called.push_back(config::tree_diagnostic(std::move(p), std::move(source)));
         }
     }
-    // Import blocks in child modules: an error before Terraform v1.16 only,
-    // decided by the module that holds them, whichever scope reports it.
-    auto dropped_by_release = [&](const config::LoadDiagnostic& d) {
-        if (d.diagnostic.code != code::invalid_import_configuration || context.engine != Engine::terraform)
-            return false;
-        const config::Module* holder = module_with_file(*context.tree->root, d.diagnostic.filename);
-        return holder != nullptr && !terraform_may_predate(*holder, settings, child_module_imports_release);
-    };
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {
-        if (dropped_by_release(d)) return;
+        if (dropped_by_release(*context.tree, d, context.engine, settings)) return;
         std::string_view owner =
             d.phase == config::LoadPhase::parse ? syntax_error_rule_id : invalid_configuration_rule_id;
         const Rule* claim = d.phase == config::LoadPhase::parse ? nullptr : rule_set.claimant(d.diagnostic.code);

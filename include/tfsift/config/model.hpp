@@ -234,8 +234,8 @@ struct ModuleSource {
 };
 
 // A `source` or `version` that refers to variables or local values (OpenTofu
-// v1.8, Terraform v1.15: evaluated while loading). tfsift does not evaluate
-// it, so such a module call is not followed.
+// v1.8, Terraform v1.15: evaluated before planning). The tree loader works
+// it out for each call (config/static_evaluation.hpp).
 struct DynamicSetting {
     Expression expr;
 };

@@ -1,7 +1,8 @@
 // Checks of one module that the upstream loaders make once the module is
 // merged (its override files applied), rather than while decoding a single
-// block: how `import` blocks agree with the resources they import into, and
-// OpenTofu's provider configurations with `for_each`.
+// block: how `import` blocks agree with the resources they import into,
+// OpenTofu's provider configurations with `for_each`, and what a module
+// call's `source` and `version` may refer to (config/static_evaluation.hpp).
 #pragma once
 
 #include <memory>

@@ -1,6 +1,6 @@
-// Version gates: whether the Terraform release that will run a module may be
-// older than the release that changed a rule of the language. The
-// `engine_version` setting names the release in use; without it, every
+// Version gates: whether the release of the engine (Terraform or OpenTofu)
+// that will run a module may be older than the release that changed a rule
+// of the language. The `engine_version` setting names the release in use; without it, every
 // release that the module's own `required_version` allows may run it (its
 // callers' constraints are not known when the module is linted alone, and a
 // module that relies on a recent release says so itself); without either,
@@ -10,7 +10,9 @@
 
 #include <string_view>
 
+#include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/model.hpp"
+#include "tfsift/engine.hpp"
 #include "tfsift/lint/settings.hpp"
 
 namespace tfsift::lint {
@@ -18,8 +20,25 @@ namespace tfsift::lint {
 // Terraform v1.16 allows import blocks in child modules.
 inline constexpr std::string_view child_module_imports_release = "1.16.0";
 
-// True when the release in use may be older than `release` ("1.16.0").
-[[nodiscard]] bool terraform_may_predate(const config::Module& module, const Settings& settings,
-                                         std::string_view release);
+// Module `source` and `version` written with variables and local values,
+// evaluated while installing modules: Terraform v1.15, OpenTofu v1.8.
+inline constexpr std::string_view terraform_static_module_sources_release = "1.15.0";
+inline constexpr std::string_view opentofu_static_module_sources_release = "1.8.0";
+
+// True when the release in use may be older than `release` ("1.16.0"), a
+// release of the engine in use (`required_version` constrains the release of
+// whichever engine runs the module).
+[[nodiscard]] bool release_may_predate(const config::Module& module, const Settings& settings,
+                                       std::string_view release);
+
+// True when the lint leaves out the loader diagnostic `d` of `tree`: it
+// belongs to one side of a version gate and the module that holds it runs
+// on the other. Import blocks in child modules are an error before
+// Terraform v1.16 only. References in a module's source and version are
+// refused before Terraform v1.15 and OpenTofu v1.8 and evaluated from then
+// on (config/static_evaluation.hpp); the loader gives both answers under
+// different codes.
+[[nodiscard]] bool dropped_by_release(const config::LoadedTree& tree, const config::LoadDiagnostic& d, Engine engine,
+                                      const Settings& settings);
 
 }  // namespace tfsift::lint
