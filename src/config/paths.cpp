@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <array>
-#include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <system_error>
 #include <vector>
 
@@ -56,6 +56,27 @@ std::string normalize_local_module_source(std::string_view source) {
     return clean;
 }
 
+namespace {
+
+std::mutex working_directory_mutex;
+std::string working_directory_seen;  // empty: not asked yet, or not absolute
+
+}  // namespace
+
+std::string working_directory() {
+    const std::lock_guard<std::mutex> lock(working_directory_mutex);
+    if (working_directory_seen.empty()) {
+        std::array<char, 4096> cwd{};
+        if (::getcwd(cwd.data(), cwd.size()) != nullptr && cwd[0] == '/') working_directory_seen = cwd.data();
+    }
+    return working_directory_seen;
+}
+
+void working_directory_changed() {
+    const std::lock_guard<std::mutex> lock(working_directory_mutex);
+    working_directory_seen.clear();
+}
+
 std::string absolute_normal_path(const std::string& path) {
     // The lint asks this for every file and finding: the common case (a
     // path that is, or joined to the working directory becomes, absolute)
@@ -66,13 +87,13 @@ std::string absolute_normal_path(const std::string& path) {
     if (!path.empty() && path.front() == '/') {
         joined = path;
     } else if (!path.empty()) {
-        // getcwd itself: std::filesystem::current_path builds a path object
-        // (split into components) on every call, and the lint calls this for
-        // every relative file name it meets.
-        std::array<char, 4096> cwd{};
-        if (::getcwd(cwd.data(), cwd.size()) != nullptr && cwd[0] == '/') {
-            joined.reserve(std::strlen(cwd.data()) + 1 + path.size());
-            joined.append(cwd.data()).append("/").append(path);
+        // The lint calls this for every relative file name it meets: the
+        // working directory is asked for once (std::filesystem::current_path
+        // would also build a path object each time).
+        const std::string cwd = working_directory();
+        if (!cwd.empty()) {
+            joined.reserve(cwd.size() + 1 + path.size());
+            joined.append(cwd).append("/").append(path);
         }
     }
     if (joined.empty()) {

@@ -25,6 +25,12 @@ bool is_local_module_source(std::string_view source);
 // prefix on anything that does not start with "../".
 std::string normalize_local_module_source(std::string_view source);
 
+// The process's working directory, asked of the system once and kept
+// (empty when it cannot be known); working_directory_changed() after a
+// chdir makes the next call ask again.
+std::string working_directory();
+void working_directory_changed();
+
 // Normalises a path to absolute, lexically normal, '/'-separated form,
 // without a trailing slash (the file system is not consulted).
 std::string absolute_normal_path(const std::string& path);
