@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
+#include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_call_hint.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/paths.hpp"
@@ -82,6 +83,9 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
     if (!source) return {};
     const std::string_view text = source->text();
+    config::LoadCounters& counters = config::load_counters();
+    counters.role_scan_files_read.fetch_add(1, std::memory_order_relaxed);
+    counters.role_scan_bytes_read.fetch_add(text.size(), std::memory_order_relaxed);
     // In the native syntax, no module block starts after `last`.
     std::size_t last = std::string_view::npos;
     if (name.syntax == config::FileSyntax::native) {
@@ -91,7 +95,8 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     } else if (!config::may_declare_module_calls(text, name.syntax)) {
         return {};
     }
-    const std::size_t hash = std::hash<std::string_view>{}(text);
+    // The text's fingerprint only for a cache that is refreshed later.
+    const std::size_t hash = memo != nullptr ? std::hash<std::string_view>{}(text) : 0;
     if (memo != nullptr) {
         seen.insert(path);
         auto it = memo->find(path);
@@ -255,7 +260,7 @@ ModuleRole decide_module_role(const std::string& module_dir, const Settings& set
     return calls.called.count(module_dir) ? ModuleRole::called : ModuleRole::root;
 }
 
-ModuleRoleCache::ModuleRoleCache() = default;
+ModuleRoleCache::ModuleRoleCache(bool refreshed) : refreshed_(refreshed) {}
 ModuleRoleCache::~ModuleRoleCache() = default;
 
 ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Settings& settings,
@@ -269,7 +274,7 @@ ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Setting
     auto it = by_root_.find(root);
     if (it == by_root_.end()) {
         auto repo = std::make_unique<Repository>();
-        scan_into(root, overlays, *repo, true, jobs, listings);
+        scan_into(root, overlays, *repo, refreshed_, jobs, listings);
         it = by_root_.emplace(root, std::move(repo)).first;
     }
     return decide_module_role(dir, settings, it->second->calls);

@@ -711,7 +711,7 @@ private:
     // Directories whose module calls are to be read again, and when.
     std::map<std::string, Clock::time_point> role_refresh_;
     // Which modules other modules call, kept for the server's life.
-    std::shared_ptr<lint::ModuleRoleCache> roles_ = std::make_shared<lint::ModuleRoleCache>();
+    std::shared_ptr<lint::ModuleRoleCache> roles_ = std::make_shared<lint::ModuleRoleCache>(true);
     // The parsed files of the modules linted, kept between edits: a lint
     // parses only the files whose text changed.
     std::shared_ptr<config::LoadCache> load_cache_ = std::make_shared<config::LoadCache>();

@@ -18,6 +18,10 @@ struct LoadCounters {
     std::atomic<std::uint64_t> parse_ns{0};
     std::atomic<std::uint64_t> decode_ns{0};
     std::atomic<std::uint64_t> merge_ns{0};  // merging a module's files and its own checks
+    // Configuration files the module-role scans read (lint/module_roles.hpp)
+    // to find every local module call of a repository, and their bytes.
+    std::atomic<std::uint64_t> role_scan_files_read{0};
+    std::atomic<std::uint64_t> role_scan_bytes_read{0};
 };
 
 // The counters of this process.

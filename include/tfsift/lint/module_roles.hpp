@@ -53,7 +53,11 @@ ModuleRole decide_module_role(const std::string& module_dir, const Settings& set
 // files and the editor's unsaved buffers.
 class ModuleRoleCache {
 public:
-    ModuleRoleCache();
+    // `refreshed`: refresh_directory will be called (a language server), so
+    // each scan remembers what every file that mentions a module called and
+    // a fingerprint of its text, and a refresh parses only what changed. A
+    // single run leaves it false and keeps nothing per file.
+    explicit ModuleRoleCache(bool refreshed = false);
     ~ModuleRoleCache();
     ModuleRoleCache(const ModuleRoleCache&) = delete;
     ModuleRoleCache& operator=(const ModuleRoleCache&) = delete;
@@ -101,6 +105,7 @@ public:
     struct Repository;  // what is known of one repository (module_roles.cpp)
 
 private:
+    bool refreshed_;
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<Repository>> by_root_;
 };
