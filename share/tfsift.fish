@@ -51,6 +51,7 @@ complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l engine -x -a 'te
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l color -x -a 'auto always never' -d 'Colour the text report: auto, always, never (auto honours NO_COLOR)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l quiet -s q -d 'No summary line'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l statistics -d 'Print the number of findings per rule'
+complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l timings -d 'After the report, print where the time went (stages, files read, peak memory) to stderr'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l fix -d 'Apply the safe fixes of the findings, then report what remains'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l online -d 'Check lock file hashes against what the registries signed (needs the network)'
 complete -c tfsift -n 'test (__tfsift_path) = "tfsift lint"' -l offline -d 'Open no network connection, not even to repair the lock file with --fix'

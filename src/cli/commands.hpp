@@ -30,6 +30,7 @@ struct LintOptions {
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;
+    bool timings = false;
     bool fix = false;                       // --fix: apply safe fixes, then lint again
     bool unsafe_fixes = false;              // --unsafe-fixes: with --fix, unsafe ones too
     bool online = false;                    // --online: lock rules ask the registries

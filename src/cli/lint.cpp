@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,8 +17,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/lint_timings.hpp"
 #include "cli/project_links.hpp"
 #include "tfsift/atomic_write.hpp"
+#include "tfsift/config/paths.hpp"
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/fix_diff.hpp"
 #include "tfsift/lint/session.hpp"
@@ -72,6 +75,8 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     cmd.add_flag("--quiet,-q", o.quiet, "No summary line");
     cmd.add_flag("--statistics", o.statistics, "Print the number of findings per rule");
+    cmd.add_flag("--timings", o.timings,
+                 "After the report, print where the time went (stages, files read, peak memory) to stderr");
     cmd.add_flag("--fix", o.fix, "Apply the safe fixes of the findings, then report what remains");
     auto* online = cmd.add_flag("--online", o.online,
                                 "Check lock file hashes against what the registries signed (needs the network)");
@@ -153,9 +158,12 @@ int print_fix_diff(const lint::Findings& findings, const LintOptions& options) {
 }  // namespace
 
 int run_lint(const LintOptions& options) {
+    LintTimings timings;
+    timings.started = std::chrono::steady_clock::now();
     if (!options.chdir.empty()) {
         std::error_code ec;
         fs::current_path(options.chdir, ec);
+        config::working_directory_changed();
         if (ec) {
             fmt::print(stderr, "tfsift: cannot change to {}: {}\n", options.chdir, ec.message());
             return exit_failure;
@@ -244,6 +252,7 @@ int run_lint(const LintOptions& options) {
     if (!options.write_baseline.empty() && exit_code == exit_findings) exit_code = exit_clean;
     if (result.io_failed()) exit_code = exit_failure;
 
+    const auto report_started = std::chrono::steady_clock::now();
     std::string cwd = fs::current_path().generic_string();
     report::ReportInput input{findings, result.catalogue};
     // SARIF paths are relative to the repository of what was linted (the first
@@ -304,6 +313,12 @@ int run_lint(const LintOptions& options) {
     // --online checks that could not be made are failures, not passes.
     for (const auto& e : result.online_check_failures) {
         fmt::print(stderr, "tfsift: {}\n", report::escape_control_characters(e));
+    }
+    if (options.timings) {
+        timings.report = std::chrono::duration<double>(std::chrono::steady_clock::now() - report_started).count();
+        timings.files_linted = result.files.size();
+        std::fflush(stdout);
+        print_lint_timings(result.times, timings);
     }
     return finish_standard_output(result.online_check_failures.empty() ? exit_code : exit_failure);
 }

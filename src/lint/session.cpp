@@ -69,7 +69,9 @@ struct LoadSnapshot {
           read_ns(c.read_ns.load()),
           parse_ns(c.parse_ns.load()),
           decode_ns(c.decode_ns.load()),
-          merge_ns(c.merge_ns.load()) {}
+          merge_ns(c.merge_ns.load()),
+          role_scan_files_read(c.role_scan_files_read.load()),
+          role_scan_bytes_read(c.role_scan_bytes_read.load()) {}
     std::uint64_t modules_loaded;
     std::uint64_t modules_reused;
     std::uint64_t files_read;
@@ -78,6 +80,8 @@ struct LoadSnapshot {
     std::uint64_t parse_ns;
     std::uint64_t decode_ns;
     std::uint64_t merge_ns;
+    std::uint64_t role_scan_files_read;
+    std::uint64_t role_scan_bytes_read;
 };
 
 double seconds_between(std::uint64_t from_ns, std::uint64_t to_ns) {
@@ -772,6 +776,7 @@ std::optional<std::size_t> apply_baseline(const std::string& file, Findings& fin
 LintResult run_session(const LintRequest& request) {
     LintResult result;
     Messenger say(request.on_message, result);
+    const LoadSnapshot at_start(config::load_counters());
     if (request.catalogue.empty()) {
         say.error("tfsift: no rule catalogue: the request names no rules to check against");
         return result;
@@ -947,6 +952,9 @@ LintResult run_session(const LintRequest& request) {
     result.online_check_failures.insert(result.online_check_failures.end(), scan.fetch_failures.begin(),
                                         scan.fetch_failures.end());
     result.times = scan.times;
+    const LoadSnapshot at_end(config::load_counters());
+    result.times.role_scan_files_read = at_end.role_scan_files_read - at_start.role_scan_files_read;
+    result.times.role_scan_bytes_read = at_end.role_scan_bytes_read - at_start.role_scan_bytes_read;
     return result;
 }
 

@@ -11,7 +11,9 @@ lint, or many findings, run as a user would (docs/command-line.md):
     `tfsift rule ID` line at the end; `--statistics` alone prints only the
     table; `--output FORMAT:FILE` alone prints the summary on stderr;
     `--write-baseline` says what it wrote and exits 0;
-  - `tfsift rules --format json`, and `tfsift rule` with TFLint's names.
+  - `tfsift rules --format json`, and `tfsift rule` with TFLint's names;
+  - `--timings`: the report unchanged, then on stderr the stages and how
+    often the files were read.
 Prints one line per check and "N passed, N failed".
 """
 import argparse
@@ -166,6 +168,26 @@ def rules(tfsift, cwd):
           rc == 2 and "(did you mean `terraform_unused_declarations`?)" in err, "%d %r" % (rc, err))
 
 
+def timings(tfsift, scratch):
+    repo = os.path.join(scratch, "timings")
+    os.makedirs(os.path.join(repo, ".git"))
+    write(repo, "main.tf", "module \"m\" {\n  source = \"./modules/m\"\n}\n")
+    write(repo, "versions.tf", "terraform {\n  required_version = \">= 1.3\"\n}\n")
+    write(repo, "modules/m/main.tf", "locals {\n  unused = 1\n}\n")
+    plain = run(tfsift, repo, "lint", "-r", ".")
+    rc, out, err = run(tfsift, repo, "lint", "-r", "--timings", ".")
+    check("--timings: the same report and exit status", (rc, out) == plain[:2] and rc == 1, "%d %r" % (rc, out))
+    table = err[err.find("timings (seconds"):] if "timings (seconds" in err else ""
+    check("--timings: the table on stderr, after everything else", table != "" and err.endswith(table),
+          err[-1500:])
+    for stage in ("command    wall ", "targets    ", "load       ", "rules      ", "report     ", "modules    "):
+        check("--timings: the %r line" % stage.strip(), "\n  " + stage in table, table)
+    m = re.search(r"files      (\d+) linted; read (\d+) times by the loaders \([0-9.]+ MB\), (\d+) by the "
+                  r"module-role scan", table)
+    check("--timings: 3 files linted, each read once by the loaders and once by the role scan",
+          m is not None and m.groups() == ("3", "3", "3"), table)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tfsift", required=True)
@@ -176,6 +198,7 @@ def main():
         nothing_to_lint(tfsift, scratch)
         output(tfsift, scratch)
         rules(tfsift, scratch)
+        timings(tfsift, scratch)
     failed = RESULTS.count(False)
     print("%d passed, %d failed" % (RESULTS.count(True), failed))
     return 1 if failed else 0

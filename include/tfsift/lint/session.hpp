@@ -127,6 +127,10 @@ struct SessionTimes {
     std::uint64_t modules_reused = 0;
     std::uint64_t files_read = 0;
     std::uint64_t bytes_read = 0;
+    // Configuration files (and bytes) the module-role scan read to find the
+    // repository's local module calls, besides those the loaders read.
+    std::uint64_t role_scan_files_read = 0;
+    std::uint64_t role_scan_bytes_read = 0;
 };
 
 struct LintResult {
