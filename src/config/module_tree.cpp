@@ -192,6 +192,19 @@ std::optional<std::vector<FileStamp>> stamps_of(const OpenDirectory& dir, const 
 // not change within a scan, so a module directory that many trees call is
 // opened and resolved once per scan rather than once per call. Holds one
 // scan at a time: a newer scan starts it afresh.
+// Whether a directory holding `names` has files a test run reads: test
+// files, or variable files (`terraform.tfvars`, `*.auto.tfvars`, and their
+// JSON forms).
+bool reads_test_inputs(const std::vector<std::string>& names) {
+    for (const auto& name : names) {
+        if (name == "terraform.tfvars" || name.ends_with(".auto.tfvars") || name == "terraform.tfvars.json" ||
+            name.ends_with(".auto.tfvars.json")) {
+            return true;
+        }
+    }
+    return !select_test_files(names, Engine::opentofu).empty() || !select_test_files(names, Engine::terraform).empty();
+}
+
 class ScanRealPaths {
 public:
     static ScanRealPaths& instance() {
@@ -439,13 +452,26 @@ public:
     // against the configuration under test.
     void load_tests(const LoadedModule& root) {
         for (const std::string& dir : {std::string("."), std::string(default_test_directory)}) {
+            // What this scan has listed already says whether there is
+            // anything to read, without opening the directory again.
+            std::vector<std::string> names;
+            const std::optional<std::string> known = ScanRealPaths::instance().find(options_.scan_id, under_root(dir));
+            const ScanListings::Entries listed = known && options_.listings ? options_.listings->find(*known) : nullptr;
+            if (listed) {
+                file_names(*listed, names);
+                if (!reads_test_inputs(names)) {
+                    if (dir == "." && !lists_entry(*listed, default_test_directory)) break;  // no tests/ either
+                    continue;
+                }
+            }
             OpenDirectory handle;
             if (!handle.open(under_root(dir))) continue;
-            std::vector<DirectoryEntry> entries;
-            if (!handle.list(entries)) continue;
-            std::vector<std::string> names;
-            file_names(entries, names);
-            const std::optional<std::string> where = handle.real_path();
+            if (!listed) {
+                std::vector<DirectoryEntry> entries;
+                if (!handle.list(entries)) continue;
+                file_names(entries, names);
+            }
+            const std::optional<std::string> where = known ? known : handle.real_path();
             if (dir != "." && leaves_root(where, options_.read_policy)) continue;
             DirectoryFileReader reader(handle, options_.read_policy, where);
             const std::string prefix =
