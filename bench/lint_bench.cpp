@@ -1,19 +1,32 @@
-// lint_bench: the whole lint of a corpus, in process, through the same lint
-// session `tfsift lint --recursive` runs (lint/session.hpp), on one thread
-// and on every processor, beside the time the Go reference parser (hclbench)
-// takes to parse the corpus's .tf files, all in one run. Then the same lint
-// of generated trees of 1,000 and 10,000 small modules, half of them called
-// by several roots, for the cost per module as the run grows.
+// lint_bench: the whole lint of a corpus as users run it, the `tfsift lint
+// -r CORPUS` process (text report to /dev/null), with its processor time and
+// peak memory, beside the Go reference parser (hclbench) parsing the
+// corpus's .tf files in the same minute, and beside tfsift's own one-thread
+// parse of the same files (a ratio no Go round can move). Then the lint in
+// process, through the same lint session (lint/session.hpp), per stage, on
+// one thread and on every processor; then the same lint of generated trees
+// of 1,000 and 10,000 small modules, half of them called by several roots,
+// for the cost per module as the run grows.
 //
-// Usage: lint_bench [--rounds N] [--hclbench PATH] [--no-scaling] [CORPUS_DIR]
-//   CORPUS_DIR    default ../shared/corpus
-//   --rounds      rounds of timed runs, each round one run of each kind
-//                 (the lint on one thread and on every core, Go's parse on
-//                 one thread and on every core); the best of each kind is
-//                 reported (default 3)
-//   --hclbench    the Go reference benchmark (tools/oracle/hclbench); the
-//                 HCLBENCH environment variable works too
-//   --no-scaling  leave out the generated trees
+// Usage: lint_bench [--rounds N] [--hclbench PATH] [--tfsift PATH] [--instructions]
+//                   [--no-scaling] [CORPUS_DIR]
+//   CORPUS_DIR      default ../shared/corpus
+//   --rounds        rounds of timed runs, each round one run of each kind
+//                   (the command with the default jobs and with --jobs 1,
+//                   Go's parse on one thread, the lint in process on one
+//                   thread and on every core, Go's parse on every core); the
+//                   best of each kind is reported (default 3)
+//   --hclbench      the Go reference benchmark (tools/oracle/hclbench); the
+//                   HCLBENCH environment variable works too
+//   --tfsift        the tfsift command (default: the one beside this program)
+//   --instructions  also count the instructions of `tfsift lint -r --jobs 1`
+//                   under valgrind's callgrind (slow: about 40 times the run)
+//   --no-scaling    leave out the generated trees
+//
+// Every figure is printed with the processor time (user and system) beside
+// the wall time: on a loaded machine the wall time of each side moves, Go's
+// more than the lint's, and only the processor time says so. Print `uptime`
+// before and after: a ratio from a loaded machine is not a result.
 //
 // Each timed run happens in a child process (forked, not executed), so that
 // its peak resident memory is its own: finding the modules, reading,
@@ -35,10 +48,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tfsift/config/decode.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
@@ -55,12 +71,15 @@ struct Options {
     std::string corpus = "../shared/corpus";
     int rounds = 3;
     std::string hclbench;
+    std::string tfsift;
+    bool instructions = false;
     bool scaling = true;
 };
 
 [[noreturn]] void usage(const std::string& message) {
     std::fprintf(stderr,
-                 "lint_bench: %s\nusage: lint_bench [--rounds N] [--hclbench PATH] [--no-scaling] [CORPUS_DIR]\n",
+                 "lint_bench: %s\nusage: lint_bench [--rounds N] [--hclbench PATH] [--tfsift PATH] [--instructions] "
+                 "[--no-scaling] [CORPUS_DIR]\n",
                  message.c_str());
     std::exit(2);
 }
@@ -79,6 +98,10 @@ Options parse_options(int argc, char** argv) {
             if (o.rounds < 1) usage("--rounds must be at least 1");
         } else if (arg == "--hclbench") {
             o.hclbench = value();
+        } else if (arg == "--tfsift") {
+            o.tfsift = value();
+        } else if (arg == "--instructions") {
+            o.instructions = true;
         } else if (arg == "--no-scaling") {
             o.scaling = false;
         } else if (!arg.empty() && arg[0] == '-') {
@@ -87,6 +110,7 @@ Options parse_options(int argc, char** argv) {
             o.corpus = arg;
         }
     }
+    if (o.tfsift.empty()) o.tfsift = (fs::read_symlink("/proc/self/exe").parent_path() / "tfsift").string();
     return o;
 }
 
@@ -230,6 +254,158 @@ double field(const std::string& text, const std::string& key) {
     return std::nan("");
 }
 
+// One run of a program as a user runs it: its standard output and error go
+// to files read back afterwards; the wall time is taken around the whole
+// process, its processor time and peak memory come from wait4.
+struct ProcessFigures {
+    bool ran = false;
+    int exit_code = -1;
+    double wall = 0;
+    double user = 0;
+    double system = 0;
+    double peak_rss = 0;  // bytes
+    std::string out;
+    std::string err;
+    [[nodiscard]] double cpu() const { return user + system; }
+};
+
+std::string read_back(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+ProcessFigures run_process(const std::vector<std::string>& argv, bool keep_stdout) {
+    ProcessFigures figures;
+    const fs::path scratch = fs::temp_directory_path();
+    const std::string tag = std::to_string(::getpid());
+    const fs::path out_path = scratch / ("lint_bench.out." + tag);
+    const fs::path err_path = scratch / ("lint_bench.err." + tag);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, keep_stdout ? out_path.c_str() : "/dev/null",
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    std::vector<char*> args;
+    args.reserve(argv.size() + 1);
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const auto start = Clock::now();
+    const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc == 0) {
+        int status = 0;
+        struct rusage usage {};
+        ::wait4(pid, &status, 0, &usage);
+        figures.wall = seconds_since(start);
+        figures.ran = true;
+        figures.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        figures.user = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+        figures.system = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
+        figures.peak_rss = static_cast<double>(usage.ru_maxrss) * 1024.0;
+        if (keep_stdout) figures.out = read_back(out_path);
+        figures.err = read_back(err_path);
+    }
+    std::error_code ec;
+    fs::remove(out_path, ec);
+    fs::remove(err_path, ec);
+    return figures;
+}
+
+// The best of several runs of one kind (by wall time), with the least
+// processor time and the largest peak memory seen.
+struct BestRun {
+    ProcessFigures best;
+    double cpu_min = std::numeric_limits<double>::infinity();
+    double rss_max = 0;
+    int runs = 0;
+    void add(ProcessFigures f) {
+        cpu_min = std::min(cpu_min, f.cpu());
+        rss_max = std::max(rss_max, f.peak_rss);
+        if (runs++ == 0 || f.wall < best.wall) best = std::move(f);
+    }
+};
+
+// The machine's load averages, as `uptime` prints them.
+std::string load_averages() {
+    std::ifstream in("/proc/loadavg");
+    double one = 0;
+    double five = 0;
+    double fifteen = 0;
+    if (!(in >> one >> five >> fifteen)) return "unknown";
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f, %.2f, %.2f", one, five, fifteen);
+    return text;
+}
+
+// The configuration files of `corpus` that a recursive lint reads (hidden
+// and symlinked directories left out), read into memory.
+std::vector<std::shared_ptr<const tfsift::SourceFile>> read_config_files(const std::string& corpus,
+                                                                         std::vector<bool>& json) {
+    std::vector<std::shared_ptr<const tfsift::SourceFile>> out;
+    std::vector<fs::path> paths;
+    for (auto it = fs::recursive_directory_iterator(corpus); it != fs::recursive_directory_iterator(); ++it) {
+        const std::string name = it->path().filename().string();
+        if (it->is_directory() && (name[0] == '.' || it->is_symlink())) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (!it->is_regular_file() || name[0] == '.') continue;
+        if (name.ends_with(".tf") || name.ends_with(".tofu") || name.ends_with(".tf.json") ||
+            name.ends_with(".tofu.json")) {
+            paths.push_back(it->path());
+        }
+    }
+    std::sort(paths.begin(), paths.end());
+    for (const auto& path : paths) {
+        out.push_back(std::make_shared<const tfsift::SourceFile>(path.string(), read_back(path)));
+        json.push_back(path.string().ends_with(".json"));
+    }
+    return out;
+}
+
+// tfsift's own parse of `files` on one thread, best of `rounds`, in
+// seconds; the trees of a round are kept until it ends.
+double own_parse_seconds(const std::vector<std::shared_ptr<const tfsift::SourceFile>>& files,
+                         const std::vector<bool>& json, int rounds) {
+    double best = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < rounds; ++r) {
+        std::vector<std::unique_ptr<tfsift::config::ParsedFile>> trees;
+        trees.reserve(files.size());
+        const auto start = Clock::now();
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            trees.push_back(tfsift::config::parse_config_file(
+                files[i], json[i] ? tfsift::config::FileSyntax::json : tfsift::config::FileSyntax::native));
+        }
+        best = std::min(best, seconds_since(start));
+    }
+    return best;
+}
+
+// The instructions `argv` runs, counted by valgrind's callgrind; NaN when
+// valgrind is missing or the run failed.
+double count_instructions(const std::vector<std::string>& argv) {
+    std::vector<std::string> args = {"/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"};
+    if (!fs::exists(args[0])) return std::nan("");
+    args.insert(args.end(), argv.begin(), argv.end());
+    const ProcessFigures f = run_process(args, false);
+    const auto at = f.err.find("Collected : ");
+    if (!f.ran || at == std::string::npos) return std::nan("");
+    return std::strtod(f.err.c_str() + at + 12, nullptr);
+}
+
+// "N linted; read A times by the loaders (...), B by the module-role scan"
+// from the table of `tfsift lint --timings`.
+std::string files_read_line(const std::string& timings) {
+    const auto at = timings.find("  files      ");
+    if (at == std::string::npos) return "not reported";
+    const auto end = timings.find('\n', at);
+    return timings.substr(at + 13, end == std::string::npos ? std::string::npos : end - at - 13);
+}
+
 void write_text(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
     std::ofstream(path) << text;
@@ -263,6 +439,75 @@ void generate_tree(const fs::path& dir, std::size_t modules) {
     }
 }
 
+// The command as users run it, against Go's parse in the same minute and
+// tfsift's own parse of the same files; 0, or 1 when a run failed. Run after
+// the in-process lints, whose children would otherwise inherit the files read
+// here in their peak memory.
+int command_figures(const Options& o) {
+    if (!fs::exists(o.tfsift)) {
+        std::printf("the command         %s not found (--tfsift PATH)\n", o.tfsift.c_str());
+        return 0;
+    }
+    std::vector<bool> json;
+    const auto files = read_config_files(o.corpus, json);
+    double bytes = 0;
+    for (const auto& f : files) bytes += static_cast<double>(f->text().size());
+    BestRun lint_default;
+    BestRun lint_one;
+    BestRun go_process;
+    double go_round = std::nan("");
+    double own_parse = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < o.rounds; ++r) {
+        lint_default.add(run_process({o.tfsift, "lint", "-r", "--timings", o.corpus}, false));
+        lint_one.add(run_process({o.tfsift, "lint", "-r", "--jobs", "1", "--timings", o.corpus}, false));
+        if (!o.hclbench.empty()) {
+            ProcessFigures go = run_process({o.hclbench, "-n", "3", "-j", "1", o.corpus}, true);
+            const double seconds = go.exit_code == 0 ? field(go.out, "best_seconds") : std::nan("");
+            if (std::isnan(seconds)) {
+                std::printf("hclbench failed to run %s\n", o.hclbench.c_str());
+                return 1;
+            }
+            if (std::isnan(go_round) || seconds < go_round) go_round = seconds;
+            go_process.add(std::move(go));
+        }
+        own_parse = std::min(own_parse, own_parse_seconds(files, json, 1));
+    }
+    for (const BestRun* run : {&lint_default, &lint_one}) {
+        if (!run->best.ran || run->best.exit_code > 1) {
+            std::printf("%s lint failed: exit %d\n%s\n", o.tfsift.c_str(), run->best.exit_code,
+                        run->best.err.substr(0, 2000).c_str());
+            return 1;
+        }
+    }
+    auto print_command = [&](const char* name, const BestRun& run) {
+        std::printf(
+            "%-27s %.3f s wall, %.3f s processor (user %.3f, system %.3f; least %.3f), peak RSS %.1f MB "
+            "= %.2fx the configuration bytes\n",
+            name, run.best.wall, run.best.cpu(), run.best.user, run.best.system, run.cpu_min, run.rss_max / 1e6,
+            run.rss_max / bytes);
+    };
+    std::printf("the command, text report to /dev/null (%s)\n", o.tfsift.c_str());
+    print_command("tfsift lint -r", lint_default);
+    print_command("tfsift lint -r --jobs 1", lint_one);
+    std::printf("files                       %zu configuration files, %.1f MB; %s\n", files.size(), bytes / 1e6,
+                files_read_line(lint_default.best.err).c_str());
+    std::printf("tfsift's own parse, 1 thread %.3f s (the same files, in process)\n", own_parse);
+    std::printf("lint -r --jobs 1 / own parse %.2f (wall), %.2f (processor)\n", lint_one.best.wall / own_parse,
+                lint_one.best.cpu() / own_parse);
+    if (!o.hclbench.empty()) {
+        std::printf("Go hcl parse -j 1           best round %.3f s; its process %.3f s wall, %.3f s processor\n",
+                    go_round, go_process.best.wall, go_process.best.cpu());
+        std::printf("tfsift lint -r / Go parse -j 1            %.3f\n", lint_default.best.wall / go_round);
+        std::printf("tfsift lint -r --jobs 1 / Go parse -j 1   %.3f\n", lint_one.best.wall / go_round);
+    }
+    if (o.instructions) {
+        const double instructions = count_instructions({o.tfsift, "lint", "-r", "--jobs", "1", o.corpus});
+        std::printf("instructions                %.0f for tfsift lint -r --jobs 1 (callgrind), %.1f per byte\n",
+                    instructions, instructions / bytes);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -273,7 +518,10 @@ int main(int argc, char** argv) {
 
     std::printf("corpus              %s\n", o.corpus.c_str());
     std::printf("rounds              %d, interleaved (best of each reported)\n", o.rounds);
+    std::printf("load average        %s (before)\n", load_averages().c_str());
     lint_in_child({o.corpus}, cores);  // pages in the corpus
+
+    std::printf("in process, through the lint session\n");
     const std::array<unsigned, 2> jobs_of = {1, cores};
     // Round after round, each kind of run once: the lint on one thread and on
     // every core, then Go's parse on one thread and on every core (its best
@@ -327,6 +575,7 @@ int main(int argc, char** argv) {
                     f.peak_rss / f.config_bytes);
     }
     std::printf("speed-up           %.2fx on %u cores\n", lint[0].total / lint[1].total, cores);
+    std::printf("load average        %s (after the timed runs)\n", load_averages().c_str());
 
     if (o.hclbench.empty()) {
         std::printf("hclbench            not given (--hclbench PATH or HCLBENCH=PATH)\n");
@@ -339,6 +588,10 @@ int main(int argc, char** argv) {
         std::printf("lint --jobs %u / Go parse -j 1        %.3f\n", cores, lint[1].total / go[0]);
         std::printf("lint --jobs %u / Go parse -j %u        %.3f\n", cores, cores, lint[1].total / go[1]);
     }
+
+    std::printf("\n");
+    if (command_figures(o) != 0) return 1;
+    std::printf("load average        %s (after)\n", load_averages().c_str());
 
     if (!o.scaling) return 0;
     // The cost per module of a small and a large generated tree, on one thread.

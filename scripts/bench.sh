@@ -3,9 +3,12 @@
 # reference benchmark hclbench from ../shared/tools/oracle/hclbench (into
 # build-release/, never into ../shared), then runs them on the same corpus:
 # parse_bench (the parser alone against Go's), load_bench (loading and merging
-# against parsing) and lint_bench (the whole lint of the corpus through the
-# lint session, per stage, on one thread and on every core, against Go's
-# parse, and its cost per module on generated trees), then scaling_bench (the
+# against parsing) and lint_bench (the `tfsift lint -r` command as users run
+# it, with its processor time, peak memory and files read, against Go's parse
+# in the same minute and against tfsift's own parse of the same files, with
+# its instructions counted by callgrind when valgrind is installed; then the
+# lint through the lint session, per stage, on one thread and on every core,
+# and its cost per module on generated trees), then scaling_bench (the
 # time per unit of input as each dimension grows: files per module,
 # diagnostics per file, findings per line, modules per tree, lock-file size,
 # `**` per glob).
@@ -41,6 +44,10 @@ fi
 "$build/parse_bench" "${hclbench_args[@]}" "$@" "$corpus"
 echo
 "$build/load_bench" "$corpus"
-"$build/lint_bench" "${hclbench_args[@]}" "$corpus"
+lint_args=(--tfsift "$build/tfsift")
+if command -v valgrind >/dev/null; then
+  lint_args+=(--instructions)
+fi
+"$build/lint_bench" "${hclbench_args[@]}" "${lint_args[@]}" "$corpus"
 echo
 "$build/scaling_bench"
