@@ -170,6 +170,22 @@ std::string escape(std::string_view text, bool one_line) {
     out.reserve(text.size());
     std::size_t i = 0;
     while (i < text.size()) {
+        // A run of printable ASCII (and of tabs and newlines where they may
+        // stay) is copied at once: it is nearly all of any text.
+        std::size_t plain = i;
+        while (plain < text.size()) {
+            const auto b = static_cast<unsigned char>(text[plain]);
+            if ((b >= 0x20 && b < 0x7F) || (!one_line && (b == '\n' || b == '\t'))) {
+                ++plain;
+            } else {
+                break;
+            }
+        }
+        if (plain > i) {
+            out.append(text.substr(i, plain - i));
+            i = plain;
+            continue;
+        }
         auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x80) {
             if (one_line && c == '\n') {
