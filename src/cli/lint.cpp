@@ -69,6 +69,11 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--state", o.state,
                    "A local state file to compare the configuration with (default: terraform.tfstate in the "
                    "module directory, when present)");
+    cmd.add_option("--var-file", o.var_files,
+                   "A variable file for the root modules' variables, read after terraform.tfvars and "
+                   "*.auto.tfvars, where a module source or version uses them (repeatable)")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
     cmd.add_option("--engine", o.engine, "terraform or opentofu (default: settings, else detected)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
     cmd.add_option("--color", o.color, "Colour the text report: auto, always, never (auto honours NO_COLOR)")
@@ -169,6 +174,15 @@ int run_lint(const LintOptions& options) {
             return exit_failure;
         }
     }
+    // Named relative to the directory --chdir changes to, as Terraform's
+    // -var-file is; read only when a module source needs them, so checked here.
+    for (const auto& file : options.var_files) {
+        std::error_code ec;
+        if (!fs::is_regular_file(file, ec)) {
+            fmt::print(stderr, "tfsift: --var-file {}: no such file\n", file);
+            return exit_failure;
+        }
+    }
     auto min_severity = parse_severity(options.minimum_failure_severity);
     if (!min_severity) {
         fmt::print(stderr, "tfsift: unknown severity {}\n", options.minimum_failure_severity);
@@ -200,6 +214,7 @@ int run_lint(const LintOptions& options) {
     request.settings_file = options.config;
     if (!options.engine.empty()) request.engine = parse_engine(options.engine);
     request.state_file = options.state;
+    request.variable_files = options.var_files;
     request.jobs = options.jobs;
     if (options.fix || options.unsafe_fixes) {
         request.fix = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;

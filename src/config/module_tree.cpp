@@ -869,14 +869,42 @@ private:
 
     // The values the root module's variable files set, as `terraform init`
     // and `tofu init` read them: terraform.tfvars, then the *.auto.tfvars
-    // files in lexical order, a later file's value replacing an earlier one.
-    // (The JSON forms are not read; -var and -var-file are not known.)
+    // files in lexical order, then the files given with --var-file, a later
+    // file's value replacing an earlier one. (The JSON forms are not read.)
     StaticInputs root_variable_values() {
         StaticInputs out;
+        auto take = [&out](const std::shared_ptr<const SourceFile>& src, const std::string& name) {
+            auto parsed = parse_config_file(src, FileSyntax::native);
+            if (!parsed->native) return;
+            for (const auto& a : parsed->native->body->attributes) {
+                hcl::EvalResult r = hcl::evaluate(*a.expr, nullptr);
+                StaticResult value;
+                if (!tfsift::has_errors(r.diagnostics) && r.value.is_wholly_known()) {
+                    value.value = std::move(r.value);
+                } else {
+                    value.unknown_because = fmt::format("{} does not give it as a constant", name);
+                }
+                out.insert_or_assign(std::string(a.name), std::move(value));
+            }
+        };
+        auto given = [&] {
+            ReadPolicy policy = options_.read_policy;
+            policy.root.clear();  // named by the user: it may lie anywhere
+            for (const auto& path : options_.variable_files) {
+                FileContent failure;
+                if (auto src = read_source_file(path, policy, failure)) take(src, path);
+            }
+        };
         OpenDirectory handle;
-        if (!handle.open(under_root("."))) return out;
+        if (!handle.open(under_root("."))) {
+            given();
+            return out;
+        }
         std::vector<DirectoryEntry> entries;
-        if (!handle.list(entries)) return out;
+        if (!handle.list(entries)) {
+            given();
+            return out;
+        }
         std::vector<std::string> names;
         file_names(entries, names);
         std::vector<std::string> files;
@@ -889,23 +917,10 @@ private:
         DirectoryFileReader reader(handle, options_.read_policy, handle.real_path());
         for (const auto& name : files) {
             FileContent failure;
-            auto src = reader.read(name, under_root(name), failure, options_.source_name_prefix + name);
-            if (!src) continue;
-            auto parsed = parse_config_file(src, FileSyntax::native);
-            if (!parsed->native) continue;
-            for (const auto& a : parsed->native->body->attributes) {
-                hcl::EvalResult r = hcl::evaluate(*a.expr, nullptr);
-                bool failed = false;
-                for (const auto& d : r.diagnostics) failed = failed || d.severity == Severity::error;
-                StaticResult value;
-                if (!failed && r.value.is_wholly_known()) {
-                    value.value = std::move(r.value);
-                } else {
-                    value.unknown_because = fmt::format("{} does not give it as a constant", name);
-                }
-                out.insert_or_assign(std::string(a.name), std::move(value));
-            }
+            if (auto src = reader.read(name, under_root(name), failure, options_.source_name_prefix + name))
+                take(src, name);
         }
+        given();
         return out;
     }
 

@@ -90,8 +90,10 @@ Fix remove_comment_fix(const std::shared_ptr<const SourceFile>& src, Range comme
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
-                                 const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver) {
+                                 const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver,
+                                 std::vector<std::string> variable_files) {
     config::TreeOptions options;
+    options.variable_files = std::move(variable_files);
     options.module_resolver = std::move(resolver);
     options.cache = std::move(cache);
     options.scan_id = scan_id;

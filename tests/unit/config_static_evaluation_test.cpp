@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "../support/scratch_dir.hpp"
 #include "tfsift/config/module_tree.hpp"
@@ -25,9 +26,10 @@ struct Tree {
     ScratchDir dir{"tfsift-static-evaluation"};
     fs::path root;
     Tree() : root(fs::canonical(dir.path)) {}
-    [[nodiscard]] LoadedTree load(Engine engine = Engine::terraform) const {
+    [[nodiscard]] LoadedTree load(Engine engine = Engine::terraform, std::vector<std::string> var_files = {}) const {
         TreeOptions options;
         options.engine = engine;
+        options.variable_files = std::move(var_files);
         options.read_policy.root = root.string();
         return load_module_tree(root.string(), options);
     }
@@ -83,6 +85,21 @@ TEST_CASE("static sources: the root module's variable files, later files winning
     const LoadedModule* app = child(*tree.root, "app");
     REQUIRE(app != nullptr);
     CHECK(app->dir == "modules/staging");
+}
+
+TEST_CASE("static sources: --var-file is read after the root's own variable files", "[config][static-evaluation]") {
+    // dynamic-module-sources/local-source-with-varsfile.
+    Tree t;
+    write_file(t.root / "main.tf",
+               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
+               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n");
+    write_file(t.root / "terraform.tfvars", "env = \"dev\"\n");
+    write_file(t.root / "vars/prod.tfvars", "env = \"prod\"\n");
+    write_file(t.root / "modules/prod/main.tf", "");
+    const LoadedTree tree = t.load(Engine::terraform, {(t.root / "vars/prod.tfvars").string()});
+    const LoadedModule* app = child(*tree.root, "app");
+    REQUIRE(app != nullptr);
+    CHECK(app->dir == "modules/prod");
 }
 
 TEST_CASE("static sources: a value no one gives leaves the call unloaded, with the reason",

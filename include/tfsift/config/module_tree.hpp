@@ -42,6 +42,10 @@ struct TreeOptions {
     // own calls are reported when it is loaded as a root, so that every scope
     // gives the same answer.
     std::shared_ptr<ModuleSourceResolver> module_resolver;
+    // Variable files named on the command line (-var-file), read after the
+    // root module's terraform.tfvars and *.auto.tfvars when a module call's
+    // source or version needs a root variable (config/static_evaluation.hpp).
+    std::vector<std::string> variable_files;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
     // The most modules (the root included) one tree may hold; later calls

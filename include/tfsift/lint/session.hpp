@@ -72,11 +72,16 @@ struct LintRequest {
     std::string settings_file;       // used instead of the nearest .tfsift.toml when not empty
     std::optional<Engine> engine;    // none: the settings' engine, else detected per module
     std::string state_file;          // none: terraform.tfstate in each module directory, when present
-    unsigned jobs = 0;               // modules loaded and linted at once; 0: one per processor
-    std::optional<FixMode> fix;      // apply fixes and repair root modules' lock files, then lint again
-    std::optional<bool> online;      // beats the settings' `online`
-    bool offline = false;            // open no connection, not even to repair a lock file
-    bool respect_gitignore = true;   // with `recursive`, leave out directories .gitignore names
+    // Variable files (-var-file) for the variables of every module linted
+    // as the root of its tree, read after its terraform.tfvars and
+    // *.auto.tfvars; only module sources and versions use them
+    // (config/static_evaluation.hpp).
+    std::vector<std::string> variable_files;
+    unsigned jobs = 0;              // modules loaded and linted at once; 0: one per processor
+    std::optional<FixMode> fix;     // apply fixes and repair root modules' lock files, then lint again
+    std::optional<bool> online;     // beats the settings' `online`
+    bool offline = false;           // open no connection, not even to repair a lock file
+    bool respect_gitignore = true;  // with `recursive`, leave out directories .gitignore names
     // Also lint the lock files of the root modules that call the targets'
     // modules, directly or through other modules (their findings only).
     bool callers = false;
