@@ -58,6 +58,14 @@ std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, 
     return out;
 }
 
+bool is_test_file_name(std::string_view name) {
+    if (is_ignored_file_name(name)) return false;
+    for (std::string_view ext : {".tftest.hcl", ".tftest.json", ".tofutest.hcl", ".tofutest.json"}) {
+        if (name.size() > ext.size() && name.ends_with(ext)) return true;
+    }
+    return false;
+}
+
 std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, Engine engine) {
     std::sort(names.begin(), names.end());
     std::set<std::string, std::less<>> present(names.begin(), names.end());

@@ -19,6 +19,7 @@
 
 #include "tfsift/config/effective_document.hpp"
 #include "tfsift/config/load_cache.hpp"
+#include "tfsift/config/module_files.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/apply_fixes.hpp"
 #include "tfsift/lint/linter.hpp"
@@ -66,7 +67,18 @@ constexpr int log_error = 1;
 constexpr int log_warning = 2;
 constexpr int log_info = 3;
 
-std::string directory_of(const std::string& path) { return fs::path(path).parent_path().string(); }
+// The module a file belongs to: its directory, except for a test file in a
+// module's test directory (`tests/`), which belongs to the module above it,
+// as `terraform test` reads it.
+std::string module_dir_of(const std::string& path) {
+    const fs::path p(path);
+    const fs::path parent = p.parent_path();
+    if (config::is_test_file_name(p.filename().string()) &&
+        parent.filename() == std::string(config::default_test_directory)) {
+        return parent.parent_path().string();
+    }
+    return parent.string();
+}
 
 // Files editors write beside the ones being edited, which never concern a
 // lint: Emacs's lock files (`.#main.tf`) and auto-saves (`#main.tf#`), and
@@ -242,7 +254,8 @@ private:
     void register_watchers() {
         json watchers = json::array();
         for (const char* glob :
-             {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json", "**/*.tofu.json"}) {
+             {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json", "**/*.tofu.json",
+              "**/*.tftest.hcl", "**/*.tftest.json", "**/*.tofutest.hcl", "**/*.tofutest.json"}) {
             watchers.push_back({{"globPattern", glob}});
         }
         send({{"jsonrpc", "2.0"},
@@ -285,7 +298,7 @@ private:
                 log(log_warning, "tfsift lints file: documents only; " + uri + " is not one");
                 return;
             }
-            dir = directory_of(documents_.find(uri)->path);
+            dir = module_dir_of(documents_.find(uri)->path);
             schedule_locked(dir);
         }
     }
@@ -305,7 +318,7 @@ private:
             log(log_warning, "didChange for a document that is not open: " + uri);
             return;
         }
-        schedule_locked(directory_of(documents_.find(uri)->path));
+        schedule_locked(module_dir_of(documents_.find(uri)->path));
     }
 
     void did_save(const json& params) {
@@ -314,7 +327,7 @@ private:
         const OpenDocument* doc = documents_.find(uri);
         if (doc == nullptr) {
             if (auto path = path_of_uri(uri))
-                schedule_locked(directory_of(fs::path(*path).lexically_normal().string()));
+                schedule_locked(module_dir_of(fs::path(*path).lexically_normal().string()));
             return;
         }
         load_cache_->forget_file(doc->path);  // its parse was of the buffer; the file on disk is what counts now
@@ -324,7 +337,7 @@ private:
             // The file on disk may be new since the document was opened.
             documents_.change(uri, doc->version, {});
         }
-        schedule_locked(directory_of(doc->path));
+        schedule_locked(module_dir_of(doc->path));
     }
 
     void did_close(const json& params) {
@@ -332,7 +345,7 @@ private:
         std::lock_guard<std::mutex> lock(mutex_);
         const OpenDocument* doc = documents_.find(uri);
         if (doc == nullptr) return;
-        const std::string dir = directory_of(doc->path);
+        const std::string dir = module_dir_of(doc->path);
         load_cache_->forget_file(doc->path);  // the buffer's parse; the file on disk counts again
         documents_.close(uri);
         // The last document of its module closed: keep nothing of it.
@@ -359,12 +372,15 @@ private:
                 load_cache_->clear();  // excludes and engines may have changed
                 continue;
             }
-            const std::string dir = p.parent_path().string();
+            const std::string dir = module_dir_of(p.string());
             load_cache_->forget_file(p.string());
-            if (modules_.count(dir)) schedule_locked(dir);  // a lock file or a configuration file changed on disk
+            if (modules_.count(dir)) schedule_locked(dir);  // a lock, configuration or test file changed on disk
             // A configuration file saved, created or deleted may add or drop
             // a module call, wherever it is: the roles of what it calls follow.
-            if (p.filename() != ".terraform.lock.hcl") refresh_roles_locked(dir, options_.debounce);
+            const std::string name = p.filename().string();
+            if (name != ".terraform.lock.hcl" && !config::is_test_file_name(name)) {
+                refresh_roles_locked(p.parent_path().string(), options_.debounce);
+            }
         }
     }
 
@@ -514,7 +530,7 @@ private:
         for (const auto& name : m.result->files) by_path[absolute_file_path(name, dir)] = json::array();
         for (const auto& f : m.result->findings) {
             const std::string path = absolute_file_path(f.file->path(), dir);
-            if (directory_of(path) != dir) continue;  // another module's file
+            if (module_dir_of(path) != dir) continue;  // another module's file
             auto rule = rules.find(f.rule_id);
             by_path[path].push_back(
                 lsp_diagnostic(f, rule == rules.end() ? nullptr : rule->second, dir, options_.links));
@@ -564,7 +580,7 @@ private:
             if (!content.ok()) return false;
             text = std::move(content.bytes);
         }
-        auto it = modules_.find(directory_of(path));
+        auto it = modules_.find(module_dir_of(path));
         if (it != modules_.end()) {
             settle_locked(lock, it->second);
             result = it->second.result;
@@ -593,7 +609,7 @@ private:
         std::shared_ptr<const lint::LintResult> result;
         if (!document_state(query.uri, query.path, text, result) || !result) return json::array();
         query.text = text;
-        query.base_dir = directory_of(query.path);
+        query.base_dir = module_dir_of(query.path);
         query.range = range_from_json(params.value("range", json::object()));
         if (auto context = params.find("context"); context != params.end() && context->is_object()) {
             if (auto only = context->find("only"); only != context->end() && only->is_array()) {
@@ -631,7 +647,7 @@ private:
         std::string text;
         std::shared_ptr<const lint::LintResult> result;
         if (!document_state(uri, path, text, result) || !result) throw std::runtime_error("no lint result for " + uri);
-        const std::string dir = directory_of(path);
+        const std::string dir = module_dir_of(path);
         const lint::Finding* chosen = nullptr;
         for (const auto& f : result->findings) {
             if (f.rule_id != rule || !f.file || !f.fix || f.fix->applicability != lint::Applicability::safe) continue;
@@ -661,7 +677,7 @@ private:
         std::string text;
         std::shared_ptr<const lint::LintResult> result;
         if (!document_state(uri, path, text, result)) return json(nullptr);
-        const std::string dir = directory_of(path);
+        const std::string dir = module_dir_of(path);
         const TextPosition position = position_from_json(params.value("position", json::object()));
         const std::size_t offset = byte_offset(text, position);
         std::optional<std::string> markdown;

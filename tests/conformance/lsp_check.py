@@ -25,6 +25,10 @@ output, and checks what it publishes and answers:
     server keeps answering;
   * shut down cleanly: exit code 0 after shutdown and exit, and no file of
     the module written;
+  * test files (test_file_cases): a test file in a module's tests/
+    directory belongs to the module above it: opening it publishes its
+    findings, an unsaved edit that repairs it clears them, and a test file
+    saved on disk (didChangeWatchedFiles) lints its module again;
   * what real clients do (editor_cases): a code action and a hover sent in
     the same write as the change before them are answered from the new
     text, without waiting for the debounce; one edit in a module of 21 files
@@ -202,6 +206,47 @@ variable "size" {
   type = number
 }
 """
+
+
+TEST_MODULE = 'variable "name" {\n  type = string\n}\n\noutput "greeting" {\n  value = "hello ${var.name}"\n}\n'
+TEST_FILE = ('variables {\n  name = "x"\n}\n\nrun "greets" {\n  command = plan\n\n  assert {\n'
+             '    condition     = output.%s == "hello x"\n    error_message = "wrong greeting"\n  }\n}\n')
+
+
+def test_file_cases(tfsift, check):
+    """Test files, which `terraform test` reads from a module's directory and
+    its tests/ directory, are the module's files in the editor too."""
+    with tempfile.TemporaryDirectory(prefix="tfsift-lsp-tests-") as tmp:
+        tmp = os.path.realpath(tmp)
+        os.makedirs(os.path.join(tmp, ".git"))
+        module = os.path.join(tmp, "mod")
+        os.makedirs(os.path.join(module, "tests"))
+        write(os.path.join(module, "main.tf"), TEST_MODULE)
+        test_path = os.path.join(module, "tests", "basic.tftest.hcl")
+        write(test_path, TEST_FILE % "greting")
+        test_uri = uri_of(test_path)
+        client = Client([tfsift, "server", "--debounce", "20"], cwd=tmp)
+        client.call("initialize", {"processId": None, "rootUri": uri_of(tmp), "capabilities": {}})
+        client.notify("initialized", {})
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": test_uri, "languageId": "terraform",
+                                                                "version": 1, "text": TEST_FILE % "greting"}})
+        d = client.diagnostics(test_uri, 1)
+        check(codes(d) == ["test-reference-invalid"] and d[0]["range"]["start"] == {"line": 8, "character": 20},
+              "a test file in tests/ opened: its finding published at its position (%s)" % d)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": test_uri, "version": 2},
+                                                 "contentChanges": [{"text": TEST_FILE % "greeting"}]})
+        d = client.diagnostics(test_uri, 2)
+        check(d == [], "an unsaved edit that repairs the test file clears its finding (%s)" % d)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": test_uri}})
+        client.diagnostics(test_uri, until=lambda d: codes(d) == ["test-reference-invalid"])
+        write(test_path, TEST_FILE % "greetings")
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": test_uri, "type": 2}]})
+        d = client.diagnostics(test_uri, until=lambda d: any("greetings" in x.get("message", "") for x in d))
+        check(codes(d) == ["test-reference-invalid"],
+              "a test file saved on disk: its module linted again, the new finding published (%s)" % d)
+        client.call("shutdown", None)
+        client.notify("exit", None)
+        client.proc.wait(timeout=TIMEOUT)
 
 
 def editor_cases(tfsift, check):
@@ -724,6 +769,7 @@ def main():
         code = client.proc.wait(timeout=TIMEOUT)
         check(code == 1, "exit without shutdown: exit code 1 (got %s)" % code)
 
+    test_file_cases(args.tfsift, check)
     editor_cases(args.tfsift, check)
 
     print("%.1f s" % (time.monotonic() - started))

@@ -46,6 +46,10 @@ std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, 
 // `.tftest` file of the same base name.
 std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, Engine engine);
 
+// Whether `name` (a file name, no directory) is a test file of either
+// engine: `.tftest.hcl`, `.tftest.json`, `.tofutest.hcl`, `.tofutest.json`.
+bool is_test_file_name(std::string_view name);
+
 // The directory below a module directory that also holds its test files.
 inline constexpr std::string_view default_test_directory = "tests";
 
