@@ -23,8 +23,11 @@ Rule invalid_configuration() {
         "`*.tftest.json`, beside the module and in its `tests` directory) are loaded as `terraform test` loads "
         "them, and what that loader reports is reported here too: duplicate run names, providers, mocks and "
         "overrides, an invalid `command`, `plan_options` `mode` or override target, override targets the "
-        "configuration does not declare, provider types that disagree with the module's. The message is the "
-        "loader's summary and detail. Warnings of the loader keep their warning severity.";
+        "configuration does not declare, provider types that disagree with the module's. With Terraform, the mock "
+        "data files (`*.tfmock.hcl`, `*.tfmock.json`) in the directory a `mock_provider`'s `source` names are read "
+        "as `terraform test` reads them (duplicate mocks and overrides within a file and across the directory's "
+        "files, invalid override targets, a directory that cannot be read). The message is the loader's summary and detail. Warnings of the loader keep their warning "
+        "severity.";
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
         "round trip through CI.";

@@ -73,6 +73,7 @@ inline constexpr std::string_view expression_too_complex = "expression-too-compl
 inline constexpr std::string_view extraneous_json_object_property = "extraneous-json-object-property";
 inline constexpr std::string_view extraneous_label = "extraneous-label";
 inline constexpr std::string_view failed_to_read_file = "failed-to-read-file";
+inline constexpr std::string_view failed_to_read_mock_data_directory = "failed-to-read-mock-data-directory";
 inline constexpr std::string_view failed_to_read_module_directory = "failed-to-read-module-directory";
 inline constexpr std::string_view failed_to_read_module_manifest = "failed-to-read-module-manifest";
 inline constexpr std::string_view function_calls_not_allowed = "function-calls-not-allowed";
@@ -329,6 +330,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::extraneous_json_object_property,
     code::extraneous_label,
     code::failed_to_read_file,
+    code::failed_to_read_mock_data_directory,
     code::failed_to_read_module_directory,
     code::failed_to_read_module_manifest,
     code::function_calls_not_allowed,

@@ -224,6 +224,9 @@ const BodySchema terraform_mock_provider{"mock_provider", terraform_mock_provide
 const BodySchema opentofu_mock_provider{"mock_provider", opentofu_mock_provider_attrs, mock_provider_blocks, false};
 const BodySchema terraform_mock_resource{"mock_resource", terraform_mock_resource_attrs, {}, false};
 const BodySchema opentofu_mock_resource{"mock_resource", opentofu_mock_resource_attrs, {}, false};
+// A mock data file holds what a mock provider block may hold, without its
+// arguments.
+const BodySchema mock_data_file{"mock data file", {}, mock_provider_blocks, false};
 }  // namespace schema
 
 const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {

@@ -636,14 +636,14 @@ std::optional<TestProvider> Decoder::decode_mock_provider(const ContentBlock& b)
                 ctx_, inner.body, terraform ? schema::terraform_mock_resource : schema::opentofu_mock_resource,
                 nullptr);
             if (const auto* a = mc.attribute("override_during")) decode_override_during(*a);
-            TestMock m{std::string(inner.type), std::string(inner.labels[0]), inner.def_range};
+            TestMock m{std::string(inner.type), std::string(inner.labels[0]), inner.def_range, inner.label_ranges[0]};
             auto& seen = inner.type == "mock_resource" ? mocked_resources : mocked_data;
             if (auto it = seen.find(m.type); it != seen.end()) {
                 if (terraform) {
                     ctx_.error(code::duplicate_mock_resource_block, fmt::format("Duplicate {} block", inner.type),
                                fmt::format("A {} block for {} has already been defined at {}.", inner.type, m.type,
                                            test_range_string(it->second)),
-                               inner.type_range);
+                               m.type_range);
                 } else {
                     ctx_.error(code::duplicate_mock_resource_block, fmt::format("Duplicated `{}` block", inner.type),
                                fmt::format("`{}.{}` is already defined in `mock_provider` block.", inner.type, m.type),

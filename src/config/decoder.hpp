@@ -11,6 +11,8 @@
 //   decode_resource.cpp           resources and data sources: lifecycle, provisioners, action triggers
 //   decode_ephemeral_action.cpp   ephemeral resources and actions (newer than the reference loader)
 //   decode_moved_import.cpp       moved, import and removed blocks
+//   decode_test_file.cpp          test files (`*.tftest.hcl`)
+//   decode_mock_data_file.cpp     mock data files (`*.tfmock.hcl`)
 #pragma once
 
 #include <initializer_list>
@@ -49,6 +51,7 @@ public:
 
     ConfigFile run();
     TestFile run_test_file();
+    MockDataFile run_mock_data_file();
 
 private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
@@ -274,6 +277,10 @@ private:
     void add_test_provider(TestProvider&& p, std::map<std::string, std::pair<std::string, Range>>& seen);
     void experimental_test_attribute(const ContentAttr& a);
     [[nodiscard]] std::string test_range_string(Range r) const;
+
+    // ---- mock data files (decode_mock_data_file.cpp) ----------------------------
+
+    void decode_mock_data_root(const BodyRef& body, MockDataFile& out);
 
     // A `providers` map (module calls, test runs): which configuration each
     // child key receives.

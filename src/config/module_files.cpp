@@ -89,4 +89,27 @@ std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, En
     return out;
 }
 
+namespace {
+// The names with one of the two extensions (native first), sorted, hidden
+// and backup files left out.
+std::vector<ConfigFileName> select_by_extension(std::vector<std::string> names, std::string_view native,
+                                                std::string_view json) {
+    std::sort(names.begin(), names.end());
+    std::vector<ConfigFileName> out;
+    for (auto& name : names) {
+        if (is_ignored_file_name(name)) continue;
+        if (ends_with(name, native)) {
+            out.push_back(ConfigFileName{std::move(name), FileSyntax::native, FileRole::primary});
+        } else if (ends_with(name, json)) {
+            out.push_back(ConfigFileName{std::move(name), FileSyntax::json, FileRole::primary});
+        }
+    }
+    return out;
+}
+}  // namespace
+
+std::vector<ConfigFileName> select_mock_data_files(std::vector<std::string> names) {
+    return select_by_extension(std::move(names), ".tfmock.hcl", ".tfmock.json");
+}
+
 }  // namespace tfsift::config

@@ -22,6 +22,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/load_cache.hpp"
 #include "tfsift/config/load_counters.hpp"
+#include "tfsift/config/mock_data_checks.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
@@ -545,6 +546,88 @@ public:
                 tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
             }
         }
+        load_mock_data();
+    }
+
+    // The mock data directories of the test files' mock providers
+    // (Terraform's `source`), named relative to the module directory as
+    // `terraform test` resolves them from where it runs: each directory is
+    // read once, its `.tfmock.hcl` and `.tfmock.json` files decoded and
+    // combined. A directory that cannot be read is an error at each mock
+    // provider that names it.
+    void load_mock_data() {
+        std::set<std::string> loaded;
+        for (const auto& tf : out_.test_files) {
+            for (const auto& p : tf.decoded->providers) {
+                if (!p.mock || !p.source || p.source->empty()) continue;
+                const std::string dir = join_path(".", *p.source);
+                if (loaded.count(dir) != 0) continue;
+                if (!load_mock_data_directory(dir)) {
+                    tree_diag(Severity::error, code::failed_to_read_mock_data_directory,
+                              "Failed to read mock data directory",
+                              fmt::format("Mock data directory {} does not exist or cannot be read.", *p.source),
+                              Origin{tf.decoded->source, p.def_range.start});
+                    continue;
+                }
+                loaded.insert(dir);
+            }
+        }
+    }
+
+    // Reads, decodes and combines the mock data files of `dir`; false when
+    // the directory cannot be read or lies outside the root.
+    bool load_mock_data_directory(const std::string& dir) {
+        OpenDirectory handle;
+        if (!handle.open(under_root(dir))) return false;
+        std::vector<DirectoryEntry> entries;
+        if (!handle.list(entries)) return false;
+        const std::optional<std::string> where = handle.real_path();
+        if (leaves_root(where, options_.read_policy)) return false;
+        std::vector<std::string> names;
+        file_names(entries, names);
+        DirectoryFileReader reader(handle, options_.read_policy, where);
+        std::vector<const MockDataFile*> files;
+        for (const auto& f : select_mock_data_files(std::move(names))) {
+            auto parsed = read_side_file(reader, dir, f, "mock data");
+            if (!parsed) continue;
+            Diagnostics diags;
+            auto decoded = std::make_shared<const MockDataFile>(decode_mock_data_file(*parsed, diags));
+            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, parsed->source});
+            files.push_back(decoded.get());
+            out_.mock_data_files.push_back(
+                LoadedMockDataFile{std::move(parsed), std::move(decoded), file_path(dir, f.name)});
+        }
+        for (auto& p : merge_mock_data_files(files)) {
+            tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
+        }
+        return true;
+    }
+
+    // Reads and parses the file `f` of `dir` (open in `reader`), a file of
+    // the module that is not configuration (`what`: "mock data"),
+    // keeping it and its parse diagnostics in the tree; null, with a
+    // diagnostic, when it cannot be read.
+    std::shared_ptr<ParsedFile> read_side_file(DirectoryFileReader& reader, const std::string& dir,
+                                               const ConfigFileName& f, std::string_view what) {
+        const std::string rel = file_path(dir, f.name);
+        const std::string shown = rel.starts_with("/") ? rel : options_.source_name_prefix + rel;
+        FileContent failure;
+        std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, shown);
+        if (!src) {
+            Diagnostic d;
+            d.code = code::failed_to_read_file;
+            d.summary = "Failed to read file";
+            d.detail = fmt::format("The {} file \"{}\" could not be read: {}", what, rel, failure.message);
+            d.filename = shown;
+            out_.read_failures.push_back(failure.message);
+            out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
+            return nullptr;
+        }
+        std::shared_ptr<ParsedFile> parsed = parse_config_file(src, f.syntax);
+        for (const auto& d : parsed->parse_diagnostics) keep(LoadDiagnostic{d, LoadPhase::parse, src});
+        sources_.emplace(src.get(), src);
+        out_.files.push_back(parsed);
+        return parsed;
     }
 
     // After loading: one diagnostic for each file and kind that went over

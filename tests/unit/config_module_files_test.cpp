@@ -71,3 +71,12 @@ TEST_CASE("config files: OpenTofu's .tofu files shadow their .tf twins", "[confi
     CHECK(names_of(tf, FileRole::override) ==
           std::vector<std::string>{"variables_override.tf", "variables_override.tf.json"});
 }
+
+TEST_CASE("config files: mock data files, as Terraform's test loader selects them", "[config]") {
+    const std::vector<std::string> names{"b.tfmock.hcl",   "a.tfmock.json", "main.tf",        ".ignored.tfmock.hcl",
+                                         "#a.tfmock.hcl#", "x.tfmock.hcl~", "web.tftest.hcl", "m.tfmock"};
+    auto mocks = select_mock_data_files(names);
+    CHECK(names_of(mocks, FileRole::primary) == std::vector<std::string>{"a.tfmock.json", "b.tfmock.hcl"});
+    CHECK(mocks[0].syntax == FileSyntax::json);
+    CHECK(mocks[1].syntax == FileSyntax::native);
+}

@@ -70,6 +70,7 @@ extern const BodySchema terraform_mock_provider;
 extern const BodySchema opentofu_mock_provider;
 extern const BodySchema terraform_mock_resource;  // also mock_data
 extern const BodySchema opentofu_mock_resource;
+extern const BodySchema mock_data_file;  // `*.tfmock.hcl` (Terraform)
 }  // namespace schema
 
 // The attribute or block header named `name` in `schema`, or nullptr.

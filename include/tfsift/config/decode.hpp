@@ -9,6 +9,7 @@
 
 #include "tfsift/arena.hpp"
 #include "tfsift/config/config_file.hpp"
+#include "tfsift/config/mock_data_file.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/test_file.hpp"
 #include "tfsift/diagnostic.hpp"
@@ -45,5 +46,9 @@ ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& d
 // Decodes a parsed test file (`*.tftest.hcl`, `*.tftest.json`) the way the
 // engine's test loader does.
 TestFile decode_test_file(ParsedFile& file, Diagnostics& diags, Engine engine = Engine::terraform);
+
+// Decodes a parsed mock data file (`*.tfmock.hcl`, `*.tfmock.json`) the way
+// Terraform's test loader reads a mock provider's `source` directory.
+MockDataFile decode_mock_data_file(ParsedFile& file, Diagnostics& diags);
 
 }  // namespace tfsift::config

@@ -72,6 +72,16 @@ struct LoadedTestFile {
     std::string name;  // relative to the module directory: "main.tftest.hcl", "tests/web.tftest.hcl"
 };
 
+struct MockDataFile;
+
+// A mock data file that a mock provider of a root module's test file reads,
+// as it was read and decoded.
+struct LoadedMockDataFile {
+    std::shared_ptr<const ParsedFile> parsed;
+    std::shared_ptr<const MockDataFile> decoded;
+    std::string name;  // relative to the module directory: "testing/aws/data.tfmock.hcl"
+};
+
 // A module call the tree's resolver had no directory for.
 struct UnavailableCall {
     std::string address;  // "module.a.module.b"

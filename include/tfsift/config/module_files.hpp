@@ -50,6 +50,11 @@ std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, En
 // engine: `.tftest.hcl`, `.tftest.json`, `.tofutest.hcl`, `.tofutest.json`.
 bool is_test_file_name(std::string_view name);
 
+// The mock data files among the entries `names` of a mock provider's
+// `source` directory, in load order (Terraform's `.tfmock.hcl` and
+// `.tfmock.json`).
+std::vector<ConfigFileName> select_mock_data_files(std::vector<std::string> names);
+
 // The directory below a module directory that also holds its test files.
 inline constexpr std::string_view default_test_directory = "tests";
 

@@ -99,6 +99,9 @@ struct LoadedTree {
     // The variables the variable files beside the tests set (terraform.tfvars,
     // *.auto.tfvars and their JSON forms, in either directory).
     std::set<std::string> test_variable_file_names;
+    // The mock data files the test files' mock providers read from their
+    // `source` directories (Terraform), each directory once, in name order.
+    std::vector<LoadedMockDataFile> mock_data_files;
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins

@@ -31,6 +31,7 @@ struct TestMock {
     std::string block_type;  // "mock_resource" or "mock_data"
     std::string type;        // the resource type it mocks
     Range def_range;
+    Range type_range;  // the type label
 };
 
 // A `provider` or `mock_provider` block of a test file.
