@@ -26,7 +26,11 @@ Rule invalid_configuration() {
         "configuration does not declare, provider types that disagree with the module's. With Terraform, the mock "
         "data files (`*.tfmock.hcl`, `*.tfmock.json`) in the directory a `mock_provider`'s `source` names are read "
         "as `terraform test` reads them (duplicate mocks and overrides within a file and across the directory's "
-        "files, invalid override targets, a directory that cannot be read). The message is the loader's summary and detail. Warnings of the loader keep their warning "
+        "files, invalid override targets, a directory that cannot be read), and so are the module's query files "
+        "(`*.tfquery.hcl`, `*.tfquery.json`) as `terraform query` and `validate -query` read them (`list` blocks "
+        "without a `provider`, with both `count` and `for_each`, with arguments or blocks a list may not have, "
+        "lists, providers, variables and locals declared twice, list blocks in a module called as a child "
+        "module). The message is the loader's summary and detail. Warnings of the loader keep their warning "
         "severity.";
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "

@@ -43,6 +43,8 @@ inline constexpr std::string_view duplicate_escaping_block = "duplicate-escaping
 inline constexpr std::string_view duplicate_event = "duplicate-event";
 inline constexpr std::string_view duplicate_import_configuration = "duplicate-import-configuration";
 inline constexpr std::string_view duplicate_lifecycle_block = "duplicate-lifecycle-block";
+inline constexpr std::string_view duplicate_list_block_names = "duplicate-list-block-names";
+inline constexpr std::string_view duplicate_list_configuration = "duplicate-list-configuration";
 inline constexpr std::string_view duplicate_local_value_definition = "duplicate-local-value-definition";
 inline constexpr std::string_view duplicate_mock_provider_block = "duplicate-mock-provider-block";
 inline constexpr std::string_view duplicate_mock_resource_block = "duplicate-mock-resource-block";
@@ -132,6 +134,8 @@ inline constexpr std::string_view invalid_import_to_expression = "invalid-import
 inline constexpr std::string_view invalid_index = "invalid-index";
 inline constexpr std::string_view invalid_language_edition = "invalid-language-edition";
 inline constexpr std::string_view invalid_legacy_variable_type_hint = "invalid-legacy-variable-type-hint";
+inline constexpr std::string_view invalid_list_block_name = "invalid-list-block-name";
+inline constexpr std::string_view invalid_list_configuration = "invalid-list-configuration";
 inline constexpr std::string_view invalid_local_value_name = "invalid-local-value-name";
 inline constexpr std::string_view invalid_mode_keyword = "invalid-mode-keyword";
 inline constexpr std::string_view invalid_module_instance_name = "invalid-module-instance-name";
@@ -195,6 +199,7 @@ inline constexpr std::string_view missing_base_variable_declaration_to_override 
 inline constexpr std::string_view missing_block_label = "missing-block-label";
 inline constexpr std::string_view missing_data_resource_to_override = "missing-data-resource-to-override";
 inline constexpr std::string_view missing_module_call_to_override = "missing-module-call-to-override";
+inline constexpr std::string_view missing_provider_attribute = "missing-provider-attribute";
 inline constexpr std::string_view missing_provider_block = "missing-provider-block";
 inline constexpr std::string_view missing_provider_definition = "missing-provider-definition";
 inline constexpr std::string_view missing_required_argument = "missing-required-argument";
@@ -302,6 +307,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::duplicate_event,
     code::duplicate_import_configuration,
     code::duplicate_lifecycle_block,
+    code::duplicate_list_block_names,
+    code::duplicate_list_configuration,
     code::duplicate_local_value_definition,
     code::duplicate_mock_provider_block,
     code::duplicate_mock_resource_block,
@@ -382,6 +389,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_index,
     code::invalid_language_edition,
     code::invalid_legacy_variable_type_hint,
+    code::invalid_list_block_name,
+    code::invalid_list_configuration,
     code::invalid_local_value_name,
     code::invalid_mode_keyword,
     code::invalid_module_instance_name,
@@ -439,6 +448,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::missing_block_label,
     code::missing_data_resource_to_override,
     code::missing_module_call_to_override,
+    code::missing_provider_attribute,
     code::missing_provider_block,
     code::missing_provider_definition,
     code::missing_required_argument,

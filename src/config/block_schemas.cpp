@@ -178,6 +178,16 @@ constexpr BlockHeaderSchema mock_provider_blocks[] = {
 constexpr AttributeSchema terraform_mock_resource_attrs[] = {{"defaults"}, {"override_during"}};
 constexpr AttributeSchema opentofu_mock_resource_attrs[] = {{"defaults"}};
 
+// ---- query files (`terraform query`, Terraform v1.14) ----------------------------
+constexpr BlockHeaderSchema query_file_blocks[] = {
+    {"list", type_name_labels},
+    {"provider", name_label},
+    {"locals", no_labels},
+    {"variable", name_label},
+};
+constexpr AttributeSchema query_list_attrs[] = {{"count"}, {"for_each"}, {"provider"}, {"include_resource"}, {"limit"}};
+constexpr BlockHeaderSchema query_list_blocks[] = {{"config", no_labels}};
+
 }  // namespace
 
 namespace schema {
@@ -227,6 +237,8 @@ const BodySchema opentofu_mock_resource{"mock_resource", opentofu_mock_resource_
 // A mock data file holds what a mock provider block may hold, without its
 // arguments.
 const BodySchema mock_data_file{"mock data file", {}, mock_provider_blocks, false};
+const BodySchema query_file{"query file", {}, query_file_blocks, false};
+const BodySchema query_list{"list", query_list_attrs, query_list_blocks, false};
 }  // namespace schema
 
 const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {

@@ -13,6 +13,7 @@
 //   decode_moved_import.cpp       moved, import and removed blocks
 //   decode_test_file.cpp          test files (`*.tftest.hcl`)
 //   decode_mock_data_file.cpp     mock data files (`*.tfmock.hcl`)
+//   decode_query_file.cpp         query files (`*.tfquery.hcl`)
 #pragma once
 
 #include <initializer_list>
@@ -52,6 +53,7 @@ public:
     ConfigFile run();
     TestFile run_test_file();
     MockDataFile run_mock_data_file();
+    QueryFile run_query_file();
 
 private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
@@ -281,6 +283,11 @@ private:
     // ---- mock data files (decode_mock_data_file.cpp) ----------------------------
 
     void decode_mock_data_root(const BodyRef& body, MockDataFile& out);
+
+    // ---- query files (decode_query_file.cpp) ------------------------------------
+
+    void decode_query_root(const BodyRef& body, QueryFile& out);
+    QueryList decode_query_list(const ContentBlock& b);
 
     // A `providers` map (module calls, test runs): which configuration each
     // child key receives.

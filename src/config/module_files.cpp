@@ -108,6 +108,11 @@ std::vector<ConfigFileName> select_by_extension(std::vector<std::string> names, 
 }
 }  // namespace
 
+std::vector<ConfigFileName> select_query_files(std::vector<std::string> names, Engine engine) {
+    if (engine != Engine::terraform) return {};
+    return select_by_extension(std::move(names), ".tfquery.hcl", ".tfquery.json");
+}
+
 std::vector<ConfigFileName> select_mock_data_files(std::vector<std::string> names) {
     return select_by_extension(std::move(names), ".tfmock.hcl", ".tfmock.json");
 }

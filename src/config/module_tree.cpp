@@ -26,6 +26,7 @@
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/config/query_checks.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/config/static_evaluation.hpp"
 #include "tfsift/config/test_checks.hpp"
@@ -603,8 +604,37 @@ public:
         return true;
     }
 
+    // The root module's query files (Terraform v1.14), read from its
+    // directory as `terraform query` reads them, decoded on their own and
+    // then checked against the merged module they belong to.
+    void load_queries(const LoadedModule& root) {
+        if (options_.engine != Engine::terraform) return;
+        OpenDirectory handle;
+        if (!handle.open(under_root("."))) return;
+        std::vector<DirectoryEntry> entries;
+        if (!handle.list(entries)) return;
+        std::vector<std::string> names;
+        file_names(entries, names);
+        const std::optional<std::string> where = handle.real_path();
+        DirectoryFileReader reader(handle, options_.read_policy, where);
+        std::vector<const QueryFile*> files;
+        for (const auto& f : select_query_files(std::move(names), options_.engine)) {
+            if (options_.exclude_file && options_.exclude_file(f.name)) continue;
+            auto parsed = read_side_file(reader, ".", f, "query");
+            if (!parsed) continue;
+            Diagnostics diags;
+            auto decoded = std::make_shared<const QueryFile>(decode_query_file(*parsed, diags));
+            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, parsed->source});
+            files.push_back(decoded.get());
+            out_.query_files.push_back(LoadedQueryFile{std::move(parsed), std::move(decoded), f.name});
+        }
+        for (auto& p : check_query_files(files, *root.module)) {
+            tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
+        }
+    }
+
     // Reads and parses the file `f` of `dir` (open in `reader`), a file of
-    // the module that is not configuration (`what`: "mock data"),
+    // the module that is not configuration (`what`: "query", "mock data"),
     // keeping it and its parse diagnostics in the tree; null, with a
     // diagnostic, when it cannot be read.
     std::shared_ptr<ParsedFile> read_side_file(DirectoryFileReader& reader, const std::string& dir,
@@ -1277,6 +1307,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     std::vector<std::string> ancestors{look.where.value_or(".")};  // real paths
     loader.load(*out.root, ".", "", 0, ancestors, &look);
     loader.load_tests(*out.root);
+    loader.load_queries(*out.root);
     loader.report_left_out();
     out.source_index.reserve(out.files.size());
     for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);

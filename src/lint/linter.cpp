@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tfsift/config/module_checks.hpp"
+#include "tfsift/config/query_checks.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/engine_gate.hpp"
 #include "tfsift/lint/inline_ignores.hpp"
@@ -224,6 +225,12 @@ Findings lint_module(const LintContext& context, const RuleSet& rule_set, const 
         for (auto& p : config::check_called_module(*context.tree->root->module, context.engine)) {
             auto source = context.shared_source(p.at.file);
             as_called.push_back(config::tree_diagnostic(std::move(p), std::move(source)));
+        }
+        std::vector<const config::QueryFile*> queries;
+        for (const auto& q : context.tree->query_files) queries.push_back(q.decoded.get());
+        if (auto p = config::list_in_called_module(queries)) {
+            auto source = context.shared_source(p->at.file);
+            as_called.push_back(config::tree_diagnostic(std::move(*p), std::move(source)));
         }
     }
     auto report_diagnostic = [&](const config::LoadDiagnostic& d) {

@@ -72,11 +72,18 @@ TEST_CASE("config files: OpenTofu's .tofu files shadow their .tf twins", "[confi
           std::vector<std::string>{"variables_override.tf", "variables_override.tf.json"});
 }
 
-TEST_CASE("config files: mock data files, as Terraform's test loader selects them", "[config]") {
-    const std::vector<std::string> names{"b.tfmock.hcl",   "a.tfmock.json", "main.tf",        ".ignored.tfmock.hcl",
-                                         "#a.tfmock.hcl#", "x.tfmock.hcl~", "web.tftest.hcl", "m.tfmock"};
+TEST_CASE("config files: query and mock data files, as Terraform's matchers select them", "[config]") {
+    const std::vector<std::string> names{"z.tfquery.hcl",  "a.tfquery.json", "main.tf",       ".hidden.tfquery.hcl",
+                                         "x.tfquery.hcl~", "b.tfmock.hcl",   "a.tfmock.json", ".ignored.tfmock.hcl",
+                                         "#a.tfmock.hcl#", "web.tftest.hcl", "q.tfquery",     "m.tfmock"};
+    auto queries = select_query_files(names, Engine::terraform);
+    CHECK(names_of(queries, FileRole::primary) == std::vector<std::string>{"a.tfquery.json", "z.tfquery.hcl"});
+    CHECK(queries[0].syntax == FileSyntax::json);
+    CHECK(queries[1].syntax == FileSyntax::native);
+    // OpenTofu has no query files.
+    CHECK(select_query_files(names, Engine::opentofu).empty());
+
     auto mocks = select_mock_data_files(names);
     CHECK(names_of(mocks, FileRole::primary) == std::vector<std::string>{"a.tfmock.json", "b.tfmock.hcl"});
     CHECK(mocks[0].syntax == FileSyntax::json);
-    CHECK(mocks[1].syntax == FileSyntax::native);
 }

@@ -186,15 +186,16 @@ TEST_CASE("session: a named file that is not one tfsift reads stops the run", "[
     REQUIRE(errors.size() == 1);
     CHECK(errors.front() == "tfsift: error: " + readme +
                                 ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
-                                "files, test files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a "
-                                "directory to lint its module");
+                                "files, test files, query files, .terraform.lock.hcl, .tfsift.toml and "
+                                "terraform.tfstate); name a directory to lint its module");
     // The files a lint reads may be named.
-    for (const char* name :
-         {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json", "web.tofutest.hcl",
-          "web.tofutest.json", ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
+    for (const char* name : {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json",
+                             "web.tofutest.hcl", "web.tofutest.json", "list.tfquery.hcl", "list.tfquery.json",
+                             ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
         CHECK(lint::is_lintable_file_name(name));
     }
-    for (const char* name : {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup"}) {
+    for (const char* name :
+         {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup", "aws.tfmock.hcl"}) {
         CHECK_FALSE(lint::is_lintable_file_name(name));
     }
     CHECK(lint_targets({(dir.path / "main.tf").string()}).completed);
@@ -388,4 +389,56 @@ TEST_CASE("session: a module with valid tests gives no finding in them", "[lint]
     REQUIRE(result.completed);
     INFO(Catch::Detail::stringify(finding_lines(result)));
     for (const auto& f : result.findings) CHECK_FALSE(f.file->path().ends_with(".tftest.hcl"));
+}
+
+TEST_CASE("session: a module whose only problems are in query and mock data files fails on them",
+          "[lint][session][tests]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf", kPassThroughModule);
+    // A query file: a list without its provider, and a deprecated
+    // interpolation whose fix would rewrite a configuration file.
+    write_file(dir.path / "names.tfquery.hcl",
+               "list \"aws_instance\" \"all\" {\n"
+               "  config {\n"
+               "    name = \"${var.name}\"\n"
+               "  }\n"
+               "}\n");
+    // A test file in tests/ whose mock provider reads mocks/aws, relative to
+    // the module directory, where a second file mocks the same type again.
+    write_file(dir.path / "tests" / "name.tftest.hcl",
+               "mock_provider \"aws\" {\n"
+               "  source = \"./mocks/aws\"\n"
+               "}\n"
+               "run \"first\" {\n"
+               "  variables {\n"
+               "    name = \"a\"\n"
+               "  }\n"
+               "}\n");
+    write_file(dir.path / "mocks" / "aws" / "a.tfmock.hcl", "mock_resource \"aws_instance\" {}\n");
+    write_file(dir.path / "mocks" / "aws" / "b.tfmock.hcl", "\nmock_resource \"aws_instance\" {}\n");
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    const std::vector<std::string> lines = finding_lines(result);
+    INFO(Catch::Detail::stringify(lines));
+    std::vector<lint::Finding> errors;
+    for (const auto& f : result.findings) {
+        if (f.severity == Severity::error) errors.push_back(f);
+    }
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].file->path().ends_with("mocks/aws/b.tfmock.hcl"));
+    CHECK(errors[0].file->line(errors[0].range.start) == 2);
+    CHECK(errors[0].message.starts_with("Duplicate mock resource block"));
+    CHECK(errors[1].file->path().ends_with("names.tfquery.hcl"));
+    CHECK(errors[1].file->line(errors[1].range.start) == 1);
+    CHECK(errors[1].message.starts_with("Missing \"provider\" attribute"));
+    // Both files are among those the run read; no finding carries a fix, and
+    // none is in the query file but the loader's.
+    for (const char* name : {"names.tfquery.hcl", "mocks/aws/a.tfmock.hcl", "mocks/aws/b.tfmock.hcl"}) {
+        CHECK(std::find_if(result.files.begin(), result.files.end(),
+                           [&](const std::string& f) { return f.ends_with(name); }) != result.files.end());
+    }
+    for (const auto& f : result.findings) {
+        CHECK_FALSE(f.fix.has_value());
+        if (f.file->path().ends_with(".tfquery.hcl")) CHECK(f.rule_id == "invalid-configuration");
+    }
 }

@@ -71,6 +71,8 @@ extern const BodySchema opentofu_mock_provider;
 extern const BodySchema terraform_mock_resource;  // also mock_data
 extern const BodySchema opentofu_mock_resource;
 extern const BodySchema mock_data_file;  // `*.tfmock.hcl` (Terraform)
+extern const BodySchema query_file;      // `*.tfquery.hcl` (Terraform v1.14)
+extern const BodySchema query_list;      // a query file's `list` block
 }  // namespace schema
 
 // The attribute or block header named `name` in `schema`, or nullptr.

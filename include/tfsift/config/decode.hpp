@@ -11,6 +11,7 @@
 #include "tfsift/config/config_file.hpp"
 #include "tfsift/config/mock_data_file.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/config/query_file.hpp"
 #include "tfsift/config/test_file.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/hcl/ast.hpp"
@@ -50,5 +51,9 @@ TestFile decode_test_file(ParsedFile& file, Diagnostics& diags, Engine engine = 
 // Decodes a parsed mock data file (`*.tfmock.hcl`, `*.tfmock.json`) the way
 // Terraform's test loader reads a mock provider's `source` directory.
 MockDataFile decode_mock_data_file(ParsedFile& file, Diagnostics& diags);
+
+// Decodes a parsed query file (`*.tfquery.hcl`, `*.tfquery.json`) the way
+// Terraform's loader does for `terraform query` and `validate -query`.
+QueryFile decode_query_file(ParsedFile& file, Diagnostics& diags);
 
 }  // namespace tfsift::config

@@ -82,6 +82,15 @@ struct LoadedMockDataFile {
     std::string name;  // relative to the module directory: "testing/aws/data.tfmock.hcl"
 };
 
+struct QueryFile;
+
+// A query file of the root module as it was read and decoded.
+struct LoadedQueryFile {
+    std::shared_ptr<const ParsedFile> parsed;
+    std::shared_ptr<const QueryFile> decoded;
+    std::string name;  // the file name: "main.tfquery.hcl"
+};
+
 // A module call the tree's resolver had no directory for.
 struct UnavailableCall {
     std::string address;  // "module.a.module.b"

@@ -50,6 +50,11 @@ std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, En
 // engine: `.tftest.hcl`, `.tftest.json`, `.tofutest.hcl`, `.tofutest.json`.
 bool is_test_file_name(std::string_view name);
 
+// The query files among the entries `names` of a module directory, in load
+// order (Terraform v1.14's `.tfquery.hcl` and `.tfquery.json`; OpenTofu reads
+// none).
+std::vector<ConfigFileName> select_query_files(std::vector<std::string> names, Engine engine);
+
 // The mock data files among the entries `names` of a mock provider's
 // `source` directory, in load order (Terraform's `.tfmock.hcl` and
 // `.tfmock.json`).

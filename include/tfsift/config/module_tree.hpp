@@ -102,6 +102,9 @@ struct LoadedTree {
     // The mock data files the test files' mock providers read from their
     // `source` directories (Terraform), each directory once, in name order.
     std::vector<LoadedMockDataFile> mock_data_files;
+    // The root module's query files (Terraform), in name order. Like test
+    // files, they are not configuration: no rule reading the module sees them.
+    std::vector<LoadedQueryFile> query_files;
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins
