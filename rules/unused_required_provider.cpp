@@ -7,6 +7,7 @@
 #include "support/provider_local_name_uses.hpp"
 #include "support/written_expressions.hpp"
 #include "support/written_provider_requirements.hpp"
+#include "tfsift/config/query_file.hpp"
 #include "tfsift/config/tree_requirements.hpp"
 #include "tfsift/lint/context.hpp"
 
@@ -69,6 +70,13 @@ void check(const LintContext& ctx, FindingSink& sink) {
     for (const auto& use : *uses) used.insert(use.local_name);
     for (auto& name : providers_named_in_expressions(ctx)) used.insert(name);
     if (m.terraform.state_store) used.insert(m.terraform.state_store_provider);
+    // `terraform query` runs the list blocks of the module's query files with
+    // the providers they name.
+    for (const auto& q : ctx.tree->query_files) {
+        for (const auto& l : q.decoded->lists) {
+            if (l.provider) used.insert(l.provider->substr(0, l.provider->find('.')));
+        }
+    }
     // provider_meta "NAME" sends module metadata to that provider.
     for (const auto& [name, meta] : m.terraform.provider_meta) used.insert(name);
     std::set<providers::Provider> below;
@@ -105,7 +113,8 @@ Rule unused_required_provider() {
         "Reports each entry of a module's `required_providers` whose local name no resource, data source, "
         "ephemeral resource, action, `provider` block, `provider` argument, module `providers` map, "
         "provider-defined function (`provider::NAME::fn`), `provider_meta` block, resource type named in a `moved`, "
-        "`removed` or `import` block, or `state_store` of the module uses, and whose "
+        "`removed` or `import` block, `state_store`, or `list` block of its query files (`*.tfquery.hcl`, "
+        "which `terraform query` runs with that provider) uses, and whose "
         "provider no module it calls (loaded from a local path or `.terraform/modules`) uses or requires "
         "either: a caller's entry that constrains the version its children use is a use. The built-in "
         "`terraform` provider is left out. TFLint calls this `terraform_unused_required_providers`.";
