@@ -16,20 +16,25 @@
 
 namespace tfsift::config::detail {
 
-void DecodeContext::error(std::string_view code, std::string summary, std::string detail, Range subject) const {
+void DecodeContext::add(Severity severity, std::string_view code, std::string summary, std::string detail,
+                        Range subject) const {
     Diagnostic d;
-    d.severity = Severity::error;
+    d.severity = severity;
     d.code = code;
     d.summary = std::move(summary);
     d.detail = std::move(detail);
     d.filename = file ? file->path() : std::string();
     d.subject = subject;
+    if (limit != nullptr && !limit->admit(d)) return;
     diags->push_back(std::move(d));
 }
 
+void DecodeContext::error(std::string_view code, std::string summary, std::string detail, Range subject) const {
+    add(Severity::error, code, std::move(summary), std::move(detail), subject);
+}
+
 void DecodeContext::warning(std::string_view code, std::string summary, std::string detail, Range subject) const {
-    error(code, std::move(summary), std::move(detail), subject);
-    diags->back().severity = Severity::warning;
+    add(Severity::warning, code, std::move(summary), std::move(detail), subject);
 }
 
 const ContentAttr* Content::attribute(std::string_view name) const {

@@ -14,6 +14,7 @@
 
 #include "tfsift/arena.hpp"
 #include "tfsift/config/block_schemas.hpp"
+#include "tfsift/config/diagnostic_limit.hpp"
 #include "tfsift/config/model.hpp"
 #include "tfsift/cty/value.hpp"
 #include "tfsift/diagnostic.hpp"
@@ -37,8 +38,13 @@ struct DecodeContext {
     // block that has a code of its own for them.
     std::string_view unknown_member_code;
 
+    // While set, diagnostics go through this limit as they arise (only
+    // where no caller looks back at the diagnostics it added).
+    DiagnosticLimit* limit = nullptr;
+
     void error(std::string_view code, std::string summary, std::string detail, Range subject) const;
     void warning(std::string_view code, std::string summary, std::string detail, Range subject) const;
+    void add(Severity severity, std::string_view code, std::string summary, std::string detail, Range subject) const;
 };
 
 // A block body: native, or a JSON object.

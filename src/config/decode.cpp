@@ -47,7 +47,9 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
     return out;
 }
 
-Decoder::Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine) : pf_(file), engine_(engine) {
+Decoder::Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine,
+                 std::vector<LeftOutDiagnostics>* left_out)
+    : pf_(file), engine_(engine), left_out_(left_out), limited_up_to_(diags.size()) {
     ctx_.file = file.source.get();
     ctx_.arena = file.arena.get();
     ctx_.scratch = &file.scratch;
@@ -70,13 +72,26 @@ ConfigFile Decoder::run() {
             }
         }
     }
+    if (left_out_ != nullptr) *left_out_ = limit_.take_left_out();
     return std::move(out_);
 }
 
+void Decoder::limit_diagnostics() {
+    if (left_out_ == nullptr) return;
+    limit_.trim(*ctx_.diags, limited_up_to_);
+    limited_up_to_ = ctx_.diags->size();
+}
+
 void Decoder::decode_root(const BodyRef& body) {
+    // The file's own content looks back at nothing: its diagnostics (an
+    // unknown block per line, say) are limited as they arise.
+    if (left_out_ != nullptr) ctx_.limit = &limit_;
     Content c = detail::body_content(ctx_, body, schema::file, nullptr);
+    ctx_.limit = nullptr;
+    limited_up_to_ = ctx_.diags->size();
     reserve_for(c.blocks);
     for (const auto& b : c.blocks) {
+        limit_diagnostics();
         if (b.type == "terraform") {
             decode_terraform(b);
         } else if (b.type == "tofu") {
@@ -131,6 +146,7 @@ void Decoder::decode_root(const BodyRef& body) {
         // loader and are not part of the effective document; import
         // blocks are decoded for the checks that involve them.
     }
+    limit_diagnostics();
 }
 
 // Room for the file's declarations up front: a variable or resource is
@@ -153,8 +169,9 @@ void Decoder::reserve_for(const std::vector<ContentBlock>& blocks) {
     out_.module_calls.reserve(out_.module_calls.size() + module_calls);
 }
 
-ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine) {
-    Decoder d(file, is_override, diags, engine);
+ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine,
+                              std::vector<LeftOutDiagnostics>* left_out) {
+    Decoder d(file, is_override, diags, engine, left_out);
     return d.run();
 }
 

@@ -48,7 +48,11 @@ inline bool contains(std::initializer_list<std::string_view> names, std::string_
 
 class Decoder {
 public:
-    Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine);
+    // `left_out` (may be null): decoding keeps at most
+    // max_diagnostics_per_kind diagnostics of one kind and puts what it left
+    // out there; null: every diagnostic is kept.
+    Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine,
+            std::vector<LeftOutDiagnostics>* left_out = nullptr);
 
     ConfigFile run();
     TestFile run_test_file();
@@ -59,6 +63,9 @@ private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
 
     void decode_root(const BodyRef& body);
+    // Applies the limit to the diagnostics added since the last call: only
+    // between two top-level blocks, where no decoding looks back at them.
+    void limit_diagnostics();
 
     // Room for the file's declarations up front: a variable or resource is
     // large, and a vector growing one block at a time moves every earlier
@@ -296,6 +303,9 @@ private:
     ParsedFile& pf_;
     Engine engine_;
     DecodeContext ctx_;
+    std::vector<LeftOutDiagnostics>* left_out_ = nullptr;
+    DiagnosticLimit limit_;
+    std::size_t limited_up_to_ = 0;  // the diagnostics before this index went through limit_
     ConfigFile out_;
     TestFile test_out_;
     bool test_skip_cleanup_ = false;               // the file's `test` block sets skip_cleanup

@@ -69,19 +69,29 @@ std::uint64_t nanoseconds_since(Clock::time_point start) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
+// A diagnostic of loading a module directory. `limited`: counted toward
+// max_diagnostics_per_kind, which each tree applies (read failures are
+// not). A `left_out` above zero makes it the first of that many of its kind
+// that decoding left out already (config/diagnostic_limit.hpp), which the
+// tree counts without reporting any.
+struct DirectoryDiagnostic {
+    LoadDiagnostic diagnostic;
+    bool limited = true;
+    std::size_t left_out = 0;
+};
+
 // One module directory read, parsed, decoded and merged, with the
-// diagnostics of doing so in the order they arose (`limited`: counted
-// toward max_diagnostics_per_kind, which each tree applies; read failures
-// are not). Never changed after loading: it serves every caller in the
-// tree, and every tree that reaches the same directory under the same file
-// names while any of them is alive (see TreeLoader::directory_for).
+// diagnostics of doing so in the order they arose. Never changed after
+// loading: it serves every caller in the tree, and every tree that reaches
+// the same directory under the same file names while any of them is alive
+// (see TreeLoader::directory_for).
 struct LoadedDirectory {
     std::vector<std::shared_ptr<const ParsedFile>> parsed;  // shared with TreeOptions::cache
     std::vector<std::string> names;                         // file names within the directory
     std::vector<bool> is_override;
     std::vector<std::shared_ptr<const ConfigFile>> decoded;
     Module module;
-    std::vector<std::pair<LoadDiagnostic, bool>> diagnostics;
+    std::vector<DirectoryDiagnostic> diagnostics;
     std::vector<std::string> read_failures;
     // What the files were when read, to notice a change (a --fix between
     // two scans, a test rewriting a file): the selected names, and each
@@ -314,8 +324,10 @@ public:
             if (sources_.emplace(parsed->source.get(), parsed->source).second) out_.files.push_back(std::move(parsed));
         }
         m.module = std::shared_ptr<const Module>(directory, &directory->module);
-        for (const auto& [d, limited] : directory->diagnostics) {
-            if (limited) {
+        for (const auto& [d, limited, left_out] : directory->diagnostics) {
+            if (left_out > 0) {
+                count_left_out(d, left_out);
+            } else if (limited) {
                 keep(d);
             } else {
                 out_.diagnostics.push_back(d);
@@ -843,6 +855,9 @@ private:
             }
             for (const auto& d : file->decode_diagnostics)
                 out->diagnostics.emplace_back(LoadDiagnostic{d, LoadPhase::load, src}, true);
+            for (const auto& left : file->decode_left_out) {
+                out->diagnostics.emplace_back(LoadDiagnostic{left.first, LoadPhase::load, src}, true, left.count);
+            }
             out->names.push_back(f.name);
             out->is_override.push_back(f.role == FileRole::override);
             out->decoded.push_back(file->decoded);
@@ -891,8 +906,8 @@ private:
         std::shared_ptr<ParsedFile> parsed = parse_config_file(src, f.syntax);
         counters.parse_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
         started = Clock::now();
-        out->decoded = std::make_shared<const ConfigFile>(
-            decode_config_file(*parsed, f.role == FileRole::override, out->decode_diagnostics, options_.engine));
+        out->decoded = std::make_shared<const ConfigFile>(decode_config_file(
+            *parsed, f.role == FileRole::override, out->decode_diagnostics, options_.engine, &out->decode_left_out));
         counters.decode_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
         out->parsed = std::move(parsed);
         if (options_.cache) options_.cache->store(path, variant, out);
@@ -1165,6 +1180,16 @@ private:
             return;
         }
         if (over.count++ == 0) over.first = std::move(d);
+    }
+
+    // Counts `count` diagnostics of the kind of `first` (the first of them)
+    // that decoding left out, as keep would have: they came after the
+    // max_diagnostics_per_kind of their kind that decoding kept, so none of
+    // them is reported.
+    void count_left_out(const LoadDiagnostic& first, std::size_t count) {
+        auto& over = left_out_[std::make_pair(first.diagnostic.filename, first.diagnostic.summary)];
+        if (over.count == 0) over.first = first;
+        over.count += count;
     }
 
     // The provider address a local name stands for in a module.

@@ -11,6 +11,9 @@
 #include "tfsift/config/module_tree.hpp"
 
 using namespace tfsift::config;
+using tfsift::Diagnostics;
+using tfsift::Engine;
+using tfsift::SourceFile;
 namespace fs = std::filesystem;
 
 namespace {
@@ -93,4 +96,37 @@ TEST_CASE("module tree: at most 100 diagnostics of a kind per file, then one for
     }
     // Other kinds in the same file are counted on their own.
     CHECK(count_summary(tree, "Duplicate local value definition") + count_summary(tree, "Attribute redefined") >= 1);
+}
+
+TEST_CASE("decoding keeps 100 diagnostics of a kind and counts the rest as it goes", "[config][bounds]") {
+    std::string text;
+    for (int i = 0; i < 250; ++i) text += "bogus_" + std::to_string(i) + " {}\n";  // lines 1-250
+    for (int i = 0; i < 150; ++i) {                                                // lines 251-400
+        text += "variable \"v" + std::to_string(i) + "\" { nope = 1 }\n";
+    }
+    auto parsed = parse_config_file(std::make_shared<SourceFile>("main.tf", text), FileSyntax::native);
+    Diagnostics diags;
+    std::vector<LeftOutDiagnostics> left_out;
+    const ConfigFile file = decode_config_file(*parsed, false, diags, Engine::terraform, &left_out);
+    CHECK(file.variables.size() == 150);
+    std::size_t blocks = 0;
+    std::size_t arguments = 0;
+    for (const auto& d : diags) {
+        blocks += d.summary == "Unsupported block type" ? 1 : 0;
+        arguments += d.summary == "Unsupported argument" ? 1 : 0;
+    }
+    CHECK(blocks == max_diagnostics_per_kind);
+    CHECK(arguments == max_diagnostics_per_kind);
+    REQUIRE(left_out.size() == 2);
+    CHECK(left_out[0].first.summary == "Unsupported block type");
+    CHECK(left_out[0].count == 150);
+    CHECK(parsed->source->line(left_out[0].first.subject->start) == 101);
+    CHECK(left_out[1].first.summary == "Unsupported argument");
+    CHECK(left_out[1].count == 50);
+    CHECK(parsed->source->line(left_out[1].first.subject->start) == 351);
+
+    // Without a place for what is left out, every diagnostic is kept.
+    Diagnostics all;
+    (void)decode_config_file(*parsed, false, all, Engine::terraform);
+    CHECK(all.size() == 400);
 }

@@ -9,6 +9,7 @@
 
 #include "tfsift/arena.hpp"
 #include "tfsift/config/config_file.hpp"
+#include "tfsift/config/diagnostic_limit.hpp"
 #include "tfsift/config/mock_data_file.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/query_file.hpp"
@@ -40,9 +41,11 @@ std::unique_ptr<ParsedFile> parse_config_file(const std::shared_ptr<const Source
 // Decodes the top-level blocks of a parsed file. `is_override` selects
 // Terraform's override-file decoding (nothing required, nothing defaulted).
 // `engine` selects OpenTofu's additions (the `tofu` block, provider
-// `for_each`).
-ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags,
-                              Engine engine = Engine::terraform);
+// `for_each`). With `left_out`, at most max_diagnostics_per_kind
+// diagnostics of one kind (file and summary) go to `diags`, and what is left
+// out of each kind is counted there (config/diagnostic_limit.hpp).
+ConfigFile decode_config_file(ParsedFile& file, bool is_override, Diagnostics& diags, Engine engine = Engine::terraform,
+                              std::vector<LeftOutDiagnostics>* left_out = nullptr);
 
 // Decodes a parsed test file (`*.tftest.hcl`, `*.tftest.json`) the way the
 // engine's test loader does.

@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "tfsift/config/diagnostic_limit.hpp"
 #include "tfsift/diagnostic.hpp"
 
 namespace tfsift::config {
@@ -37,7 +38,8 @@ struct ConfigFile;  // config/config_file.hpp
 struct CachedFile {
     std::shared_ptr<const ParsedFile> parsed;
     std::shared_ptr<const ConfigFile> decoded;
-    Diagnostics decode_diagnostics;
+    Diagnostics decode_diagnostics;                   // at most max_diagnostics_per_kind of a kind
+    std::vector<LeftOutDiagnostics> decode_left_out;  // what decoding left out of each kind
 };
 
 class LoadCache {

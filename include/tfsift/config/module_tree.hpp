@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tfsift/config/decode.hpp"
+#include "tfsift/config/diagnostic_limit.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/module_source_resolver.hpp"
@@ -24,11 +25,6 @@
 namespace tfsift::config {
 
 class LoadCache;
-
-// The most diagnostics of one kind (summary) reported for one file; the
-// rest are counted in one "Too many diagnostics" diagnostic. A zero-filled
-// or binary file would otherwise give one per byte.
-inline constexpr std::size_t max_diagnostics_per_kind = 100;
 
 struct TreeOptions {
     Engine engine = Engine::terraform;
