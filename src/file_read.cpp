@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "tfsift/read_budget.hpp"
 #include "tfsift/tree_space.hpp"
 
 namespace tfsift {
@@ -242,6 +243,14 @@ std::string size_text(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
+// Why a file is not read once the run's budget is reached.
+std::string over_budget_message(const std::string& named, const ReadBudget& budget) {
+    return fmt::format(
+        "{}: not read: the run's budget of {} for all configuration files together was reached (the "
+        "option --max-total-size)",
+        named, size_text(budget.limit()));
+}
+
 // The overlaid text of `path` when no file is there yet but its directory
 // exists, resolves inside the policy's root (when it has one and does not
 // follow external links) and the overlay names the file in it.
@@ -388,6 +397,9 @@ FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer&
         return failure(ReadFailure::not_regular,
                        fmt::format("{}{}: is {}; only regular files are read", path, via(), kind_of(opened.st_mode)));
     }
+    if (policy.budget && !policy.budget->admit(opened.st_dev, opened.st_ino, opened.st_size)) {
+        return failure(ReadFailure::over_budget, over_budget_message(path + via(), *policy.budget));
+    }
     FileContent out;
     int e = 0;
     if (!read_all(fd.get(), static_cast<std::uint64_t>(opened.st_size), policy.max_size, buffer, e)) {
@@ -453,8 +465,10 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
         FileDescriptor fd(
             ::openat(dir_.descriptor(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW));
         struct stat st {};
+        // A file the budget refuses is read again by path, which says so.
         if (fd.get() >= 0 && ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
-            static_cast<std::uint64_t>(st.st_size) <= policy_.max_size) {
+            static_cast<std::uint64_t>(st.st_size) <= policy_.max_size &&
+            (!policy_.budget || policy_.budget->admit(st.st_dev, st.st_ino, st.st_size))) {
             TreeBuffer buffer;
             int error = 0;
             const auto expected = static_cast<std::uint64_t>(st.st_size);

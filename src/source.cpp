@@ -51,7 +51,8 @@ std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
         case ReadFailure::directory: code = EISDIR; break;
         case ReadFailure::not_regular: code = ENODEV; break;
         case ReadFailure::outside_root: code = EPERM; break;
-        case ReadFailure::too_large: code = EFBIG; break;
+        case ReadFailure::too_large:
+        case ReadFailure::over_budget: code = EFBIG; break;
         case ReadFailure::none:
         case ReadFailure::io_error: break;
     }

@@ -25,6 +25,8 @@
 
 namespace tfsift {
 
+class ReadBudget;  // tfsift/read_budget.hpp
+
 // The default bound on the size of one file (the `max_file_size` setting).
 inline constexpr std::uint64_t default_max_file_size = std::uint64_t{64} << 20;
 
@@ -47,6 +49,9 @@ struct ReadPolicy {
     std::uint64_t max_size = default_max_file_size;
     // Null or empty: every file is read from disk.
     std::shared_ptr<const FileOverlays> overlays;
+    // The run's budget that every file read from disk is charged to; null:
+    // none. An overlaid text is not charged.
+    std::shared_ptr<ReadBudget> budget;
 };
 
 // Whether `policy` overlays a file directly inside the directory `dir`
@@ -67,7 +72,8 @@ enum class ReadFailure : std::uint8_t {
     not_regular,  // FIFO, device, socket
     outside_root,
     too_large,
-    io_error,  // EACCES, EIO, short read, ...
+    over_budget,  // the run's budget of bytes was reached (ReadPolicy::budget)
+    io_error,     // EACCES, EIO, short read, ...
 };
 
 struct FileContent {

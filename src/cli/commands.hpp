@@ -37,6 +37,7 @@ struct LintOptions {
     bool online = false;                    // --online: lock rules ask the registries
     bool offline = false;                   // --offline: no network, not even for --fix
     unsigned jobs = 0;                      // modules linted at once; 0: one per processor
+    std::string max_total_size;             // --max-total-size, e.g. "1GiB"; empty: the default
     std::vector<std::string> command_line;  // for the SARIF invocation
     // Adoption (docs/migrating-from-tflint.md, "Adopting tfsift in a repository with findings").
     bool exit_zero = false;      // --exit-zero: exit 0 even with findings

@@ -23,6 +23,7 @@
 #include "tfsift/config/paths.hpp"
 #include "tfsift/enum_names.hpp"
 #include "tfsift/lint/fix_diff.hpp"
+#include "tfsift/lint/lock_command.hpp"
 #include "tfsift/lint/session.hpp"
 #include "tfsift/report/report.hpp"
 #include "tfsift/rules/catalogue.hpp"
@@ -90,6 +91,9 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_flag("--unsafe-fixes", o.unsafe_fixes, "Apply unsafe fixes too, which may change the plan (implies --fix)");
     cmd.add_option("--jobs,-j", o.jobs, "Lint this many modules at once (default: the number of processors)")
         ->check(CLI::Range(1U, 4096U));
+    cmd.add_option("--max-total-size", o.max_total_size,
+                   "Read at most this many bytes of configuration files in all (bytes, or with KiB/MiB/GiB; "
+                   "default 256MiB)");
     cmd.add_flag("--exit-zero", o.exit_zero, "Exit 0 even when there are findings (2 still means an error)");
     cmd.add_option("--write-baseline", o.write_baseline,
                    "Record the current findings in FILE (with --baseline later, only new findings are reported)");
@@ -207,6 +211,15 @@ int run_lint(const LintOptions& options) {
     }
 
     lint::LintRequest request;
+    if (!options.max_total_size.empty()) {
+        auto bytes = lint::parse_byte_size(options.max_total_size);
+        if (!bytes) {
+            fmt::print(stderr, "tfsift: --max-total-size \"{}\" is not a size such as 512MiB or 2GiB\n",
+                       report::escape_control_characters(options.max_total_size));
+            return exit_failure;
+        }
+        request.max_total_size = *bytes;
+    }
     request.catalogue = lint::builtin_rules();
     request.paths = options.paths;
     request.recursive = options.recursive;

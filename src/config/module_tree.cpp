@@ -1323,6 +1323,9 @@ std::uint64_t new_scan_id() {
 LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& options) {
     LoadedTree out;
     out.read_policy = options.read_policy;
+    // Lock and state files are read under the tree's policy; the budget is
+    // for configuration files.
+    out.read_policy.budget.reset();
     TreeLoader loader(root_dir, options, out);
     // A root that cannot be read as a directory gives an empty tree. Out of
     // memory is not "cannot read": opening throws it.

@@ -92,7 +92,8 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
                                  const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver,
-                                 std::vector<std::string> variable_files) {
+                                 std::vector<std::string> variable_files,
+                                 std::shared_ptr<ReadBudget> budget) {
     config::TreeOptions options;
     options.variable_files = std::move(variable_files);
     options.module_resolver = std::move(resolver);
@@ -103,6 +104,7 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
     options.read_policy =
         settings.read_policy(trusted_root.empty() ? trusted_repository_root(module_dir) : trusted_root);
     options.read_policy.overlays = std::move(overlays);
+    options.read_policy.budget = std::move(budget);
     std::string dir = module_dir;
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (dir != ".") options.source_name_prefix = dir + "/";

@@ -436,6 +436,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     const unsigned jobs = jobs_of(request);
     // Files do not change during one scan (a fix is applied between two).
     const std::uint64_t scan_id = config::new_scan_id();
+    // One budget for the configuration files of every tree the scan loads.
+    const auto budget = std::make_shared<ReadBudget>(request.max_total_size);
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
     std::vector<ModuleRun> runs;
@@ -573,7 +575,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
         run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
-                                 request.load_cache, scan_id, listings, resolver_for(run), request.variable_files);
+                                 request.load_cache, scan_id, listings, resolver_for(run), request.variable_files,
+                                 budget);
         for (const auto& call : run.tree.unavailable_calls) {
             if (call.why.kind != config::ModuleUnavailableKind::failed) continue;
             std::string at = call.at.file != nullptr ? call.at.file->path() : run.dir;

@@ -396,6 +396,42 @@ def case_file_too_large(c):
     c.says(r, "more than the limit of 1000 bytes (the setting max_file_size)", "a file over max_file_size")
 
 
+def dense_file(path, target_bytes):
+    """Writes about `target_bytes` of one-line resources, the densest valid
+    configuration there is (each costs a decoded object however short its
+    text); returns the size written."""
+    line = 'resource "null_resource" "r{}" {{ triggers = {{ x = "y" }} }}\n'
+    with open(path, "w") as f:
+        written = i = 0
+        while written < target_bytes:
+            chunk = "".join(line.format(i + k) for k in range(1000))
+            f.write(chunk)
+            written += len(chunk)
+            i += 1000
+    return os.path.getsize(path)
+
+
+def case_run_budget(c):
+    """Files past the run's budget of configuration bytes are not read, and
+    each is reported at its line 1, column 1, naming the budget; exit 2."""
+    root = c.repo("budget", {})
+    for name in ("a.tf", "b.tf", "c.tf"):
+        dense_file(os.path.join(root, name), 600 * 1024)
+    r = c.lint(root, "--jobs", "1", "--format", "compact", "--max-total-size", "1MiB", ".")
+    c.exits(r, 2, "a run over its budget")
+    budget = "the run's budget of 1 MiB for all configuration files together was reached"
+    for name in ("b.tf", "c.tf"):
+        c.says(r, f"tfsift: cannot read ./{name}: not read: {budget}", "a run over its budget")
+        c.expect(f"{name}:1:1: error[syntax-error] Failed to read file".encode() in r.out,
+                 f"a run over its budget: no finding at {name}:1:1:\n{r.out.decode()}")
+    c.absent(r, "cannot read ./a.tf", "a run over its budget")
+    r = c.lint(root, "--jobs", "1", "--format", "compact", "--max-total-size", "2MiB", ".")
+    c.exits(r, 1, "a run within its budget")
+    r = c.lint(root, "--max-total-size", "lots", ".")
+    c.exits(r, 2, "an invalid --max-total-size")
+    c.says(r, "--max-total-size \"lots\" is not a size", "an invalid --max-total-size")
+
+
 # ---- 3. silent success -------------------------------------------------------
 
 def case_unreadable_directory(c):
@@ -752,6 +788,7 @@ CASES = {
     "dev-stdin": case_dev_stdin,
     "dev-zero": case_dev_zero,
     "file-too-large": case_file_too_large,
+    "run-budget": case_run_budget,
     "unreadable-directory": case_unreadable_directory,
     "path-too-deep": case_path_too_deep,
     "extend-chain": case_extend_chain,

@@ -78,13 +78,16 @@ private:
 // module calls (lint/module_resolution.hpp); null: they are not followed.
 // `variable_files` are read for the root module's variables after its own
 // (TreeOptions::variable_files).
+// `budget` (may be null) is the run's budget the configuration files are
+// charged to (ReadPolicy::budget).
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
                                  const std::string& trusted_root = {},
                                  std::shared_ptr<const FileOverlays> overlays = nullptr,
                                  std::shared_ptr<config::LoadCache> cache = nullptr, std::uint64_t scan_id = 0,
                                  const ScanListings* listings = nullptr,
                                  std::shared_ptr<config::ModuleSourceResolver> resolver = nullptr,
-                                 std::vector<std::string> variable_files = {});
+                                 std::vector<std::string> variable_files = {},
+                                 std::shared_ptr<ReadBudget> budget = nullptr);
 
 // Lints one module: reports the loader's diagnostics (each under the rule
 // that claims it, `syntax-error` for parse errors, `invalid-configuration`

@@ -35,6 +35,7 @@
 #include "tfsift/lint/finding.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/rule.hpp"
+#include "tfsift/read_budget.hpp"
 
 namespace tfsift::lint {
 
@@ -109,6 +110,9 @@ struct LintRequest {
     // Where fetched remote modules are kept (--cache-dir); empty: the
     // default (lint/module_resolution.hpp).
     std::string module_cache_dir;
+    // The bytes of configuration files one pass over the targets may read,
+    // all files together (tfsift/read_budget.hpp; --max-total-size).
+    std::uint64_t max_total_size = default_max_total_size;
 };
 
 // Where a session's time went, in seconds. Each module is linted as soon as

@@ -1,0 +1,83 @@
+// The run's budget of configuration bytes: each file charged once, and once
+// a file would pass it, that file and every later one refused, by path and
+// by name in an open directory alike.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "tfsift/directory_listing.hpp"
+#include "tfsift/file_read.hpp"
+#include "tfsift/read_budget.hpp"
+
+namespace fs = std::filesystem;
+using namespace tfsift;
+
+namespace {
+
+struct Scratch {
+    fs::path path;
+    Scratch() {
+        path = fs::temp_directory_path() / ("tfsift-budget-" + std::to_string(::getpid()) + "-" +
+                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+        fs::create_directories(path);
+        path = fs::canonical(path);
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    [[nodiscard]] std::string write(const std::string& name, std::size_t bytes) const {
+        std::ofstream(path / name, std::ios::binary) << std::string(bytes, '#');
+        return (path / name).string();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("the budget charges a file once and refuses what would pass it", "[read-budget]") {
+    ReadBudget budget(100);
+    CHECK(budget.admit(1, 10, 60));
+    CHECK(budget.admit(1, 10, 60));  // the same file again: charged once
+    CHECK(budget.admit(1, 11, 40));  // exactly the budget
+    CHECK_FALSE(budget.admit(1, 12, 1));
+    CHECK(budget.admit(1, 10, 60));  // read already: still readable
+}
+
+TEST_CASE("once a file is refused, every later one is, however small", "[read-budget]") {
+    ReadBudget budget(100);
+    CHECK(budget.admit(1, 1, 50));
+    CHECK_FALSE(budget.admit(1, 2, 60));
+    CHECK_FALSE(budget.admit(1, 3, 1));
+}
+
+TEST_CASE("a file past the budget is not read, by path or by name, and says why", "[read-budget]") {
+    Scratch s;
+    const std::string a = s.write("a.tf", 700);
+    const std::string b = s.write("b.tf", 700);
+    for (const bool by_name : {false, true}) {
+        CAPTURE(by_name);
+        ReadPolicy policy{s.path.string(), false, default_max_file_size};
+        policy.budget = std::make_shared<ReadBudget>(1024);
+        OpenDirectory dir;
+        REQUIRE(dir.open(s.path.string()));
+        DirectoryFileReader reader(dir, policy);
+        auto read = [&](const std::string& name, const std::string& path, FileContent& failure) {
+            return by_name ? reader.read(name, path, failure) : read_source_file(path, policy, failure);
+        };
+        FileContent failure;
+        REQUIRE(read("a.tf", a, failure) != nullptr);
+        REQUIRE(read("a.tf", a, failure) != nullptr);  // read again: charged once
+        CHECK(read("b.tf", b, failure) == nullptr);
+        CHECK(failure.failure == ReadFailure::over_budget);
+        CHECK(failure.message == b + ": not read: the run's budget of 1024 bytes for all configuration files "
+                                     "together was reached (the option --max-total-size)");
+    }
+}
