@@ -19,7 +19,7 @@ constexpr std::string_view rule_id = "create-before-destroy-conflict";
 // Where `create_before_destroy` of a resource was written (the argument that
 // won after override files).
 std::optional<std::pair<const SourceFile*, Range>> setting_range(const LintContext& ctx, const config::Resource& r) {
-    const auto& origin = *r.lifecycle.create_before_destroy->origin;
+    const auto& origin = *r.lifecycle->create_before_destroy->origin;
     for (const config::ModuleFile& mf : ctx.files()) {
         if (mf.parsed->source.get() != origin.file) continue;
         for (const auto& w : written::resource_blocks(*mf.parsed)) {

@@ -78,7 +78,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
                       *range,
                       {},
                       std::nullopt};
-            const auto& cbd = r.lifecycle.create_before_destroy;
+            const auto& cbd = r.lifecycle->create_before_destroy;
             if (forced_by.empty() && cbd && cbd->origin && cbd->origin->file) {
                 f.related.push_back({ctx.shared_source(cbd->origin->file), Range{cbd->origin->pos, cbd->origin->pos},
                                      "create_before_destroy is set here"});

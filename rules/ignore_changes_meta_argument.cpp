@@ -24,8 +24,8 @@ bool is_meta_argument(std::string_view name) {
 // replaced no longer counts, and the one that won points into its own file.
 void check(const LintContext& ctx, FindingSink& sink) {
     for (const auto& [key, r] : ctx.module().module->resources) {
-        if (!r.lifecycle.ignore_changes) continue;
-        for (const config::Traversal& t : *r.lifecycle.ignore_changes) {
+        if (!r.lifecycle->ignore_changes) continue;
+        for (const config::Traversal& t : *r.lifecycle->ignore_changes) {
             ReferenceName name = traversal_reference(t);
             if (name.empty() || !is_meta_argument(name.front())) continue;
             sink.report(Finding{std::string(rule_id),

@@ -43,8 +43,8 @@ std::set<std::string> resource_dependencies(const config::Module& m, const confi
         if (p.connection) add_edges(m, to, body_references(p.connection->config));
     }
     if (r.connection) add_edges(m, to, body_references(r.connection->config));
-    for (const auto& e : r.lifecycle.replace_triggered_by) add_edges(m, to, expression_references(e));
-    for (const auto* checks : {&r.lifecycle.preconditions, &r.lifecycle.postconditions}) {
+    for (const auto& e : r.lifecycle->replace_triggered_by) add_edges(m, to, expression_references(e));
+    for (const auto* checks : {&r.lifecycle->preconditions, &r.lifecycle->postconditions}) {
         for (const auto& c : *checks) {
             add_expression(m, to, c.condition);
             add_expression(m, to, c.error_message);
@@ -91,7 +91,7 @@ std::set<std::string> dependencies_of(const DependencyGraph& graph, const std::s
 }
 
 std::optional<bool> written_create_before_destroy(const config::Resource& r) {
-    const auto& cbd = r.lifecycle.create_before_destroy;
+    const auto& cbd = r.lifecycle->create_before_destroy;
     if (!cbd || !cbd->origin || !cbd->value.is_boolean()) return std::nullopt;
     return cbd->value.get<bool>();
 }

@@ -151,7 +151,7 @@ void Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
     Content c =
         detail::body_content(ctx_, b.body, managed ? schema::managed_lifecycle : schema::data_lifecycle, nullptr);
     ctx_.unknown_member_code = {};
-    Lifecycle& lc = r.lifecycle;
+    Lifecycle& lc = r.lifecycle.edit();
     if (!managed) {
         for (const auto& a : c.attributes) {
             ctx_.error(code::invalid_data_resource_lifecycle_argument, "Invalid data resource lifecycle argument",
@@ -387,7 +387,8 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
                            "This resource already has a connection block.", inner.def_range);
                 continue;
             }
-            r.connection = Connection{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)};
+            r.connection = std::make_shared<const Connection>(
+                Connection{settled(detail::whole_body(ctx_, inner.body)), origin(inner.origin)});
         } else if (inner.type == "provisioner") {
             if (auto p = decode_provisioner(inner)) r.provisioners.push_back(std::move(*p));
         } else if (inner.type == "_") {

@@ -91,14 +91,14 @@ json connection_json(const Connection& c) {
 }
 
 json resource_json(const Resource& r) {
-    json provider{{"value", r.provider.value}, {"explicit", r.provider.explicit_}};
-    if (r.provider.source) provider["source"] = *r.provider.source;
-    if (r.provider.origin) provider["origin"] = r.provider.origin->to_string();
+    json provider{{"value", r.provider->value}, {"explicit", r.provider->explicit_}};
+    if (r.provider->source) provider["source"] = *r.provider->source;
+    if (r.provider->origin) provider["origin"] = r.provider->origin->to_string();
     const bool managed = r.mode == ResourceMode::managed;
-    json lc{{"preconditions", checks_json(r.lifecycle.preconditions)},
-            {"postconditions", checks_json(r.lifecycle.postconditions)}};
+    json lc{{"preconditions", checks_json(r.lifecycle->preconditions)},
+            {"postconditions", checks_json(r.lifecycle->postconditions)}};
     if (managed) {
-        const auto& l = r.lifecycle;
+        const auto& l = *r.lifecycle;
         if (l.create_before_destroy) lc["create_before_destroy"] = value_json(*l.create_before_destroy);
         if (l.prevent_destroy) lc["prevent_destroy"] = value_json(*l.prevent_destroy);
         if (l.ignore_changes) {

@@ -279,14 +279,14 @@ public:
              r.origin);
         if (r.count) argument(1, "count", *r.count);
         if (r.for_each) argument(1, "for_each", *r.for_each);
-        if (r.provider.explicit_) {
-            if (r.provider.origin) line(1, fmt::format("# from {}", r.provider.origin->to_string()));
-            line(1, "provider = " + r.provider.value);
+        if (r.provider->explicit_) {
+            if (r.provider->origin) line(1, fmt::format("# from {}", r.provider->origin->to_string()));
+            line(1, "provider = " + r.provider->value);
         }
         if (!r.depends_on.empty()) line(1, "depends_on = " + traversal_list(r.depends_on));
         escaped_body(1, r.config,
                      {"count", "for_each", "provider", "depends_on", "lifecycle", "connection", "provisioner"});
-        const Lifecycle& lc = r.lifecycle;
+        const Lifecycle& lc = *r.lifecycle;
         const bool has_lc = lc.create_before_destroy || lc.prevent_destroy || lc.ignore_changes ||
                             lc.ignore_all_changes || !lc.replace_triggered_by.empty() || !lc.preconditions.empty() ||
                             !lc.postconditions.empty();

@@ -579,8 +579,8 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
             }
             merge_body(base.config, r.config);
             if (mode == ResourceMode::managed) {
-                Lifecycle& lc = base.lifecycle;
-                const Lifecycle& olc = r.lifecycle;
+                Lifecycle& lc = base.lifecycle.edit();
+                const Lifecycle& olc = *r.lifecycle;
                 if (olc.create_before_destroy) lc.create_before_destroy = olc.create_before_destroy;
                 if (olc.prevent_destroy) lc.prevent_destroy = olc.prevent_destroy;
                 // An empty list changes nothing; `all` once set stays set.
@@ -645,15 +645,7 @@ Module OverrideMerger::finish() {
     for (auto& [k, c] : module_.module_calls) settle(c.config);
     for (auto& [k, r] : module_.resources) settle(r.config);
     for (auto& [k, r] : module_.data) settle(r.config);
-    auto assign = [this](Resource& r) {
-        ProviderAssignment pa;
-        if (r.provider_ref) {
-            pa.value = *r.provider_ref;
-            pa.explicit_ = true;
-            pa.origin = r.provider_origin;
-        } else {
-            pa.value = implied_provider_name(r.type);
-        }
+    auto source_of = [this](ProviderAssignment& pa) {
         std::string local = pa.value.substr(0, pa.value.find('.'));
         if (auto it = module_.terraform.required_providers.find(local);
             it != module_.terraform.required_providers.end()) {
@@ -661,7 +653,27 @@ Module OverrideMerger::finish() {
         } else {
             pa.source = default_provider_source(local);
         }
-        r.provider = std::move(pa);
+    };
+    // The resources that imply the same provider share one assignment.
+    std::map<std::string, RarelySet<ProviderAssignment>, std::less<>> implied;
+    auto assign = [&](Resource& r) {
+        ProviderAssignment pa;
+        if (r.provider_ref) {
+            pa.value = *r.provider_ref;
+            pa.explicit_ = true;
+            pa.origin = r.provider_origin;
+            source_of(pa);
+            r.provider = std::move(pa);
+            return;
+        }
+        std::string name = implied_provider_name(r.type);
+        auto it = implied.find(name);
+        if (it == implied.end()) {
+            pa.value = name;
+            source_of(pa);
+            it = implied.emplace(std::move(name), std::move(pa)).first;
+        }
+        r.provider = it->second;
     };
     for (auto& [key, r] : module_.resources) assign(r);
     for (auto& [key, r] : module_.data) assign(r);

@@ -28,6 +28,15 @@ import time
 
 TIME_BOUND = 20.0            # seconds; each run takes well under one
 MEMORY_BOUND = 512 * 1024    # KiB of peak RSS
+# The dense-file case: a file of DENSE_BYTES of one-line resources must peak
+# within DENSE_RATIO times its size plus DENSE_ALLOWANCE_KIB (the process at
+# rest, with its rule catalogue). Such a file costs far more than its text,
+# a decoded resource of a few hundred bytes per 56-byte line (about 36x;
+# 49x before Resource held its rare parts apart); real modules stay within
+# 3x (docs/benchmarks.md).
+DENSE_BYTES = 8 << 20
+DENSE_RATIO = 40
+DENSE_ALLOWANCE_KIB = 32 * 1024
 SKIP = 77
 
 
@@ -411,6 +420,20 @@ def dense_file(path, target_bytes):
     return os.path.getsize(path)
 
 
+def case_dense_file(c):
+    """A large file of tiny resources: peak RSS stays within a fixed multiple
+    of its bytes (the bound the hostile sweep found at 34x and more)."""
+    root = c.repo("dense", {})
+    size = dense_file(os.path.join(root, "main.tf"), DENSE_BYTES)
+    r = c.lint(root, "--jobs", "1", "--format", "compact", ".")
+    c.bounded(r, "a dense file")
+    c.expect(r.code == 1, f"a dense file: exit status {r.code}, expected 1 (findings)\n{r.err.decode()}")
+    bound_kib = (DENSE_RATIO * size) // 1024 + DENSE_ALLOWANCE_KIB
+    c.expect(r.max_rss_kib <= bound_kib,
+             f"a dense file of {size} bytes: peak RSS {r.max_rss_kib} KiB, more than {DENSE_RATIO}x its size "
+             f"plus {DENSE_ALLOWANCE_KIB} KiB ({bound_kib} KiB)")
+
+
 def case_run_budget(c):
     """Files past the run's budget of configuration bytes are not read, and
     each is reported at its line 1, column 1, naming the budget; exit 2."""
@@ -788,6 +811,7 @@ CASES = {
     "dev-stdin": case_dev_stdin,
     "dev-zero": case_dev_zero,
     "file-too-large": case_file_too_large,
+    "dense-file": case_dense_file,
     "run-budget": case_run_budget,
     "unreadable-directory": case_unreadable_directory,
     "path-too-deep": case_path_too_deep,

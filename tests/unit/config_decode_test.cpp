@@ -133,7 +133,7 @@ TEST_CASE("decode: traversals, quoted references and JSON", "[config]") {
     CHECK(has_summary(d, "Quoted references are deprecated", 2));
     REQUIRE(r.depends_on.size() == 2);
     CHECK(r.depends_on[1].text == "module.m[\"k\"]");
-    CHECK(r.lifecycle.ignore_changes->at(0).text == "tags[\"Name\"]");
+    CHECK(r.lifecycle->ignore_changes->at(0).text == "tags[\"Name\"]");
 
     auto j = decode("j.tf.json", R"({"resource": {"aws_instance": {"web": {
   "depends_on": ["null_resource.a"],
@@ -144,7 +144,7 @@ TEST_CASE("decode: traversals, quoted references and JSON", "[config]") {
     REQUIRE(j.file.resources.size() == 1);
     const Resource& jr = j.file.resources[0].first;
     CHECK(jr.depends_on.at(0).text == "null_resource.a");
-    CHECK(jr.lifecycle.ignore_changes->at(0).text == "tags");
+    CHECK(jr.lifecycle->ignore_changes->at(0).text == "tags");
     CHECK(jr.origin.file->line(jr.origin.pos) == 1);
 }
 

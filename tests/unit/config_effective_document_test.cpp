@@ -38,14 +38,14 @@ TEST_CASE("effective document: a merged resource with origins", "[config][docume
     r.name = "web";
     r.origin = Origin{src.get(), Pos{0}};
     r.config.arguments.push_back(Argument{"ami", {}, Expression{src.get(), Range{Pos{42}, Pos{45}}}});
-    r.lifecycle.create_before_destroy = DecodedValue{true, std::nullopt};
+    r.lifecycle.edit().create_before_destroy = DecodedValue{true, std::nullopt};
     base.resources.push_back({r, {}});
     ConfigFile o;
     o.source = over.get();
     o.is_override = true;
     Resource ro = r;
     ro.origin = Origin{over.get(), Pos{0}};
-    ro.lifecycle = {};
+    ro.lifecycle = Lifecycle{};
     ro.config.arguments = {Argument{"ami", {}, Expression{over.get(), Range{Pos{40}, Pos{45}}}}};
     o.resources.push_back({ro, {}});
 

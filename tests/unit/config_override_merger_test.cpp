@@ -116,18 +116,18 @@ TEST_CASE("merge: resources, lifecycle and meta-arguments", "[config][merge]") {
     auto base_file = main.config(false);
     auto r = resource(ResourceMode::managed, "aws_instance", "web", main.line(1));
     r.count = main.expr("count");
-    r.lifecycle.create_before_destroy = DecodedValue{true, main.line(2)};
-    r.lifecycle.ignore_changes = std::vector<Traversal>{Traversal{"tags", {}, main.file.get()}};
-    r.lifecycle.replace_triggered_by = {main.expr("replace")};
+    r.lifecycle.edit().create_before_destroy = DecodedValue{true, main.line(2)};
+    r.lifecycle.edit().ignore_changes = std::vector<Traversal>{Traversal{"tags", {}, main.file.get()}};
+    r.lifecycle.edit().replace_triggered_by = {main.expr("replace")};
     r.provisioners.push_back(Provisioner{"local-exec"});
     base_file.resources.push_back({r, {}});
 
     auto over_file = over.config(true);
     auto o = resource(ResourceMode::managed, "aws_instance", "web", over.line(1));
     o.for_each = over.expr("for_each");
-    o.lifecycle.create_before_destroy = DecodedValue{false, over.line(1)};  // an explicit false replaces
-    o.lifecycle.ignore_changes = std::vector<Traversal>{};                  // an empty list changes nothing
-    o.lifecycle.replace_triggered_by = {over.expr("replace")};              // ignored
+    o.lifecycle.edit().create_before_destroy = DecodedValue{false, over.line(1)};  // an explicit false replaces
+    o.lifecycle.edit().ignore_changes = std::vector<Traversal>{};                  // an empty list changes nothing
+    o.lifecycle.edit().replace_triggered_by = {over.expr("replace")};              // ignored
     over_file.resources.push_back({o, {}});
     // A managed resource is no base for a data resource of the same name.
     over_file.resources.push_back({resource(ResourceMode::data, "aws_instance", "web", over.line(2)), {}});
@@ -141,15 +141,15 @@ TEST_CASE("merge: resources, lifecycle and meta-arguments", "[config][merge]") {
     const Resource& w = mod.resources.at("aws_instance.web");
     REQUIRE(w.count.has_value());
     REQUIRE(w.for_each.has_value());  // base count plus override for_each: both stay
-    CHECK(w.lifecycle.create_before_destroy->value == false);
-    REQUIRE(w.lifecycle.ignore_changes.has_value());
-    CHECK(w.lifecycle.ignore_changes->size() == 1);
-    REQUIRE(w.lifecycle.replace_triggered_by.size() == 1);
-    CHECK(w.lifecycle.replace_triggered_by[0].text() == "[x]");
+    CHECK(w.lifecycle->create_before_destroy->value == false);
+    REQUIRE(w.lifecycle->ignore_changes.has_value());
+    CHECK(w.lifecycle->ignore_changes->size() == 1);
+    REQUIRE(w.lifecycle->replace_triggered_by.size() == 1);
+    CHECK(w.lifecycle->replace_triggered_by[0].text() == "[x]");
     CHECK(w.provisioners.size() == 1);
-    CHECK(w.provider.value == "aws");
-    CHECK(w.provider.source == "registry.terraform.io/hashicorp/aws");
-    CHECK_FALSE(w.provider.explicit_);
+    CHECK(w.provider->value == "aws");
+    CHECK(w.provider->source == "registry.terraform.io/hashicorp/aws");
+    CHECK_FALSE(w.provider->explicit_);
     CHECK(w.overridden_by.size() == 1);
     CHECK(mod.data.empty());
 }
@@ -228,8 +228,8 @@ TEST_CASE("merge: terraform settings", "[config][merge]") {
     CHECK(mod.terraform.required_version[0].constraints == std::vector<std::string>{">= 1.5"});
     CHECK(mod.terraform.required_providers.at("aws").origin.to_string() == "main.tf:4");
     CHECK_FALSE(mod.terraform.required_providers.at("mycloud").source_as_written.has_value());
-    CHECK(mod.resources.at("mycloud_thing.a").provider.source == "registry.terraform.io/hashicorp/mycloud");
-    CHECK(mod.resources.at("aws_vpc.b").provider.source == "registry.terraform.io/hashicorp/aws");
+    CHECK(mod.resources.at("mycloud_thing.a").provider->source == "registry.terraform.io/hashicorp/mycloud");
+    CHECK(mod.resources.at("aws_vpc.b").provider->source == "registry.terraform.io/hashicorp/aws");
     CHECK_FALSE(mod.terraform.backend.has_value());
     REQUIRE(mod.terraform.cloud.has_value());
     CHECK(mod.terraform.cloud->origin.to_string() == "override.tf:8");

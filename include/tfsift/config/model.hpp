@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tfsift/config/rarely_set.hpp"
 #include "tfsift/cty/type.hpp"
 #include "tfsift/cty/value.hpp"
 #include "tfsift/source.hpp"
@@ -307,14 +308,16 @@ struct Resource {
     std::optional<std::string> provider_ref;  // `provider` argument, "aws.west"
     std::optional<Origin> provider_origin;
     bool provider_keyed = false;  // OpenTofu: `aws.west[each.key]`, an instance of a for_each provider
-    ProviderAssignment provider;  // filled once required_providers is final
+    // Filled once required_providers is final; the resources of a module that
+    // imply the same provider share one.
+    RarelySet<ProviderAssignment> provider;
     std::optional<Expression> count;
     std::optional<Expression> for_each;
     std::vector<Traversal> depends_on;
     Body config;
-    Lifecycle lifecycle;
+    RarelySet<Lifecycle> lifecycle;  // the default when the resource has no lifecycle block
     std::vector<Provisioner> provisioners;
-    std::optional<Connection> connection;
+    std::shared_ptr<const Connection> connection;  // null: no connection block
     Origin origin;
     std::vector<Origin> overridden_by;
 
