@@ -155,7 +155,8 @@ set_tests_properties(fix-safety PROPERTIES TIMEOUT 600)
 foreach(case IN ITEMS environ-symlink repository-settings-widen passwd-symlink module-outside-root monorepo-without-git fifo dev-stdin dev-zero
                       file-too-large unreadable-directory path-too-deep extend-chain settings-directory
                       dangling-lock state-errors dev-full debug-parse-status control-characters report-injection
-                      report-out-of-memory lock-write-failure exit-codes module-symlink-loop ignore-inputs)
+                      report-out-of-memory lock-write-failure exit-codes module-symlink-loop ignore-inputs
+                      dense-file run-budget)
   add_test(NAME hostile-${case}
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
             --tfsift $<TARGET_FILE:tfsift> --case ${case})
