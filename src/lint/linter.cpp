@@ -92,8 +92,7 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
                                  const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver,
-                                 std::vector<std::string> variable_files,
-                                 std::shared_ptr<ReadBudget> budget) {
+                                 std::vector<std::string> variable_files, std::shared_ptr<ReadBudget> budget) {
     config::TreeOptions options;
     options.variable_files = std::move(variable_files);
     options.module_resolver = std::move(resolver);

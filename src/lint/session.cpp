@@ -574,9 +574,9 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     };
     auto load = [&](ModuleRun& run) {
         const auto load_started = Clock::now();
-        run.tree = load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays,
-                                 request.load_cache, scan_id, listings, resolver_for(run), request.variable_files,
-                                 budget);
+        run.tree =
+            load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays, request.load_cache,
+                          scan_id, listings, resolver_for(run), request.variable_files, budget);
         for (const auto& call : run.tree.unavailable_calls) {
             if (call.why.kind != config::ModuleUnavailableKind::failed) continue;
             std::string at = call.at.file != nullptr ? call.at.file->path() : run.dir;
