@@ -199,11 +199,6 @@ std::optional<std::vector<FileStamp>> stamps_of(const OpenDirectory& dir, const 
     return out;
 }
 
-// The real paths of the directories the loader has resolved during one
-// scan (TreeOptions::scan_id), by the path it named them by. Directories do
-// not change within a scan, so a module directory that many trees call is
-// opened and resolved once per scan rather than once per call. Holds one
-// scan at a time: a newer scan starts it afresh.
 // Whether a directory holding `names` has files a test run reads: test
 // files, or variable files (`terraform.tfvars`, `*.auto.tfvars`, and their
 // JSON forms).
@@ -217,6 +212,11 @@ bool reads_test_inputs(const std::vector<std::string>& names) {
     return !select_test_files(names, Engine::opentofu).empty() || !select_test_files(names, Engine::terraform).empty();
 }
 
+// The real paths of the directories the loader has resolved during one
+// scan (TreeOptions::scan_id), by the path it named them by. Directories do
+// not change within a scan, so a module directory that many trees call is
+// opened and resolved once per scan rather than once per call. Holds one
+// scan at a time: a newer scan starts it afresh.
 class ScanRealPaths {
 public:
     static ScanRealPaths& instance() {
@@ -621,13 +621,23 @@ public:
     // then checked against the merged module they belong to.
     void load_queries(const LoadedModule& root) {
         if (options_.engine != Engine::terraform) return;
+        // The run's listing, when it has one, says whether there is a query
+        // file to read without opening the directory again.
+        std::vector<std::string> names;
+        const std::optional<std::string> known = ScanRealPaths::instance().find(options_.scan_id, under_root("."));
+        const ScanListings::Entries listed = known && options_.listings ? options_.listings->find(*known) : nullptr;
+        if (listed) {
+            file_names(*listed, names);
+            if (select_query_files(names, options_.engine).empty()) return;
+        }
         OpenDirectory handle;
         if (!handle.open(under_root("."))) return;
-        std::vector<DirectoryEntry> entries;
-        if (!handle.list(entries)) return;
-        std::vector<std::string> names;
-        file_names(entries, names);
-        const std::optional<std::string> where = handle.real_path();
+        if (!listed) {
+            std::vector<DirectoryEntry> entries;
+            if (!handle.list(entries)) return;
+            file_names(entries, names);
+        }
+        const std::optional<std::string> where = known ? known : handle.real_path();
         DirectoryFileReader reader(handle, options_.read_policy, where);
         std::vector<const QueryFile*> files;
         for (const auto& f : select_query_files(std::move(names), options_.engine)) {
