@@ -257,6 +257,7 @@ inline constexpr std::string_view static_map_required = "static-map-required";
 inline constexpr std::string_view static_reference_required = "static-reference-required";
 inline constexpr std::string_view too_many_diagnostics = "too-many-diagnostics";
 inline constexpr std::string_view too_many_modules = "too-many-modules";
+inline constexpr std::string_view unable_to_use_variable_in_static_context = "unable-to-use-variable-in-static-context";
 inline constexpr std::string_view unexpected_block = "unexpected-block";
 inline constexpr std::string_view unexpected_provider_alias = "unexpected-provider-alias";
 inline constexpr std::string_view unknown_experiment_keyword = "unknown-experiment-keyword";
@@ -500,6 +501,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::static_reference_required,
     code::too_many_diagnostics,
     code::too_many_modules,
+    code::unable_to_use_variable_in_static_context,
     code::unexpected_block,
     code::unexpected_provider_alias,
     code::unknown_experiment_keyword,

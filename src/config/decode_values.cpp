@@ -52,7 +52,10 @@ void Decoder::decode_variable(const ContentBlock& b) {
         if (auto d = decode_bool(*a)) v.ephemeral = d->value.get<bool>();
     }
     if (const auto* a = c.attribute("const")) {
-        if (auto d = decode_bool(*a)) v.is_const = d->value.get<bool>();
+        if (auto d = decode_bool(*a)) {
+            v.is_const = d->value.get<bool>();
+            v.const_written = true;
+        }
     }
     if (v.is_const && engine_ == Engine::terraform) {
         // Terraform v1.15: a const variable is known while loading, so

@@ -453,6 +453,10 @@ void OverrideMerger::apply_override(const ConfigFile& file) {
             base.constraint_type = v.constraint_type;
         }
         if (v.nullable.origin) base.nullable = v.nullable;
+        if (v.const_written) {
+            base.is_const = v.is_const;
+            base.const_written = true;
+        }
         base.overridden_by.push_back(v.origin);
         // The override may have made the default invalid for the type:
         // convert again (without the optional() defaults).

@@ -303,6 +303,9 @@ private:
         if (scope_.engine == Engine::terraform && !var.is_const) {
             return {std::nullopt, fmt::format("var.{} is not declared with const = true", name), true};
         }
+        if (scope_.engine == Engine::opentofu && var.const_written && !var.is_const) {
+            return {std::nullopt, fmt::format("var.{} is declared with const = false", name), true};
+        }
         if (var.sensitive.value.is_boolean() && var.sensitive.value.get<bool>()) {
             return {std::nullopt, fmt::format("var.{} is sensitive", name), true};
         }
@@ -445,6 +448,14 @@ private:
                                 "while it installs modules",
                                 v.name));
             }
+            return;
+        }
+        if (v.const_written && !v.is_const) {
+            add(code::unable_to_use_variable_in_static_context, "Unable to use variable in static context",
+                fmt::format("var.{} is declared with const = false, which keeps it out of what OpenTofu evaluates "
+                            "before planning, such as the {} of module.{}.",
+                            v.name, setting_name(), call_name_),
+                at);
             return;
         }
         if (v.sensitive.value.is_boolean() && v.sensitive.value.get<bool>()) {

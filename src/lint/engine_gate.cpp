@@ -54,7 +54,7 @@ bool dropped_by_release(const config::LoadedTree& tree, const config::LoadDiagno
     if (c == code::unknown_module_source || c == code::invalid_module_source_reference ||
         c == code::dynamic_value_in_static_context || c == code::module_output_in_static_context ||
         c == code::provider_function_in_static_context || c == code::sensitive_value_not_allowed ||
-        c == code::ephemeral_value_not_allowed) {
+        c == code::ephemeral_value_not_allowed || c == code::unable_to_use_variable_in_static_context) {
         return holder_may_predate(static_sources);
     }
     return false;

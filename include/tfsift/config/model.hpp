@@ -198,6 +198,10 @@ struct Variable {
     // v1.15: known while loading, so it may set a module's `source`).
     bool ephemeral = false;
     bool is_const = false;
+    // `const` is written (true or false). OpenTofu v1.12 keeps a variable
+    // written `const = false` out of static evaluation; one without `const`
+    // is evaluated when it can be.
+    bool const_written = false;
     std::vector<Check> validations;
     Origin origin;
     std::vector<Origin> overridden_by;
