@@ -3,44 +3,19 @@
 // by name in an open directory alike.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
+#include "../support/scratch_dir.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/read_budget.hpp"
 
 namespace fs = std::filesystem;
 using namespace tfsift;
-
-namespace {
-
-struct Scratch {
-    fs::path path;
-    Scratch() {
-        path = fs::temp_directory_path() / ("tfsift-budget-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-        path = fs::canonical(path);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    [[nodiscard]] std::string write(const std::string& name, std::size_t bytes) const {
-        std::ofstream(path / name, std::ios::binary) << std::string(bytes, '#');
-        return (path / name).string();
-    }
-};
-
-}  // namespace
+using tfsift::testing::ScratchDir;
+using tfsift::testing::write_file;
 
 TEST_CASE("the budget charges a file once and refuses what would pass it", "[read-budget]") {
     ReadBudget budget(100);
@@ -59,15 +34,18 @@ TEST_CASE("once a file is refused, every later one is, however small", "[read-bu
 }
 
 TEST_CASE("a file past the budget is not read, by path or by name, and says why", "[read-budget]") {
-    Scratch s;
-    const std::string a = s.write("a.tf", 700);
-    const std::string b = s.write("b.tf", 700);
+    const ScratchDir scratch("tfsift-budget");
+    const fs::path root = fs::canonical(scratch.path);  // the trusted root, as the loader resolves it
+    const std::string a = (root / "a.tf").string();
+    const std::string b = (root / "b.tf").string();
+    write_file(a, std::string(700, '#'));
+    write_file(b, std::string(700, '#'));
     for (const bool by_name : {false, true}) {
         CAPTURE(by_name);
-        ReadPolicy policy{s.path.string(), false, default_max_file_size};
+        ReadPolicy policy{root.string(), false, default_max_file_size};
         policy.budget = std::make_shared<ReadBudget>(1024);
         OpenDirectory dir;
-        REQUIRE(dir.open(s.path.string()));
+        REQUIRE(dir.open(root.string()));
         DirectoryFileReader reader(dir, policy);
         auto read = [&](const std::string& name, const std::string& path, FileContent& failure) {
             return by_name ? reader.read(name, path, failure) : read_source_file(path, policy, failure);
