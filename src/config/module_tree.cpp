@@ -199,16 +199,17 @@ std::optional<std::vector<FileStamp>> stamps_of(const OpenDirectory& dir, const 
     return out;
 }
 
+// Whether `name` is a variable file a test run reads: `terraform.tfvars`,
+// `*.auto.tfvars`, and their JSON forms.
+bool is_test_variable_file(const std::string& name) {
+    return name == "terraform.tfvars" || name.ends_with(".auto.tfvars") || name == "terraform.tfvars.json" ||
+           name.ends_with(".auto.tfvars.json");
+}
+
 // Whether a directory holding `names` has files a test run reads: test
-// files, or variable files (`terraform.tfvars`, `*.auto.tfvars`, and their
-// JSON forms).
+// files, or variable files.
 bool reads_test_inputs(const std::vector<std::string>& names) {
-    for (const auto& name : names) {
-        if (name == "terraform.tfvars" || name.ends_with(".auto.tfvars") || name == "terraform.tfvars.json" ||
-            name.ends_with(".auto.tfvars.json")) {
-            return true;
-        }
-    }
+    if (std::any_of(names.begin(), names.end(), is_test_variable_file)) return true;
     return !select_test_files(names, Engine::opentofu).empty() || !select_test_files(names, Engine::terraform).empty();
 }
 
@@ -460,32 +461,48 @@ public:
         }
     }
 
+    // What this scan has listed of `dir` (relative to the root) already:
+    // its entries, their file names in `names` and its real path in
+    // `where`, so that the loader sees whether it holds test or query files
+    // without opening it again. Null when the run has no listing of it.
+    ScanListings::Entries listing_of(const std::string& dir, std::vector<std::string>& names,
+                                     std::optional<std::string>& where) const {
+        where = ScanRealPaths::instance().find(options_.scan_id, under_root(dir));
+        ScanListings::Entries listed = where && options_.listings ? options_.listings->find(*where) : nullptr;
+        if (listed) file_names(*listed, names);
+        return listed;
+    }
+
+    // Opens `dir` to read its test or query files; lists it into `names`
+    // unless the run's listing gave them, and finds its real path unless
+    // known. False when it cannot be opened or listed.
+    bool open_side_directory(const std::string& dir, bool listed, OpenDirectory& handle,
+                             std::vector<std::string>& names, std::optional<std::string>& where) const {
+        if (!handle.open(under_root(dir))) return false;
+        if (!listed) {
+            std::vector<DirectoryEntry> entries;
+            if (!handle.list(entries)) return false;
+            file_names(entries, names);
+        }
+        if (!where) where = handle.real_path();
+        return true;
+    }
+
     // The root module's test files, from its directory and its `tests/`
     // directory, each parsed and decoded on its own; then the local modules
     // their runs execute, and the checks Terraform makes of a test file
     // against the configuration under test.
     void load_tests(const LoadedModule& root) {
         for (const std::string& dir : {std::string("."), std::string(default_test_directory)}) {
-            // What this scan has listed already says whether there is
-            // anything to read, without opening the directory again.
             std::vector<std::string> names;
-            const std::optional<std::string> known = ScanRealPaths::instance().find(options_.scan_id, under_root(dir));
-            const ScanListings::Entries listed = known && options_.listings ? options_.listings->find(*known) : nullptr;
-            if (listed) {
-                file_names(*listed, names);
-                if (!reads_test_inputs(names)) {
-                    if (dir == "." && !lists_entry(*listed, default_test_directory)) break;  // no tests/ either
-                    continue;
-                }
+            std::optional<std::string> where;
+            const ScanListings::Entries listed = listing_of(dir, names, where);
+            if (listed && !reads_test_inputs(names)) {
+                if (dir == "." && !lists_entry(*listed, default_test_directory)) break;  // no tests/ either
+                continue;
             }
             OpenDirectory handle;
-            if (!handle.open(under_root(dir))) continue;
-            if (!listed) {
-                std::vector<DirectoryEntry> entries;
-                if (!handle.list(entries)) continue;
-                file_names(entries, names);
-            }
-            const std::optional<std::string> where = known ? known : handle.real_path();
+            if (!open_side_directory(dir, listed != nullptr, handle, names, where)) continue;
             if (dir != "." && leaves_root(where, options_.read_policy)) continue;
             DirectoryFileReader reader(handle, options_.read_policy, where);
             const std::string prefix =
@@ -493,11 +510,8 @@ public:
             // Variable files `terraform test` reads from both directories: the
             // names they set are variables a test file may refer to.
             for (const auto& name : names) {
+                if (!is_test_variable_file(name)) continue;
                 const bool json = name.ends_with(".tfvars.json");
-                if (!(name == "terraform.tfvars" || name.ends_with(".auto.tfvars") || name == "terraform.tfvars.json" ||
-                      name.ends_with(".auto.tfvars.json"))) {
-                    continue;
-                }
                 FileContent failure;
                 auto src = reader.read(name, under_root(file_path(dir, name)), failure, prefix + name);
                 if (!src) continue;
@@ -621,23 +635,12 @@ public:
     // then checked against the merged module they belong to.
     void load_queries(const LoadedModule& root) {
         if (options_.engine != Engine::terraform) return;
-        // The run's listing, when it has one, says whether there is a query
-        // file to read without opening the directory again.
         std::vector<std::string> names;
-        const std::optional<std::string> known = ScanRealPaths::instance().find(options_.scan_id, under_root("."));
-        const ScanListings::Entries listed = known && options_.listings ? options_.listings->find(*known) : nullptr;
-        if (listed) {
-            file_names(*listed, names);
-            if (select_query_files(names, options_.engine).empty()) return;
-        }
+        std::optional<std::string> where;
+        const bool listed = listing_of(".", names, where) != nullptr;
+        if (listed && select_query_files(names, options_.engine).empty()) return;
         OpenDirectory handle;
-        if (!handle.open(under_root("."))) return;
-        if (!listed) {
-            std::vector<DirectoryEntry> entries;
-            if (!handle.list(entries)) return;
-            file_names(entries, names);
-        }
-        const std::optional<std::string> where = known ? known : handle.real_path();
+        if (!open_side_directory(".", listed, handle, names, where)) return;
         DirectoryFileReader reader(handle, options_.read_policy, where);
         std::vector<const QueryFile*> files;
         for (const auto& f : select_query_files(std::move(names), options_.engine)) {
