@@ -256,7 +256,12 @@ double field(const std::string& text, const std::string& key) {
 
 // One run of a program as a user runs it: its standard output and error go
 // to files read back afterwards; the wall time is taken around the whole
-// process, its processor time and peak memory come from wait4.
+// process, its processor time comes from wait4. The program is started by a
+// shell that forks it, not by this process directly: a process's peak RSS
+// keeps the high-water mark of the memory it ran in before exec, so a child
+// of this (large) process would report this process's size. The peak RSS is
+// the one the program reports itself (`tfsift lint --timings`); NaN when it
+// reports none.
 struct ProcessFigures {
     bool ran = false;
     int exit_code = -1;
@@ -288,9 +293,13 @@ ProcessFigures run_process(const std::vector<std::string>& argv, bool keep_stdou
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, keep_stdout ? out_path.c_str() : "/dev/null",
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    // `"$@"` followed by another command, so that the shell forks rather
+    // than executing the program in its own place.
+    std::vector<std::string> shell = {"/bin/sh", "-c", "\"$@\"; status=$?; exit $status", "sh"};
+    shell.insert(shell.end(), argv.begin(), argv.end());
     std::vector<char*> args;
-    args.reserve(argv.size() + 1);
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.reserve(shell.size() + 1);
+    for (const auto& a : shell) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     pid_t pid = 0;
     const auto start = Clock::now();
@@ -305,9 +314,11 @@ ProcessFigures run_process(const std::vector<std::string>& argv, bool keep_stdou
         figures.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         figures.user = static_cast<double>(usage.ru_utime.tv_sec) + static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
         figures.system = static_cast<double>(usage.ru_stime.tv_sec) + static_cast<double>(usage.ru_stime.tv_usec) / 1e6;
-        figures.peak_rss = static_cast<double>(usage.ru_maxrss) * 1024.0;
         if (keep_stdout) figures.out = read_back(out_path);
         figures.err = read_back(err_path);
+        const auto at = figures.err.find(", peak RSS ");
+        figures.peak_rss =
+            at == std::string::npos ? std::nan("") : std::strtod(figures.err.c_str() + at + 11, nullptr) * 1e6;
     }
     std::error_code ec;
     fs::remove(out_path, ec);
