@@ -23,6 +23,7 @@ inline constexpr std::string_view cannot_override_provider_configuration = "cann
 inline constexpr std::string_view cant_override_postcondition_blocks = "cant-override-postcondition-blocks";
 inline constexpr std::string_view cant_override_precondition_blocks = "cant-override-precondition-blocks";
 inline constexpr std::string_view cant_override_validations = "cant-override-validations";
+inline constexpr std::string_view cloud_configuration_ignored = "cloud-configuration-ignored";
 inline constexpr std::string_view condition_is_null = "condition-is-null";
 inline constexpr std::string_view conflicting_cloud_and_state_store_configuration_blocks_are_present =
     "conflicting-cloud-and-state-store-configuration-blocks-are-present";
@@ -290,6 +291,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::cant_override_postcondition_blocks,
     code::cant_override_precondition_blocks,
     code::cant_override_validations,
+    code::cloud_configuration_ignored,
     code::condition_is_null,
     code::conflicting_cloud_and_state_store_configuration_blocks_are_present,
     code::conflicting_state_store_and_backend_configuration_blocks_are_present,

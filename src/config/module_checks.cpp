@@ -255,6 +255,15 @@ std::vector<ModuleProblem> check_called_module(const Module& m, Engine engine) {
                        "purposes, but this backend configuration block will have no effect.",
                        m.terraform.backend->origin});
     }
+    // Terraform v1.15.9 warns of a `cloud` block in a child module as of a
+    // backend; OpenTofu says nothing.
+    if (engine == Engine::terraform && m.terraform.cloud) {
+        out.push_back({Severity::warning, code::cloud_configuration_ignored, "Cloud configuration ignored",
+                       "A `cloud` block configures HCP Terraform for the whole configuration, which only the root "
+                       "module decides, so this block has no effect here. Terraform warns rather than fails, since a "
+                       "root module is sometimes called as a child module for a while.",
+                       m.terraform.cloud->origin});
+    }
     return out;
 }
 
