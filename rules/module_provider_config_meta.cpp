@@ -1,5 +1,5 @@
-// module-provider-config-meta: a module call uses `count`, `for_each` or
-// `depends_on` while the called module, or a module below it, configures a
+// module-provider-config-meta: a module call uses `count`, `for_each`,
+// `enabled` (OpenTofu) or `depends_on` while the called module, or a module below it, configures a
 // provider of its own.
 #include <fmt/format.h>
 
@@ -24,6 +24,8 @@ struct MetaArgument {
 std::optional<MetaArgument> meta_argument(const config::ModuleCall& call) {
     if (call.count) return MetaArgument{"count", call.count->file, call.count->range};
     if (call.for_each) return MetaArgument{"for_each", call.for_each->file, call.for_each->range};
+    // OpenTofu v1.11.4 refuses its `enabled` too (only OpenTofu decodes it).
+    if (call.enabled) return MetaArgument{"enabled", call.enabled->file, call.enabled->range};
     if (!call.depends_on.empty()) {
         const auto& first = call.depends_on.front();
         return MetaArgument{"depends_on", first.file, first.range};
@@ -71,8 +73,8 @@ Rule module_provider_config_meta() {
     r.fixable = false;
     r.doc.summary = "A module call uses count, for_each or depends_on although the module configures a provider.";
     r.doc.what =
-        "Reports a module call that sets `count`, `for_each` or `depends_on` (at that argument, preferring them in "
-        "that order as Terraform does) when the called module, or any module below it, contains a `provider` "
+        "Reports a module call that sets `count`, `for_each`, OpenTofu's `lifecycle { enabled }` (v1.11.4) or "
+        "`depends_on` (at that argument, preferring them in that order as Terraform and OpenTofu do) when the called module, or any module below it, contains a `provider` "
         "block that configures something. Empty proxy blocks do not count. Every such provider block is listed "
         "as a related location. "
         "Remote modules are checked when installed in `.terraform/modules` or in the module cache; a call whose "

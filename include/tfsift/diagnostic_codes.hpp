@@ -95,6 +95,8 @@ inline constexpr std::string_view invalid_address = "invalid-address";
 inline constexpr std::string_view invalid_assert_expression = "invalid-assert-expression";
 inline constexpr std::string_view invalid_attribute = "invalid-attribute";
 inline constexpr std::string_view invalid_block_in_ephemeral_resource = "invalid-block-in-ephemeral-resource";
+inline constexpr std::string_view invalid_combination_of_count_enabled_and_for_each =
+    "invalid-combination-of-count-enabled-and-for-each";
 inline constexpr std::string_view invalid_combination_of_count_and_for_each =
     "invalid-combination-of-count-and-for-each";
 inline constexpr std::string_view invalid_command_keyword = "invalid-command-keyword";
@@ -360,6 +362,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_attribute,
     code::invalid_block_in_ephemeral_resource,
     code::invalid_combination_of_count_and_for_each,
+    code::invalid_combination_of_count_enabled_and_for_each,
     code::invalid_command_keyword,
     code::invalid_configuration_aliases_value,
     code::invalid_count_reference_in_replace_triggered_by_expression,

@@ -77,9 +77,16 @@ void Decoder::decode_module(const ContentBlock& b) {
             mc.source = std::move(src);
         }
     }
-    if (const auto* a = c.attribute("count")) mc.count = a->expr;
+    std::optional<Range> count_name;
+    std::optional<Range> for_each_name;
+    std::optional<Range> enabled_name;
+    if (const auto* a = c.attribute("count")) {
+        mc.count = a->expr;
+        count_name = a->name_range;
+    }
     if (const auto* a = c.attribute("for_each")) {
         mc.for_each = a->expr;
+        for_each_name = a->name_range;
         if (mc.count) {
             ctx_.error(code::invalid_combination_of_count_and_for_each,
                        "Invalid combination of \"count\" and \"for_each\"",
@@ -101,7 +108,11 @@ void Decoder::decode_module(const ContentBlock& b) {
             detail::merge_escape_body(mc.config, detail::whole_body(ctx_, inner.body));
         } else if (inner.type == "lifecycle" && engine_ == Engine::opentofu) {
             // OpenTofu v1.11: `enabled`, the zero-or-one form of count.
-            (void)detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
+            Content lifecycle = detail::body_content(ctx_, inner.body, schema::module_lifecycle, nullptr);
+            if (const auto* a = lifecycle.attribute("enabled")) {
+                mc.enabled = a->expr;
+                enabled_name = a->name_range;
+            }
         } else {
             ctx_.error(code::reserved_block_type_name_in_module_block, "Reserved block type name in module block",
                        fmt::format("The block type name \"{}\" is reserved for use by Terraform in a future version.",
@@ -109,6 +120,7 @@ void Decoder::decode_module(const ContentBlock& b) {
                        inner.type_range);
         }
     }
+    check_enabled_combination(count_name, enabled_name, for_each_name, "module instances");
     out_.module_calls.emplace_back(std::move(mc), Declared{b.def_range});
 }
 

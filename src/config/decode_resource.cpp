@@ -145,7 +145,40 @@ std::optional<Provisioner> Decoder::decode_provisioner(const ContentBlock& b) {
     return p;
 }
 
-void Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
+void Decoder::check_enabled_combination(std::optional<Range> count, std::optional<Range> enabled,
+                                        std::optional<Range> for_each, std::string_view instances) {
+    if (!enabled || (!count && !for_each)) return;
+    std::vector<std::string_view> names;
+    std::vector<Range> ranges;
+    if (count) {
+        names.emplace_back("\"count\"");
+        ranges.push_back(*count);
+    }
+    names.emplace_back("\"enabled\"");
+    ranges.push_back(*enabled);
+    if (for_each) {
+        names.emplace_back("\"for_each\"");
+        ranges.push_back(*for_each);
+    }
+    // As OpenTofu words it: "a and b", or "a, b, and c".
+    std::string listed;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) listed += names.size() > 2 ? ", " : " ";
+        if (i + 1 == names.size()) listed += "and ";
+        listed += names[i];
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.start.byte < b.start.byte; });
+    const std::string_view verb = instances == "resources" ? "may" : "should";
+    ctx_.error(code::invalid_combination_of_count_enabled_and_for_each,
+               fmt::format("Invalid combination of {}", listed),
+               fmt::format("The {} meta-arguments are mutually-exclusive. Only one {} be used to be explicit about the "
+                           "number of {} to be created.",
+                           listed, verb, instances),
+               Range{ranges.front().start, ranges.back().end});
+}
+
+std::optional<Range> Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
+    std::optional<Range> enabled;
     const bool managed = r.mode == ResourceMode::managed;
     ctx_.unknown_member_code = code::lifecycle_unknown_member;
     Content c =
@@ -185,8 +218,12 @@ void Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
             recode_lifecycle_value(mark, *a);
         }
         if (const auto* a = c.attribute("destroy")) (void)decode_bool(*a);  // Terraform v1.16, OpenTofu v1.12
-        if (const auto* a = c.attribute("enabled"); a && engine_ != Engine::opentofu) {
-            unsupported_argument(*a, code::lifecycle_unknown_member);
+        if (const auto* a = c.attribute("enabled")) {
+            if (engine_ != Engine::opentofu) {
+                unsupported_argument(*a, code::lifecycle_unknown_member);
+            } else {
+                enabled = a->name_range;
+            }
         }
     }
     const std::string addr = managed ? r.key() : "data." + r.key();
@@ -204,6 +241,7 @@ void Decoder::decode_lifecycle(const ContentBlock& b, Resource& r) {
         validate_self_references(check, inner.type, addr);
         (inner.type == "precondition" ? lc.preconditions : lc.postconditions).push_back(check);
     }
+    return enabled;
 }
 
 // The errors of decoding a lifecycle argument that must be a literal
@@ -346,9 +384,16 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
                    b.label_ranges[1]);
     }
     Content c = detail::body_content(ctx_, b.body, managed ? schema::resource : schema::data, &r.config);
-    if (const auto* a = c.attribute("count")) r.count = a->expr;
+    std::optional<Range> count_name;
+    std::optional<Range> for_each_name;
+    std::optional<Range> enabled_name;
+    if (const auto* a = c.attribute("count")) {
+        r.count = a->expr;
+        count_name = a->name_range;
+    }
     if (const auto* a = c.attribute("for_each")) {
         r.for_each = a->expr;
+        for_each_name = a->name_range;
         if (r.count) {
             ctx_.error(code::invalid_combination_of_count_and_for_each,
                        "Invalid combination of \"count\" and \"for_each\"",
@@ -380,7 +425,7 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
                 continue;
             }
             seen_lifecycle = true;
-            decode_lifecycle(inner, r);
+            enabled_name = decode_lifecycle(inner, r);
         } else if (inner.type == "connection") {
             if (r.connection) {
                 ctx_.error(code::duplicate_connection_block, "Duplicate connection block",
@@ -408,6 +453,7 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
                 inner.type_range);
         }
     }
+    if (managed) check_enabled_combination(count_name, enabled_name, for_each_name, "resources");
     if (r.connection) {
         for (const auto& p : r.provisioners) {
             if (p.when == "destroy") {

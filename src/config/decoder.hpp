@@ -217,7 +217,14 @@ private:
 
     std::optional<Provisioner> decode_provisioner(const ContentBlock& b);
 
-    void decode_lifecycle(const ContentBlock& b, Resource& r);
+    // Returns where `enabled` (OpenTofu v1.11) is named, if it is.
+    std::optional<Range> decode_lifecycle(const ContentBlock& b, Resource& r);
+
+    // OpenTofu: `enabled` is a third way to say how many instances there
+    // are, exclusive with `count` and `for_each` (name ranges of those
+    // given). A `count` beside a `for_each` alone has its own error.
+    void check_enabled_combination(std::optional<Range> count, std::optional<Range> enabled,
+                                   std::optional<Range> for_each, std::string_view instances);
 
     // The errors of decoding a lifecycle argument that must be a literal
     // (create_before_destroy, prevent_destroy, ignore_changes,

@@ -261,6 +261,7 @@ struct ModuleCall {
     std::optional<DynamicSetting> dynamic_version;
     std::optional<Expression> count;
     std::optional<Expression> for_each;
+    std::optional<Expression> enabled;  // OpenTofu v1.11: `lifecycle { enabled }`
     std::vector<ProviderPassing> providers;
     std::vector<Traversal> depends_on;
     Body config;
