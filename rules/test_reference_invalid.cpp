@@ -7,6 +7,7 @@
 
 #include "support/factories.hpp"
 #include "support/name_suggestion.hpp"
+#include "support/reference_names.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/module_tree.hpp"
 #include "tfsift/config/test_file.hpp"
@@ -73,11 +74,39 @@ private:
     // test file's own scope: its variables and a run's inputs). `run`: the
     // run the expression belongs to, if any.
     void check_expression(const config::Expression& e, const config::Module* module, std::optional<std::size_t> run) {
-        if (e.native == nullptr) return;  // JSON test files: not checked
-        for (const hcl::ScopeTraversalExpr* t : hcl::referenced_traversals(*e.native)) {
+        if (e.native != nullptr) check_native(*e.native, module, run);
+        if (e.json != nullptr) check_json(*e.json, module, run);
+    }
+
+    // In a JSON test file every string of an expression's value is a
+    // template (`"${run.setup.id != \"\"}"`), as in `.tf.json` files.
+    void check_json(const json::Value& v, const config::Module* module, std::optional<std::size_t> run) {
+        if (v.is_array()) {
+            for (const json::Value& item : v.items) check_json(item, module, run);
+        } else if (v.is_object()) {
+            for (const json::Member& m : v.members) check_json(m.value, module, run);
+        } else if (v.is_string()) {
+            if (v.text.find("${") == std::string::npos && v.text.find("%{") == std::string::npos) return;
+            const auto parsed = shared_json_string(v, true);
+            if (parsed->expr == nullptr) return;  // the loader reports what does not parse
+            json_string_ = &v;
+            json_text_ = parsed->source.get();
+            check_native(*parsed->expr, module, run);
+            json_string_ = nullptr;
+            json_text_ = nullptr;
+        }
+    }
+
+    // `range` of the expression being checked, in the test file.
+    [[nodiscard]] Range in_file(Range range) const {
+        return json_string_ == nullptr ? range : json_string_file_range(*json_string_, json_text_, range);
+    }
+
+    void check_native(const hcl::Expr& e, const config::Module* module, std::optional<std::size_t> run) {
+        for (const hcl::ScopeTraversalExpr* t : hcl::referenced_traversals(e)) {
             if (t->steps.empty() || t->steps[0].kind != hcl::StepKind::attr) continue;
             const std::string name(t->steps[0].name);
-            const Range through_name{t->range.start, t->steps[0].range.end};
+            const Range through_name = in_file(Range{t->range.start, t->steps[0].range.end});
             if (t->root == "run") {
                 check_run_reference(*t, name, through_name, run);
             } else if (t->root == "var") {
@@ -125,9 +154,10 @@ private:
         const config::Module* module = module_of(file_.runs[index]);
         const std::string output(t.steps[1].name);
         if (module == nullptr || module->outputs.count(output) != 0) return;
-        report(t.steps[1].range, fmt::format("Unsupported attribute: The run \"{}\" has no output named \"{}\": the "
-                                             "module it runs does not declare it.",
-                                             name, output));
+        report(in_file(t.steps[1].range),
+               fmt::format("Unsupported attribute: The run \"{}\" has no output named \"{}\": the "
+                           "module it runs does not declare it.",
+                           name, output));
     }
 
     // An `expect_failures` item must name an object of the configuration
@@ -181,6 +211,10 @@ private:
     std::set<std::string> test_variables_;
     std::set<std::string> module_variables_;
     std::vector<std::string> run_names_;
+    // While a string of a JSON test file is checked: the string, and the
+    // text its expression was parsed from.
+    const json::Value* json_string_ = nullptr;
+    const SourceFile* json_text_ = nullptr;
 };
 
 void check(const LintContext& ctx, FindingSink& sink) {
@@ -205,8 +239,9 @@ Rule test_reference_invalid() {
         "the test file's `variables` or `variable` blocks, or of a `terraform.tfvars` / `*.auto.tfvars` file "
         "beside the tests; in an `assert`, `output.NAME` must be an output of the module the run executes; each "
         "`expect_failures` item must name a variable, output, resource or data source that module declares. "
-        "Variables given on the command line (`-var`, `TF_VAR_`) are not known to tfsift. Test files in JSON "
-        "syntax are not checked.";
+        "In test files in JSON syntax (`.tftest.json`) the templates of the same places are checked "
+        "(`\"condition\": \"${run.setup.id != \\\"\\\"}\"`). Variables given on the command line (`-var`, "
+        "`TF_VAR_`) are not known to tfsift.";
     r.doc.why =
         "`terraform test` reports these only when it reaches the run, after applying the runs before it; a "
         "misspelt run or output name costs a full test cycle in CI.";

@@ -462,15 +462,7 @@ private:
 
 Range ExpressionSite::file_range(Range range) const {
     if (json_string == nullptr) return range;
-    const Range whole = json_string->range;
-    const std::uint32_t quoted = whole.end.byte - whole.start.byte;
-    // The string's bytes in the file are its decoded text between quotes
-    // exactly when nothing was escaped.
-    if (quoted < 2 || text == nullptr || quoted - 2 != text->text().size() || range.end.byte > quoted - 2) {
-        return whole;
-    }
-    const std::uint32_t base = whole.start.byte + 1;
-    return Range{Pos{base + range.start.byte}, Pos{base + range.end.byte}};
+    return json_string_file_range(*json_string, text, range);
 }
 
 void for_each_expression(const config::LoadedModule& module, const SiteVisitor& visit) {

@@ -54,6 +54,16 @@ JsonStringExpression parse_json_string(const json::Value& value, bool as_templat
     return out;
 }
 
+Range json_string_file_range(const json::Value& value, const SourceFile* text, Range range) {
+    const Range whole = value.range;
+    const std::uint32_t quoted = whole.end.byte - whole.start.byte;
+    if (quoted < 2 || text == nullptr || quoted - 2 != text->text().size() || range.end.byte > quoted - 2) {
+        return whole;
+    }
+    const std::uint32_t base = whole.start.byte + 1;
+    return Range{Pos{base + range.start.byte}, Pos{base + range.end.byte}};
+}
+
 std::shared_ptr<const JsonStringExpression> shared_json_string(const json::Value& value, bool as_template) {
     ModuleMemo* memo = ModuleMemo::active();
     if (memo == nullptr) return std::make_shared<const JsonStringExpression>(parse_json_string(value, as_template));

@@ -35,6 +35,12 @@ struct JsonStringExpression {
 };
 JsonStringExpression parse_json_string(const json::Value& value, bool as_template);
 
+// `range`, a range of `text` (the decoded content of the JSON string `value`,
+// as parse_json_string reads it), in the file that holds `value`. Inside a
+// string without escapes the offsets carry over; after an escape they would
+// not, so the whole string stands for them.
+Range json_string_file_range(const json::Value& value, const SourceFile* text, Range range);
+
 // The same, parsed once per string while a ModuleMemo lives (several rules
 // walk the same `.tf.json` files), else each time.
 std::shared_ptr<const JsonStringExpression> shared_json_string(const json::Value& value, bool as_template);
