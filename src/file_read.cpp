@@ -243,8 +243,22 @@ std::string size_text(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
-// Why a file is not read once the run's budget is reached.
+}  // namespace
+
+std::string memory_budget_reached(const ReadBudget& budget) {
+    return fmt::format(
+        "the run's memory budget of {} was reached (the process's peak resident memory was {} MiB; the option "
+        "--max-memory)",
+        size_text(budget.memory_limit()), budget.memory_at_refusal() >> 20);
+}
+
+namespace {
+
+// Why a file is not read once one of the run's budgets is reached.
 std::string over_budget_message(const std::string& named, const ReadBudget& budget) {
+    if (budget.reached() == ReadBudget::Reached::memory) {
+        return fmt::format("{}: not read: {}", named, memory_budget_reached(budget));
+    }
     return fmt::format(
         "{}: not read: the run's budget of {} for all configuration files together was reached (the "
         "option --max-total-size)",

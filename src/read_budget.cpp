@@ -1,6 +1,14 @@
 #include "tfsift/read_budget.hpp"
 
+#include <sys/resource.h>
+
 namespace tfsift {
+
+std::uint64_t peak_resident_memory() {
+    struct rusage usage {};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
+}
 
 bool ReadBudget::admit(std::uint64_t device, std::uint64_t inode, std::uint64_t size) {
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -8,13 +16,45 @@ bool ReadBudget::admit(std::uint64_t device, std::uint64_t inode, std::uint64_t 
     if (charged_.count(file) != 0) return true;
     // Once one file is refused, every later one is: what is left out is
     // whatever came after that point, not a selection of small files.
-    if (reached_ || size > limit_ - used_) {
-        reached_ = true;
+    if (reached_ != Reached::none) return false;
+    if (memory_limit_ != 0) {
+        // One getrusage call, a fraction of a microsecond: cheap beside the
+        // open and read it comes with.
+        if (const std::uint64_t peak = peak_resident_memory(); peak > memory_limit_) {
+            reached_ = Reached::memory;
+            if (memory_at_refusal_ == 0) memory_at_refusal_ = peak;
+            return false;
+        }
+    }
+    if (size > limit_ - used_) {
+        reached_ = Reached::bytes;
         return false;
     }
     used_ += size;
     charged_.insert(file);
     return true;
+}
+
+bool ReadBudget::memory_passed() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (memory_limit_ == 0) return false;
+    if (memory_at_refusal_ != 0) return true;
+    if (const std::uint64_t peak = peak_resident_memory(); peak > memory_limit_) {
+        if (reached_ == Reached::none) reached_ = Reached::memory;
+        memory_at_refusal_ = peak;
+        return true;
+    }
+    return false;
+}
+
+ReadBudget::Reached ReadBudget::reached() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return reached_;
+}
+
+std::uint64_t ReadBudget::memory_at_refusal() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return memory_at_refusal_;
 }
 
 }  // namespace tfsift

@@ -64,6 +64,10 @@ bool overlays_directory(const ReadPolicy& policy, const std::string& dir);
 // directory listing adds those it lacks.
 std::vector<std::string> overlaid_names(const ReadPolicy& policy, const std::string& dir);
 
+// Why work stops once `budget`'s memory was passed: "the run's memory
+// budget of 1024 MiB was reached (...)".
+std::string memory_budget_reached(const ReadBudget& budget);
+
 enum class ReadFailure : std::uint8_t {
     none,
     missing,           // no such file
@@ -72,7 +76,7 @@ enum class ReadFailure : std::uint8_t {
     not_regular,  // FIFO, device, socket
     outside_root,
     too_large,
-    over_budget,  // the run's budget of bytes was reached (ReadPolicy::budget)
+    over_budget,  // the run's budget of bytes or of memory was reached (ReadPolicy::budget)
     io_error,     // EACCES, EIO, short read, ...
 };
 

@@ -1,13 +1,17 @@
-// The bytes of configuration one lint run may read, all files together.
+// What one lint run may read and hold: the bytes of its configuration files,
+// all files together, and the memory the process may reach before it reads
+// another file.
 //
 // The size of one file is bounded (`max_file_size`), but a repository can
 // hold any number of files, and a file costs a multiple of its size in
-// memory once it is parsed, decoded and merged. So the files a run loads
-// share one budget: once the next file would pass it, that file and every
-// later one are not read, and each is reported as a file that cannot be
-// read, naming the budget. A file is charged once however often it is read
-// in the run (several trees share a module, a released module is loaded
-// again), by its device and inode.
+// memory once it is parsed, decoded and merged: about 3x for real modules,
+// 30-40x for a file of nothing but tiny blocks. So the files a run loads
+// share one budget of bytes, and before each file is read the process's
+// peak resident memory is compared with a budget of memory. Once either is
+// reached, the file and every later one are not read, and each is reported
+// as a file that cannot be read, naming the budget. A file is charged once
+// however often it is read in the run (several trees share a module, a
+// released module is loaded again), by its device and inode.
 #pragma once
 
 #include <cstdint>
@@ -17,27 +21,50 @@
 
 namespace tfsift {
 
-// The default budget (`tfsift lint --max-total-size`).
+// The default budgets (`tfsift lint --max-total-size`, `--max-memory`).
 inline constexpr std::uint64_t default_max_total_size = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t default_max_memory = std::uint64_t{1} << 30;
+
+// The process's peak resident memory so far, in bytes.
+std::uint64_t peak_resident_memory();
 
 class ReadBudget {
 public:
-    explicit ReadBudget(std::uint64_t limit) : limit_(limit) {}
+    // `memory_limit` 0: no budget of memory.
+    explicit ReadBudget(std::uint64_t limit, std::uint64_t memory_limit = 0)
+        : limit_(limit), memory_limit_(memory_limit) {}
 
     // Charges the file (`device`, `inode`) of `size` bytes, unless it was
-    // charged already; false, charging nothing, when the budget was
-    // reached before or this file would pass it. Safe to call from several
+    // charged already; false, charging nothing, when a budget was reached
+    // before, this file would pass the budget of bytes, or the process's
+    // peak memory is past the budget of memory. Safe to call from several
     // threads.
     bool admit(std::uint64_t device, std::uint64_t inode, std::uint64_t size);
 
+    // True when the process's peak resident memory is past the budget of
+    // memory (then no further file is admitted either): asked before work
+    // that adds to what the files read so far cost, such as merging a
+    // module's files.
+    bool memory_passed();
+
+    // Which budget refused the first file refused.
+    enum class Reached : std::uint8_t { none, bytes, memory };
+    [[nodiscard]] Reached reached() const;
+    // The peak resident memory first seen past the budget of memory; 0
+    // while it was not.
+    [[nodiscard]] std::uint64_t memory_at_refusal() const;
+
     [[nodiscard]] std::uint64_t limit() const { return limit_; }
+    [[nodiscard]] std::uint64_t memory_limit() const { return memory_limit_; }
 
 private:
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> charged_;
     std::uint64_t used_ = 0;
-    bool reached_ = false;
+    Reached reached_ = Reached::none;
+    std::uint64_t memory_at_refusal_ = 0;
     const std::uint64_t limit_;
+    const std::uint64_t memory_limit_;
 };
 
 }  // namespace tfsift

@@ -38,6 +38,7 @@ struct LintOptions {
     bool offline = false;                   // --offline: no network, not even for --fix
     unsigned jobs = 0;                      // modules linted at once; 0: one per processor
     std::string max_total_size;             // --max-total-size, e.g. "1GiB"; empty: the default
+    std::string max_memory;                 // --max-memory, e.g. "2GiB"; empty: the default
     std::vector<std::string> command_line;  // for the SARIF invocation
     // Adoption (docs/migrating-from-tflint.md, "Adopting tfsift in a repository with findings").
     bool exit_zero = false;      // --exit-zero: exit 0 even with findings

@@ -94,6 +94,9 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--max-total-size", o.max_total_size,
                    "Read at most this many bytes of configuration files in all (bytes, or with KiB/MiB/GiB; "
                    "default 256MiB)");
+    cmd.add_option("--max-memory", o.max_memory,
+                   "Read no further configuration file once the process's peak memory passes this (bytes, or "
+                   "with KiB/MiB/GiB; default 1GiB; 0: no limit)");
     cmd.add_flag("--exit-zero", o.exit_zero, "Exit 0 even when there are findings (2 still means an error)");
     cmd.add_option("--write-baseline", o.write_baseline,
                    "Record the current findings in FILE (with --baseline later, only new findings are reported)");
@@ -219,6 +222,17 @@ int run_lint(const LintOptions& options) {
             return exit_failure;
         }
         request.max_total_size = *bytes;
+    }
+    if (!options.max_memory.empty()) {
+        // "0" turns the budget of memory off.
+        auto bytes =
+            options.max_memory == "0" ? std::optional<std::uint64_t>(0) : lint::parse_byte_size(options.max_memory);
+        if (!bytes) {
+            fmt::print(stderr, "tfsift: --max-memory \"{}\" is not a size such as 512MiB or 2GiB\n",
+                       report::escape_control_characters(options.max_memory));
+            return exit_failure;
+        }
+        request.max_memory = *bytes;
     }
     request.catalogue = lint::builtin_rules();
     request.paths = options.paths;

@@ -35,6 +35,7 @@
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/hcl/eval.hpp"
+#include "tfsift/read_budget.hpp"
 
 namespace tfsift::config {
 
@@ -877,6 +878,32 @@ private:
             sources[src.get()] = src;
             sources_by_path.emplace(src->path(), src);
             out->parsed.push_back(file->parsed);
+        }
+        if (policy.budget && !out->decoded.empty() && policy.budget->memory_passed()) {
+            // Merging copies what the files decoded into, and the rules
+            // that follow cost as much again: past the budget of memory
+            // the directory's files are let go, each reported as a file
+            // that was not loaded.
+            const std::string why = memory_budget_reached(*policy.budget);
+            for (const auto& name : out->names) {
+                const std::string rel = file_path(dir, name);
+                const std::string named = under_root(rel);
+                Diagnostic d;
+                d.code = code::failed_to_read_file;
+                d.summary = "Failed to read file";
+                d.detail = fmt::format("The configuration file \"{}\" could not be loaded: {}", rel, why);
+                d.filename = prefix + name;
+                out->read_failures.push_back(fmt::format("{}: not loaded: {}", named, why));
+                out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr}, false);
+            }
+            std::erase_if(out->diagnostics,
+                          [](const DirectoryDiagnostic& d) { return d.diagnostic.source != nullptr; });
+            out->names.clear();
+            out->is_override.clear();
+            out->decoded.clear();
+            out->parsed.clear();
+            out->stamps.clear();
+            return out;
         }
         const auto started = Clock::now();
         OverrideMerger merger;

@@ -437,7 +437,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // Files do not change during one scan (a fix is applied between two).
     const std::uint64_t scan_id = config::new_scan_id();
     // One budget for the configuration files of every tree the scan loads.
-    const auto budget = std::make_shared<ReadBudget>(request.max_total_size);
+    const auto budget = std::make_shared<ReadBudget>(request.max_total_size, request.max_memory);
     auto started = Clock::now();
     // Settings and engine first (they report errors), then load in parallel.
     std::vector<ModuleRun> runs;

@@ -158,7 +158,8 @@ public:
             policy.follow_external = false;
             policy.max_size = default_max_file_size;
             if (const auto* limit = current.get_as<std::int64_t>("max_file_size");
-                limit != nullptr && limit->get() > 0) {
+                limit != nullptr && limit->get() > 0 &&
+                (users || static_cast<std::uint64_t>(limit->get()) < default_max_file_size)) {
                 policy.max_size = static_cast<std::uint64_t>(limit->get());
             }
             fs::path target = fs::path(target_text->get());
@@ -202,6 +203,15 @@ public:
                 const auto* n = node.as_integer();
                 if (n != nullptr && n->get() > 0) {
                     s_.max_file_size = static_cast<std::uint64_t>(n->get());
+                    if (!users && s_.max_file_size > default_max_file_size) {
+                        // A larger file costs a multiple of its size in
+                        // memory: only the user may allow that.
+                        warning(node, fmt::format("`max_file_size = {}` is lowered to the default, {}: a settings "
+                                                  "file in the repository may not widen what is read; give it in "
+                                                  "a file named with --config",
+                                                  s_.max_file_size, default_max_file_size));
+                        s_.max_file_size = default_max_file_size;
+                    }
                 } else {
                     error(node, "`max_file_size` must be a positive number of bytes");
                 }

@@ -474,6 +474,9 @@ private:
                 request.offline = true;  // never a network request per keystroke
                 request.module_roles = roles_;
                 request.load_cache = load_cache_;
+                // The budget of memory compares the process's peak, which
+                // in a long-lived server is the peak of every run before.
+                request.max_memory = 0;
                 auto r = std::make_shared<lint::LintResult>(lint::run_session(request));
                 for (const auto& [kind, text] : r->messages) {
                     if (kind == lint::MessageKind::error || kind == lint::MessageKind::warning) messages += text + "\n";

@@ -455,6 +455,65 @@ def case_run_budget(c):
     c.says(r, "--max-total-size \"lots\" is not a size", "an invalid --max-total-size")
 
 
+def case_memory_budget(c):
+    """Past the run's budget of memory (--max-memory) no further file is
+    read and a module whose files were read is not merged; each file is
+    reported at 1:1, naming the budget; exit 2. The peak stays near the
+    budget, where without it the same files take several times more."""
+    budget_mib = 64
+    # Two modules of about 3 MiB of one-line resources, about 110 MB each
+    # when loaded: the first is read under the budget; once it has been
+    # decoded, the process is past the budget.
+    root = c.repo("memory", {})
+    for module in ("a", "b"):
+        os.makedirs(os.path.join(root, module))
+        dense_file(os.path.join(root, module, "main.tf"), 3 << 20)
+    r = c.lint(root, "--jobs", "1", "--format", "compact", "--max-memory", f"{budget_mib}MiB", "-r", ".")
+    c.exits(r, 2, "a run past its memory budget")
+    budget = f"the run's memory budget of {budget_mib} MiB was reached"
+    c.says(r, f"tfsift: cannot read a/main.tf: not loaded: {budget}", "a run past its memory budget")
+    c.says(r, f"tfsift: cannot read b/main.tf: not read: {budget}", "a run past its memory budget")
+    c.says(r, "the option --max-memory", "a run past its memory budget")
+    for name in ("a/main.tf", "b/main.tf"):
+        c.expect(f"{name}:1:1: error[syntax-error] Failed to read file".encode() in r.out,
+                 f"a run past its memory budget: no finding at {name}:1:1:\n{r.out.decode()[:2000]}")
+    c.absent(r, "duplicate-block", "a run past its memory budget")
+    loaded_kib = 2 * (3 << 20) * DENSE_RATIO // 1024
+    c.expect(r.max_rss_kib < loaded_kib // 2,
+             f"a run past its memory budget: peak RSS {r.max_rss_kib} KiB, not well under the {loaded_kib} KiB "
+             "both modules could take")
+    # The budget off: both modules are linted.
+    r = c.lint(root, "--jobs", "1", "--format", "compact", "--max-memory", "0", "-r", ".")
+    c.exits(r, 1, "no memory budget")
+    c.absent(r, "memory budget", "no memory budget")
+    r = c.lint(root, "--max-memory", "lots", ".")
+    c.exits(r, 2, "an invalid --max-memory")
+    c.says(r, "--max-memory \"lots\" is not a size", "an invalid --max-memory")
+
+
+def case_repository_max_file_size(c):
+    """A repository's .tfsift.toml may lower max_file_size but not raise it
+    past the default: a larger file costs a multiple of its size in memory,
+    which only the user may allow (--config)."""
+    root = c.repo("max-file-size", {"main.tf": "locals {}\n", ".tfsift.toml": "max_file_size = 1073741824\n"})
+    r = c.lint(root, ".")
+    c.bounded(r, "a committed max_file_size over the default")
+    c.says(r, ".tfsift.toml:1:17: warning: `max_file_size = 1073741824` is lowered to the default, 67108864",
+           "a committed max_file_size over the default")
+    user_settings = os.path.join(c.scratch, "user-max.toml")
+    with open(user_settings, "w") as f:
+        f.write("max_file_size = 1073741824\n")
+    r = c.lint(root, "--config", user_settings, ".")
+    c.bounded(r, "max_file_size from --config")
+    c.absent(r, "is lowered", "max_file_size from --config")
+    root = c.repo("max-file-size-lower", {"main.tf": "locals {}\n" + "#" * 2000 + "\n",
+                                          ".tfsift.toml": "max_file_size = 1000\n"})
+    r = c.lint(root, ".")
+    c.exits(r, 2, "a committed max_file_size under the default")
+    c.says(r, "more than the limit of 1000 bytes (the setting max_file_size)",
+           "a committed max_file_size under the default")
+
+
 # ---- 3. silent success -------------------------------------------------------
 
 def case_unreadable_directory(c):
@@ -813,6 +872,8 @@ CASES = {
     "file-too-large": case_file_too_large,
     "dense-file": case_dense_file,
     "run-budget": case_run_budget,
+    "memory-budget": case_memory_budget,
+    "repository-max-file-size": case_repository_max_file_size,
     "unreadable-directory": case_unreadable_directory,
     "path-too-deep": case_path_too_deep,
     "extend-chain": case_extend_chain,

@@ -156,7 +156,7 @@ foreach(case IN ITEMS environ-symlink repository-settings-widen passwd-symlink m
                       file-too-large unreadable-directory path-too-deep extend-chain settings-directory
                       dangling-lock state-errors dev-full debug-parse-status control-characters report-injection
                       report-out-of-memory lock-write-failure exit-codes module-symlink-loop ignore-inputs
-                      dense-file run-budget)
+                      dense-file run-budget memory-budget repository-max-file-size)
   add_test(NAME hostile-${case}
     COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/hostile_repository_check.py
             --tfsift $<TARGET_FILE:tfsift> --case ${case})

@@ -59,3 +59,40 @@ TEST_CASE("a file past the budget is not read, by path or by name, and says why"
                                      "together was reached (the option --max-total-size)");
     }
 }
+
+TEST_CASE("the budget of memory refuses every file once the process's peak passes it", "[read-budget]") {
+    // Any process has a peak of more than one KiB, and none of a PiB.
+    ReadBudget roomy(1 << 20, std::uint64_t{1} << 50);
+    CHECK(roomy.admit(1, 1, 10));
+    CHECK_FALSE(roomy.memory_passed());
+    CHECK(roomy.reached() == ReadBudget::Reached::none);
+
+    ReadBudget tight(1 << 20, 1024);
+    CHECK_FALSE(tight.admit(1, 1, 10));
+    CHECK(tight.reached() == ReadBudget::Reached::memory);
+    CHECK(tight.memory_at_refusal() >= peak_resident_memory() / 2);
+    CHECK(tight.memory_at_refusal() > 1024);
+    CHECK(tight.memory_passed());
+    CHECK_FALSE(tight.admit(1, 2, 1));
+
+    ReadBudget unlimited(1 << 20, 0);  // 0: no budget of memory
+    CHECK(unlimited.admit(1, 1, 10));
+    CHECK_FALSE(unlimited.memory_passed());
+}
+
+TEST_CASE("a file past the budget of memory says which budget and how much was held", "[read-budget]") {
+    const ScratchDir scratch("tfsift-memory-budget");
+    const fs::path root = fs::canonical(scratch.path);
+    const std::string a = (root / "a.tf").string();
+    write_file(a, "# a\n");
+    ReadPolicy policy{root.string(), false, default_max_file_size};
+    policy.budget = std::make_shared<ReadBudget>(1 << 20, 1 << 20);
+    FileContent failure;
+    CHECK(read_source_file(a, policy, failure) == nullptr);
+    CHECK(failure.failure == ReadFailure::over_budget);
+    const std::string held = std::to_string(policy.budget->memory_at_refusal() >> 20);
+    CHECK(failure.message == a +
+                                 ": not read: the run's memory budget of 1 MiB was reached (the process's peak "
+                                 "resident memory was " +
+                                 held + " MiB; the option --max-memory)");
+}

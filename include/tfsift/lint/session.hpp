@@ -113,6 +113,9 @@ struct LintRequest {
     // The bytes of configuration files one pass over the targets may read,
     // all files together (tfsift/read_budget.hpp; --max-total-size).
     std::uint64_t max_total_size = default_max_total_size;
+    // The peak resident memory past which no further file is read
+    // (tfsift/read_budget.hpp; --max-memory); 0: no budget of memory.
+    std::uint64_t max_memory = default_max_memory;
 };
 
 // Where a session's time went, in seconds. Each module is linted as soon as
