@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "tfsift/config/module_files.hpp"
 #include "tfsift/server/file_uri.hpp"
+#include "tfsift/server/module_of_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -67,13 +67,7 @@ const OpenDocument* DocumentStore::find_path(const std::string& path) const {
 std::vector<const OpenDocument*> DocumentStore::in_directory(const std::string& dir) const {
     std::vector<const OpenDocument*> out;
     for (const auto& [uri, doc] : documents_) {
-        const fs::path path(doc.path);
-        const fs::path parent = path.parent_path();
-        // A test file in the module's test directory is one of its files.
-        const bool test_file = config::is_test_file_name(path.filename().string()) &&
-                               parent.filename() == std::string(config::default_test_directory) &&
-                               parent.parent_path() == fs::path(dir);
-        if (parent == fs::path(dir) || test_file) out.push_back(&doc);
+        if (module_dir_of(doc.path) == dir) out.push_back(&doc);
     }
     return out;
 }

@@ -36,6 +36,7 @@
 #include "tfsift/server/hover.hpp"
 #include "tfsift/server/lsp_diagnostics.hpp"
 #include "tfsift/server/message_framing.hpp"
+#include "tfsift/server/module_of_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -66,19 +67,6 @@ constexpr std::chrono::seconds settle_limit{20};
 constexpr int log_error = 1;
 constexpr int log_warning = 2;
 constexpr int log_info = 3;
-
-// The module a file belongs to: its directory, except for a test file in a
-// module's test directory (`tests/`), which belongs to the module above it,
-// as `terraform test` reads it.
-std::string module_dir_of(const std::string& path) {
-    const fs::path p(path);
-    const fs::path parent = p.parent_path();
-    if (config::is_test_file_name(p.filename().string()) &&
-        parent.filename() == std::string(config::default_test_directory)) {
-        return parent.parent_path().string();
-    }
-    return parent.string();
-}
 
 // Files editors write beside the ones being edited, which never concern a
 // lint: Emacs's lock files (`.#main.tf`) and auto-saves (`#main.tf#`), and
@@ -255,7 +243,8 @@ private:
         json watchers = json::array();
         for (const char* glob :
              {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json", "**/*.tofu.json",
-              "**/*.tftest.hcl", "**/*.tftest.json", "**/*.tofutest.hcl", "**/*.tofutest.json"}) {
+              "**/*.tftest.hcl", "**/*.tftest.json", "**/*.tofutest.hcl", "**/*.tofutest.json", "**/*.tfquery.hcl",
+              "**/*.tfquery.json", "**/*.tfmock.hcl", "**/*.tfmock.json"}) {
             watchers.push_back({{"globPattern", glob}});
         }
         send({{"jsonrpc", "2.0"},
@@ -372,13 +361,16 @@ private:
                 load_cache_->clear();  // excludes and engines may have changed
                 continue;
             }
-            const std::string dir = module_dir_of(p.string());
+            const std::string name = p.filename().string();
             load_cache_->forget_file(p.string());
-            if (modules_.count(dir)) schedule_locked(dir);  // a lock, configuration or test file changed on disk
+            const std::string dir = module_dir_of(p.string());
+            if (modules_.count(dir))
+                schedule_locked(dir);  // a lock, configuration, test, query or mock file changed on disk
             // A configuration file saved, created or deleted may add or drop
             // a module call, wherever it is: the roles of what it calls follow.
-            const std::string name = p.filename().string();
-            if (name != ".terraform.lock.hcl" && !config::is_test_file_name(name)) {
+            if (name != ".terraform.lock.hcl" && !config::is_test_file_name(name) &&
+                config::select_query_files({name}, Engine::terraform).empty() &&
+                config::select_mock_data_files({name}).empty()) {
                 refresh_roles_locked(p.parent_path().string(), options_.debounce);
             }
         }

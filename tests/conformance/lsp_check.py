@@ -249,6 +249,82 @@ def test_file_cases(tfsift, check):
         client.proc.wait(timeout=TIMEOUT)
 
 
+QUERY_MODULE = ('terraform {\n  required_providers {\n    aws = {\n      source = "hashicorp/aws"\n    }\n  }\n}\n\n'
+                'provider "aws" {}\n')
+QUERY_FILE = 'list "aws_instance" "all" {\n  provider = aws\n%s}\n'
+
+
+def query_file_cases(tfsift, check):
+    """Query files (Terraform 1.14), read from the module's directory, get
+    their findings published like its configuration files, from the buffer
+    and from disk."""
+    with tempfile.TemporaryDirectory(prefix="tfsift-lsp-query-") as tmp:
+        tmp = os.path.realpath(tmp)
+        os.makedirs(os.path.join(tmp, ".git"))
+        module = os.path.join(tmp, "mod")
+        os.makedirs(module)
+        write(os.path.join(module, "main.tf"), QUERY_MODULE)
+        query_path = os.path.join(module, "search.tfquery.hcl")
+        broken = QUERY_FILE % "  depends_on = [provider.aws]\n"
+        write(query_path, broken)
+        query_uri = uri_of(query_path)
+        client = Client([tfsift, "server", "--debounce", "20"], cwd=tmp)
+        watching = {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}}}
+        client.call("initialize", {"processId": None, "rootUri": uri_of(tmp), "capabilities": watching})
+        client.notify("initialized", {})
+        registration = client.wait_for(lambda m: m.get("method") == "client/registerCapability",
+                                       "the registration of file watchers")
+        client.send({"jsonrpc": "2.0", "id": registration["id"], "result": None})
+        globs = {w["globPattern"] for r in registration["params"]["registrations"]
+                 for w in r["registerOptions"]["watchers"]}
+        for kind in ("tfquery", "tfmock"):
+            check({"**/*.%s.hcl" % kind, "**/*.%s.json" % kind} <= globs,
+                  "the server watches %s files (%s)" % (kind, sorted(globs)))
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": query_uri, "languageId": "terraform",
+                                                                "version": 1, "text": broken}})
+        d = client.diagnostics(query_uri, 1)
+        check(codes(d) == ["invalid-configuration"] and d[0]["range"]["start"]["line"] == 2,
+              "a query file opened: its finding published at its position (%s)" % d)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": query_uri, "version": 2},
+                                                 "contentChanges": [{"text": QUERY_FILE % ""}]})
+        d = client.diagnostics(query_uri, 2)
+        check(d == [], "an unsaved edit that repairs the query file clears its finding (%s)" % d)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": query_uri}})
+        client.diagnostics(query_uri, until=lambda d: codes(d) == ["invalid-configuration"])
+        write(query_path, QUERY_FILE % "")
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": query_uri, "type": 2}]})
+        d = client.diagnostics(query_uri, until=lambda d: d == [])
+        check(d == [], "a query file repaired on disk: its module linted again, the finding withdrawn (%s)" % d)
+        # A mock data file, in a directory below the module that a test
+        # file names as a mock provider's source: saved with a duplicate,
+        # the module is linted again and the finding lands in the mock file.
+        os.makedirs(os.path.join(module, "tests", "mocks"))
+        write(os.path.join(module, "tests", "basic.tftest.hcl"),
+              'mock_provider "aws" {\n  source = "./tests/mocks"\n}\n\nrun "plans" {\n  command = plan\n}\n')
+        client.notify("workspace/didChangeWatchedFiles",
+                      {"changes": [{"uri": uri_of(os.path.join(module, "tests", "basic.tftest.hcl")), "type": 1}]})
+        mock_path = os.path.join(module, "tests", "mocks", "aws.tfmock.hcl")
+        mock_uri = uri_of(mock_path)
+        write(mock_path, 'mock_resource "aws_instance" {}\nmock_resource "aws_instance" {}\n')
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": mock_uri, "type": 1}]})
+        d = client.diagnostics(mock_uri, until=lambda d: len(d) > 0)
+        check(codes(d) == ["invalid-configuration"] and d[0]["range"]["start"]["line"] == 1,
+              "a mock data file saved with a duplicate: its finding published in it (%s)" % d)
+        write(mock_path, 'mock_resource "aws_instance" {}\n')
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": mock_uri, "type": 2}]})
+        d = client.diagnostics(mock_uri, until=lambda d: d == [])
+        check(d == [], "the mock data file repaired on disk: the finding withdrawn (%s)" % d)
+        duplicated = 'mock_resource "aws_instance" {}\n\nmock_resource "aws_instance" {}\n'
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": mock_uri, "languageId": "terraform",
+                                                                "version": 1, "text": duplicated}})
+        d = client.diagnostics(mock_uri, 1)
+        check(codes(d) == ["invalid-configuration"] and d[0]["range"]["start"]["line"] == 2,
+              "a mock data file opened with an unsaved duplicate: its finding published (%s)" % d)
+        client.call("shutdown", None)
+        client.notify("exit", None)
+        client.proc.wait(timeout=TIMEOUT)
+
+
 def editor_cases(tfsift, check):
     """What real clients (Neovim 0.7, eglot 1.9) do that a scripted happy
     path does not: requests sent in the same write as the change they follow,
@@ -770,6 +846,7 @@ def main():
         check(code == 1, "exit without shutdown: exit code 1 (got %s)" % code)
 
     test_file_cases(args.tfsift, check)
+    query_file_cases(args.tfsift, check)
     editor_cases(args.tfsift, check)
 
     print("%.1f s" % (time.monotonic() - started))

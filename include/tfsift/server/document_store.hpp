@@ -32,8 +32,8 @@ public:
     [[nodiscard]] const OpenDocument* find(const std::string& uri) const;
     // The open document whose absolute path is `path`, if any.
     [[nodiscard]] const OpenDocument* find_path(const std::string& path) const;
-    // The open documents of the module in `dir` (absolute): those directly
-    // inside it, and the test files in its test directory (`tests/`).
+    // The open documents of the module in `dir` (absolute): those
+    // module_dir_of places in it.
     [[nodiscard]] std::vector<const OpenDocument*> in_directory(const std::string& dir) const;
     // Every open document that exists on disk, by canonical path: the texts
     // a lint reads instead of the files (LintRequest::overlays).
