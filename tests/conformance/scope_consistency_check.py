@@ -7,7 +7,11 @@ root as the working directory:
   1. `tfsift lint -r .`                  the whole repository;
   2. `tfsift lint DIR`                   each module directory alone;
   3. `tfsift lint DIR/FILE`              each configuration file alone, as a
-                                         pre-commit hook passes files.
+                                         pre-commit hook passes files;
+  4. `tfsift lint -r LINK/REPO`          the whole repository again, named
+                                         through a symbolic link to the
+                                         directory that holds it (from that
+                                         directory's parent).
 For every module directory, the findings located in its own files (rule,
 severity, message, range) must be the same in all three. Prints the count of
 module directories that agree and the first differences; exit status 1 when
@@ -102,7 +106,7 @@ def main():
     if not repos:
         print("no repositories given")
         return 2
-    total = agreed = files = 0
+    total = agreed = files = linked_agreed = 0
     failures = []
     with tempfile.TemporaryDirectory(prefix="tfsift-scope-") as scratch, \
             concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -114,6 +118,24 @@ def main():
             if findings is None:
                 failures.append("%s: recursive lint failed: %s" % (src, err))
                 continue
+            # The same repository named through a link: the same findings.
+            parent = os.path.dirname(root)
+            os.symlink(os.path.basename(parent), parent + "-link")
+            linked_name = os.path.basename(parent) + "-link/" + os.path.basename(root)
+            linked, err = lint(tfsift, scratch, ["--recursive", "--no-gitignore", linked_name])
+            if linked is None:
+                failures.append("%s: recursive lint through a link failed: %s" % (src, err))
+            else:
+                prefix = linked_name + "/"
+                got = sorted(tuple(v.replace(prefix, "") if isinstance(v, str) else v for v in k)
+                             for k in map(key, linked))
+                want = sorted(map(key, findings))
+                if got == want:
+                    linked_agreed += 1
+                else:
+                    failures.append("%s: the recursive run through a symbolic link differs:\n    only through the link: "
+                                    "%s\n    only directly: %s" % (os.path.basename(src), sorted(set(got) - set(want))[:3],
+                                                                 sorted(set(want) - set(got))[:3]))
             mods = module_dirs(root)[::args.sample]
             jobs = {pool.submit(check_module, tfsift, root, rel, names, own(findings, rel)): rel
                     for rel, names in mods}
@@ -132,7 +154,8 @@ def main():
         print(f)
     if len(failures) > 20:
         print("... and %d more" % (len(failures) - 20))
-    print("%d of %d module directories (%d files) get identical findings in every scope" % (agreed, total, files))
+    print("%d of %d module directories (%d files) get identical findings in every scope; %d of %d repositories "
+          "the same through a symbolic link" % (agreed, total, files, linked_agreed, len(repos)))
     return 0 if agreed == total and total > 0 and not failures else 1
 
 

@@ -253,7 +253,8 @@ set_tests_properties(lint-corpus-report PROPERTIES TIMEOUT 600)
 
 # ---- the same findings in every scope; adopting tfsift (issue 14) -----------
 # scope-consistency: every module directory gets the same findings from a
-# recursive run of its repository, a run of the directory and a run per file.
+# recursive run of its repository, a run of the directory, a run per file and
+# a recursive run through a symbolic link to the repository's directory.
 # CI checks the rule fixtures (one repository) and one corpus repository; the
 # whole corpus is `scope_consistency_check.py --corpus ../shared/corpus`
 # (CONTRIBUTING.md, "Proving the loader and the linter").
