@@ -369,7 +369,9 @@ TestRun Decoder::decode_test_run(const ContentBlock& b) {
     if (const auto* a = c.attribute("skip_cleanup")) {
         experimental_test_attribute(*a);
         if (auto v = decode_bool(*a)) skip_cleanup = v->value.get<bool>();
-        run_skip_cleanup_range_ = a->name_range;
+        // A run that keeps its cleanup (`skip_cleanup = false`) does not
+        // count as a second skip_cleanup for its state.
+        if (skip_cleanup) run_skip_cleanup_range_ = a->name_range;
         if (!skip_cleanup && r.has_backend) {
             ctx_.error(code::skip_cleanup_false_with_backend,
                        "Cannot use `skip_cleanup=false` in a run block that contains a backend block",

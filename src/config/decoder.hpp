@@ -316,7 +316,7 @@ private:
     ConfigFile out_;
     TestFile test_out_;
     bool test_skip_cleanup_ = false;               // the file's `test` block sets skip_cleanup
-    std::optional<Range> run_skip_cleanup_range_;  // of the run being decoded
+    std::optional<Range> run_skip_cleanup_range_;  // of the run being decoded, if it skips cleanup
     Range run_backend_range_;                      // of the run being decoded
     std::vector<std::size_t> decoded_runs_;        // the runs decoded without errors
 };
