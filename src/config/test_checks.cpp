@@ -117,14 +117,14 @@ void check_provider_types(const TestFile& file, std::string_view name, const Loa
         }
         return nullptr;
     };
-    const std::string repeated = " or other provider definitions with the same name,";
+    const std::string repeated = ", or other provider definitions with the same name,";
     auto mismatch = [&](const TestProvider& p, const std::string& root_key, const std::string& root_type, bool alone) {
         const std::string& type = assigned[p.name];
         if (type == root_type) return;
         out.push_back({Severity::error, code::provider_type_mismatch, "Provider type mismatch",
                        fmt::format("The provider \"{}\" in {} represents provider \"{}\", but \"{}\" in the root "
                                    "module represents \"{}\".\n\nThis means the provider definition for \"{}\" "
-                                   "within {},{} {} been referenced by multiple run blocks and assigned to different "
+                                   "within {}{} {} been referenced by multiple run blocks and assigned to different "
                                    "provider types.",
                                    p.key(), name, shown(type, engine), root_key, shown(root_type, engine), p.key(),
                                    name, alone ? "" : repeated, alone ? "has" : "have"),
@@ -142,7 +142,7 @@ void check_provider_types(const TestFile& file, std::string_view name, const Loa
                 out.push_back({Severity::error, code::provider_type_mismatch, "Provider type mismatch",
                                fmt::format("The local name \"{}\" in {} represents provider \"{}\", but \"{}\" in "
                                            "the root module represents \"{}\".\n\nThis means the provider "
-                                           "definition for \"{}\" within {},{} have been referenced by multiple run "
+                                           "definition for \"{}\" within {}{} have been referenced by multiple run "
                                            "blocks and assigned to different provider types.",
                                            parent, name, shown(parent_type, engine), local_name(p.child_key),
                                            shown(child_type, engine), parent, name, repeated),
