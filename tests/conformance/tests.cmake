@@ -332,6 +332,14 @@ add_test(NAME docs-links
           --tfsift $<TARGET_FILE:tfsift>)
 set_tests_properties(docs-links PROPERTIES TIMEOUT 120)
 
+# ---- the load-time diagnostics of test, mock data and query files: every row
+# of docs/test-file-diagnostics.md (a check of Terraform's loader) names
+# fixture lines that produce its summary ----------------------------------------
+add_test(NAME test-file-diagnostics
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_file_diagnostics_check.py --source ${PROJECT_SOURCE_DIR}
+          --tfsift $<TARGET_FILE:tfsift>)
+set_tests_properties(test-file-diagnostics PROPERTIES TIMEOUT 120)
+
 # ---- no invented links: every report format over the corpus carries no
 # github.com/tfsift, and without a configured home page (TFSIFT_HOMEPAGE, empty
 # by default) no link of tfsift's own --------------------------------------
