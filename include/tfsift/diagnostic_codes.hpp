@@ -275,6 +275,8 @@ inline constexpr std::string_view variable_default_type_mismatch = "variable-def
 inline constexpr std::string_view variables_not_allowed = "variables-not-allowed";
 inline constexpr std::string_view version_constraints_inside_provider_configuration_blocks_are_deprecated =
     "version-constraints-inside-provider-configuration-blocks-are-deprecated";
+inline constexpr std::string_view version_constraints_not_allowed_in_test_files =
+    "version-constraints-not-allowed-in-test-files";
 
 }  // namespace tfsift::code
 
@@ -520,6 +522,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::variable_default_type_mismatch,
     code::variables_not_allowed,
     code::version_constraints_inside_provider_configuration_blocks_are_deprecated,
+    code::version_constraints_not_allowed_in_test_files,
 };
 
 }  // namespace tfsift

@@ -371,7 +371,15 @@ void Decoder::decode_provider(const ContentBlock& b) {
             }
         }
     }
-    if (const auto* a = c.attribute("version")) {
+    if (const auto* a = c.attribute("version"); a != nullptr && test_file_ && engine_ == Engine::terraform) {
+        // Terraform's decodeProviderBlock for test files (provider.go:101):
+        // an error, and the constraint is not read.
+        ctx_.error(code::version_constraints_not_allowed_in_test_files,
+                   "Version constraints are not allowed in test files",
+                   "A provider block of a test file cannot constrain the provider's version: give the constraint in "
+                   "the required_providers block of the module that uses the provider.",
+                   a->expr.range);
+    } else if (a != nullptr) {
         ctx_.warning(code::version_constraints_inside_provider_configuration_blocks_are_deprecated,
                      "Version constraints inside provider configuration blocks are deprecated",
                      "Terraform 0.13 and earlier allowed provider version constraints inside the provider "

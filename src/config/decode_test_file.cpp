@@ -712,6 +712,7 @@ std::vector<ProviderPassing> Decoder::decode_passed_providers(const ContentAttr&
 
 TestFile Decoder::run_test_file() {
     test_out_.source = ctx_.file;
+    test_file_ = true;
     if (pf_.native) {
         decode_test_root(BodyRef{pf_.native->body, nullptr, {}});
     } else if (pf_.json) {

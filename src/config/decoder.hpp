@@ -315,6 +315,7 @@ private:
     std::size_t limited_up_to_ = 0;  // the diagnostics before this index went through limit_
     ConfigFile out_;
     TestFile test_out_;
+    bool test_file_ = false;                       // decoding a test file (run_test_file)
     bool test_skip_cleanup_ = false;               // the file's `test` block sets skip_cleanup
     std::optional<Range> run_skip_cleanup_range_;  // of the run being decoded, if it skips cleanup
     Range run_backend_range_;                      // of the run being decoded
