@@ -110,6 +110,7 @@ inline constexpr std::string_view invalid_data_resource_name = "invalid-data-res
 inline constexpr std::string_view invalid_data_source_name = "invalid-data-source-name";
 inline constexpr std::string_view invalid_default_value_for_optional_attribute =
     "invalid-default-value-for-optional-attribute";
+inline constexpr std::string_view invalid_depends_on_action_reference = "invalid-depends-on-action-reference";
 inline constexpr std::string_view invalid_deprecated_value = "invalid-deprecated-value";
 inline constexpr std::string_view invalid_each_reference_in_replace_triggered_by_expression =
     "invalid-each-reference-in-replace-triggered-by-expression";
@@ -373,6 +374,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_data_resource_name,
     code::invalid_data_source_name,
     code::invalid_default_value_for_optional_attribute,
+    code::invalid_depends_on_action_reference,
     code::invalid_deprecated_value,
     code::invalid_each_reference_in_replace_triggered_by_expression,
     code::invalid_ephemeral_resource_lifecycle_argument,

@@ -168,8 +168,17 @@ std::vector<Traversal> Decoder::decode_depends_on(const ContentAttr& a) {
     auto items = detail::expr_list(ctx_, a.expr);
     if (!items) return out;
     for (const auto& e : *items) {
-        if (const auto* t = detail::traversal_for_expr(ctx_, e, false, true, false))
-            out.push_back(detail::make_traversal(ctx_, *t, e));
+        const auto* t = detail::traversal_for_expr(ctx_, e, false, true, false);
+        if (t == nullptr) continue;
+        // Terraform (since v1.14, with its action blocks) refuses an action
+        // in these lists when it reads them, and leaves the item out.
+        if (engine_ == Engine::terraform && t->root == "action") {
+            ctx_.error(code::invalid_depends_on_action_reference, "Invalid depends_on Action Reference",
+                       fmt::format("{} cannot name an action; name a resource or a data source instead.", a.name),
+                       e.range);
+            continue;
+        }
+        out.push_back(detail::make_traversal(ctx_, *t, e));
     }
     return out;
 }
