@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "decoder.hpp"
+#include "override_target.hpp"
 #include "tfsift/config/paths.hpp"
 #include "tfsift/config/sources.hpp"
 #include "tfsift/diagnostic_codes.hpp"
@@ -521,22 +522,41 @@ std::optional<TestOverride> Decoder::decode_test_override(const ContentBlock& b)
     const hcl::ScopeTraversalExpr* t = detail::traversal_for_expr(ctx_, target->expr, false, false, false);
     if (t == nullptr) return std::nullopt;
     o.target = detail::make_traversal(ctx_, *t, target->expr);
-    // The target's names, instance keys left out; then its kind.
-    o.target_names.emplace_back(t->root);
-    for (const auto& step : t->steps) {
-        if (step.kind == hcl::StepKind::attr) o.target_names.emplace_back(step.name);
+    OverrideTargetKind kind = OverrideTargetKind::module;
+    if (terraform) {
+        auto parsed = parse_override_target(*t);
+        if (const auto* err = std::get_if<OverrideTargetError>(&parsed)) {
+            ctx_.error(code::invalid_address, err->summary, err->detail, err->range);
+            return std::nullopt;
+        }
+        OverrideTarget& target = std::get<OverrideTarget>(parsed);
+        kind = target.kind;
+        o.target_names = std::move(target.names);
+    } else {
+        // The target's names, instance keys left out; then its kind.
+        o.target_names.emplace_back(t->root);
+        for (const auto& step : t->steps) {
+            if (step.kind == hcl::StepKind::attr) o.target_names.emplace_back(step.name);
+        }
+        std::size_t i = 0;
+        while (i + 1 < o.target_names.size() && o.target_names[i] == "module") i += 2;
+        const std::size_t rest = o.target_names.size() - i;
+        if (rest == 0 || (rest == 1 && o.target_names[i] == "module")) {
+            kind = OverrideTargetKind::module;
+        } else if (rest == 3 && o.target_names[i] == "data") {
+            kind = OverrideTargetKind::data;
+        } else if (rest == 2 && o.target_names[i] != "data") {
+            kind = OverrideTargetKind::managed;
+        } else {
+            ctx_.error(code::invalid_address, "Invalid address",
+                       "The target must be the address of a module call, a resource or a data source.",
+                       target->expr.range);
+            return std::nullopt;
+        }
     }
-    std::size_t i = 0;
-    while (i + 1 < o.target_names.size() && o.target_names[i] == "module") i += 2;
-    const std::size_t rest = o.target_names.size() - i;
-    const bool is_module = rest == 0 || (rest == 1 && o.target_names[i] == "module");
-    const bool is_data = rest == 3 && o.target_names[i] == "data";
-    const bool is_managed = rest == 2 && o.target_names[i] != "data";
-    if (!is_module && !is_data && !is_managed) {
-        ctx_.error(code::invalid_address, "Invalid address",
-                   "The target must be the address of a module call, a resource or a data source.", target->expr.range);
-        return std::nullopt;
-    }
+    const bool is_module = kind == OverrideTargetKind::module;
+    const bool is_data = kind == OverrideTargetKind::data;
+    const bool is_managed = kind == OverrideTargetKind::managed;
     const std::string subject = o.target->text;
     if (module && !is_module) {
         ctx_.error(code::invalid_override_target, "Invalid override target",
