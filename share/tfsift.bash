@@ -14,6 +14,7 @@ _tfsift_takes_value() {
         "tfsift lint --chdir") return 0 ;;
         "tfsift lint --state") return 0 ;;
         "tfsift lint --var-file") return 0 ;;
+        "tfsift lint --var") return 0 ;;
         "tfsift lint --engine") return 0 ;;
         "tfsift lint --color") return 0 ;;
         "tfsift lint --jobs"|"tfsift lint -j") return 0 ;;
@@ -80,6 +81,7 @@ _tfsift() {
             "tfsift lint --chdir") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --state") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --var-file") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            "tfsift lint --var") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
             "tfsift lint --engine") mapfile -t COMPREPLY < <(compgen -W 'terraform opentofu' -- "$cur") ;;
             "tfsift lint --color") mapfile -t COMPREPLY < <(compgen -W 'auto always never' -- "$cur") ;;
             "tfsift lint --max-total-size") mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
@@ -117,7 +119,7 @@ _tfsift() {
     local options="" subcommands="" values=""
     case "$path" in
         "tfsift") options='--help -h --version'; subcommands='lint rules rule effective lock fetch init server debug completion man'; values='' ;;
-        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --var-file --engine --color --quiet -q --statistics --timings --fix --online --offline --unsafe-fixes --jobs -j --max-total-size --max-memory --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore --callers'; subcommands=''; values='' ;;
+        "tfsift lint") options='--help -h --recursive -r --format -f --output -o --sarif-category --minimum-failure-severity --enable --disable --only --config --chdir --state --var-file --var --engine --color --quiet -q --statistics --timings --fix --online --offline --unsafe-fixes --jobs -j --max-total-size --max-memory --exit-zero --write-baseline --baseline --add-ignore --ignore-reason --diff --show-fixes --preset --no-gitignore --callers'; subcommands=''; values='' ;;
         "tfsift rules") options='--help -h --format -f'; subcommands=''; values='' ;;
         "tfsift rule") options='--help -h --all-markdown'; subcommands=''; values='syntax-error invalid-configuration unused-ignore duplicate-block override-missing-base override-depends-on override-variable-type override-invalid-result override-undocumented module-provider-config module-provider-config-meta provider-alias-undeclared module-alias-not-passed module-not-loaded module-providers-unknown module-providers-incomplete lifecycle-non-literal lifecycle-unknown-argument ignore-changes-meta-argument ignore-changes-wildcard replace-triggered-by-invalid create-before-destroy-conflict create-before-destroy-provisioner condition-constant module-required-providers required-providers-placement provider-local-name-duplicate provider-source-invalid provider-source-missing provider-version-missing provider-version-invalid provider-local-name resource-provider-unresolved shared-module-max-version root-module-unbounded-version provider-legacy-terraform provider-config-removed lock-syntax lock-missing lock-missing-provider lock-stale-provider lock-version-mismatch lock-constraints-drift lock-hash-mismatch lock-platforms-incomplete lock-missing-hashes lock-in-shared-module lock-hash-unsigned lock-signing-key-changed lock-version-downgraded lock-platforms-lost lock-source-moved module-version-unpinned required-version-conflict reference-undeclared reference-invalid terraform-workspace-remote function-call-invalid module-arguments-invalid count-for-each-invalid expression-invalid connection-host-missing unused-declaration unused-required-provider deprecated-interpolation deprecated-index deprecated-lookup duplicate-map-key module-source-unpinned required-version-missing variable-type-missing test-reference-invalid' ;;
         "tfsift effective") options='--help -h --format --engine'; subcommands=''; values='' ;;

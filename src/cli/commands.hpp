@@ -25,9 +25,11 @@ struct LintOptions {
     lint::RuleSelection selection;
     std::string config;
     std::string chdir;
-    std::string engine;                  // empty: settings, else detected
-    std::string state;                   // --state FILE; empty: terraform.tfstate when present
-    std::vector<std::string> var_files;  // --var-file FILE: root variables for module sources
+    std::string engine;  // empty: settings, else detected
+    std::string state;   // --state FILE; empty: terraform.tfstate when present
+    // --var-file FILE and --var NAME=VALUE, in the order given: root
+    // variables for module sources.
+    std::vector<config::RootVariableInput> variables;
     std::string color = "auto";
     bool quiet = false;
     bool statistics = false;

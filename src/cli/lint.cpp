@@ -70,11 +70,26 @@ void add_lint_options(CLI::App& cmd, LintOptions& o) {
     cmd.add_option("--state", o.state,
                    "A local state file to compare the configuration with (default: terraform.tfstate in the "
                    "module directory, when present)");
-    cmd.add_option("--var-file", o.var_files,
-                   "A variable file for the root modules' variables, read after terraform.tfvars and "
-                   "*.auto.tfvars, where a module source or version uses them (repeatable)")
+    // Both in the order given, as Terraform applies -var and -var-file.
+    cmd.add_option_function<std::string>(
+           "--var-file",
+           [&o](const std::string& file) {
+               o.variables.push_back({config::RootVariableInput::Kind::file, file});
+           },
+           "A variable file for the root modules' variables, read after terraform.tfvars and *.auto.tfvars, "
+           "where a module source or version uses them (repeatable)")
         ->type_name("FILE")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->trigger_on_parse();
+    cmd.add_option_function<std::string>(
+           "--var",
+           [&o](const std::string& assignment) {
+               o.variables.push_back({config::RootVariableInput::Kind::assignment, assignment});
+           },
+           "A value for a root module variable, where a module source or version uses it (repeatable)")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false)
+        ->trigger_on_parse();
     cmd.add_option("--engine", o.engine, "terraform or opentofu (default: settings, else detected)")
         ->check(CLI::IsMember({"terraform", "opentofu"}));
     cmd.add_option("--color", o.color, "Colour the text report: auto, always, never (auto honours NO_COLOR)")
@@ -183,10 +198,16 @@ int run_lint(const LintOptions& options) {
     }
     // Named relative to the directory --chdir changes to, as Terraform's
     // -var-file is; read only when a module source needs them, so checked here.
-    for (const auto& file : options.var_files) {
+    for (const auto& given : options.variables) {
         std::error_code ec;
-        if (!fs::is_regular_file(file, ec)) {
-            fmt::print(stderr, "tfsift: --var-file {}: no such file\n", file);
+        if (given.kind == config::RootVariableInput::Kind::file && !fs::is_regular_file(given.text, ec)) {
+            fmt::print(stderr, "tfsift: --var-file {}: no such file\n", report::escape_control_characters(given.text));
+            return exit_failure;
+        }
+        if (given.kind == config::RootVariableInput::Kind::assignment &&
+            (given.text.find('=') == std::string::npos || given.text.front() == '=')) {
+            fmt::print(stderr, "tfsift: --var \"{}\": expected NAME=VALUE\n",
+                       report::escape_control_characters(given.text));
             return exit_failure;
         }
     }
@@ -241,7 +262,8 @@ int run_lint(const LintOptions& options) {
     request.settings_file = options.config;
     if (!options.engine.empty()) request.engine = parse_engine(options.engine);
     request.state_file = options.state;
-    request.variable_files = options.var_files;
+    request.root_variables.command_line = options.variables;
+    request.root_variables.environment = config::variable_environment(environ);
     request.jobs = options.jobs;
     if (options.fix || options.unsafe_fixes) {
         request.fix = options.unsafe_fixes ? lint::FixMode::include_unsafe : lint::FixMode::safe_only;

@@ -1030,65 +1030,68 @@ private:
         scope.engine = options_.engine;
         scope.module_path = f.module->dir;
         scope.is_root = f.caller == nullptr;
-        scope.given = f.caller == nullptr ? root_variable_values() : static_arguments(*f.call, static_scope(*f.caller));
+        scope.given = f.caller == nullptr ? root_variable_values(*scope.module)
+                                          : static_arguments(*f.call, static_scope(*f.caller));
         f.scope = std::move(scope);
         return *f.scope;
     }
 
-    // The values the root module's variable files set, as `terraform init`
-    // and `tofu init` read them: terraform.tfvars, then the *.auto.tfvars
-    // files in lexical order, then the files given with --var-file, a later
-    // file's value replacing an earlier one. (The JSON forms are not read.)
-    StaticInputs root_variable_values() {
+    // The values the root module's variables get while `init` installs its
+    // modules, in the order it reads them (config/root_variables.hpp).
+    StaticInputs root_variable_values(const Module& module) {
         StaticInputs out;
-        auto take = [&out](const std::shared_ptr<const SourceFile>& src, const std::string& name) {
-            auto parsed = parse_config_file(src, FileSyntax::native);
-            if (!parsed->native) return;
-            for (const auto& a : parsed->native->body->attributes) {
-                hcl::EvalResult r = hcl::evaluate(*a.expr, nullptr);
-                StaticResult value;
-                if (!tfsift::has_errors(r.diagnostics) && r.value.is_wholly_known()) {
-                    value.value = std::move(r.value);
-                } else {
-                    value.unknown_because = fmt::format("{} does not give it as a constant", name);
-                }
-                out.insert_or_assign(std::string(a.name), std::move(value));
+        auto assign = [&](const std::string& name, std::string_view text, const std::string& shown) {
+            const auto declared = module.variables.find(name);
+            // A value for an undeclared variable is not the loader's to report.
+            if (declared != module.variables.end()) {
+                out.insert_or_assign(name, variable_value_from_text(text, declared->second, shown));
             }
         };
-        auto given = [&] {
-            ReadPolicy policy = options_.read_policy;
-            policy.root.clear();  // named by the user: it may lie anywhere
-            for (const auto& path : options_.variable_files) {
-                FileContent failure;
-                if (auto src = read_source_file(path, policy, failure)) take(src, path);
-            }
-        };
+        for (const auto& [name, value] : options_.root_variables.environment) {
+            assign(name, value, "the environment variable TF_VAR_" + name);
+        }
         OpenDirectory handle;
-        if (!handle.open(under_root("."))) {
-            given();
-            return out;
-        }
         std::vector<DirectoryEntry> entries;
-        if (!handle.list(entries)) {
-            given();
-            return out;
+        if (handle.open(under_root(".")) && handle.list(entries)) {
+            std::vector<std::string> names;
+            file_names(entries, names);
+            // terraform.tfvars, terraform.tfvars.json, then the automatic
+            // files of both syntaxes in lexical order.
+            std::vector<std::string> files;
+            for (const auto& name : names) {
+                bool json = false;
+                if (is_automatic_variable_file(name, json) && name != "terraform.tfvars" &&
+                    name != "terraform.tfvars.json") {
+                    files.push_back(name);
+                }
+            }
+            std::sort(files.begin(), files.end());
+            for (const char* own : {"terraform.tfvars.json", "terraform.tfvars"}) {
+                if (std::find(names.begin(), names.end(), own) != names.end()) files.insert(files.begin(), own);
+            }
+            DirectoryFileReader reader(handle, options_.read_policy, handle.real_path());
+            for (const auto& name : files) {
+                bool json = false;
+                (void)is_automatic_variable_file(name, json);
+                FileContent failure;
+                if (auto src = reader.read(name, under_root(name), failure, options_.source_name_prefix + name)) {
+                    read_variable_file(src, json, name, out);
+                }
+            }
         }
-        std::vector<std::string> names;
-        file_names(entries, names);
-        std::vector<std::string> files;
-        for (const auto& name : names) {
-            if (name.ends_with(".auto.tfvars")) files.push_back(name);
+        ReadPolicy policy = options_.read_policy;
+        policy.root.clear();  // named by the user: it may lie anywhere
+        for (const auto& given : options_.root_variables.command_line) {
+            if (given.kind == RootVariableInput::Kind::file) {
+                FileContent failure;
+                if (auto src = read_source_file(given.text, policy, failure)) {
+                    read_variable_file(src, given.text.ends_with(".json"), given.text, out);
+                }
+            } else if (const std::size_t eq = given.text.find('='); eq != std::string::npos) {
+                const std::string name = given.text.substr(0, eq);
+                assign(name, std::string_view(given.text).substr(eq + 1), "-var " + name);
+            }
         }
-        std::sort(files.begin(), files.end());
-        if (std::find(names.begin(), names.end(), "terraform.tfvars") != names.end())
-            files.insert(files.begin(), "terraform.tfvars");
-        DirectoryFileReader reader(handle, options_.read_policy, handle.real_path());
-        for (const auto& name : files) {
-            FileContent failure;
-            if (auto src = reader.read(name, under_root(name), failure, options_.source_name_prefix + name))
-                take(src, name);
-        }
-        given();
         return out;
     }
 

@@ -331,9 +331,9 @@ private:
         if (!value && var.default_cty) value = *var.default_cty;
         if (!value) {
             return {std::nullopt,
-                    scope_.is_root ? fmt::format("var.{} has no default, and no variable file sets it (its "
-                                                 "value would come from -var or -var-file)",
-                                                 name)
+                    scope_.is_root ? fmt::format("var.{} has no default, and nothing sets it: no variable file, "
+                                                 "--var or TF_VAR_{} environment variable",
+                                                 name, name)
                                    : fmt::format("var.{} has no default, and the module call gives it no value", name)};
         }
         if (!value->is_wholly_known()) return {std::nullopt, fmt::format("var.{} is not wholly known", name)};

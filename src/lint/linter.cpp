@@ -92,9 +92,9 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
                                  const std::string& trusted_root, std::shared_ptr<const FileOverlays> overlays,
                                  std::shared_ptr<config::LoadCache> cache, std::uint64_t scan_id,
                                  const ScanListings* listings, std::shared_ptr<config::ModuleSourceResolver> resolver,
-                                 std::vector<std::string> variable_files, std::shared_ptr<ReadBudget> budget) {
+                                 config::RootVariableInputs root_variables, std::shared_ptr<ReadBudget> budget) {
     config::TreeOptions options;
-    options.variable_files = std::move(variable_files);
+    options.root_variables = std::move(root_variables);
     options.module_resolver = std::move(resolver);
     options.cache = std::move(cache);
     options.scan_id = scan_id;

@@ -576,7 +576,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         const auto load_started = Clock::now();
         run.tree =
             load_for_lint(run.dir, run.engine, *run.settings, run.trusted_root, request.overlays, request.load_cache,
-                          scan_id, listings, resolver_for(run), request.variable_files, budget);
+                          scan_id, listings, resolver_for(run), request.root_variables, budget);
         for (const auto& call : run.tree.unavailable_calls) {
             if (call.why.kind != config::ModuleUnavailableKind::failed) continue;
             std::string at = call.at.file != nullptr ? call.at.file->path() : run.dir;

@@ -13,7 +13,9 @@ lint, or many findings, run as a user would (docs/command-line.md):
     `--write-baseline` says what it wrote and exits 0;
   - `tfsift rules --format json`, and `tfsift rule` with TFLint's names;
   - `--timings`: the report unchanged, then on stderr the stages and how
-    often the files were read.
+    often the files were read;
+  - a module source from a const variable: TF_VAR_, then --var and
+    --var-file in the order given.
 Prints one line per check and "N passed, N failed".
 """
 import argparse
@@ -188,6 +190,37 @@ def timings(tfsift, scratch):
           m is not None and m.groups() == ("3", "3", "3"), table)
 
 
+def root_variables(tfsift, scratch):
+    """A module source worked out from a const variable takes its value
+    from TF_VAR_, then --var and --var-file in the order given."""
+    repo = os.path.join(scratch, "root-variables")
+    os.makedirs(os.path.join(repo, ".git"))
+    write(repo, "main.tf", 'terraform {\n  required_version = ">= 1.15"\n}\n\nvariable "env" {\n  type  = string\n'
+                           '  const = true\n}\n\nmodule "app" {\n  source = "./modules/${var.env}"\n}\n')
+    for env in ("dev", "prod", "test"):
+        write(repo, "modules/%s/main.tf" % env, 'variable "needs_%s" {\n  type = string\n}\n' % env)
+    write(repo, "given.tfvars", 'env = "test"\n')
+
+    def lint(*args, env=None):
+        p = subprocess.run([tfsift, "lint", "--format", "compact", *args, "."], cwd=repo, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=120, env=dict(os.environ, **(env or {})))
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+    rc, out, err = lint()
+    check("a const variable nothing sets: the call is not loaded, and the notice names TF_VAR_env",
+          "module-not-loaded" in out + err and "TF_VAR_env" in out + err, out + err)
+    rc, out, err = lint(env={"TF_VAR_env": "prod"})
+    check("TF_VAR_env=prod: modules/prod is loaded and checked", '"needs_prod" is required' in out, out + err)
+    rc, out, err = lint("--var", "env=dev", env={"TF_VAR_env": "prod"})
+    check("--var env=dev wins over TF_VAR_env", '"needs_dev" is required' in out, out + err)
+    rc, out, err = lint("--var", "env=dev", "--var-file", "given.tfvars")
+    check("--var then --var-file: the file's value wins", '"needs_test" is required' in out, out + err)
+    rc, out, err = lint("--var-file", "given.tfvars", "--var", "env=dev")
+    check("--var-file then --var: the --var value wins", '"needs_dev" is required' in out, out + err)
+    rc, out, err = lint("--var", "env")
+    check("--var without =: exit 2, said", rc == 2 and 'expected NAME=VALUE' in err, "%d %r" % (rc, err))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tfsift", required=True)
@@ -199,6 +232,7 @@ def main():
         output(tfsift, scratch)
         rules(tfsift, scratch)
         timings(tfsift, scratch)
+        root_variables(tfsift, scratch)
     failed = RESULTS.count(False)
     print("%d passed, %d failed" % (RESULTS.count(True), failed))
     return 1 if failed else 0

@@ -26,10 +26,10 @@ struct Tree {
     ScratchDir dir{"tfsift-static-evaluation"};
     fs::path root;
     Tree() : root(fs::canonical(dir.path)) {}
-    [[nodiscard]] LoadedTree load(Engine engine = Engine::terraform, std::vector<std::string> var_files = {}) const {
+    [[nodiscard]] LoadedTree load(Engine engine = Engine::terraform, RootVariableInputs variables = {}) const {
         TreeOptions options;
         options.engine = engine;
-        options.variable_files = std::move(var_files);
+        options.root_variables = std::move(variables);
         options.read_policy.root = root.string();
         return load_module_tree(root.string(), options);
     }
@@ -96,10 +96,60 @@ TEST_CASE("static sources: --var-file is read after the root's own variable file
     write_file(t.root / "terraform.tfvars", "env = \"dev\"\n");
     write_file(t.root / "vars/prod.tfvars", "env = \"prod\"\n");
     write_file(t.root / "modules/prod/main.tf", "");
-    const LoadedTree tree = t.load(Engine::terraform, {(t.root / "vars/prod.tfvars").string()});
+    RootVariableInputs given;
+    given.command_line.push_back({RootVariableInput::Kind::file, (t.root / "vars/prod.tfvars").string()});
+    const LoadedTree tree = t.load(Engine::terraform, given);
     const LoadedModule* app = child(*tree.root, "app");
     REQUIRE(app != nullptr);
     CHECK(app->dir == "modules/prod");
+}
+
+TEST_CASE("static sources: root variables from every place init reads them, in its order",
+          "[config][static-evaluation]") {
+    Tree t;
+    write_file(t.root / "main.tf",
+               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
+               "variable \"parts\" {\n  type  = list(string)\n  const = true\n  default = [\"x\"]\n}\n"
+               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n"
+               "module \"joined\" {\n  source = \"./modules/${join(\"-\", var.parts)}\"\n}\n");
+    for (const char* dir : {"env", "tfvars", "json", "auto", "autojson", "cli", "file", "a-b"}) {
+        write_file(t.root / "modules" / dir / "main.tf", "");
+    }
+    auto dir_of = [&](const RootVariableInputs& given, const char* call) {
+        const LoadedTree tree = t.load(Engine::terraform, given);
+        const LoadedModule* m = child(*tree.root, call);
+        return m == nullptr ? std::string("(not loaded)") : m->dir;
+    };
+    RootVariableInputs given;
+    // TF_VAR_ first; a list-typed variable's value is read as an expression.
+    given.environment = {{"env", "env"}, {"parts", "[\"a\", \"b\"]"}, {"undeclared", "x"}};
+    CHECK(dir_of(given, "app") == "modules/env");
+    CHECK(dir_of(given, "joined") == "modules/a-b");
+    // terraform.tfvars, then terraform.tfvars.json, then the automatic files
+    // of both syntaxes by name.
+    write_file(t.root / "terraform.tfvars", "env = \"tfvars\"\n");
+    CHECK(dir_of(given, "app") == "modules/tfvars");
+    write_file(t.root / "terraform.tfvars.json", "{\"env\": \"json\"}\n");
+    CHECK(dir_of(given, "app") == "modules/json");
+    write_file(t.root / "a.auto.tfvars", "env = \"auto\"\n");
+    CHECK(dir_of(given, "app") == "modules/auto");
+    write_file(t.root / "b.auto.tfvars.json", "{\"env\": \"autojson\"}\n");
+    CHECK(dir_of(given, "app") == "modules/autojson");
+    // Then --var and --var-file in the order given.
+    write_file(t.root / "given.tfvars", "env = \"file\"\n");
+    given.command_line = {{RootVariableInput::Kind::file, (t.root / "given.tfvars").string()},
+                          {RootVariableInput::Kind::assignment, "env=cli"}};
+    CHECK(dir_of(given, "app") == "modules/cli");
+    std::swap(given.command_line[0], given.command_line[1]);
+    CHECK(dir_of(given, "app") == "modules/file");
+}
+
+TEST_CASE("static sources: TF_VAR_ entries of an environment", "[config][static-evaluation]") {
+    const char* const environment[] = {"PATH=/bin", "TF_VAR_env=prod", "TF_VAR_=x", "TF_VAR_eq=a=b", nullptr};
+    const auto found = variable_environment(environment);
+    REQUIRE(found.size() == 2);
+    CHECK(found[0] == std::pair<std::string, std::string>{"env", "prod"});
+    CHECK(found[1] == std::pair<std::string, std::string>{"eq", "a=b"});
 }
 
 TEST_CASE("static sources: a value no one gives leaves the call unloaded, with the reason",

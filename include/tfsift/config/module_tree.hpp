@@ -19,6 +19,7 @@
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/module_source_resolver.hpp"
+#include "tfsift/config/root_variables.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
@@ -38,10 +39,11 @@ struct TreeOptions {
     // own calls are reported when it is loaded as a root, so that every scope
     // gives the same answer.
     std::shared_ptr<ModuleSourceResolver> module_resolver;
-    // Variable files named on the command line (-var-file), read after the
-    // root module's terraform.tfvars and *.auto.tfvars when a module call's
-    // source or version needs a root variable (config/static_evaluation.hpp).
-    std::vector<std::string> variable_files;
+    // The values the user gives the root module's variables (-var,
+    // -var-file, TF_VAR_ variables), read with its own variable files when
+    // a module call's source or version needs one
+    // (config/root_variables.hpp).
+    RootVariableInputs root_variables;
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
     // The most modules (the root included) one tree may hold; later calls

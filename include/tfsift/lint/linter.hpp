@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tfsift/config/root_variables.hpp"
 #include "tfsift/lint/context.hpp"
 #include "tfsift/lint/finding.hpp"
 #include "tfsift/lint/rule.hpp"
@@ -76,8 +77,8 @@ private:
 // part of (TreeOptions::scan_id), and `listings` what it listed
 // (TreeOptions::listings). `resolver` gives the directories of remote
 // module calls (lint/module_resolution.hpp); null: they are not followed.
-// `variable_files` are read for the root module's variables after its own
-// (TreeOptions::variable_files).
+// `root_variables` are what the user gives the root module's variables
+// (TreeOptions::root_variables).
 // `budget` (may be null) is the run's budget the configuration files are
 // charged to (ReadPolicy::budget).
 config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, const Settings& settings,
@@ -86,7 +87,7 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
                                  std::shared_ptr<config::LoadCache> cache = nullptr, std::uint64_t scan_id = 0,
                                  const ScanListings* listings = nullptr,
                                  std::shared_ptr<config::ModuleSourceResolver> resolver = nullptr,
-                                 std::vector<std::string> variable_files = {},
+                                 config::RootVariableInputs root_variables = {},
                                  std::shared_ptr<ReadBudget> budget = nullptr);
 
 // Lints one module: reports the loader's diagnostics (each under the rule

@@ -73,11 +73,11 @@ struct LintRequest {
     std::string settings_file;       // used instead of the nearest .tfsift.toml when not empty
     std::optional<Engine> engine;    // none: the settings' engine, else detected per module
     std::string state_file;          // none: terraform.tfstate in each module directory, when present
-    // Variable files (-var-file) for the variables of every module linted
-    // as the root of its tree, read after its terraform.tfvars and
-    // *.auto.tfvars; only module sources and versions use them
-    // (config/static_evaluation.hpp).
-    std::vector<std::string> variable_files;
+    // What the user gives the variables of every module linted as the root
+    // of its tree (--var, --var-file, TF_VAR_ variables), read with its own
+    // variable files; only module sources and versions use them
+    // (config/root_variables.hpp).
+    config::RootVariableInputs root_variables;
     unsigned jobs = 0;              // modules loaded and linted at once; 0: one per processor
     std::optional<FixMode> fix;     // apply fixes and repair root modules' lock files, then lint again
     std::optional<bool> online;     // beats the settings' `online`
