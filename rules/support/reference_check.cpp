@@ -168,6 +168,9 @@ private:
         for (const hcl::Expr* item : items) {
             if (item->kind != hcl::ExprKind::scope_traversal) continue;  // the loader reports it
             const auto& t = hcl::as<ScopeTraversalExpr>(*item);
+            // Terraform's loader refuses an action here ("Invalid depends_on
+            // Action Reference"), and stops.
+            if (t.root == "action" && engine_ == Engine::terraform) continue;
             std::size_t whole = object_length(t);
             if (whole == 0 || whole > t.steps.size()) {
                 check(t, scope);
