@@ -30,8 +30,10 @@ Rule invalid_configuration() {
         "(`*.tfquery.hcl`, `*.tfquery.json`) as `terraform query` and `validate -query` read them (`list` blocks "
         "without a `provider`, with both `count` and `for_each`, with arguments or blocks a list may not have, "
         "lists, providers, variables and locals declared twice, list blocks in a module called as a child "
-        "module). The message is the loader's summary and detail. Warnings of the loader keep their warning "
-        "severity.";
+        "module), and its state migration files (`*.tfmigrate.hcl`) as `terraform state migrate` reads them (`from` "
+        "and `state_store_provider` blocks given twice or combined wrongly, a provider release that is not one exact "
+        "version, a state store and its provider that disagree). The message is the loader's summary and detail. "
+        "Warnings of the loader keep their warning severity.";
     r.doc.why =
         "`terraform init`, `validate` and `plan` stop on these errors; finding them before a commit saves a "
         "round trip through CI.";

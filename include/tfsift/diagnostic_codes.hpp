@@ -36,12 +36,14 @@ inline constexpr std::string_view duplicate_action = "duplicate-action";
 inline constexpr std::string_view duplicate_argument = "duplicate-argument";
 inline constexpr std::string_view duplicate_backend_blocks = "duplicate-backend-blocks";
 inline constexpr std::string_view duplicate_backend_configuration = "duplicate-backend-configuration";
+inline constexpr std::string_view duplicate_backend_configuration_block = "duplicate-backend-configuration-block";
 inline constexpr std::string_view duplicate_config_block = "duplicate-config-block";
 inline constexpr std::string_view duplicate_connection_block = "duplicate-connection-block";
 inline constexpr std::string_view duplicate_data = "duplicate-data";
 inline constexpr std::string_view duplicate_ephemeral = "duplicate-ephemeral";
 inline constexpr std::string_view duplicate_escaping_block = "duplicate-escaping-block";
 inline constexpr std::string_view duplicate_event = "duplicate-event";
+inline constexpr std::string_view duplicate_from_configuration_block = "duplicate-from-configuration-block";
 inline constexpr std::string_view duplicate_import_configuration = "duplicate-import-configuration";
 inline constexpr std::string_view duplicate_lifecycle_block = "duplicate-lifecycle-block";
 inline constexpr std::string_view duplicate_list_block_names = "duplicate-list-block-names";
@@ -65,10 +67,13 @@ inline constexpr std::string_view duplicate_skip_cleanup = "duplicate-skip-clean
 inline constexpr std::string_view duplicate_state_storage_configuration = "duplicate-state-storage-configuration";
 inline constexpr std::string_view duplicate_state_store_configuration_block =
     "duplicate-state-store-configuration-block";
+inline constexpr std::string_view duplicate_state_store_provider_configuration_block =
+    "duplicate-state-store-provider-configuration-block";
 inline constexpr std::string_view duplicate_terraform_cloud_configurations = "duplicate-terraform-cloud-configurations";
 inline constexpr std::string_view duplicate_test_variable = "duplicate-test-variable";
 inline constexpr std::string_view duplicate_variable_declaration = "duplicate-variable-declaration";
 inline constexpr std::string_view dynamic_value_in_static_context = "dynamic-value-in-static-context";
+inline constexpr std::string_view empty_state_migration_configuration = "empty-state-migration-configuration";
 inline constexpr std::string_view ephemeral_value_not_allowed = "ephemeral-value-not-allowed";
 inline constexpr std::string_view error_in_function_call = "error-in-function-call";
 inline constexpr std::string_view experimental_test_feature = "experimental-test-feature";
@@ -85,6 +90,8 @@ inline constexpr std::string_view ignore_changes_quoted_wildcard = "ignore-chang
 inline constexpr std::string_view incompatible_module = "incompatible-module";
 inline constexpr std::string_view incompatible_plan_options = "incompatible-plan-options";
 inline constexpr std::string_view inconsistent_conditional_result_types = "inconsistent-conditional-result-types";
+inline constexpr std::string_view inconsistent_provider_information_for_state_migration =
+    "inconsistent-provider-information-for-state-migration";
 inline constexpr std::string_view incorrect_condition_type = "incorrect-condition-type";
 inline constexpr std::string_view incorrect_json_value_type = "incorrect-json-value-type";
 inline constexpr std::string_view incorrect_key_type = "incorrect-key-type";
@@ -95,6 +102,10 @@ inline constexpr std::string_view invalid_address = "invalid-address";
 inline constexpr std::string_view invalid_assert_expression = "invalid-assert-expression";
 inline constexpr std::string_view invalid_attribute = "invalid-attribute";
 inline constexpr std::string_view invalid_block_in_ephemeral_resource = "invalid-block-in-ephemeral-resource";
+inline constexpr std::string_view invalid_combination_of_backend_and_state_store =
+    "invalid-combination-of-backend-and-state-store";
+inline constexpr std::string_view invalid_combination_of_backend_and_state_store_provider =
+    "invalid-combination-of-backend-and-state-store-provider";
 inline constexpr std::string_view invalid_combination_of_count_enabled_and_for_each =
     "invalid-combination-of-count-enabled-and-for-each";
 inline constexpr std::string_view invalid_combination_of_count_and_for_each =
@@ -163,6 +174,8 @@ inline constexpr std::string_view invalid_provider_namespace = "invalid-provider
 inline constexpr std::string_view invalid_provider_source_hostname = "invalid-provider-source-hostname";
 inline constexpr std::string_view invalid_provider_source_string = "invalid-provider-source-string";
 inline constexpr std::string_view invalid_provider_type = "invalid-provider-type";
+inline constexpr std::string_view invalid_provider_version_in_state_store_provider_configuration_block =
+    "invalid-provider-version-in-state-store-provider-configuration-block";
 inline constexpr std::string_view invalid_quoted_type_constraints = "invalid-quoted-type-constraints";
 inline constexpr std::string_view invalid_reference_from_destroy_provisioner =
     "invalid-reference-from-destroy-provisioner";
@@ -177,6 +190,9 @@ inline constexpr std::string_view invalid_resource_type_name = "invalid-resource
 inline constexpr std::string_view invalid_run_block_name = "invalid-run-block-name";
 inline constexpr std::string_view invalid_self_reference = "invalid-self-reference";
 inline constexpr std::string_view invalid_source = "invalid-source";
+inline constexpr std::string_view invalid_source_in_state_store_provider_configuration_block =
+    "invalid-source-in-state-store-provider-configuration-block";
+inline constexpr std::string_view invalid_state_store_provider_object = "invalid-state-store-provider-object";
 inline constexpr std::string_view invalid_template_directive = "invalid-template-directive";
 inline constexpr std::string_view invalid_template_interpolation_value = "invalid-template-interpolation-value";
 inline constexpr std::string_view invalid_test_backend_block = "invalid-test-backend-block";
@@ -211,6 +227,10 @@ inline constexpr std::string_view missing_required_provider_configuration = "mis
 inline constexpr std::string_view missing_resource_to_override = "missing-resource-to-override";
 inline constexpr std::string_view missing_source_attribute_for_module_block =
     "missing-source-attribute-for-module-block";
+inline constexpr std::string_view missing_state_store_block_for_state_store_migration =
+    "missing-state-store-block-for-state-store-migration";
+inline constexpr std::string_view missing_state_store_provider_block_for_state_store_migration =
+    "missing-state-store-provider-block-for-state-store-migration";
 inline constexpr std::string_view missing_target_attribute = "missing-target-attribute";
 inline constexpr std::string_view module_call_cycle = "module-call-cycle";
 inline constexpr std::string_view module_directory_outside_the_repository = "module-directory-outside-the-repository";
@@ -263,6 +283,8 @@ inline constexpr std::string_view too_many_diagnostics = "too-many-diagnostics";
 inline constexpr std::string_view too_many_modules = "too-many-modules";
 inline constexpr std::string_view unable_to_use_variable_in_static_context = "unable-to-use-variable-in-static-context";
 inline constexpr std::string_view unexpected_block = "unexpected-block";
+inline constexpr std::string_view unexpected_number_of_state_store_providers =
+    "unexpected-number-of-state-store-providers";
 inline constexpr std::string_view unexpected_provider_alias = "unexpected-provider-alias";
 inline constexpr std::string_view unknown_experiment_keyword = "unknown-experiment-keyword";
 inline constexpr std::string_view unknown_module_source = "unknown-module-source";
@@ -307,12 +329,14 @@ inline constexpr std::array all_diagnostic_codes{
     code::duplicate_argument,
     code::duplicate_backend_blocks,
     code::duplicate_backend_configuration,
+    code::duplicate_backend_configuration_block,
     code::duplicate_config_block,
     code::duplicate_connection_block,
     code::duplicate_data,
     code::duplicate_ephemeral,
     code::duplicate_escaping_block,
     code::duplicate_event,
+    code::duplicate_from_configuration_block,
     code::duplicate_import_configuration,
     code::duplicate_lifecycle_block,
     code::duplicate_list_block_names,
@@ -334,10 +358,12 @@ inline constexpr std::array all_diagnostic_codes{
     code::duplicate_skip_cleanup,
     code::duplicate_state_storage_configuration,
     code::duplicate_state_store_configuration_block,
+    code::duplicate_state_store_provider_configuration_block,
     code::duplicate_terraform_cloud_configurations,
     code::duplicate_test_variable,
     code::duplicate_variable_declaration,
     code::dynamic_value_in_static_context,
+    code::empty_state_migration_configuration,
     code::ephemeral_value_not_allowed,
     code::error_in_function_call,
     code::experimental_test_feature,
@@ -354,6 +380,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::incompatible_module,
     code::incompatible_plan_options,
     code::inconsistent_conditional_result_types,
+    code::inconsistent_provider_information_for_state_migration,
     code::incorrect_condition_type,
     code::incorrect_json_value_type,
     code::incorrect_key_type,
@@ -364,6 +391,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_assert_expression,
     code::invalid_attribute,
     code::invalid_block_in_ephemeral_resource,
+    code::invalid_combination_of_backend_and_state_store,
+    code::invalid_combination_of_backend_and_state_store_provider,
     code::invalid_combination_of_count_and_for_each,
     code::invalid_combination_of_count_enabled_and_for_each,
     code::invalid_command_keyword,
@@ -424,6 +453,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_provider_source_hostname,
     code::invalid_provider_source_string,
     code::invalid_provider_type,
+    code::invalid_provider_version_in_state_store_provider_configuration_block,
     code::invalid_quoted_type_constraints,
     code::invalid_reference_from_destroy_provisioner,
     code::invalid_reference_in_replace_triggered_by_expression,
@@ -436,6 +466,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::invalid_run_block_name,
     code::invalid_self_reference,
     code::invalid_source,
+    code::invalid_source_in_state_store_provider_configuration_block,
+    code::invalid_state_store_provider_object,
     code::invalid_template_directive,
     code::invalid_template_interpolation_value,
     code::invalid_test_backend_block,
@@ -465,6 +497,8 @@ inline constexpr std::array all_diagnostic_codes{
     code::missing_required_provider_configuration,
     code::missing_resource_to_override,
     code::missing_source_attribute_for_module_block,
+    code::missing_state_store_block_for_state_store_migration,
+    code::missing_state_store_provider_block_for_state_store_migration,
     code::missing_target_attribute,
     code::module_call_cycle,
     code::module_directory_outside_the_repository,
@@ -512,6 +546,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::too_many_modules,
     code::unable_to_use_variable_in_static_context,
     code::unexpected_block,
+    code::unexpected_number_of_state_store_providers,
     code::unexpected_provider_alias,
     code::unknown_experiment_keyword,
     code::unknown_module_source,

@@ -188,6 +188,16 @@ constexpr BlockHeaderSchema query_file_blocks[] = {
 constexpr AttributeSchema query_list_attrs[] = {{"count"}, {"for_each"}, {"provider"}, {"include_resource"}, {"limit"}};
 constexpr BlockHeaderSchema query_list_blocks[] = {{"config", no_labels}};
 
+// ---- state migration files (`terraform state migrate`, Terraform v1.16) -----------
+constexpr BlockHeaderSchema migration_file_blocks[] = {
+    {"state_store_provider", no_labels},
+    {"from", no_labels},
+};
+constexpr BlockHeaderSchema migration_from_blocks[] = {
+    {"state_store", type_label},
+    {"backend", type_label},
+};
+
 }  // namespace
 
 namespace schema {
@@ -239,6 +249,8 @@ const BodySchema opentofu_mock_resource{"mock_resource", opentofu_mock_resource_
 const BodySchema mock_data_file{"mock data file", {}, mock_provider_blocks, false};
 const BodySchema query_file{"query file", {}, query_file_blocks, false};
 const BodySchema query_list{"list", query_list_attrs, query_list_blocks, false};
+const BodySchema migration_file{"state migration file", {}, migration_file_blocks, false};
+const BodySchema migration_from{"from", {}, migration_from_blocks, false};
 }  // namespace schema
 
 const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {

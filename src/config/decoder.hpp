@@ -14,6 +14,7 @@
 //   decode_test_file.cpp          test files (`*.tftest.hcl`)
 //   decode_mock_data_file.cpp     mock data files (`*.tfmock.hcl`)
 //   decode_query_file.cpp         query files (`*.tfquery.hcl`)
+//   decode_migration_file.cpp     state migration files (`*.tfmigrate.hcl`)
 #pragma once
 
 #include <initializer_list>
@@ -58,6 +59,7 @@ public:
     TestFile run_test_file();
     MockDataFile run_mock_data_file();
     QueryFile run_query_file();
+    MigrationFile run_migration_file();
 
 private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
@@ -302,6 +304,15 @@ private:
 
     void decode_query_root(const BodyRef& body, QueryFile& out);
     QueryList decode_query_list(const ContentBlock& b);
+
+    // ---- state migration files (decode_migration_file.cpp) --------------------------
+
+    void decode_migration_root(const BodyRef& body, MigrationFile& out);
+    // A `from` block: what it gives goes to `out` when it decodes without
+    // errors (true).
+    bool decode_migration_from(const ContentBlock& b, MigrationFile& out);
+    // The one entry of a `state_store_provider` block; unset after an error.
+    std::optional<MigrationProvider> decode_state_store_provider(const ContentBlock& b);
 
     // A `providers` map (module calls, test runs): which configuration each
     // child key receives.

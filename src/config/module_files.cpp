@@ -113,6 +113,17 @@ std::vector<ConfigFileName> select_query_files(std::vector<std::string> names, E
     return select_by_extension(std::move(names), ".tfquery.hcl", ".tfquery.json");
 }
 
+std::vector<ConfigFileName> select_migration_files(std::vector<std::string> names, Engine engine) {
+    if (engine != Engine::terraform) return {};
+    std::sort(names.begin(), names.end());
+    std::vector<ConfigFileName> out;
+    for (auto& name : names) {
+        if (is_ignored_file_name(name) || !ends_with(name, ".tfmigrate.hcl")) continue;
+        out.push_back(ConfigFileName{std::move(name), FileSyntax::native, FileRole::primary});
+    }
+    return out;
+}
+
 std::vector<ConfigFileName> select_mock_data_files(std::vector<std::string> names) {
     return select_by_extension(std::move(names), ".tfmock.hcl", ".tfmock.json");
 }

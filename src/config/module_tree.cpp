@@ -22,6 +22,7 @@
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/load_cache.hpp"
 #include "tfsift/config/load_counters.hpp"
+#include "tfsift/config/migration_checks.hpp"
 #include "tfsift/config/mock_data_checks.hpp"
 #include "tfsift/config/module_checks.hpp"
 #include "tfsift/config/override_merger.hpp"
@@ -631,20 +632,30 @@ public:
         return true;
     }
 
-    // The root module's query files (Terraform v1.14), read from its
-    // directory as `terraform query` reads them, decoded on their own and
-    // then checked against the merged module they belong to.
-    void load_queries(const LoadedModule& root) {
+    // The root module's query files (Terraform v1.14) and state migration
+    // files (v1.16), read from its directory as `terraform query` and
+    // `terraform state migrate` read them, from one listing of it.
+    void load_side_files(const LoadedModule& root) {
         if (options_.engine != Engine::terraform) return;
         std::vector<std::string> names;
         std::optional<std::string> where;
         const bool listed = listing_of(".", names, where) != nullptr;
-        if (listed && select_query_files(names, options_.engine).empty()) return;
+        if (listed && select_query_files(names, options_.engine).empty() &&
+            select_migration_files(names, options_.engine).empty()) {
+            return;
+        }
         OpenDirectory handle;
         if (!open_side_directory(".", listed, handle, names, where)) return;
         DirectoryFileReader reader(handle, options_.read_policy, where);
+        load_queries(root, reader, names);
+        load_migrations(reader, std::move(names));
+    }
+
+    // The query files, decoded on their own and then checked against the
+    // merged module they belong to.
+    void load_queries(const LoadedModule& root, DirectoryFileReader& reader, const std::vector<std::string>& names) {
         std::vector<const QueryFile*> files;
-        for (const auto& f : select_query_files(std::move(names), options_.engine)) {
+        for (const auto& f : select_query_files(names, options_.engine)) {
             if (options_.exclude_file && options_.exclude_file(f.name)) continue;
             auto parsed = read_side_file(reader, ".", f, "query");
             if (!parsed) continue;
@@ -654,13 +665,43 @@ public:
             files.push_back(decoded.get());
             out_.query_files.push_back(LoadedQueryFile{std::move(parsed), std::move(decoded), f.name});
         }
+        if (files.empty()) return;
         for (auto& p : check_query_files(files, *root.module)) {
             tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
         }
     }
 
+    // The state migration files, each decoded on its own, then combined.
+    // As in Terraform, an error in any of them (a syntax error included)
+    // leaves the combination unchecked: it would report the same mistake
+    // again. Unlike Terraform, errors in the module's configuration files do
+    // not: they have nothing to do with the migration files.
+    void load_migrations(DirectoryFileReader& reader, std::vector<std::string> names) {
+        std::vector<const MigrationFile*> files;
+        bool errors = false;
+        for (const auto& f : select_migration_files(std::move(names), options_.engine)) {
+            if (options_.exclude_file && options_.exclude_file(f.name)) continue;
+            auto parsed = read_side_file(reader, ".", f, "state migration");
+            if (!parsed) {
+                errors = true;
+                continue;
+            }
+            Diagnostics diags;
+            auto decoded = std::make_shared<const MigrationFile>(decode_migration_file(*parsed, diags));
+            errors = errors || parsed->has_parse_errors() || has_errors(diags);
+            for (auto& d : diags) keep(LoadDiagnostic{std::move(d), LoadPhase::load, parsed->source});
+            files.push_back(decoded.get());
+            out_.migration_files.push_back(LoadedMigrationFile{std::move(parsed), std::move(decoded), f.name});
+        }
+        if (files.empty() || errors) return;
+        for (auto& p : check_migration_files(files)) {
+            tree_diag(p.severity, p.code, std::move(p.summary), std::move(p.detail), p.at);
+        }
+    }
+
     // Reads and parses the file `f` of `dir` (open in `reader`), a file of
-    // the module that is not configuration (`what`: "query", "mock data"),
+    // the module that is not configuration (`what`: "query", "mock data",
+    // "state migration"),
     // keeping it and its parse diagnostics in the tree; null, with a
     // diagnostic, when it cannot be read.
     std::shared_ptr<ParsedFile> read_side_file(DirectoryFileReader& reader, const std::string& dir,
@@ -1378,7 +1419,7 @@ LoadedTree load_module_tree(const std::string& root_dir, const TreeOptions& opti
     std::vector<std::string> ancestors{look.where.value_or(".")};  // real paths
     loader.load(*out.root, ".", "", 0, ancestors, &look);
     loader.load_tests(*out.root);
-    loader.load_queries(*out.root);
+    loader.load_side_files(*out.root);
     loader.report_left_out();
     out.source_index.reserve(out.files.size());
     for (std::size_t i = 0; i < out.files.size(); ++i) out.source_index.emplace(out.files[i]->source.get(), i);

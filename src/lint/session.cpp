@@ -630,6 +630,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
                 for (const auto& t : run.tree.test_files) run.files.push_back(t.parsed->source->path());
                 for (const auto& m : run.tree.mock_data_files) run.files.push_back(m.parsed->source->path());
                 for (const auto& q : run.tree.query_files) run.files.push_back(q.parsed->source->path());
+                for (const auto& m : run.tree.migration_files) run.files.push_back(m.parsed->source->path());
                 check_module_inputs(run, request, listings);
                 run.calls = called_by(run);
             }

@@ -244,7 +244,7 @@ private:
         for (const char* glob :
              {"**/.tfsift.toml", "**/.terraform.lock.hcl", "**/*.tf", "**/*.tofu", "**/*.tf.json", "**/*.tofu.json",
               "**/*.tftest.hcl", "**/*.tftest.json", "**/*.tofutest.hcl", "**/*.tofutest.json", "**/*.tfquery.hcl",
-              "**/*.tfquery.json", "**/*.tfmock.hcl", "**/*.tfmock.json"}) {
+              "**/*.tfquery.json", "**/*.tfmock.hcl", "**/*.tfmock.json", "**/*.tfmigrate.hcl"}) {
             watchers.push_back({{"globPattern", glob}});
         }
         send({{"jsonrpc", "2.0"},
@@ -365,12 +365,13 @@ private:
             load_cache_->forget_file(p.string());
             const std::string dir = module_dir_of(p.string());
             if (modules_.count(dir))
-                schedule_locked(dir);  // a lock, configuration, test, query or mock file changed on disk
+                schedule_locked(dir);  // a lock, configuration, test, query, mock or migration file changed on disk
             // A configuration file saved, created or deleted may add or drop
             // a module call, wherever it is: the roles of what it calls follow.
             if (name != ".terraform.lock.hcl" && !config::is_test_file_name(name) &&
                 config::select_query_files({name}, Engine::terraform).empty() &&
-                config::select_mock_data_files({name}).empty()) {
+                config::select_mock_data_files({name}).empty() &&
+                config::select_migration_files({name}, Engine::terraform).empty()) {
                 refresh_roles_locked(p.parent_path().string(), options_.debounce);
             }
         }

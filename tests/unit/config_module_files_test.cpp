@@ -72,7 +72,7 @@ TEST_CASE("config files: OpenTofu's .tofu files shadow their .tf twins", "[confi
           std::vector<std::string>{"variables_override.tf", "variables_override.tf.json"});
 }
 
-TEST_CASE("config files: query and mock data files, as Terraform's matchers select them", "[config]") {
+TEST_CASE("config files: query, migration and mock data files, as Terraform's matchers select them", "[config]") {
     const std::vector<std::string> names{"z.tfquery.hcl",  "a.tfquery.json", "main.tf",       ".hidden.tfquery.hcl",
                                          "x.tfquery.hcl~", "b.tfmock.hcl",   "a.tfmock.json", ".ignored.tfmock.hcl",
                                          "#a.tfmock.hcl#", "web.tftest.hcl", "q.tfquery",     "m.tfmock"};
@@ -82,6 +82,14 @@ TEST_CASE("config files: query and mock data files, as Terraform's matchers sele
     CHECK(queries[1].syntax == FileSyntax::native);
     // OpenTofu has no query files.
     CHECK(select_query_files(names, Engine::opentofu).empty());
+
+    // State migration files have no JSON form.
+    const std::vector<std::string> migrations{"z.tfmigrate.hcl",  "a.tfmigrate.json", ".hidden.tfmigrate.hcl",
+                                              "b.tfmigrate.hcl~", "a.tfmigrate.hcl",  "main.tf"};
+    auto migration = select_migration_files(migrations, Engine::terraform);
+    CHECK(names_of(migration, FileRole::primary) == std::vector<std::string>{"a.tfmigrate.hcl", "z.tfmigrate.hcl"});
+    CHECK(migration[0].syntax == FileSyntax::native);
+    CHECK(select_migration_files(migrations, Engine::opentofu).empty());
 
     auto mocks = select_mock_data_files(names);
     CHECK(names_of(mocks, FileRole::primary) == std::vector<std::string>{"a.tfmock.json", "b.tfmock.hcl"});

@@ -186,16 +186,16 @@ TEST_CASE("session: a named file that is not one tfsift reads stops the run", "[
     REQUIRE(errors.size() == 1);
     CHECK(errors.front() == "tfsift: error: " + readme +
                                 ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
-                                "files, test files, query files, .terraform.lock.hcl, .tfsift.toml and "
-                                "terraform.tfstate); name a directory to lint its module");
+                                "files, test files, query files, state migration files, .terraform.lock.hcl, "
+                                ".tfsift.toml and terraform.tfstate); name a directory to lint its module");
     // The files a lint reads may be named.
     for (const char* name : {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json",
                              "web.tofutest.hcl", "web.tofutest.json", "list.tfquery.hcl", "list.tfquery.json",
-                             ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
+                             "from.tfmigrate.hcl", ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
         CHECK(lint::is_lintable_file_name(name));
     }
-    for (const char* name :
-         {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup", "aws.tfmock.hcl"}) {
+    for (const char* name : {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup",
+                             "aws.tfmock.hcl", "from.tfmigrate.json"}) {
         CHECK_FALSE(lint::is_lintable_file_name(name));
     }
     CHECK(lint_targets({(dir.path / "main.tf").string()}).completed);
@@ -441,4 +441,33 @@ TEST_CASE("session: a module whose only problems are in query and mock data file
         CHECK_FALSE(f.fix.has_value());
         if (f.file->path().ends_with(".tfquery.hcl")) CHECK(f.rule_id == "invalid-configuration");
     }
+}
+
+TEST_CASE("session: a state migration file is read with its module and never fixed", "[lint][session]") {
+    ScratchDir dir;
+    write_file(dir.path / "main.tf", kPassThroughModule);
+    // A state store without the provider release it needs, and a
+    // deprecated interpolation whose fix would rewrite a configuration file.
+    write_file(dir.path / "from.tfmigrate.hcl",
+               "from {\n"
+               "  state_store \"aws_s3\" {\n"
+               "    provider \"aws\" {\n"
+               "      region = \"${var.name}\"\n"
+               "    }\n"
+               "  }\n"
+               "}\n");
+    const lint::LintResult result = lint_tree(dir, 1);
+    REQUIRE(result.completed);
+    INFO(Catch::Detail::stringify(finding_lines(result)));
+    std::vector<lint::Finding> in_file;
+    for (const auto& f : result.findings) {
+        CHECK_FALSE(f.fix.has_value());
+        if (f.file->path().ends_with("from.tfmigrate.hcl")) in_file.push_back(f);
+    }
+    REQUIRE(in_file.size() == 1);
+    CHECK(in_file[0].rule_id == "invalid-configuration");
+    CHECK(in_file[0].file->line(in_file[0].range.start) == 2);
+    CHECK(in_file[0].message.starts_with("Missing \"state_store_provider\" block for state store migration"));
+    CHECK(std::find_if(result.files.begin(), result.files.end(),
+                       [](const std::string& f) { return f.ends_with("from.tfmigrate.hcl"); }) != result.files.end());
 }

@@ -73,6 +73,8 @@ extern const BodySchema opentofu_mock_resource;
 extern const BodySchema mock_data_file;  // `*.tfmock.hcl` (Terraform)
 extern const BodySchema query_file;      // `*.tfquery.hcl` (Terraform v1.14)
 extern const BodySchema query_list;      // a query file's `list` block
+extern const BodySchema migration_file;  // `*.tfmigrate.hcl` (Terraform v1.16)
+extern const BodySchema migration_from;  // a migration file's `from` block
 }  // namespace schema
 
 // The attribute or block header named `name` in `schema`, or nullptr.

@@ -10,6 +10,7 @@
 #include "tfsift/arena.hpp"
 #include "tfsift/config/config_file.hpp"
 #include "tfsift/config/diagnostic_limit.hpp"
+#include "tfsift/config/migration_file.hpp"
 #include "tfsift/config/mock_data_file.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/query_file.hpp"
@@ -58,5 +59,9 @@ MockDataFile decode_mock_data_file(ParsedFile& file, Diagnostics& diags);
 // Decodes a parsed query file (`*.tfquery.hcl`, `*.tfquery.json`) the way
 // Terraform's loader does for `terraform query` and `validate -query`.
 QueryFile decode_query_file(ParsedFile& file, Diagnostics& diags);
+
+// Decodes a parsed state migration file (`*.tfmigrate.hcl`) the way
+// Terraform's loader does for `terraform state migrate`.
+MigrationFile decode_migration_file(ParsedFile& file, Diagnostics& diags);
 
 }  // namespace tfsift::config

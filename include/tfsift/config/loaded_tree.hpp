@@ -91,6 +91,15 @@ struct LoadedQueryFile {
     std::string name;  // the file name: "main.tfquery.hcl"
 };
 
+struct MigrationFile;
+
+// A state migration file of the root module as it was read and decoded.
+struct LoadedMigrationFile {
+    std::shared_ptr<const ParsedFile> parsed;
+    std::shared_ptr<const MigrationFile> decoded;
+    std::string name;  // the file name: "from.tfmigrate.hcl"
+};
+
 // A module call the tree's resolver had no directory for.
 struct UnavailableCall {
     std::string address;  // "module.a.module.b"

@@ -55,6 +55,11 @@ bool is_test_file_name(std::string_view name);
 // none).
 std::vector<ConfigFileName> select_query_files(std::vector<std::string> names, Engine engine);
 
+// The state migration files among the entries `names` of a module directory,
+// in load order (Terraform's `.tfmigrate.hcl`, experimental builds of v1.16;
+// there is no JSON form, and OpenTofu reads none).
+std::vector<ConfigFileName> select_migration_files(std::vector<std::string> names, Engine engine);
+
 // The mock data files among the entries `names` of a mock provider's
 // `source` directory, in load order (Terraform's `.tfmock.hcl` and
 // `.tfmock.json`).

@@ -103,6 +103,9 @@ struct LoadedTree {
     // The root module's query files (Terraform), in name order. Like test
     // files, they are not configuration: no rule reading the module sees them.
     std::vector<LoadedQueryFile> query_files;
+    // The root module's state migration files (Terraform), in name order;
+    // not configuration either.
+    std::vector<LoadedMigrationFile> migration_files;
 
     [[nodiscard]] bool has_errors() const;
     // The shared handle of a source file of the tree (the model's Origins
