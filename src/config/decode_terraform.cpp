@@ -110,12 +110,20 @@ void Decoder::decode_state_store(const ContentBlock& b, TerraformBlock& tb) {
                    "Only one 'provider' block should be present in a 'state_store' block", providers[1]->def_range);
         return;
     }
+    // The nested block is decoded as any provider block (a normalized name,
+    // no reserved arguments or blocks), and any error there drops the
+    // store; then it may not have an alias.
     const ContentBlock& p = *providers.front();
-    Body provider_config;
-    Content pc = detail::body_content(ctx_, p.body, schema::provider, &provider_config);
-    if (const auto* a = pc.attribute("alias")) {
+    const std::size_t mark = ctx_.diags->size();
+    Range alias_at;
+    std::optional<Provider> provider = decode_provider_block(p, &alias_at);
+    for (std::size_t i = mark; i < ctx_.diags->size(); ++i) {
+        if ((*ctx_.diags)[i].severity == Severity::error) return;
+    }
+    if (!provider) return;
+    if (provider->alias) {
         ctx_.error(code::unexpected_provider_alias, "Unexpected provider alias",
-                   "Aliases are disallowed in the 'provider' block in the 'state_store' block", a->name_range);
+                   "Aliases are disallowed in the 'provider' block in the 'state_store' block", alias_at);
         return;
     }
     tb.state_stores.push_back(std::move(store));
@@ -351,6 +359,10 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
 }
 
 void Decoder::decode_provider(const ContentBlock& b) {
+    if (auto p = decode_provider_block(b)) out_.providers.emplace_back(std::move(*p), Declared{b.def_range});
+}
+
+std::optional<Provider> Decoder::decode_provider_block(const ContentBlock& b, Range* alias_range) {
     Provider p;
     p.name = b.labels[0];
     p.origin = origin(b.origin);
@@ -360,9 +372,10 @@ void Decoder::decode_provider(const ContentBlock& b) {
         // A provider whose local name is not normalized is dropped.
         const std::size_t before = ctx_.diags->size();
         check_provider_name_normalized(p.name, b.def_range);
-        if (ctx_.diags->size() != before) return;
+        if (ctx_.diags->size() != before) return std::nullopt;
     }
     if (const auto* a = c.attribute("alias")) {
+        if (alias_range != nullptr) *alias_range = a->name_range;
         if (auto v = decode_string(*a)) {
             p.alias = v->value.get<std::string>();
             if (!detail::valid_identifier(*p.alias)) {
@@ -416,7 +429,7 @@ void Decoder::decode_provider(const ContentBlock& b) {
                        inner.type_range);
         }
     }
-    out_.providers.emplace_back(std::move(p), Declared{b.def_range});
+    return p;
 }
 
 }  // namespace tfsift::config

@@ -142,6 +142,10 @@ private:
     // ---- provider -------------------------------------------------------------
 
     void decode_provider(const ContentBlock& b);
+    // A `provider` block as Terraform's decodeProviderBlock reads it, not
+    // added to the file; unset when its name is not normalized. With
+    // `alias_range`, where its `alias` argument is written.
+    std::optional<Provider> decode_provider_block(const ContentBlock& b, Range* alias_range = nullptr);
 
     void duplicate_escape(const ContentBlock& b, std::string_view what);
 
