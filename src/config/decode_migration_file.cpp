@@ -87,7 +87,7 @@ std::optional<MigrationProvider> Decoder::decode_state_store_provider(const Cont
                        kv.key.range);
             return std::nullopt;
         }
-        const std::string key = k.as_string();
+        const std::string& key = k.as_string();
         if (key == "version") {
             const cty::Value v = detail::static_value(ctx_, kv.value, false);
             if (!v.is_known() || v.is_null() || v.type().kind() != cty::TypeKind::string) {
