@@ -84,8 +84,21 @@ bool may_declare_module_calls(std::string_view text, FileSyntax syntax) {
 std::size_t last_module_block_start(std::string_view text) { return module_block_start(text, true); }
 
 bool may_name_local_source(std::string_view text) {
-    return text.find("./") != std::string_view::npos || text.find('\\') != std::string_view::npos ||
-           text.find("${") != std::string_view::npos || text.find("%{") != std::string_view::npos;
+    if (text.find("./") != std::string_view::npos || text.find('\\') != std::string_view::npos ||
+        text.find("${") != std::string_view::npos || text.find("%{") != std::string_view::npos) {
+        return true;
+    }
+    // `source = local.path`: an expression, which may work out to one.
+    constexpr std::string_view word = "source";
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+        std::size_t i = at + word.size();
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        if (i >= text.size() || text[i] != '=') continue;
+        ++i;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        if (i < text.size() && text[i] != '"' && text[i] != '\n' && text[i] != '\r') return true;
+    }
+    return false;
 }
 
 }  // namespace tfsift::config

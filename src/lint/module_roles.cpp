@@ -12,7 +12,10 @@
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_call_hint.hpp"
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/config/override_merger.hpp"
 #include "tfsift/config/paths.hpp"
+#include "tfsift/config/static_evaluation.hpp"
+#include "tfsift/cty/convert.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/hcl/block_text.hpp"
@@ -29,6 +32,10 @@ struct FileCalls {
     std::size_t size = 0;
     std::size_t hash = 0;
     std::vector<std::string> called;
+    // A module call whose source is an expression (OpenTofu v1.8,
+    // Terraform v1.15): what it calls depends on the directory's other
+    // files too (calls_of_directory).
+    bool worked_out = false;
 };
 
 // One scanned repository: the local calls of each module directory, how
@@ -77,7 +84,7 @@ namespace {
 // null) remembers them by the file's text.
 std::vector<std::string> calls_of_file(const std::string& base, const config::ConfigFileName& name,
                                        DirectoryFileReader& reader, std::map<std::string, FileCalls>* memo,
-                                       std::set<std::string>& seen, std::size_t& files_read) {
+                                       std::set<std::string>& seen, std::size_t& files_read, bool& worked_out) {
     const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
     FileContent failure;
     std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
@@ -101,6 +108,7 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
         seen.insert(path);
         auto it = memo->find(path);
         if (it != memo->end() && it->second.size == text.size() && it->second.hash == hash) {
+            worked_out = worked_out || it->second.worked_out;
             return it->second.called;
         }
     }
@@ -124,10 +132,12 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
         config::decode_config_file(*parsed, name.role == config::FileRole::override, diags, Engine::opentofu);
     ++files_read;
     for (const auto& [call, declared] : file.module_calls) {
+        if (call.dynamic_source) out.worked_out = true;
         if (!call.source || !call.source->value || !config::is_local_module_source(*call.source->value)) continue;
         std::string target = absolute_normal_path(base + "/" + *call.source->value);
         if (target != base) out.called.push_back(std::move(target));
     }
+    worked_out = worked_out || out.worked_out;
     if (memo == nullptr) return std::move(out.called);
     FileCalls& kept = (*memo)[path];
     kept = std::move(out);
@@ -158,6 +168,55 @@ void list_directory(const std::string& dir, OpenDirectory& opened, std::vector<c
     if (listed && !files.empty()) (void)opened.open(dir);  // else the files are read by path
 }
 
+// The local module directories that the calls of `base` whose sources are
+// expressions call, worked out as `init` works them out for a root module
+// (config/static_evaluation.hpp): from the directory's variable defaults,
+// local values and `path.module`, with OpenTofu's rules, under which every
+// variable Terraform knows (`const = true`) is known too. The directory's
+// files are read whole for it; few directories have such calls.
+std::vector<std::string> worked_out_calls(const std::string& base, const std::vector<config::ConfigFileName>& files,
+                                          DirectoryFileReader& reader, std::size_t& files_read) {
+    std::vector<std::unique_ptr<config::ParsedFile>> parsed;  // what the module points into
+    std::vector<config::ConfigFile> decoded;
+    for (const auto& name : files) {
+        const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
+        FileContent failure;
+        std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
+        if (!source) continue;
+        ++files_read;
+        config::load_counters().role_scan_files_read.fetch_add(1, std::memory_order_relaxed);
+        config::load_counters().role_scan_bytes_read.fetch_add(source->text().size(), std::memory_order_relaxed);
+        parsed.push_back(config::parse_config_file(source, name.syntax));
+        Diagnostics diags;
+        decoded.push_back(config::decode_config_file(*parsed.back(), name.role == config::FileRole::override, diags,
+                                                     Engine::opentofu));
+    }
+    config::OverrideMerger merger;
+    for (const auto& file : decoded) {
+        if (!file.is_override) merger.add_primary(file);
+    }
+    for (const auto& file : decoded) {
+        if (file.is_override) merger.apply_override(file);
+    }
+    const config::Module module = merger.finish();
+    config::StaticScope scope;
+    scope.module = &module;
+    scope.engine = Engine::opentofu;
+    std::vector<std::string> out;
+    for (const auto& [name, call] : module.module_calls) {
+        if (!call.dynamic_source) continue;
+        const config::StaticResult value = config::evaluate_static(call.dynamic_source->expr, scope);
+        if (!value.value || !value.value->type().is_primitive()) continue;
+        const auto text = cty::convert(*value.value, cty::Type::string());
+        if (!text.ok() || text.value.is_null() || !text.value.is_known()) continue;
+        const std::string source = text.value.as_string();
+        if (!config::is_local_module_source(source)) continue;
+        std::string target = absolute_normal_path(base + "/" + source);
+        if (target != base) out.push_back(std::move(target));
+    }
+    return out;
+}
+
 // The local module directories the configuration files directly inside
 // `base` (absolute, lexically normal) call; forgets what `memo` held of
 // files that are gone.
@@ -167,8 +226,14 @@ std::set<std::string> calls_of_directory(const std::string& base, const OpenDire
     std::set<std::string> out;
     std::set<std::string> seen;
     DirectoryFileReader reader(opened, policy);
+    bool worked_out = false;
     for (const auto& name : files) {
-        for (auto& target : calls_of_file(base, name, reader, memo, seen, files_read)) out.insert(std::move(target));
+        for (auto& target : calls_of_file(base, name, reader, memo, seen, files_read, worked_out)) {
+            out.insert(std::move(target));
+        }
+    }
+    if (worked_out) {
+        for (auto& target : worked_out_calls(base, files, reader, files_read)) out.insert(std::move(target));
     }
     if (memo != nullptr) {
         const std::string prefix = base == "/" ? base : base + "/";

@@ -80,6 +80,30 @@ TEST_CASE("module roles come from every local caller in the repository", "[lint]
     CHECK(cache.role_of((r / "envs/prod").string(), none) == ModuleRole::root);
 }
 
+TEST_CASE("a source worked out from variables and locals calls its module too", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    // The call and what its source is made of sit in different files, and
+    // the call's file shows no local path.
+    write_file(r / "envs/prod/main.tf", "module \"app\" {\n  source = local.app_path\n}\n");
+    write_file(r / "envs/prod/locals.tf",
+               "variable \"app\" {\n  type    = string\n  default = \"app\"\n  const   = true\n}\n"
+               "locals {\n  app_path = \"../../modules/${var.app}\"\n}\n");
+    write_file(r / "modules/app/main.tf", "");
+    // A value known only later calls nothing the scan can see.
+    write_file(r / "envs/dev/main.tf",
+               "resource \"terraform_data\" \"name\" {\n  input = \"x\"\n}\n"
+               "module \"later\" {\n  source = \"../../modules/${terraform_data.name.output}\"\n}\n");
+    write_file(r / "modules/x/main.tf", "");
+
+    const RepositoryModuleCalls calls = scan_repository_module_calls(r.string());
+    CHECK(calls.called == std::set<std::string>{abs(r / "modules/app")});
+    Settings none;
+    CHECK(decide_module_role(abs(r / "modules/app"), none, calls) == ModuleRole::called);
+    CHECK(decide_module_role(abs(r / "modules/x"), none, calls) == ModuleRole::root);
+}
+
 TEST_CASE("declared roles in .tfsift.toml win over callers", "[lint][roles]") {
     ScratchDir s("tfsift-roles");
     const fs::path r = s.path / "repo";
