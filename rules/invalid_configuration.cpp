@@ -20,7 +20,7 @@ Rule invalid_configuration() {
         "a called module or naming another provider than the resource they import into, arguments and blocks an "
         "`ephemeral` resource cannot have, and OpenTofu's own checks (blank `deprecated` messages, instance "
         "references to provider configurations with `for_each`). The module's test files (`*.tftest.hcl`, "
-        "`*.tftest.json`, beside the module and in its `tests` directory) are loaded as `terraform test` loads "
+        "`*.tftest.json`, beside the module and in its test directory, `tests` or the `test_directory` setting) are loaded as `terraform test` loads "
         "them, and what that loader reports is reported here too: duplicate run names, providers, mocks and "
         "overrides, an invalid `command`, `plan_options` `mode` or override target, override targets the "
         "configuration does not declare, provider types that disagree with the module's. With Terraform, the mock "

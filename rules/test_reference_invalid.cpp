@@ -233,7 +233,7 @@ Rule test_reference_invalid() {
     r.doc.summary = "A test file refers to a run, variable, output or object that `terraform test` cannot find.";
     r.doc.what =
         "Checks the references of the module's test files (`*.tftest.hcl` in the module directory and in its "
-        "`tests` directory): `run.NAME` must name a run block of the same file that runs earlier, and "
+        "test directory, `tests` or the `test_directory` setting): `run.NAME` must name a run block of the same file that runs earlier, and "
         "`run.NAME.OUTPUT` an output of the module that run executes (the module under test, or the local module "
         "of its `module` block); `var.NAME` must be a variable of the module under test, of a run's module, of "
         "the test file's `variables` or `variable` blocks, or of a `terraform.tfvars` / `*.auto.tfvars` file "

@@ -490,17 +490,20 @@ public:
         return true;
     }
 
-    // The root module's test files, from its directory and its `tests/`
-    // directory, each parsed and decoded on its own; then the local modules
+    // The root module's test files, from its directory and its test
+    // directory (`tests` unless the options name another), each parsed and decoded on its own; then the local modules
     // their runs execute, and the checks Terraform makes of a test file
     // against the configuration under test.
     void load_tests(const LoadedModule& root) {
-        for (const std::string& dir : {std::string("."), std::string(default_test_directory)}) {
+        const std::string& test_dir = options_.test_directory;
+        // The entry of the module directory the test directory starts with.
+        const std::string test_dir_entry = test_dir.substr(0, test_dir.find('/'));
+        for (const std::string& dir : {std::string("."), test_dir}) {
             std::vector<std::string> names;
             std::optional<std::string> where;
             const ScanListings::Entries listed = listing_of(dir, names, where);
             if (listed && !reads_test_inputs(names)) {
-                if (dir == "." && !lists_entry(*listed, default_test_directory)) break;  // no tests/ either
+                if (dir == "." && !lists_entry(*listed, test_dir_entry)) break;  // no test directory either
                 continue;
             }
             OpenDirectory handle;

@@ -95,6 +95,7 @@ config::LoadedTree load_for_lint(const std::string& module_dir, Engine engine, c
                                  config::RootVariableInputs root_variables, std::shared_ptr<ReadBudget> budget) {
     config::TreeOptions options;
     options.root_variables = std::move(root_variables);
+    options.test_directory = settings.test_directory;
     options.module_resolver = std::move(resolver);
     options.cache = std::move(cache);
     options.scan_id = scan_id;

@@ -18,6 +18,7 @@
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/config/load_counters.hpp"
 #include "tfsift/config/module_tree.hpp"
+#include "tfsift/config/test_directory.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/add_ignore.hpp"
@@ -184,12 +185,14 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             }
             std::string dir = fs::path(path).parent_path().string();
             if (dir.empty()) dir = ".";
-            // A test file in a module's test directory belongs to the module
-            // above it.
-            if (fs::path(dir).filename() == config::default_test_directory &&
-                !config::select_test_files({fs::path(path).filename().string()}, Engine::opentofu).empty()) {
-                dir = fs::path(dir).parent_path().string();
-                if (dir.empty()) dir = ".";
+            // A test file in a module's test directory (`tests`, or what the
+            // settings name) belongs to that module.
+            if (!config::select_test_files({fs::path(path).filename().string()}, Engine::opentofu).empty()) {
+                const Settings* settings = settings_cache.for_dir(dir);
+                if (settings == nullptr) return false;
+                if (auto module = config::module_dir_above_test_directory(dir, settings->test_directory)) {
+                    dir = std::move(*module);
+                }
             }
             Target& t = targets[absolute_normal_path(dir)];
             if (t.dir.empty()) t.dir = dir;

@@ -254,6 +254,8 @@ public:
                     auto& globs = k == "roots" ? s_.root_modules : s_.shared_modules;
                     for (auto& g : *list) globs.push_back({base_dir_, PathGlob(g)});
                 }
+            } else if (k == "test_directory") {
+                read_test_directory(node);
             } else if (k == "rules") {
                 read_rules(node);
             } else if (k == "ignore") {
@@ -264,8 +266,8 @@ public:
                 error(
                     node,
                     fmt::format("unknown setting {} (expected extend, root, preset, engine, engine_version, platforms, "
-                                "online, exclude, roots, shared, rules, ignore, policy, remote_module_findings, "
-                                "follow_external_symlinks or max_file_size)",
+                                "online, exclude, roots, shared, test_directory, rules, ignore, policy, "
+                                "remote_module_findings, follow_external_symlinks or max_file_size)",
                                 shown_key(k)),
                     &key);
             }
@@ -423,6 +425,17 @@ private:
             return;
         }
         s_.engine_version = *value;
+    }
+
+    void read_test_directory(const toml::node& node) {
+        auto value = string(node, "test_directory");
+        if (!value) return;
+        std::string why;
+        if (auto dir = config::normal_test_directory(*value, why)) {
+            s_.test_directory = std::move(*dir);
+        } else {
+            error(node, fmt::format("`test_directory` {}", why));
+        }
     }
 
     void read_rules(const toml::node& node) {
@@ -699,6 +712,13 @@ SettingsResult load_settings(const std::string& path, bool named_by_user, std::s
     reader.read_chain(path, std::nullopt, named_by_user, linted_root);
     reader.check_references();
     return result;
+}
+
+std::string test_directory_of(const std::string& dir) {
+    const std::string file = find_settings_file(dir);
+    if (file.empty()) return std::string(config::default_test_directory);
+    SettingsResult result = load_settings(file, false, {}, trusted_root_of(dir));
+    return result.ok() ? result.settings.test_directory : std::string(config::default_test_directory);
 }
 
 SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue) {

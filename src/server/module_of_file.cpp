@@ -4,6 +4,8 @@
 #include <system_error>
 
 #include "tfsift/config/module_files.hpp"
+#include "tfsift/config/test_directory.hpp"
+#include "tfsift/lint/settings.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,8 +33,9 @@ std::string module_dir_of(const std::string& path) {
     const fs::path p(path);
     const fs::path parent = p.parent_path();
     const std::string name = p.filename().string();
-    if (config::is_test_file_name(name) && parent.filename() == std::string(config::default_test_directory)) {
-        return parent.parent_path().string();
+    if (config::is_test_file_name(name)) {
+        const std::string dir = parent.string();
+        if (auto module = config::module_dir_above_test_directory(dir, lint::test_directory_of(dir))) return *module;
     }
     if (!config::select_mock_data_files({name}).empty()) {
         for (fs::path dir = parent; dir.has_relative_path(); dir = dir.parent_path()) {

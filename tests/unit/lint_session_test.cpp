@@ -370,6 +370,41 @@ TEST_CASE("session: a module whose only problem is in a test file fails on that 
     for (const auto& f : result.findings) CHECK_FALSE(f.fix.has_value());
 }
 
+TEST_CASE("session: the test directory the settings name holds the module's tests", "[lint][session][tests]") {
+    ScratchDir dir;
+    write_file(dir.path / ".tfsift.toml", "root = true\ntest_directory = \"spec/unit\"\n");
+    write_file(dir.path / "mod" / "main.tf", kPassThroughModule);
+    const char* broken =
+        "run \"first\" {\n"
+        "  assert {\n"
+        "    condition     = output.nmae == \"a\"\n"
+        "    error_message = \"The name is passed through.\"\n"
+        "  }\n"
+        "}\n";
+    write_file(dir.path / "mod" / "spec" / "unit" / "name.tftest.hcl", broken);
+    // `tests` is no longer the test directory: Terraform would not read it.
+    write_file(dir.path / "mod" / "tests" / "ignored.tftest.hcl", broken);
+    auto errors_of = [](const lint::LintResult& result) {
+        std::vector<std::string> out;
+        for (const auto& f : result.findings) {
+            if (f.severity == Severity::error) out.push_back(f.rule_id + " " + f.file->path());
+        }
+        return out;
+    };
+    const lint::LintResult whole = lint_tree(dir, 1);
+    REQUIRE(whole.completed);
+    INFO(Catch::Detail::stringify(finding_lines(whole)));
+    const std::vector<std::string> errors = errors_of(whole);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].starts_with("test-reference-invalid "));
+    CHECK(errors[0].ends_with("mod/spec/unit/name.tftest.hcl"));
+    // Named on the command line, the test file lints the module above the
+    // test directory and reports on itself.
+    const lint::LintResult named = lint_targets({(dir.path / "mod" / "spec" / "unit" / "name.tftest.hcl").string()});
+    REQUIRE(named.completed);
+    CHECK(errors_of(named) == errors);
+}
+
 TEST_CASE("session: a module with valid tests gives no finding in them", "[lint][session][tests]") {
     ScratchDir dir;
     write_file(dir.path / "main.tf", kPassThroughModule);

@@ -64,6 +64,13 @@ rules = ["syntax-error"]
     CHECK_FALSE(s.ignored("syntax-error", "/elsewhere/legacy/main.tf"));
 }
 
+TEST_CASE("settings name the test directory below each module", "[lint][settings]") {
+    CHECK(parse_settings("a.toml", "").settings.test_directory == "tests");
+    auto r = parse_settings("a.toml", "test_directory = \"./spec/unit/\"\n");
+    REQUIRE(r.ok());
+    CHECK(r.settings.test_directory == "spec/unit");
+}
+
 TEST_CASE("settings errors carry file, line and column", "[lint][settings]") {
     SECTION("TOML syntax") {
         auto r = parse_settings("a.toml", "engine = \"terraform\"\nplatforms = [\n");
@@ -110,6 +117,16 @@ TEST_CASE("settings errors carry file, line and column", "[lint][settings]") {
             "a.toml", "[[policy]]\nid = \"x\"\nkind = \"module-source\"\nallowed = [\"^a\"]\npattern = \"b\"\n");
         REQUIRE(r.errors.size() == 1);
         CHECK(r.errors[0].line == 5);
+    }
+    SECTION("a test directory outside the module directory") {
+        for (const char* written : {"../tests", "/srv/tests", "."}) {
+            INFO(written);
+            auto r = parse_settings("a.toml", std::string("\ntest_directory = \"") + written + "\"\n");
+            REQUIRE(r.errors.size() == 1);
+            CHECK(r.errors[0].line == 2);
+            CHECK_THAT(r.errors[0].message, Catch::StartsWith("`test_directory` must"));
+            CHECK(r.settings.test_directory == "tests");
+        }
     }
     SECTION("policy id clashing with a built-in rule") {
         auto r = parse_settings("a.toml", "[[policy]]\nid = \"syntax-error\"\nkind = \"naming\"\npattern = \"a\"\n",

@@ -161,6 +161,15 @@ TEST_CASE("the document store keeps the editor's texts as overlays", "[server][d
     REQUIRE(overlays->size() == 1);
     CHECK(overlays->begin()->first == fs::canonical(dir.path / "main.tf").string());
     CHECK(store.in_directory(dir.path.string()).size() == 1);
+    // A test file belongs to the module whose test directory holds it, as
+    // the nearest settings file names it.
+    testing::write_file(dir.path / ".tfsift.toml", "root = true\ntest_directory = \"spec/unit\"\n");
+    testing::write_file(dir.path / "spec" / "unit" / "a.tftest.hcl", "run \"a\" {}\n");
+    const std::string test_uri = uri_of_path((dir.path / "spec" / "unit" / "a.tftest.hcl").string());
+    REQUIRE(store.open(test_uri, 1, "run \"a\" {}\n"));
+    CHECK(store.in_directory(dir.path.string()).size() == 2);
+    CHECK(store.in_directory((dir.path / "spec" / "unit").string()).empty());
+    store.close(test_uri);
     store.close(uri);
     CHECK(store.find(uri) == nullptr);
     CHECK(store.overlays()->empty());

@@ -65,7 +65,4 @@ std::vector<ConfigFileName> select_migration_files(std::vector<std::string> name
 // `.tfmock.json`).
 std::vector<ConfigFileName> select_mock_data_files(std::vector<std::string> names);
 
-// The directory below a module directory that also holds its test files.
-inline constexpr std::string_view default_test_directory = "tests";
-
 }  // namespace tfsift::config

@@ -20,6 +20,7 @@
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/module_source_resolver.hpp"
 #include "tfsift/config/root_variables.hpp"
+#include "tfsift/config/test_directory.hpp"
 #include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
@@ -44,6 +45,10 @@ struct TreeOptions {
     // a module call's source or version needs one
     // (config/root_variables.hpp).
     RootVariableInputs root_variables;
+    // The root module's test directory (config/test_directory.hpp), a
+    // normal relative path below it: its test files are read besides the
+    // module directory's own.
+    std::string test_directory = std::string(default_test_directory);
     // Terraform v1.3.10's loader stops this deep without a diagnostic.
     int max_depth = 16;
     // The most modules (the root included) one tree may hold; later calls
@@ -88,7 +93,7 @@ struct LoadedTree {
     ReadPolicy read_policy;                          // how the files were read; for lock and state files
     std::vector<std::string> read_failures;          // files that exist but could not be read, and why
     std::vector<UnavailableCall> unavailable_calls;  // in the order they were met
-    // The root module's test files (its directory's, then its `tests/`
+    // The root module's test files (its directory's, then its test
     // directory's), and the local modules their runs execute instead of the
     // root module, by the run module's normalized source. Test files are
     // not configuration: no rule reading the module sees them.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tfsift/config/paths.hpp"
+#include "tfsift/config/test_directory.hpp"
 #include "tfsift/diagnostic.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/context.hpp"
@@ -84,6 +85,11 @@ struct Settings {
     // (tfsift/lint/module_roles.hpp); `roots` is checked first.
     std::vector<AnchoredGlob> root_modules;
     std::vector<AnchoredGlob> shared_modules;
+    // `test_directory`: the directory below each module directory whose
+    // test files belong to the module besides its own, as `terraform test
+    // -test-directory` names it (config/test_directory.hpp); normal, and
+    // never outside the module directory.
+    std::string test_directory = std::string(config::default_test_directory);
     // How files are read (tfsift/file_read.hpp): files that resolve outside
     // the repository root are read only with this set, and no file larger
     // than max_file_size bytes is read.
@@ -132,6 +138,12 @@ SettingsResult load_settings(const std::string& path, bool named_by_user = false
 // Parses settings from text (for tests); `path` names it in errors and
 // anchors relative globs and `extend`.
 SettingsResult parse_settings(const std::string& path, std::string_view text, std::span<const Rule> catalogue = {});
+
+// The test directory of the modules in `dir`, as the nearest settings file
+// gives it (the default when there is none, or it cannot be read: the
+// lint reports that). For the language server, which places each file in
+// its module without a lint's settings at hand.
+std::string test_directory_of(const std::string& dir);
 
 // Paths live in config/paths.hpp; the engine uses this one throughout.
 using config::absolute_normal_path;
