@@ -261,6 +261,7 @@ inline constexpr std::string_view provisioner_removed = "provisioner-removed";
 inline constexpr std::string_view quoted_keywords_are_deprecated = "quoted-keywords-are-deprecated";
 inline constexpr std::string_view quoted_references_are_deprecated = "quoted-references-are-deprecated";
 inline constexpr std::string_view reference_to_undefined_provider = "reference-to-undefined-provider";
+inline constexpr std::string_view registry_source_for_null_version = "registry-source-for-null-version";
 inline constexpr std::string_view reserved_argument_name_in_provider_block = "reserved-argument-name-in-provider-block";
 inline constexpr std::string_view reserved_block_type_name_in_data_block = "reserved-block-type-name-in-data-block";
 inline constexpr std::string_view reserved_block_type_name_in_ephemeral_block =
@@ -528,6 +529,7 @@ inline constexpr std::array all_diagnostic_codes{
     code::quoted_keywords_are_deprecated,
     code::quoted_references_are_deprecated,
     code::reference_to_undefined_provider,
+    code::registry_source_for_null_version,
     code::reserved_argument_name_in_provider_block,
     code::reserved_block_type_name_in_data_block,
     code::reserved_block_type_name_in_ephemeral_block,

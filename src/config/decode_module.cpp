@@ -38,7 +38,12 @@ void Decoder::decode_module(const ContentBlock& b) {
     // A `version` makes the source a registry address. OpenTofu decides
     // that after evaluating it (a version that is null does not count);
     // Terraform whenever the argument is written.
-    const bool has_version = version != nullptr && (engine_ == Engine::terraform || !needs_static_evaluation(version));
+    // `version = null` counts as no version from Terraform v1.15.5 and
+    // OpenTofu v1.10 on; before, the argument alone made the source a
+    // registry address (see below).
+    const bool null_version = version != nullptr && version->expr.is_null_literal();
+    const bool has_version =
+        version != nullptr && !null_version && (engine_ == Engine::terraform || !needs_static_evaluation(version));
     if (needs_static_evaluation(version)) {
         mc.dynamic_version = DynamicSetting{version->expr};
         version = nullptr;
@@ -60,6 +65,7 @@ void Decoder::decode_module(const ContentBlock& b) {
             auto parsed = parse_module_source(src.as_written, has_version);
             if (parsed.error.empty()) {
                 src.value = parsed.normalized;
+                if (null_version) null_version_source(src.as_written, a->expr.range);
             } else if (parsed.maybe_relative) {
                 ctx_.error(code::invalid_module_source_address, "Invalid module source address", parsed.error,
                            a->expr.range);
@@ -122,6 +128,19 @@ void Decoder::decode_module(const ContentBlock& b) {
     }
     check_enabled_combination(count_name, enabled_name, for_each_name, "module instances");
     out_.module_calls.emplace_back(std::move(mc), Declared{b.def_range});
+}
+
+void Decoder::null_version_source(const std::string& source, Range range) {
+    auto as_registry = parse_module_source(source, true);
+    if (as_registry.error.empty() || as_registry.maybe_relative) return;
+    ctx_.error(code::registry_source_for_null_version, "Invalid registry module source address",
+               fmt::format("Failed to parse module registry address: {}.\n\nTerraform assumed that you intended a "
+                           "module registry source address because you also set the argument \"version\", which "
+                           "applies only to registry modules. Terraform v1.15.5 and OpenTofu v1.10 and later take a "
+                           "null version as none; `required_version` (or the `engine_version` setting) allows an "
+                           "older release here.",
+                           as_registry.error),
+               range);
 }
 
 }  // namespace tfsift::config

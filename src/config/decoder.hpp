@@ -207,6 +207,14 @@ private:
 
     void decode_module(const ContentBlock& b);
 
+    // A `source` that parses without a version but not as a registry
+    // address, in a call whose `version` is null: an error only for the
+    // releases before Terraform v1.15.5 and OpenTofu v1.10, which took the
+    // argument alone as making the source a registry address. Reported
+    // under its own code; the lint keeps it for those releases only
+    // (lint/engine_gate.hpp).
+    void null_version_source(const std::string& source, Range range);
+
     // ---- resource and data ------------------------------------------------------
 
     // A reference's resource address ("aws_instance.web", "data.x.y"), or "".

@@ -48,6 +48,10 @@ bool dropped_by_release(const config::LoadedTree& tree, const config::LoadDiagno
     if (c == code::invalid_import_configuration) {
         return engine == Engine::terraform && !holder_may_predate(child_module_imports_release);
     }
+    if (c == code::registry_source_for_null_version) {
+        return !holder_may_predate(engine == Engine::terraform ? terraform_null_module_version_release
+                                                               : opentofu_null_module_version_release);
+    }
     const std::string_view static_sources =
         engine == Engine::terraform ? terraform_static_module_sources_release : opentofu_static_module_sources_release;
     if (c == code::module_source_variables_not_allowed) return !holder_may_predate(static_sources);
@@ -88,6 +92,11 @@ bool release_may_predate(const config::Module& module, const Settings& settings,
     for (std::int64_t minor = 0; minor < threshold->segments[1]; ++minor) {
         add(threshold->segments[0], minor, 0);
         add(threshold->segments[0], minor, 99);
+    }
+    // A threshold that is a patch release (1.15.5): the earlier patches of its minor release too.
+    if (threshold->segments.size() >= 3 && threshold->segments[2] > 0) {
+        add(threshold->segments[0], threshold->segments[1], 0);
+        add(threshold->segments[0], threshold->segments[1], threshold->segments[2] - 1);
     }
     for (std::int64_t minor = 11; minor <= 15; ++minor) {
         add(0, minor, 0);

@@ -25,6 +25,10 @@ inline constexpr std::string_view child_module_imports_release = "1.16.0";
 inline constexpr std::string_view terraform_static_module_sources_release = "1.15.0";
 inline constexpr std::string_view opentofu_static_module_sources_release = "1.8.0";
 
+// A null module `version` counts as none: Terraform v1.15.5, OpenTofu v1.10.
+inline constexpr std::string_view terraform_null_module_version_release = "1.15.5";
+inline constexpr std::string_view opentofu_null_module_version_release = "1.10.0";
+
 // True when the release in use may be older than `release` ("1.16.0"), a
 // release of the engine in use (`required_version` constrains the release of
 // whichever engine runs the module).
@@ -37,7 +41,8 @@ inline constexpr std::string_view opentofu_static_module_sources_release = "1.8.
 // Terraform v1.16 only. References in a module's source and version are
 // refused before Terraform v1.15 and OpenTofu v1.8 and evaluated from then
 // on (config/static_evaluation.hpp); the loader gives both answers under
-// different codes.
+// different codes. A null module version makes a local source an error
+// before Terraform v1.15.5 and OpenTofu v1.10 only.
 [[nodiscard]] bool dropped_by_release(const config::LoadedTree& tree, const config::LoadDiagnostic& d, Engine engine,
                                       const Settings& settings);
 
