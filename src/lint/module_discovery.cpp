@@ -121,6 +121,7 @@ bool is_lintable_file_name(std::string_view name) {
     if (!config::config_extension(name, Engine::opentofu).empty()) return true;
     if (!config::select_test_files({std::string(name)}, Engine::opentofu).empty()) return true;
     if (!config::select_query_files({std::string(name)}, Engine::terraform).empty()) return true;
+    if (!config::select_mock_data_files({std::string(name)}).empty()) return true;
     if (!config::select_migration_files({std::string(name)}, Engine::terraform).empty()) return true;
     return name == providers::kLockFileName || name == settings_file_name || name == "terraform.tfstate";
 }
@@ -128,7 +129,7 @@ bool is_lintable_file_name(std::string_view name) {
 std::string not_lintable_message(std::string_view path) {
     return fmt::format(
         "{}: not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json files, test "
-        "files, query files, state migration files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a "
+        "files, mock data files, query files, state migration files, .terraform.lock.hcl, .tfsift.toml and terraform.tfstate); name a "
         "directory to lint its module",
         path);
 }

@@ -17,6 +17,7 @@
 
 #include "tfsift/atomic_write.hpp"
 #include "tfsift/config/load_counters.hpp"
+#include "tfsift/config/mock_data_module.hpp"
 #include "tfsift/config/module_tree.hpp"
 #include "tfsift/config/test_directory.hpp"
 #include "tfsift/diagnostic_codes.hpp"
@@ -187,6 +188,11 @@ bool resolve_targets(const LintRequest& request, SettingsCache& settings_cache, 
             if (dir.empty()) dir = ".";
             // A test file in a module's test directory (`tests`, or what the
             // settings name) belongs to that module.
+            // A mock data file belongs to the module above it whose tests
+            // read it (config/mock_data_module.hpp).
+            if (!config::select_mock_data_files({fs::path(path).filename().string()}).empty()) {
+                if (auto module = config::module_dir_of_mock_data(dir)) dir = std::move(*module);
+            }
             if (!config::select_test_files({fs::path(path).filename().string()}, Engine::opentofu).empty()) {
                 const Settings* settings = settings_cache.for_dir(dir);
                 if (settings == nullptr) return false;

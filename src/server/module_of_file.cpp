@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "tfsift/config/mock_data_module.hpp"
 #include "tfsift/config/module_files.hpp"
 #include "tfsift/config/test_directory.hpp"
 #include "tfsift/lint/settings.hpp"
@@ -10,24 +11,6 @@
 namespace fs = std::filesystem;
 
 namespace tfsift::server {
-
-namespace {
-
-// Whether the directory `dir` holds a configuration file of either engine.
-bool holds_configuration(const fs::path& dir) {
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        config::ConfigFileName name;
-        const std::string file = it->path().filename().string();
-        if (config::classify_file_name(file, Engine::terraform, name) ||
-            config::classify_file_name(file, Engine::opentofu, name)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-}  // namespace
 
 std::string module_dir_of(const std::string& path) {
     const fs::path p(path);
@@ -38,9 +21,7 @@ std::string module_dir_of(const std::string& path) {
         if (auto module = config::module_dir_above_test_directory(dir, lint::test_directory_of(dir))) return *module;
     }
     if (!config::select_mock_data_files({name}).empty()) {
-        for (fs::path dir = parent; dir.has_relative_path(); dir = dir.parent_path()) {
-            if (holds_configuration(dir)) return dir.string();
-        }
+        if (auto module = config::module_dir_of_mock_data(parent.string())) return *module;
     }
     return parent.string();
 }

@@ -2,7 +2,8 @@
 # Tries tfsift's pre-commit hook as a new user would: a throw-away git
 # repository whose .pre-commit-config.yaml names the hook repository and
 # `id: tfsift`, then one commit per kind of file the hook covers (.tf,
-# .tf.json, .tofu, .tofu.json, .terraform.lock.hcl, .tfsift.toml): a broken
+# .tf.json, .tofu, .tofu.json, .tfmock.hcl, .terraform.lock.hcl,
+# .tfsift.toml): a broken
 # one is refused with its finding shown, the repaired one accepted. A change
 # to the configuration alone shows the finding it causes in the lock file; a
 # change to .tfsift.toml alone shows findings in files it did not touch.
@@ -106,6 +107,22 @@ refused ".tofu.json with a syntax error" 'tofujson/main.tofu.json:1:[0-9]+: erro
 printf '{"variable": {"region": {"default": "x"}}}\n' > tofujson/main.tofu.json
 git add -A
 accepted ".tofu.json fixed"
+
+# A mock data file alone: the module whose test reads it is linted, the
+# finding shown in the mock file.
+mkdir -p mocked/tests/mocks
+requirement "~> 5.0" > mocked/main.tf
+printf 'mock_provider "aws" {\n  source = "./tests/mocks"\n}\n\nrun "plans" {\n  command = plan\n}\n' \
+  > mocked/tests/basic.tftest.hcl
+printf 'mock_resource "aws_instance" {}\n' > mocked/tests/mocks/aws.tfmock.hcl
+git add -A
+accepted "a module with a test that mocks its provider"
+printf 'mock_resource "aws_instance" {}\nmock_resource "aws_instance" {}\n' > mocked/tests/mocks/aws.tfmock.hcl
+git add mocked/tests/mocks/aws.tfmock.hcl
+refused ".tfmock.hcl with a duplicate mock" 'mocked/tests/mocks/aws\.tfmock\.hcl:2:[0-9]+: error\[invalid-configuration\]'
+printf 'mock_resource "aws_instance" {}\n\nmock_data "aws_ami" {}\n' > mocked/tests/mocks/aws.tfmock.hcl
+git add -A
+accepted ".tfmock.hcl fixed"
 
 # The lock file: a root module calling modules/web, locked at 5.1.0. A
 # called module sets only a minimum version.

@@ -184,18 +184,20 @@ TEST_CASE("session: a named file that is not one tfsift reads stops the run", "[
     CHECK(!result.completed);
     const auto errors = messages_of(result, lint::MessageKind::error);
     REQUIRE(errors.size() == 1);
-    CHECK(errors.front() == "tfsift: error: " + readme +
-                                ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
-                                "files, test files, query files, state migration files, .terraform.lock.hcl, "
-                                ".tfsift.toml and terraform.tfstate); name a directory to lint its module");
+    CHECK(errors.front() ==
+          "tfsift: error: " + readme +
+              ": not a Terraform or OpenTofu file (tfsift reads .tf, .tf.json, .tofu and .tofu.json "
+              "files, test files, mock data files, query files, state migration files, .terraform.lock.hcl, "
+              ".tfsift.toml and terraform.tfstate); name a directory to lint its module");
     // The files a lint reads may be named.
-    for (const char* name : {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json",
-                             "web.tofutest.hcl", "web.tofutest.json", "list.tfquery.hcl", "list.tfquery.json",
-                             "from.tfmigrate.hcl", ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
+    for (const char* name :
+         {"main.tf", "x.tf.json", "x.tofu", "x.tofu.json", "web.tftest.hcl", "web.tftest.json", "web.tofutest.hcl",
+          "web.tofutest.json", "list.tfquery.hcl", "list.tfquery.json", "from.tfmigrate.hcl", "aws.tfmock.hcl",
+          "aws.tfmock.json", ".terraform.lock.hcl", ".tfsift.toml", "terraform.tfstate"}) {
         CHECK(lint::is_lintable_file_name(name));
     }
-    for (const char* name : {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup",
-                             "aws.tfmock.hcl", "from.tfmigrate.json"}) {
+    for (const char* name :
+         {"README.md", "file.txt", "terraform.tfvars", "main.tf.bak", "x.tfstate.backup", "from.tfmigrate.json"}) {
         CHECK_FALSE(lint::is_lintable_file_name(name));
     }
     CHECK(lint_targets({(dir.path / "main.tf").string()}).completed);
