@@ -213,6 +213,21 @@ TEST_FILE = ('variables {\n  name = "x"\n}\n\nrun "greets" {\n  command = plan\n
              '    condition     = output.%s == "hello x"\n    error_message = "wrong greeting"\n  }\n}\n')
 
 
+def opened_then_repaired(client, check, uri, broken, repaired, code, start, what):
+    """Opens `uri` with the text `broken`: one finding of `code` at `start`;
+    an unsaved edit to `repaired` clears it; then closes the document."""
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "terraform",
+                                                            "version": 1, "text": broken}})
+    d = client.diagnostics(uri, 1)
+    check(codes(d) == [code] and d[0]["range"]["start"] == start,
+          "%s opened: its finding published at its position (%s)" % (what, d))
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": repaired}]})
+    d = client.diagnostics(uri, 2)
+    check(d == [], "%s: an unsaved edit that repairs it clears its finding (%s)" % (what, d))
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
 def test_file_cases(tfsift, check):
     """Test files, which `terraform test` reads from a module's directory and
     its tests/ directory, are the module's files in the editor too."""
@@ -228,16 +243,8 @@ def test_file_cases(tfsift, check):
         client = Client([tfsift, "server", "--debounce", "20"], cwd=tmp)
         client.call("initialize", {"processId": None, "rootUri": uri_of(tmp), "capabilities": {}})
         client.notify("initialized", {})
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": test_uri, "languageId": "terraform",
-                                                                "version": 1, "text": TEST_FILE % "greting"}})
-        d = client.diagnostics(test_uri, 1)
-        check(codes(d) == ["test-reference-invalid"] and d[0]["range"]["start"] == {"line": 8, "character": 20},
-              "a test file in tests/ opened: its finding published at its position (%s)" % d)
-        client.notify("textDocument/didChange", {"textDocument": {"uri": test_uri, "version": 2},
-                                                 "contentChanges": [{"text": TEST_FILE % "greeting"}]})
-        d = client.diagnostics(test_uri, 2)
-        check(d == [], "an unsaved edit that repairs the test file clears its finding (%s)" % d)
-        client.notify("textDocument/didClose", {"textDocument": {"uri": test_uri}})
+        opened_then_repaired(client, check, test_uri, TEST_FILE % "greting", TEST_FILE % "greeting",
+                             "test-reference-invalid", {"line": 8, "character": 20}, "a test file in tests/")
         client.diagnostics(test_uri, until=lambda d: codes(d) == ["test-reference-invalid"])
         write(test_path, TEST_FILE % "greetings")
         client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": test_uri, "type": 2}]})
@@ -280,16 +287,8 @@ def query_file_cases(tfsift, check):
         for kind in ("tfquery", "tfmock"):
             check({"**/*.%s.hcl" % kind, "**/*.%s.json" % kind} <= globs,
                   "the server watches %s files (%s)" % (kind, sorted(globs)))
-        client.notify("textDocument/didOpen", {"textDocument": {"uri": query_uri, "languageId": "terraform",
-                                                                "version": 1, "text": broken}})
-        d = client.diagnostics(query_uri, 1)
-        check(codes(d) == ["invalid-configuration"] and d[0]["range"]["start"]["line"] == 2,
-              "a query file opened: its finding published at its position (%s)" % d)
-        client.notify("textDocument/didChange", {"textDocument": {"uri": query_uri, "version": 2},
-                                                 "contentChanges": [{"text": QUERY_FILE % ""}]})
-        d = client.diagnostics(query_uri, 2)
-        check(d == [], "an unsaved edit that repairs the query file clears its finding (%s)" % d)
-        client.notify("textDocument/didClose", {"textDocument": {"uri": query_uri}})
+        opened_then_repaired(client, check, query_uri, broken, QUERY_FILE % "", "invalid-configuration",
+                             {"line": 2, "character": 2}, "a query file")
         client.diagnostics(query_uri, until=lambda d: codes(d) == ["invalid-configuration"])
         write(query_path, QUERY_FILE % "")
         client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": query_uri, "type": 2}]})
