@@ -534,6 +534,7 @@ public:
                 if (options_.exclude_file && options_.exclude_file(rel)) continue;
                 FileContent failure;
                 std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, prefix + f.name);
+                count_read(src);
                 if (!src) {
                     Diagnostic d;
                     d.code = code::failed_to_read_file;
@@ -702,6 +703,16 @@ public:
         }
     }
 
+    // Counts a test, query, mock data or state migration file read (null:
+    // not read) with the configuration files the loaders read
+    // (config/load_counters.hpp), since they are linted too.
+    static void count_read(const std::shared_ptr<const SourceFile>& src) {
+        if (!src) return;
+        LoadCounters& counters = load_counters();
+        counters.files_read.fetch_add(1, std::memory_order_relaxed);
+        counters.bytes_read.fetch_add(src->text().size(), std::memory_order_relaxed);
+    }
+
     // Reads and parses the file `f` of `dir` (open in `reader`), a file of
     // the module that is not configuration (`what`: "query", "mock data",
     // "state migration"),
@@ -713,6 +724,7 @@ public:
         const std::string shown = rel.starts_with("/") ? rel : options_.source_name_prefix + rel;
         FileContent failure;
         std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, shown);
+        count_read(src);
         if (!src) {
             Diagnostic d;
             d.code = code::failed_to_read_file;

@@ -12,7 +12,7 @@ namespace tfsift::config {
 struct LoadCounters {
     std::atomic<std::uint64_t> modules_loaded{0};  // module directories read, parsed, decoded and merged
     std::atomic<std::uint64_t> modules_reused{0};  // taken loaded from another tree or caller instead
-    std::atomic<std::uint64_t> files_read{0};      // configuration files opened
+    std::atomic<std::uint64_t> files_read{0};      // configuration, test, query, mock and migration files read
     std::atomic<std::uint64_t> bytes_read{0};
     std::atomic<std::uint64_t> read_ns{0};
     std::atomic<std::uint64_t> parse_ns{0};
