@@ -486,6 +486,29 @@ std::optional<TestRunModule> Decoder::decode_test_run_module(const ContentBlock&
     return m;
 }
 
+namespace {
+
+// `text`, a managed resource's address as written, without the `resource.`
+// keyword that may follow its module calls (`module.a[0].resource.x.y`).
+std::string without_resource_keyword(std::string text) {
+    std::size_t i = 0;
+    while (text.compare(i, 7, "module.") == 0) {
+        i += 7;
+        while (i < text.size() && text[i] != '.' && text[i] != '[') ++i;
+        if (i < text.size() && text[i] == '[') {
+            i = text.find(']', i);
+            if (i == std::string::npos) return text;
+            ++i;
+        }
+        if (i >= text.size() || text[i] != '.') return text;
+        ++i;
+    }
+    if (text.compare(i, 9, "resource.") == 0) text.erase(i, 9);
+    return text;
+}
+
+}  // namespace
+
 std::optional<TestOverride> Decoder::decode_test_override(const ContentBlock& b) {
     const bool terraform = engine_ == Engine::terraform;
     const bool module = b.type == "override_module";
@@ -554,6 +577,8 @@ std::optional<TestOverride> Decoder::decode_test_override(const ContentBlock& b)
             return std::nullopt;
         }
     }
+    o.key = o.target->text;
+    if (terraform && kind == OverrideTargetKind::managed) o.key = without_resource_keyword(o.key);
     const bool is_module = kind == OverrideTargetKind::module;
     const bool is_data = kind == OverrideTargetKind::data;
     const bool is_managed = kind == OverrideTargetKind::managed;
@@ -591,7 +616,7 @@ void Decoder::check_duplicate_overrides(std::vector<TestOverride>& overrides, st
     std::map<std::string, Range> seen;
     std::vector<TestOverride> kept;
     for (auto& o : overrides) {
-        const std::string key = o.target->text;
+        const std::string& key = o.key;
         auto it = seen.find(key);
         if (it == seen.end()) {
             seen.emplace(key, o.def_range);

@@ -40,7 +40,7 @@ std::vector<ModuleProblem> merge_mock_data_files(const std::vector<const MockDat
         }
         for (const TestOverride& o : f->overrides) {
             if (!o.target) continue;
-            auto [it, added] = overrides.try_emplace(o.target->text, std::make_pair(f->source, o.def_range));
+            auto [it, added] = overrides.try_emplace(o.key, std::make_pair(f->source, o.def_range));
             if (added) continue;
             out.push_back({Severity::error, code::duplicate_override_block, "Duplicate override block",
                            fmt::format("An override block for {} already exists at {}.", o.target->text,

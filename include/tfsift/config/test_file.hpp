@@ -23,6 +23,11 @@ struct TestOverride {
     // The target without instance keys, split at the dots:
     // `module.a[0].aws_instance.web` gives module, a, aws_instance, web.
     std::vector<std::string> target_names;
+    // What duplicates are told apart by: the target as written, except that
+    // with Terraform a resource's optional `resource.` keyword is left out
+    // (`resource.aws_instance.web` is `aws_instance.web`), as its address
+    // prints.
+    std::string key;
     Range def_range;
 };
 
