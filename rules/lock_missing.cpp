@@ -92,14 +92,10 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
 bool in_examples_or_tests(const LintContext& ctx) {
     static const std::set<std::string, std::less<>> names = {"example", "examples", "test",
                                                              "tests",   "testdata", "test-fixtures"};
-    // The root is a real path; the module directory is as named, which
-    // may pass through a symbolic link (`../shared/x` with `shared` a link).
-    std::string dir = absolute_normal_path(ctx.module_dir);
     const std::string& root = ctx.tree->read_policy.root;
     if (root.empty()) return false;
-    if (dir.compare(0, root.size() + 1, root + "/") != 0) {
-        if (auto real = resolved_real_path(dir)) dir = std::move(*real);
-    }
+    // The root is a real path; the module directory is as named.
+    const std::string dir = in_terms_of_root(absolute_normal_path(ctx.module_dir), root);
     if (dir.size() <= root.size() || dir.compare(0, root.size() + 1, root + "/") != 0) return false;
     std::string_view rest = std::string_view(dir).substr(root.size() + 1);
     while (!rest.empty()) {

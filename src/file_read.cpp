@@ -556,6 +556,12 @@ bool resolves_inside(const std::string& path, const std::string& root) {
     return real && real_path_inside(*real, root);
 }
 
+std::string in_terms_of_root(const std::string& path, const std::string& root) {
+    if (is_within(path, root)) return path;
+    auto real = resolved_real_path(path);
+    return real && is_within(*real, root) ? *real : path;
+}
+
 bool real_path_inside(const std::string& real, const std::string& root) {
     return is_within(real, root) || is_within(real, real_root(root));
 }

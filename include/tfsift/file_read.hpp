@@ -154,4 +154,10 @@ bool resolves_inside(const std::string& path, const std::string& root);
 // answer), lies inside the directory `root` (itself resolved).
 bool real_path_inside(const std::string& real, const std::string& root);
 
+// `path` (absolute, lexically normal) as a path at or below `root` (a real
+// path) when it is one: as named when it already lies there, else its real
+// path, for a path named through a symbolic link (`../shared/x` with
+// `shared` a link). Unchanged when neither lies below `root`.
+std::string in_terms_of_root(const std::string& path, const std::string& root);
+
 }  // namespace tfsift

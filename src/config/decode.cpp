@@ -60,18 +60,7 @@ Decoder::Decoder(ParsedFile& file, bool is_override, Diagnostics& diags, Engine 
 }
 
 ConfigFile Decoder::run() {
-    if (pf_.native) {
-        decode_root(BodyRef{pf_.native->body, nullptr, {}});
-    } else if (pf_.json) {
-        const json::Value& root = pf_.json->root;
-        if (root.is_object()) {
-            decode_root(BodyRef{nullptr, &root, {}});
-        } else if (root.is_array()) {
-            for (const auto& item : root.items) {
-                if (item.is_object()) decode_root(BodyRef{nullptr, &item, {}});
-            }
-        }
-    }
+    for_each_root_body([this](const BodyRef& body) { decode_root(body); });
     if (left_out_ != nullptr) *left_out_ = limit_.take_left_out();
     return std::move(out_);
 }

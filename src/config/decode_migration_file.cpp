@@ -59,16 +59,10 @@ std::optional<MigrationProvider> Decoder::decode_state_store_provider(const Cont
         check_provider_name_normalized(a.name, a.expr.range);
         if (errors_since(*ctx_.diags, mark)) return std::nullopt;
     }
-    std::optional<std::vector<detail::MapPair>> kvs;
-    {
-        // hcl.ExprMap's own diagnostics give way to Terraform's message.
-        Diagnostics scratch;
-        Diagnostics* saved = ctx_.diags;
-        const_cast<DecodeContext&>(ctx_).diags = &scratch;
-        kvs = detail::expr_map(ctx_, a.expr);
-        const_cast<DecodeContext&>(ctx_).diags = saved;
-        if (has_errors(scratch)) kvs.reset();
-    }
+    // hcl.ExprMap's own diagnostics give way to Terraform's message.
+    bool map_failed = false;
+    std::optional<std::vector<detail::MapPair>> kvs = expr_map_quietly(a.expr, &map_failed);
+    if (map_failed) kvs.reset();
     if (!kvs) {
         ctx_.error(code::invalid_state_store_provider_object, "Invalid \"state_store_provider\" object",
                    "The provider a \"state_store_provider\" block describes must be an object with \"source\" and "

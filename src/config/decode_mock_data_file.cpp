@@ -45,18 +45,7 @@ void Decoder::decode_mock_data_root(const BodyRef& body, MockDataFile& out) {
 MockDataFile Decoder::run_mock_data_file() {
     MockDataFile out;
     out.source = ctx_.file;
-    if (pf_.native) {
-        decode_mock_data_root(BodyRef{pf_.native->body, nullptr, {}}, out);
-    } else if (pf_.json) {
-        const json::Value& root = pf_.json->root;
-        if (root.is_object()) {
-            decode_mock_data_root(BodyRef{nullptr, &root, {}}, out);
-        } else if (root.is_array()) {
-            for (const auto& item : root.items) {
-                if (item.is_object()) decode_mock_data_root(BodyRef{nullptr, &item, {}}, out);
-            }
-        }
-    }
+    for_each_root_body([&](const BodyRef& body) { decode_mock_data_root(body, out); });
     return out;
 }
 

@@ -81,18 +81,7 @@ void Decoder::decode_query_root(const BodyRef& body, QueryFile& out) {
 QueryFile Decoder::run_query_file() {
     QueryFile out;
     out.source = ctx_.file;
-    if (pf_.native) {
-        decode_query_root(BodyRef{pf_.native->body, nullptr, {}}, out);
-    } else if (pf_.json) {
-        const json::Value& root = pf_.json->root;
-        if (root.is_object()) {
-            decode_query_root(BodyRef{nullptr, &root, {}}, out);
-        } else if (root.is_array()) {
-            for (const auto& item : root.items) {
-                if (item.is_object()) decode_query_root(BodyRef{nullptr, &item, {}}, out);
-            }
-        }
-    }
+    for_each_root_body([&](const BodyRef& body) { decode_query_root(body, out); });
     out.declarations = std::move(out_);
     return out;
 }

@@ -62,6 +62,16 @@ std::vector<ContentAttr> Decoder::just_attributes(const ContentBlock& b) {
     return attrs;
 }
 
+std::optional<std::vector<detail::MapPair>> Decoder::expr_map_quietly(const Expression& e, bool* had_errors) {
+    Diagnostics scratch;
+    Diagnostics* saved = ctx_.diags;
+    ctx_.diags = &scratch;
+    auto kvs = detail::expr_map(ctx_, e);
+    ctx_.diags = saved;
+    if (had_errors != nullptr) *had_errors = has_errors(scratch);
+    return kvs;
+}
+
 std::optional<DecodedValue> Decoder::decode_string(const ContentAttr& a) {
     // A literal string cannot fail to decode: its value is its text (in
     // NFC, as cty keeps strings), with no evaluation and no conversion.

@@ -257,14 +257,7 @@ RequiredProvidersBlock Decoder::decode_required_providers(const ContentBlock& b)
         const std::size_t before = ctx_.diags->size();
         check_provider_name_normalized(e.name, a.expr.range);
         if (ctx_.diags->size() != before) continue;
-        std::optional<std::vector<detail::MapPair>> kvs;
-        {
-            Diagnostics scratch;
-            Diagnostics* saved = ctx_.diags;
-            const_cast<DecodeContext&>(ctx_).diags = &scratch;
-            kvs = detail::expr_map(ctx_, a.expr);
-            const_cast<DecodeContext&>(ctx_).diags = saved;
-        }
+        const std::optional<std::vector<detail::MapPair>> kvs = expr_map_quietly(a.expr);
         if (!kvs) {
             ctx_.error(code::invalid_required_providers_object, "Invalid required_providers object",
                        "required_providers entries must be strings or objects.", a.expr.range);

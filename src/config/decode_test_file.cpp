@@ -758,18 +758,7 @@ std::vector<ProviderPassing> Decoder::decode_passed_providers(const ContentAttr&
 TestFile Decoder::run_test_file() {
     test_out_.source = ctx_.file;
     test_file_ = true;
-    if (pf_.native) {
-        decode_test_root(BodyRef{pf_.native->body, nullptr, {}});
-    } else if (pf_.json) {
-        const json::Value& root = pf_.json->root;
-        if (root.is_object()) {
-            decode_test_root(BodyRef{nullptr, &root, {}});
-        } else if (root.is_array()) {
-            for (const auto& item : root.items) {
-                if (item.is_object()) decode_test_root(BodyRef{nullptr, &item, {}});
-            }
-        }
-    }
+    for_each_root_body([this](const BodyRef& body) { decode_test_root(body); });
     return std::move(test_out_);
 }
 

@@ -64,6 +64,24 @@ public:
 private:
     Origin origin(Pos p) const { return Origin{ctx_.file, p}; }
 
+    // Calls `decode` with each top-level body of the file: the native body,
+    // or the JSON root object, or each object of a JSON root array.
+    template <class Decode>
+    void for_each_root_body(Decode&& decode) {
+        if (pf_.native) {
+            decode(BodyRef{pf_.native->body, nullptr, {}});
+        } else if (pf_.json) {
+            const json::Value& root = pf_.json->root;
+            if (root.is_object()) {
+                decode(BodyRef{nullptr, &root, {}});
+            } else if (root.is_array()) {
+                for (const auto& item : root.items) {
+                    if (item.is_object()) decode(BodyRef{nullptr, &item, {}});
+                }
+            }
+        }
+    }
+
     void decode_root(const BodyRef& body);
     // Applies the limit to the diagnostics added since the last call: only
     // between two top-level blocks, where no decoding looks back at them.
@@ -83,6 +101,10 @@ private:
     // JustAttributes): nested blocks are errors, JSON "//" comments skipped.
     std::vector<ContentAttr> just_attributes(const ContentBlock& b);
     std::optional<DecodedValue> decode_string(const ContentAttr& a);
+    // hcl.ExprMap over `e` with its own diagnostics set aside, for a caller
+    // that reports Terraform's message instead; `had_errors` (may be null)
+    // says whether it gave an error.
+    std::optional<std::vector<detail::MapPair>> expr_map_quietly(const Expression& e, bool* had_errors = nullptr);
 
     std::optional<DecodedValue> decode_bool(const ContentAttr& a);
 

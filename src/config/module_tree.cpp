@@ -76,6 +76,17 @@ std::uint64_t nanoseconds_since(Clock::time_point start) {
 // not). A `left_out` above zero makes it the first of that many of its kind
 // that decoding left out already (config/diagnostic_limit.hpp), which the
 // tree counts without reporting any.
+// The error of a module file the loader could not read (or let go), named
+// `filename`, at its line 1, column 1.
+Diagnostic failed_to_read(std::string filename, std::string detail) {
+    Diagnostic d;
+    d.code = code::failed_to_read_file;
+    d.summary = "Failed to read file";
+    d.detail = std::move(detail);
+    d.filename = std::move(filename);
+    return d;
+}
+
 struct DirectoryDiagnostic {
     LoadDiagnostic diagnostic;
     bool limited = true;
@@ -536,11 +547,9 @@ public:
                 std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, prefix + f.name);
                 count_read(src);
                 if (!src) {
-                    Diagnostic d;
-                    d.code = code::failed_to_read_file;
-                    d.summary = "Failed to read file";
-                    d.detail = fmt::format("The test file \"{}\" could not be read: {}", rel, failure.message);
-                    d.filename = prefix + f.name;
+                    Diagnostic d =
+                        failed_to_read(prefix + f.name,
+                                       fmt::format("The test file \"{}\" could not be read: {}", rel, failure.message));
                     out_.read_failures.push_back(failure.message);
                     out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
                     continue;
@@ -726,11 +735,8 @@ public:
         std::shared_ptr<const SourceFile> src = reader.read(f.name, under_root(rel), failure, shown);
         count_read(src);
         if (!src) {
-            Diagnostic d;
-            d.code = code::failed_to_read_file;
-            d.summary = "Failed to read file";
-            d.detail = fmt::format("The {} file \"{}\" could not be read: {}", what, rel, failure.message);
-            d.filename = shown;
+            Diagnostic d = failed_to_read(
+                shown, fmt::format("The {} file \"{}\" could not be read: {}", what, rel, failure.message));
             out_.read_failures.push_back(failure.message);
             out_.diagnostics.push_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr});
             return nullptr;
@@ -908,12 +914,10 @@ private:
             counters.read_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
             counters.files_read.fetch_add(1, std::memory_order_relaxed);
             if (!src) {
-                Diagnostic d;
-                d.code = code::failed_to_read_file;
-                d.summary = "Failed to read file";
-                d.detail = fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message);
+                Diagnostic d = failed_to_read(
+                    prefix + f.name,
+                    fmt::format("The configuration file \"{}\" could not be read: {}", rel, failure.message));
                 out->read_failures.push_back(failure.message);
-                d.filename = prefix + f.name;
                 out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr}, false);
                 continue;
             }
@@ -944,11 +948,8 @@ private:
             for (const auto& name : out->names) {
                 const std::string rel = file_path(dir, name);
                 const std::string named = under_root(rel);
-                Diagnostic d;
-                d.code = code::failed_to_read_file;
-                d.summary = "Failed to read file";
-                d.detail = fmt::format("The configuration file \"{}\" could not be loaded: {}", rel, why);
-                d.filename = prefix + name;
+                Diagnostic d = failed_to_read(
+                    prefix + name, fmt::format("The configuration file \"{}\" could not be loaded: {}", rel, why));
                 out->read_failures.push_back(fmt::format("{}: not loaded: {}", named, why));
                 out->diagnostics.emplace_back(LoadDiagnostic{std::move(d), LoadPhase::parse, nullptr}, false);
             }

@@ -332,15 +332,11 @@ ModuleRole ModuleRoleCache::role_of(const std::string& module_dir, const Setting
                                     const std::string& fallback_root,
                                     const std::shared_ptr<const FileOverlays>& overlays, unsigned jobs,
                                     DirectoryProbe* probe, const ScanListings* listings) {
-    std::string dir = absolute_normal_path(module_dir);
+    const std::string named = absolute_normal_path(module_dir);
     const std::string root =
-        probe != nullptr ? probe->repository_root(dir, fallback_root) : find_repository_root(dir, fallback_root);
-    // The scan walks the root, a real path, and records calls below it; a
-    // directory named through a symbolic link (`../shared/x` with `shared`
-    // a link) is looked up by its real path.
-    if (dir != root && !dir.starts_with(root == "/" ? root : root + "/")) {
-        if (auto real = resolved_real_path(dir)) dir = std::move(*real);
-    }
+        probe != nullptr ? probe->repository_root(named, fallback_root) : find_repository_root(named, fallback_root);
+    // The scan walks the root, a real path, and records calls below it.
+    const std::string dir = in_terms_of_root(named, root);
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_root_.find(root);
     if (it == by_root_.end()) {

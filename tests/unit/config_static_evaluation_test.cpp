@@ -35,6 +35,11 @@ struct Tree {
     }
 };
 
+// A root module whose call `app` takes its source from the const variable `env`.
+constexpr const char* env_source =
+    "variable \"env\" {\n  type  = string\n  const = true\n}\n"
+    "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n";
+
 const LoadedModule* child(const LoadedModule& m, const std::string& name) {
     auto it = m.children.find(name);
     return it == m.children.end() ? nullptr : &it->second;
@@ -74,9 +79,7 @@ TEST_CASE("static sources: const variables, locals and functions choose the call
 
 TEST_CASE("static sources: the root module's variable files, later files winning", "[config][static-evaluation]") {
     Tree t;
-    write_file(t.root / "main.tf",
-               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
-               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n");
+    write_file(t.root / "main.tf", env_source);
     write_file(t.root / "terraform.tfvars", "env = \"prod\"\n");
     write_file(t.root / "b.auto.tfvars", "env = \"staging\"\n");
     write_file(t.root / "a.auto.tfvars", "env = \"dev\"\n");
@@ -90,9 +93,7 @@ TEST_CASE("static sources: the root module's variable files, later files winning
 TEST_CASE("static sources: --var-file is read after the root's own variable files", "[config][static-evaluation]") {
     // dynamic-module-sources/local-source-with-varsfile.
     Tree t;
-    write_file(t.root / "main.tf",
-               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
-               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n");
+    write_file(t.root / "main.tf", env_source);
     write_file(t.root / "terraform.tfvars", "env = \"dev\"\n");
     write_file(t.root / "vars/prod.tfvars", "env = \"prod\"\n");
     write_file(t.root / "modules/prod/main.tf", "");
@@ -108,10 +109,9 @@ TEST_CASE("static sources: root variables from every place init reads them, in i
           "[config][static-evaluation]") {
     Tree t;
     write_file(t.root / "main.tf",
-               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
-               "variable \"parts\" {\n  type  = list(string)\n  const = true\n  default = [\"x\"]\n}\n"
-               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n"
-               "module \"joined\" {\n  source = \"./modules/${join(\"-\", var.parts)}\"\n}\n");
+               std::string(env_source) +
+                   "variable \"parts\" {\n  type  = list(string)\n  const = true\n  default = [\"x\"]\n}\n"
+                   "module \"joined\" {\n  source = \"./modules/${join(\"-\", var.parts)}\"\n}\n");
     for (const char* dir : {"env", "tfvars", "json", "auto", "autojson", "cli", "file", "a-b"}) {
         write_file(t.root / "modules" / dir / "main.tf", "");
     }
@@ -155,9 +155,7 @@ TEST_CASE("static sources: TF_VAR_ entries of an environment", "[config][static-
 TEST_CASE("static sources: a value no one gives leaves the call unloaded, with the reason",
           "[config][static-evaluation]") {
     Tree t;
-    write_file(t.root / "main.tf",
-               "variable \"env\" {\n  type  = string\n  const = true\n}\n"
-               "module \"app\" {\n  source = \"./modules/${var.env}\"\n}\n");
+    write_file(t.root / "main.tf", env_source);
     const LoadedTree tree = t.load();
     CHECK(child(*tree.root, "app") == nullptr);
     REQUIRE(count_code(tree, code::module_not_loaded) == 1);

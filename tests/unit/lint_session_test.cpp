@@ -60,6 +60,15 @@ std::vector<std::string> finding_lines(const lint::LintResult& result) {
     return out;
 }
 
+// The findings of severity error, in the result's order.
+std::vector<lint::Finding> errors_of(const lint::LintResult& result) {
+    std::vector<lint::Finding> out;
+    for (const auto& f : result.findings) {
+        if (f.severity == Severity::error) out.push_back(f);
+    }
+    return out;
+}
+
 lint::LintResult lint_tree(const ScratchDir& dir, unsigned jobs) {
     lint::LintRequest request;
     request.catalogue = lint::builtin_rules();
@@ -353,10 +362,7 @@ TEST_CASE("session: a module whose only problem is in a test file fails on that 
     const std::vector<std::string> lines = finding_lines(result);
     INFO(Catch::Detail::stringify(lines));
     // The errors are the test file's; the configuration has none.
-    std::vector<lint::Finding> errors;
-    for (const auto& f : result.findings) {
-        if (f.severity == Severity::error) errors.push_back(f);
-    }
+    const std::vector<lint::Finding> errors = errors_of(result);
     REQUIRE(errors.size() == 2);
     for (const auto& f : errors) CHECK(f.file->path().ends_with("tests/name.tftest.hcl"));
     CHECK(errors[0].rule_id == "invalid-configuration");
@@ -457,10 +463,7 @@ TEST_CASE("session: a module whose only problems are in query and mock data file
     REQUIRE(result.completed);
     const std::vector<std::string> lines = finding_lines(result);
     INFO(Catch::Detail::stringify(lines));
-    std::vector<lint::Finding> errors;
-    for (const auto& f : result.findings) {
-        if (f.severity == Severity::error) errors.push_back(f);
-    }
+    const std::vector<lint::Finding> errors = errors_of(result);
     REQUIRE(errors.size() == 2);
     CHECK(errors[0].file->path().ends_with("mocks/aws/b.tfmock.hcl"));
     CHECK(errors[0].file->line(errors[0].range.start) == 2);
