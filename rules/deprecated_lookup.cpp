@@ -1,4 +1,5 @@
 // deprecated-lookup: `lookup(map, key)` with no default, which is `map[key]`.
+#include <optional>
 #include <unordered_set>
 
 #include "support/factories.hpp"
@@ -30,11 +31,18 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const auto index = written::expression_index(ctx);
     // The calls written as object keys: there `map[key]` is a traversal of
     // more than one step, which Terraform rejects as an "Ambiguous attribute
-    // key", so the index is written in parentheses.
-    std::unordered_set<const hcl::Expr*> keys;
-    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object_key)) {
-        keys.insert(&*hcl::as<hcl::ObjectKeyExpr>(*node.expr).wrapped);
-    }
+    // key", so the index is written in parentheses. Modules have many keys
+    // and few such calls: the set is made at the first call reported.
+    std::optional<std::unordered_set<const hcl::Expr*>> keys;
+    auto is_key = [&](const hcl::Expr& e) {
+        if (!keys) {
+            keys.emplace();
+            for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object_key)) {
+                keys->insert(&*hcl::as<hcl::ObjectKeyExpr>(*node.expr).wrapped);
+            }
+        }
+        return keys->count(&e) != 0;
+    };
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::function_call)) {
         const written::WrittenExpression& root = index->root_of(node);
         if (root.site.from_json) continue;
@@ -57,7 +65,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         index_text += parenthesise ? ")[" : "[";
         index_text += text_of(*source, key.range);
         index_text += ']';
-        if (keys.count(&e) != 0) index_text = "(" + index_text + ")";
+        if (is_key(e)) index_text = "(" + index_text + ")";
         Fix fix;
         fix.description = "Write the index instead of calling lookup";
         fix.edits.push_back({source, e.range, std::move(index_text)});
