@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "tfsift/providers/core_version.hpp"
 
@@ -176,10 +177,15 @@ std::span<const std::string_view> BuiltinFunction::params_for(Engine engine) con
 std::span<const BuiltinFunction> builtin_functions() { return table(); }
 
 const BuiltinFunction* find_builtin_function(std::string_view name) {
-    const auto& all = table();
-    auto it = std::lower_bound(all.begin(), all.end(), name,
-                               [](const BuiltinFunction& f, std::string_view n) { return f.name < n; });
-    return it != all.end() && it->name == name ? &*it : nullptr;
+    // Rules ask this of every call they see: one hash lookup rather than a
+    // binary search of string comparisons.
+    static const std::unordered_map<std::string_view, const BuiltinFunction*> by_name = [] {
+        std::unordered_map<std::string_view, const BuiltinFunction*> m;
+        for (const BuiltinFunction& f : table()) m.emplace(f.name, &f);
+        return m;
+    }();
+    auto it = by_name.find(name);
+    return it != by_name.end() ? it->second : nullptr;
 }
 
 bool function_available(const BuiltinFunction& fn, Engine engine, std::optional<std::string_view> version) {
