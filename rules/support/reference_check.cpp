@@ -4,6 +4,8 @@
 // hcl's attribute access on the value's type.
 #include "reference_check.hpp"
 
+#include <algorithm>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,8 +63,8 @@ public:
             }
             for (const hcl::Block& b : file.parsed->native->body->blocks) {
                 if (b.type == "ephemeral" && b.labels.size() == 2) {
-                    ephemeral_[fmt::format("{}.{}", std::string_view(b.labels[0].value),
-                                           std::string_view(b.labels[1].value))] = {
+                    ephemeral_[own(fmt::format("{}.{}", std::string_view(b.labels[0].value),
+                                               std::string_view(b.labels[1].value)))] = {
                         attribute(b.body, "count") || attribute(b.body, "for_each"), nullptr};
                 } else if (b.type == "check") {
                     for (const hcl::Block& inner : b.body.blocks) {
@@ -70,16 +72,36 @@ public:
                         auto key = fmt::format("{}.{}", std::string_view(inner.labels[0].value),
                                                std::string_view(inner.labels[1].value));
                         data_.try_emplace(
-                            key, Declared{attribute(inner.body, "count") || attribute(inner.body, "for_each"), &b});
+                            own(std::move(key)),
+                            Declared{attribute(inner.body, "count") || attribute(inner.body, "for_each"), &b});
                     }
                 }
             }
         }
-        for (const auto& [name, v] : m_.variables) variable_names_.push_back(name);
+        // In the maps' order, which is the order of std::string_view's
+        // comparison: looked up by binary search, with no key to build.
+        for (const auto& [name, v] : m_.variables) {
+            variable_names_.push_back(name);
+            variables_.push_back(&v);
+        }
         for (const auto& [name, l] : m_.locals) local_names_.push_back(name);
-        for (const auto& [name, c] : m_.module_calls) module_names_.push_back(name);
+        for (const auto& [name, c] : m_.module_calls) {
+            module_names_.push_back(name);
+            module_calls_.push_back(&c);
+        }
         remote_backend_ = workspace_warning_applies();
     }
+
+    static constexpr std::size_t not_found = static_cast<std::size_t>(-1);
+
+    // Where `name` is in `names` (sorted), or not_found.
+    static std::size_t find_sorted(const std::vector<std::string_view>& names, std::string_view name) {
+        auto it = std::lower_bound(names.begin(), names.end(), name);
+        return it != names.end() && *it == name ? static_cast<std::size_t>(it - names.begin()) : not_found;
+    }
+
+    // A key kept as long as the checker, for the maps of declared resources.
+    std::string_view own(std::string key) { return owned_keys_.emplace_back(std::move(key)); }
 
     std::vector<ReferenceProblem> run() {
         for_each_expression(ctx_.module(), [this](const ExpressionSite& site, const ExpressionScope& scope) {
@@ -263,12 +285,12 @@ private:
     void variable(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        auto it = m_.variables.find(std::string(name));
-        if (it == m_.variables.end() && static_) {
+        const std::size_t at = find_sorted(variable_names_, name);
+        if (at == not_found && static_) {
             undeclared("Undefined variable", fmt::format("Undefined variable var.{}", name), through(t, 1));
             return;
         }
-        if (it == m_.variables.end()) {
+        if (at == not_found) {
             std::string hint = name_suggestion(name, variable_names_);
             undeclared("Reference to undeclared input variable",
                        fmt::format("An input variable with the name {} has not been declared.{}", go_quoted(name),
@@ -281,7 +303,7 @@ private:
         }
         // During validate a variable is an unknown value of its declared
         // type: hcl still refuses attributes the type cannot have.
-        type_access(t, 1, it->second.constraint_type);
+        type_access(t, 1, variables_[at]->constraint_type);
     }
 
     void type_access(const ScopeTraversalExpr& t, std::size_t from, cty::Type type) {
@@ -327,7 +349,7 @@ private:
     void local(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        if (m_.locals.count(std::string(name)) != 0) return;
+        if (find_sorted(local_names_, name) != not_found) return;
         std::string hint = name_suggestion(name, local_names_);
         undeclared("Reference to undeclared local value",
                    fmt::format("A local value with the name {} has not been declared.{}", go_quoted(name),
@@ -338,8 +360,8 @@ private:
     void module(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        auto call = m_.module_calls.find(std::string(name));
-        if (call == m_.module_calls.end()) {
+        const std::size_t found = find_sorted(module_names_, name);
+        if (found == not_found) {
             std::string hint = name_suggestion(name, module_names_);
             undeclared("Reference to undeclared module",
                        fmt::format("No module call named {} is declared in {}.{}", go_quoted(name), module_name_,
@@ -350,7 +372,8 @@ private:
         // module.NAME is an object of the called module's outputs (a list or
         // map of them with count or for_each).
         std::size_t at = 1;
-        if (call->second.count || call->second.for_each) {
+        const config::ModuleCall& call = *module_calls_[found];
+        if (call.count || call.for_each) {
             if (at >= t.steps.size() || is_attr(t.steps[at])) return;
             ++at;
         }
@@ -469,7 +492,7 @@ private:
     }
 
     // TYPE.NAME after `skip` leading names (`data.`, `ephemeral.`, `resource.`).
-    void resource(const ScopeTraversalExpr& t, std::size_t skip, const std::map<std::string, Declared>& declared,
+    void resource(const ScopeTraversalExpr& t, std::size_t skip, const std::map<std::string_view, Declared>& declared,
                   std::string_view mode, std::string_view article) {
         std::string_view type;
         std::size_t name_at = skip;
@@ -516,7 +539,8 @@ private:
             return;
         }
         const std::string_view name = step_name(t.steps[name_at]);
-        const std::string key = fmt::format("{}.{}", type, name);
+        std::string& key = key_;
+        key.assign(type).append(1, '.').append(name);
         const Range subject = through(t, name_at + 1);
         auto found = declared.find(key);
         if (found == declared.end()) {
@@ -575,7 +599,7 @@ private:
                              const std::string& key, Range subject) {
         // Suggest the same type and name in another mode.
         std::string hint;
-        auto suggest = [&](const std::map<std::string, Declared>& other, std::string_view other_mode,
+        auto suggest = [&](const std::map<std::string_view, Declared>& other, std::string_view other_mode,
                            std::string_view prefix) {
             if (hint.empty() && other.count(key) != 0) {
                 hint = fmt::format("\n\nDid you mean the {} resource {}{}?", other_mode, prefix, key);
@@ -629,8 +653,12 @@ private:
     const config::Module& m_;
     Engine engine_ = Engine::terraform;
     std::string module_name_;
-    std::map<std::string, Declared> managed_, data_, ephemeral_;
+    std::map<std::string_view, Declared> managed_, data_, ephemeral_;
+    std::deque<std::string> owned_keys_;  // the keys of ephemeral_ and data_ not in the model
+    std::string key_;                     // TYPE.NAME of the resource reference being checked
     std::vector<std::string_view> variable_names_, local_names_, module_names_;
+    std::vector<const config::Variable*> variables_;       // in the order of variable_names_
+    std::vector<const config::ModuleCall*> module_calls_;  // in the order of module_names_
     bool json_files_ = false;
     bool remote_backend_ = false;
     const SourceFile* file_ = nullptr;
