@@ -1,5 +1,8 @@
 #include "written_expressions.hpp"
 
+#include <array>
+#include <vector>
+
 #include "tfsift/json/value.hpp"
 #include "tfsift/lint/module_memo.hpp"
 
@@ -88,15 +91,36 @@ private:
 
 }  // namespace
 
-void ExpressionIndex::add_nodes(const hcl::Expr& e, std::uint32_t root) {
-    by_kind_[static_cast<std::size_t>(e.kind)].push_back({&e, root});
-    hcl::for_each_child(e, [this, root](const hcl::Expr& child) { add_nodes(child, root); });
+namespace {
+
+// The nodes met by the walk, by kind: the thread's own lists, kept between
+// modules so that they seldom grow.
+using NodeLists = std::array<std::vector<WrittenNode>, ExpressionIndex::kinds>;
+
+// `e` and the nodes below it, parents first, then children in source order.
+void collect(const hcl::Expr& e, std::uint32_t root, NodeLists& out) {
+    out[static_cast<std::size_t>(e.kind)].push_back({&e, root});
+    hcl::for_each_child(e, [root, &out](const hcl::Expr& child) { collect(child, root, out); });
 }
+
+}  // namespace
 
 ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
     IndexBuilder builder(roots_, json_strings_);
     for (const config::ModuleFile& file : module.files) builder.file(file);
-    for (std::size_t i = 0; i < roots_.size(); ++i) add_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i));
+    // The walk fills the thread's lists; the index copies them, kind after
+    // kind, into one allocation of the exact size.
+    thread_local NodeLists lists;
+    for (auto& list : lists) list.clear();
+    for (std::size_t i = 0; i < roots_.size(); ++i) collect(*roots_[i].expr, static_cast<std::uint32_t>(i), lists);
+    for (std::size_t k = 0; k < kinds; ++k) starts_[k + 1] = starts_[k] + static_cast<std::uint32_t>(lists[k].size());
+    nodes_.reserve(starts_[kinds]);
+    for (auto& list : lists) {
+        nodes_.insert(nodes_.end(), list.begin(), list.end());
+        // A module of millions of nodes does not leave the thread its lists' memory.
+        constexpr std::size_t kept = std::size_t{1} << 18;
+        if (list.capacity() > kept) std::vector<WrittenNode>().swap(list);
+    }
 }
 
 std::shared_ptr<const ExpressionIndex> expression_index(const LintContext& ctx) {

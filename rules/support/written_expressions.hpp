@@ -59,16 +59,16 @@ public:
     // The nodes of one kind, of every expression: in the order of their
     // expressions, and within one, parents first, then source order.
     [[nodiscard]] std::span<const WrittenNode> nodes(hcl::ExprKind kind) const {
-        return by_kind_[static_cast<std::size_t>(kind)];
+        const auto k = static_cast<std::size_t>(kind);
+        return std::span<const WrittenNode>(nodes_).subspan(starts_[k], starts_[k + 1] - starts_[k]);
     }
 
-private:
-    // `e` and the nodes below it, parents first, then children in source order.
-    void add_nodes(const hcl::Expr& e, std::uint32_t root);
-
     static constexpr std::size_t kinds = static_cast<std::size_t>(hcl::ExprKind::parentheses) + 1;
+
+private:
     std::vector<WrittenExpression> roots_;
-    std::array<std::vector<WrittenNode>, kinds> by_kind_;
+    std::vector<WrittenNode> nodes_;                                         // every node, those of one kind together
+    std::array<std::uint32_t, kinds + 1> starts_{};                          // where each kind's nodes start in nodes_
     std::vector<std::shared_ptr<const JsonStringExpression>> json_strings_;  // what the JSON roots point into
 };
 
