@@ -2,9 +2,10 @@
 // the called module declares, as Terraform decodes the call's body with one
 // attribute per variable (required when it has no default), then converts
 // each value to the variable's type and runs its validation rules.
+#include <algorithm>
 #include <optional>
-#include <set>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -40,6 +41,8 @@ Range missing_item_range(const config::LoadedModule& module, const config::Origi
 // otherwise (Terraform only knows it at plan time).
 std::optional<cty::Value> constant_value(const config::Expression& expr) {
     if (expr.native == nullptr) return std::nullopt;
+    // The common argument, a reference (var.x, module.y.z), asks for no walk.
+    if (expr.native->kind == hcl::ExprKind::scope_traversal) return std::nullopt;
     if (!hcl::referenced_traversals(*expr.native).empty() || !hcl::called_functions(*expr.native).empty()) {
         return std::nullopt;
     }
@@ -62,21 +65,28 @@ public:
 
     void call(const config::ModuleCall& call, const config::LoadedModule& child) {
         const auto& variables = child.module->variables;
-        std::set<std::string_view> given;
-        for (const config::Argument& a : call.config.arguments) given.insert(a.name);
-        for (const config::JsonProperty& p : call.config.undecided) given.insert(p.name);
+        // The names the call sets, sorted for a binary search.
+        std::vector<std::string_view> given;
+        given.reserve(call.config.arguments.size() + call.config.undecided.size());
+        for (const config::Argument& a : call.config.arguments) given.push_back(a.name);
+        for (const config::JsonProperty& p : call.config.undecided) given.push_back(p.name);
+        std::sort(given.begin(), given.end());
+        auto is_given = [&given](std::string_view name) {
+            return std::binary_search(given.begin(), given.end(), name);
+        };
 
         // Missing required arguments first, as hcl's PartialContent reports them.
         for (const auto& [name, v] : variables) {
-            if (v.default_expr || given.count(name) != 0) continue;
+            if (v.default_expr || is_given(name)) continue;
             report(call.origin.file, missing_item_range(ctx_.module(), call.origin), "Missing required argument",
                    fmt::format("The argument {} is required, but no definition was found.", go_quoted(name)));
         }
-        std::vector<std::string_view> unset;
-        for (const auto& [name, v] : variables) {
-            if (given.count(name) == 0) unset.push_back(name);
-        }
         auto unsupported = [&](const std::string& name, const SourceFile* file, Range range) {
+            // The suggestions: the variables the call leaves unset.
+            std::vector<std::string_view> unset;
+            for (const auto& [declared, v] : variables) {
+                if (!is_given(declared)) unset.push_back(declared);
+            }
             std::string hint = name_suggestion(name, unset);
             report(file, range, "Unsupported argument",
                    fmt::format("An argument named {} is not expected here.{}", go_quoted(name),
