@@ -1,6 +1,11 @@
 // Collecting the provider requirements of a whole module tree.
 #include "tfsift/config/tree_requirements.hpp"
 
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
 namespace tfsift::config {
 
 using providers::implied_local_name;
@@ -47,13 +52,23 @@ public:
             if (p.version_constraints) constraints = constraint_strings(p.version_constraints->value);
             add(*provider, m, p.origin, root_call, constraints);
         }
+        // A module's resources name a few providers, most of them the same
+        // one: each local name is resolved once, to its requirement.
+        std::vector<std::pair<std::string_view, TreeRequirement*>> by_local_name;
         for (const auto* resources : {&mod.resources, &mod.data, &mod.ephemeral, &mod.actions}) {
             for (const auto& [key, r] : *resources) {
-                std::string local = r.provider_ref ? r.provider_ref->substr(0, r.provider_ref->find('.'))
-                                                   : std::string(implied_local_name(r.type));
-                auto provider = resolve_local_name(mod, local, engine_);
-                if (!provider) continue;
-                add(*provider, m, r.origin, root_call, {});
+                const std::string_view local =
+                    r.provider_ref ? std::string_view(*r.provider_ref).substr(0, r.provider_ref->find('.'))
+                                   : implied_local_name(r.type);
+                auto known = std::find_if(by_local_name.begin(), by_local_name.end(),
+                                          [local](const auto& entry) { return entry.first == local; });
+                if (known == by_local_name.end()) {
+                    auto provider = resolve_local_name(mod, local, engine_);
+                    known =
+                        by_local_name.emplace(by_local_name.end(), local, provider ? &requirement(*provider) : nullptr);
+                }
+                if (known->second == nullptr) continue;
+                known->second->sites.push_back({&m, r.origin, root_call, std::string()});
             }
         }
         // A state store's provider is installed and locked like any other.
@@ -68,10 +83,16 @@ public:
     }
 
 private:
-    void add(const providers::Provider& provider, const LoadedModule& m, const Origin& origin,
-             const std::string& root_call, const std::vector<std::string>& constraints) {
+    // The entry of `provider`, made when it is the first time.
+    TreeRequirement& requirement(const providers::Provider& provider) {
         auto& req = out_[provider];
         req.provider = provider;
+        return req;
+    }
+
+    void add(const providers::Provider& provider, const LoadedModule& m, const Origin& origin,
+             const std::string& root_call, const std::vector<std::string>& constraints) {
+        auto& req = requirement(provider);
         for (const auto& text : constraints) {
             auto parsed = parse_config_constraints(text);
             if (!parsed.constraints) continue;
