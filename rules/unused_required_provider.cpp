@@ -1,5 +1,8 @@
 // unused-required-provider: a required_providers entry that nothing uses.
+#include <algorithm>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -45,11 +48,15 @@ std::set<std::string, std::less<>> providers_named_in_expressions(const LintCont
 // may be there only to constrain the version a child uses.
 void used_below(const config::LoadedModule& module, Engine engine, std::set<providers::Provider>& out) {
     for (const auto& [name, child] : module.children) {
+        // Most uses (one per resource) repeat a few names: each is resolved once.
+        std::vector<std::string_view> names;
+        auto add = [&names](std::string_view local) {
+            if (std::find(names.begin(), names.end(), local) == names.end()) names.push_back(local);
+        };
         const auto uses = provider_uses(child);
-        for (const auto& use : *uses) {
-            if (auto p = config::resolve_local_name(*child.module, use.local_name, engine)) out.insert(*p);
-        }
-        for (const auto& [local, req] : child.module->terraform.required_providers) {
+        for (const auto& use : *uses) add(use.local_name);
+        for (const auto& [local, req] : child.module->terraform.required_providers) add(local);
+        for (std::string_view local : names) {
             if (auto p = config::resolve_local_name(*child.module, local, engine)) out.insert(*p);
         }
         used_below(child, engine, out);
