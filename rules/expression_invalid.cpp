@@ -6,7 +6,7 @@
 #include <fmt/core.h>
 
 #include <map>
-#include <set>
+#include <vector>
 
 #include "support/factories.hpp"
 #include "support/written_expressions.hpp"
@@ -50,6 +50,8 @@ std::map<std::string, cty::Value, std::less<>> constant_locals(const config::Mod
     for (const auto& [name, local] : m.locals) {
         const hcl::Expr* e = local.expr.native;
         if (e == nullptr) continue;
+        // A local that is a reference (local.x = var.y) is no constant, known without a walk.
+        if (e->kind == hcl::ExprKind::scope_traversal) continue;
         if (!hcl::referenced_traversals(*e).empty() || !hcl::called_functions(*e).empty()) continue;
         hcl::EvalResult r = hcl::evaluate(*e, nullptr);
         if (has_errors(r.diagnostics) || !r.value.is_wholly_known()) continue;
@@ -138,17 +140,25 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const auto index = written::expression_index(ctx);
     std::map<std::string, cty::Value, std::less<>> locals;
     if (ctx.tree != nullptr && ctx.tree->root != nullptr) locals = constant_locals(*ctx.module().module);
-    // Only the expressions that hold an object key, or a reference to a
-    // constant local value, are walked.
-    std::set<std::uint32_t> roots;
-    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object_key)) roots.insert(node.root);
+    // The expressions with something to report: an object key that may be
+    // ambiguous (a bare traversal of several names), or a traversal of a
+    // constant local with steps to evaluate. The rest are not walked.
+    std::vector<char> wanted(index->roots().size(), 0);
+    for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::object_key)) {
+        const auto& key = hcl::as<hcl::ObjectKeyExpr>(*node.expr);
+        const hcl::Expr* wrapped = key.wrapped;
+        if (wrapped == nullptr || key.force_non_literal || wrapped->kind != hcl::ExprKind::scope_traversal) continue;
+        if (hcl::as<hcl::ScopeTraversalExpr>(*wrapped).steps.empty()) continue;
+        wanted[node.root] = 1;
+    }
     if (!locals.empty()) {
         for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
             const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*node.expr);
-            if (std::string_view(t.root) == "local" && t.steps.size() >= 2) roots.insert(node.root);
+            if (std::string_view(t.root) == "local" && t.steps.size() >= 2) wanted[node.root] = 1;
         }
     }
-    for (std::uint32_t i : roots) {
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        if (wanted[i] == 0) continue;
         const written::WrittenExpression& root = index->roots()[i];
         if (root.site.from_json) continue;
         Checker(root, locals, sink).walk(*root.expr, false);
