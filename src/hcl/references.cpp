@@ -21,6 +21,7 @@ public:
             out_.push_back(&as<ScopeTraversalExpr>(root));
             return;
         }
+        if (root.kind == ExprKind::literal) return;
         auto& todo = lists_.todo;
         auto& children = lists_.children;
         todo.clear();
@@ -64,7 +65,11 @@ public:
                 }
                 default:
                     children.clear();
-                    for_each_child(e, [&children](const Expr& c) { children.push_back(&c); });
+                    // A literal refers to nothing: most template parts and
+                    // arguments are, and are not listed.
+                    for_each_child(e, [&children](const Expr& c) {
+                        if (c.kind != ExprKind::literal) children.push_back(&c);
+                    });
                     for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back({*it, Step::visit});
             }
         }
