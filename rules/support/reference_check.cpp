@@ -145,6 +145,9 @@ private:
         const std::string_view text = site_->text->text();
         if (e.range.end.byte > text.size() || e.range.start.byte >= e.range.end.byte) return false;
         const std::string_view source = text.substr(e.range.start.byte, e.range.end.byte - e.range.start.byte);
+        // A call needs its parenthesis: one scan for it settles most
+        // expressions before the two searches for the names.
+        if (source.find('(') == std::string_view::npos) return false;
         return source.find("try") != std::string_view::npos || source.find("can") != std::string_view::npos;
     }
 
