@@ -67,6 +67,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         const SourceFile* file = mf.parsed->source.get();
         for (const auto& r : written::resource_blocks(*mf.parsed)) {
             if (r.mode != config::ResourceMode::managed) continue;  // data sources may not set these at all
+            if (r.lifecycles.empty()) continue;
             const std::string label = written::block_label(r.mode, r.type, r.name);
             for (const auto& lc : r.lifecycles) {
                 for (const auto& m : lc.members) {

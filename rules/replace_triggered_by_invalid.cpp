@@ -53,7 +53,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     for (const config::ModuleFile& mf : ctx.files()) {
         const SourceFile* file = mf.parsed->source.get();
         for (const auto& r : written::resource_blocks(*mf.parsed)) {
-            if (r.mode != config::ResourceMode::managed) continue;
+            if (r.mode != config::ResourceMode::managed || r.lifecycles.empty()) continue;
             const std::string label = written::block_label(r.mode, r.type, r.name);
             for (const auto& lc : r.lifecycles) {
                 const auto* m = lc.argument("replace_triggered_by");
