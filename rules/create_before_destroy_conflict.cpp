@@ -22,7 +22,8 @@ std::optional<std::pair<const SourceFile*, Range>> setting_range(const LintConte
     const auto& origin = *r.lifecycle->create_before_destroy->origin;
     for (const config::ModuleFile& mf : ctx.files()) {
         if (mf.parsed->source.get() != origin.file) continue;
-        for (const auto& w : written::resource_blocks(*mf.parsed)) {
+        const auto blocks = written::resource_blocks(*mf.parsed);
+        for (const auto& w : *blocks) {
             for (const auto& lc : w.lifecycles) {
                 const auto* a = lc.argument("create_before_destroy");
                 if (a && a->expr && a->expr->range.start.byte == origin.pos.byte) {

@@ -22,7 +22,8 @@ constexpr std::string_view rule_id = "create-before-destroy-provisioner";
 std::optional<Range> provisioner_range(const LintContext& ctx, const config::Provisioner& p) {
     for (const config::ModuleFile& mf : ctx.files()) {
         if (mf.parsed->source.get() != p.origin.file) continue;
-        for (const auto& r : written::resource_blocks(*mf.parsed)) {
+        const auto blocks = written::resource_blocks(*mf.parsed);
+        for (const auto& r : *blocks) {
             for (const auto& wp : r.provisioners) {
                 if (wp.origin.byte == p.origin.pos.byte && wp.type == p.type) return wp.when.value_or(wp.def_range);
             }

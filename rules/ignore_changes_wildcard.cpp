@@ -19,7 +19,8 @@ constexpr std::string_view rule_id = "ignore-changes-wildcard";
 void check(const LintContext& ctx, FindingSink& sink) {
     for (const config::ModuleFile& mf : ctx.files()) {
         const SourceFile* file = mf.parsed->source.get();
-        for (const auto& r : written::resource_blocks(*mf.parsed)) {
+        const auto blocks = written::resource_blocks(*mf.parsed);
+        for (const auto& r : *blocks) {
             if (r.mode != config::ResourceMode::managed) continue;
             for (const auto& lc : r.lifecycles) {
                 const auto* m = lc.argument("ignore_changes");

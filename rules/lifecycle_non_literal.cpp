@@ -65,7 +65,8 @@ std::vector<config::Expression> list_items(const config::Expression& list) {
 void check(const LintContext& ctx, FindingSink& sink) {
     for (const config::ModuleFile& mf : ctx.files()) {
         const SourceFile* file = mf.parsed->source.get();
-        for (const auto& r : written::resource_blocks(*mf.parsed)) {
+        const auto blocks = written::resource_blocks(*mf.parsed);
+        for (const auto& r : *blocks) {
             if (r.mode != config::ResourceMode::managed) continue;  // data sources may not set these at all
             if (r.lifecycles.empty()) continue;
             const std::string label = written::block_label(r.mode, r.type, r.name);

@@ -52,7 +52,8 @@ void check(const LintContext& ctx, FindingSink& sink) {
     const auto& resources = ctx.module().module->resources;
     for (const config::ModuleFile& mf : ctx.files()) {
         const SourceFile* file = mf.parsed->source.get();
-        for (const auto& r : written::resource_blocks(*mf.parsed)) {
+        const auto blocks = written::resource_blocks(*mf.parsed);
+        for (const auto& r : *blocks) {
             if (r.mode != config::ResourceMode::managed || r.lifecycles.empty()) continue;
             const std::string label = written::block_label(r.mode, r.type, r.name);
             for (const auto& lc : r.lifecycles) {

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <unordered_map>
 
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/loaded_tree.hpp"
+#include "tfsift/lint/module_memo.hpp"
 
 namespace tfsift::lint::written {
 namespace {
@@ -152,14 +155,25 @@ const LifecycleMember* LifecycleBlock::argument(std::string_view name) const {
     return nullptr;
 }
 
-std::vector<ResourceBlock> resource_blocks(const config::ParsedFile& file) {
-    std::vector<ResourceBlock> out;
-    if (file.native) {
-        native_blocks(file, out);
-    } else if (file.json) {
-        json_blocks(file, out);
-    }
-    return out;
+std::shared_ptr<const std::vector<ResourceBlock>> resource_blocks(const config::ParsedFile& file) {
+    auto read = [&file] {
+        auto out = std::make_shared<std::vector<ResourceBlock>>();
+        if (file.native) {
+            native_blocks(file, *out);
+        } else if (file.json) {
+            json_blocks(file, *out);
+        }
+        return std::shared_ptr<const std::vector<ResourceBlock>>(std::move(out));
+    };
+    ModuleMemo* memo = ModuleMemo::active();
+    if (memo == nullptr) return read();
+    // The module's files live as long as the memo: their addresses are keys.
+    struct Read {
+        std::unordered_map<const config::ParsedFile*, std::shared_ptr<const std::vector<ResourceBlock>>> by_file;
+    };
+    auto& blocks = memo->shared<Read>().by_file[&file];
+    if (blocks == nullptr) blocks = read();
+    return blocks;
 }
 
 std::optional<LifecycleSite> lifecycle_site(const std::vector<ResourceBlock>& blocks, Pos pos) {

@@ -54,7 +54,9 @@ struct ResourceBlock {
 };
 
 // The resource and data blocks of a parsed configuration file, source order.
-std::vector<ResourceBlock> resource_blocks(const config::ParsedFile& file);
+// Several rules ask this of every file of the module they check: while
+// lint_module's ModuleMemo lives each file's blocks are read once and shared.
+std::shared_ptr<const std::vector<ResourceBlock>> resource_blocks(const config::ParsedFile& file);
 
 // Where a position falls inside a lifecycle block of a file.
 struct LifecycleSite {
