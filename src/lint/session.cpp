@@ -298,10 +298,12 @@ void add_caller_lock_files(const LintRequest& request, SettingsCache& settings_c
 // The state file a module is compared with: the request's, else
 // terraform.tfstate in the module directory when there is anything by that
 // name (a FIFO or a dangling link included, so that it is reported rather
-// than skipped).
-std::string state_file_for(const LintRequest& request, const std::string& dir) {
+// than skipped). `listed`, the scan's listing of `dir` (may be null), answers
+// without asking the file system.
+std::string state_file_for(const LintRequest& request, const std::string& dir, const ScanListings::Entries& listed) {
     if (!request.state_file.empty()) return request.state_file;
     fs::path candidate = fs::path(dir) / "terraform.tfstate";
+    if (listed) return lists_entry(*listed, "terraform.tfstate") ? candidate.string() : std::string();
     std::error_code ec;
     if (fs::exists(fs::symlink_status(candidate, ec))) return candidate.string();
     return {};
@@ -465,7 +467,8 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // file) and state file, `jobs` at once: they report nothing.
     parallel_for(runs.size(), jobs, [&](std::size_t i) {
         runs[i].engine = resolve_engine(request.engine, *runs[i].settings, runs[i].dir, listings);
-        runs[i].state_file = state_file_for(request, runs[i].dir);
+        runs[i].state_file =
+            state_file_for(request, runs[i].dir, listings != nullptr ? listings->find(runs[i].absolute) : nullptr);
     });
 
     // Rule activation: each distinct settings object gets its rule list and
