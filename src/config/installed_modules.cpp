@@ -53,9 +53,8 @@ ModuleManifest parse_module_manifest(std::string_view text) {
 
 std::optional<std::string> installed_mismatch(const InstalledModule& entry, const ModuleRequest& request) {
     const std::string address = request.address();
-    const std::string installed = entry.source.empty()
-                                      ? std::string()
-                                      : parse_module_source(entry.source, false).normalized;
+    const std::string installed =
+        entry.source.empty() ? std::string() : parse_module_source(entry.source, false).normalized;
     if (installed != request.parsed.normalized) {
         return fmt::format(
             "The copy of {} in .terraform/modules was installed from \"{}\", but the call's source is now \"{}\" "
@@ -66,9 +65,10 @@ std::optional<std::string> installed_mismatch(const InstalledModule& entry, cons
     if (!entry.version.empty()) {
         version = providers::parse_core_version(entry.version);
         if (!version) {
-            return fmt::format("The copy of {} in .terraform/modules records the version \"{}\", which is not a "
-                               "version.",
-                               address, entry.version);
+            return fmt::format(
+                "The copy of {} in .terraform/modules records the version \"{}\", which is not a "
+                "version.",
+                address, entry.version);
         }
     }
     if (request.version.empty()) return std::nullopt;
@@ -107,6 +107,12 @@ std::string subdir_of(std::string_view normalized) {
 std::shared_ptr<const ModuleManifest> InstalledModulesResolver::manifest_of(const std::string& root_dir) {
     const std::string path = (fs::path(root_dir.empty() ? "." : root_dir) / installed_manifest_path).string();
     const std::string key = absolute_normal_path(path);
+    if (listings_ != nullptr) {
+        // The scan listed the root and saw no `.terraform`: nothing installed.
+        static const auto none = std::make_shared<const ModuleManifest>();
+        const ScanListings::Entries listed = listings_->find(absolute_normal_path(root_dir.empty() ? "." : root_dir));
+        if (listed && !lists_entry(*listed, ".terraform")) return none;
+    }
     std::error_code ec;
     std::optional<std::int64_t> stamp;
     std::uintmax_t size = 0;

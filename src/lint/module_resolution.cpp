@@ -8,9 +8,10 @@
 
 namespace tfsift::lint {
 
-std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const ModuleFetchPolicy& policy) {
+std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const ModuleFetchPolicy& policy,
+                                                                      const ScanListings* listings) {
     std::vector<std::shared_ptr<config::ModuleSourceResolver>> chain;
-    chain.push_back(std::make_shared<config::InstalledModulesResolver>());
+    chain.push_back(std::make_shared<config::InstalledModulesResolver>(listings));
     online::ModuleFetchOptions options;
     options.online = policy.network;
     options.engine = policy.engine;

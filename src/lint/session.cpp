@@ -548,7 +548,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         policy.engine_version = run.settings->engine_version.value_or("");
         const std::lock_guard<std::mutex> lock(resolvers_mutex);
         auto& slot = resolvers[{policy.network, policy.engine, policy.engine_version}];
-        if (!slot) slot = default_module_resolver(policy);
+        if (!slot) slot = default_module_resolver(policy, listings);
         return slot;
     };
     auto lint = [&](ModuleRun& run, std::size_t i, ModuleRole role) {

@@ -12,6 +12,7 @@
 #include "tfsift/config/installed_modules.hpp"
 #include "tfsift/config/module_source_resolver.hpp"
 #include "tfsift/config/module_tree.hpp"
+#include "tfsift/config/paths.hpp"
 #include "tfsift/diagnostic_codes.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_resolution.hpp"
@@ -128,7 +129,8 @@ TEST_CASE("installed modules resolver: answers from the root's modules.json", "[
     CHECK(sub.module->package_dir == ".terraform/modules/vpc.sub");
 
     // An entry whose directory is gone: the next resolver is asked.
-    ModuleResolution gone = resolver.resolve(registry_request(dir, {"git"}, "git::https://example.com/net.git?ref=v1.0.0", ""));
+    ModuleResolution gone =
+        resolver.resolve(registry_request(dir, {"git"}, "git::https://example.com/net.git?ref=v1.0.0", ""));
     CHECK_FALSE(gone.resolved());
     CHECK(gone.unavailable.reason.find("cannot be read") != std::string::npos);
 
@@ -152,6 +154,39 @@ TEST_CASE("installed modules resolver: answers from the root's modules.json", "[
         resolver.resolve(registry_request(bare.path.string(), {"vpc"}, "terraform-aws-modules/vpc/aws", ""));
     CHECK_FALSE(none.resolved());
     CHECK(none.unavailable.reason.empty());
+}
+
+TEST_CASE("installed modules resolver: a scan's listing without .terraform means nothing installed",
+          "[config][modules]") {
+    ScratchDir root("tfsift-installed-listed");
+    write_file(root.path / ".terraform/modules/modules.json", manifest);
+    fs::create_directories(root.path / ".terraform/modules/vpc");
+    const std::string dir = root.path.string();
+    const ModuleRequest vpc = registry_request(dir, {"vpc"}, "terraform-aws-modules/vpc/aws", "~> 1.2");
+
+    // The scan listed the root with its .terraform: the manifest is read.
+    ScanListings listings;
+    std::vector<DirectoryEntry> entries;
+    REQUIRE(list_directory_entries(dir, entries));
+    listings.add(absolute_normal_path(dir), entries);
+    InstalledModulesResolver listed(&listings);
+    CHECK(listed.resolve(vpc).resolved());
+
+    // A listing without it answers for the scan: files do not change during
+    // one, so the file system is not asked for each call.
+    ScanListings bare;
+    bare.add(absolute_normal_path(dir), {});
+    InstalledModulesResolver unlisted(&bare);
+    const ModuleResolution none = unlisted.resolve(vpc);
+    CHECK_FALSE(none.resolved());
+    CHECK(none.unavailable.kind == ModuleUnavailableKind::not_found);
+    CHECK(none.unavailable.reason.empty());
+
+    // A directory the scan did not list is asked about.
+    ScanListings other;
+    other.add(absolute_normal_path(dir) + "/elsewhere", {});
+    InstalledModulesResolver elsewhere(&other);
+    CHECK(elsewhere.resolve(vpc).resolved());
 }
 
 TEST_CASE("resolver chain: the first directory, else the most telling reason", "[config][modules]") {
@@ -259,9 +294,9 @@ TEST_CASE("lint: nothing located in installed modules unless the settings ask", 
     for (bool include : {false, true}) {
         lint::Settings settings;
         settings.remote_module_findings = include;
-        const LoadedTree tree = lint::load_for_lint(root.path.string(), Engine::terraform, settings, {}, nullptr,
-                                                    nullptr, 0, nullptr,
-                                                    lint::default_module_resolver(lint::ModuleFetchPolicy{}));
+        const LoadedTree tree =
+            lint::load_for_lint(root.path.string(), Engine::terraform, settings, {}, nullptr, nullptr, 0, nullptr,
+                                lint::default_module_resolver(lint::ModuleFetchPolicy{}));
         REQUIRE(tree.root);
         REQUIRE(tree.root->children.count("vpc") == 1);
         REQUIRE(tree.unavailable_calls.size() == 1);

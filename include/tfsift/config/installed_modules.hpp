@@ -16,6 +16,7 @@
 #include <string>
 
 #include "tfsift/config/module_source_resolver.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/file_read.hpp"
 
 namespace tfsift::config {
@@ -30,8 +31,8 @@ struct InstalledModule {
 
 // A modules.json read, or why it could not be.
 struct ModuleManifest {
-    bool exists = false;  // false: no .terraform/modules/modules.json (nothing installed)
-    std::string error;    // the file exists but cannot be used, and why; empty when it can
+    bool exists = false;                             // false: no .terraform/modules/modules.json (nothing installed)
+    std::string error;                               // the file exists but cannot be used, and why; empty when it can
     std::map<std::string, InstalledModule> modules;  // by key
 };
 
@@ -51,6 +52,13 @@ std::optional<std::string> installed_mismatch(const InstalledModule& entry, cons
 // directory outside the repository is refused there).
 class InstalledModulesResolver final : public ModuleSourceResolver {
 public:
+    InstalledModulesResolver() = default;
+    // `listings`: the listings of the one scan the resolver serves (null:
+    // none; else it must outlive the resolver). A root directory listed
+    // there without a `.terraform` entry has no manifest, known without
+    // asking the file system for each call.
+    explicit InstalledModulesResolver(const ScanListings* listings) : listings_(listings) {}
+
     ModuleResolution resolve(const ModuleRequest& request) override;
 
 private:
@@ -63,6 +71,7 @@ private:
 
     std::mutex mutex_;
     std::map<std::string, Read> read_;  // by absolute root directory
+    const ScanListings* listings_ = nullptr;
 };
 
 // The path of the manifest below a root module directory.

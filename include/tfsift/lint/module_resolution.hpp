@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tfsift/config/module_source_resolver.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/engine.hpp"
 
 namespace tfsift::lint {
@@ -29,6 +30,9 @@ struct ModuleFetchPolicy {
 
 // The resolver chain for `policy`. Shared by every load of a run (it is
 // safe to call from several threads), so that a package is fetched once.
-std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const ModuleFetchPolicy& policy);
+// `listings` (may be null): the listings of the one scan the chain serves,
+// which must outlive it (config::InstalledModulesResolver).
+std::shared_ptr<config::ModuleSourceResolver> default_module_resolver(const ModuleFetchPolicy& policy,
+                                                                      const ScanListings* listings = nullptr);
 
 }  // namespace tfsift::lint
