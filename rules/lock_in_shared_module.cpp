@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "support/factories.hpp"
+#include "tfsift/config/paths.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
 
 namespace tfsift::lint::rules {
@@ -34,6 +35,7 @@ module "network" {
     r.doc.fix_safety = "Not fixable: delete the file (or stop calling the module) yourself.";
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.role != ModuleRole::called) return;
+        if (ctx.listed_without(config::absolute_normal_path(ctx.module_dir), providers::kLockFileName)) return;
         std::string path = lock_file_display_path(ctx.module_dir);
         std::error_code ec;
         if (!std::filesystem::is_regular_file(path, ec)) return;

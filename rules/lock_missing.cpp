@@ -9,6 +9,7 @@
 
 #include "support/factories.hpp"
 #include "support/module_anchor.hpp"
+#include "tfsift/config/paths.hpp"
 #include "tfsift/file_read.hpp"
 #include "tfsift/lint/lock_fix.hpp"
 #include "tfsift/lint/lock_inputs.hpp"
@@ -25,9 +26,10 @@ namespace {
 // backend, a cloud block or a provider, or has state or a working directory.
 bool looks_like_root(const LintContext& ctx) {
     const auto& m = *ctx.module().module;
+    if (m.terraform.backend || m.terraform.cloud || !m.providers.empty() || !ctx.state_file.empty()) return true;
+    if (ctx.listed_without(config::absolute_normal_path(ctx.module_dir), ".terraform")) return false;
     std::error_code ec;
-    return m.terraform.backend || m.terraform.cloud || !m.providers.empty() || !ctx.state_file.empty() ||
-           fs::is_directory(fs::path(ctx.module_dir) / ".terraform", ec);
+    return fs::is_directory(fs::path(ctx.module_dir) / ".terraform", ec);
 }
 
 struct IgnoreLine {
@@ -36,15 +38,22 @@ struct IgnoreLine {
 };
 
 // The .gitignore line that ignores `lock` (last match wins in a file; nearer
-// files win over farther ones), looking up to the repository root.
-std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy& policy) {
+// files win over farther ones), looking up to the repository root. A
+// directory the scan listed is asked for neither file its listing lacks.
+std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy& policy, const LintContext& ctx) {
     std::error_code ec;
     fs::path abs = fs::absolute(lock, ec).lexically_normal();
     if (ec) return std::nullopt;
     fs::path display_dir = lock.parent_path();
     for (fs::path dir = abs.parent_path();; dir = dir.parent_path()) {
         fs::path gi = dir / ".gitignore";
-        FileContent content = read_regular_file(gi.string(), policy);
+        const ScanListings::Entries listed = ctx.listing_of(dir.string());
+        FileContent content;
+        if (listed && !lists_entry(*listed, ".gitignore")) {
+            content.failure = ReadFailure::missing;
+        } else {
+            content = read_regular_file(gi.string(), policy);
+        }
         if (content.ok()) {
             std::istringstream in(content.bytes);
             std::string rel = abs.lexically_relative(dir).generic_string();
@@ -80,7 +89,8 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
                 return verdict;
             }
         }
-        if (fs::exists(dir / ".git", ec) || dir == dir.parent_path()) break;
+        if (dir == dir.parent_path()) break;
+        if (!(listed && !lists_entry(*listed, ".git")) && fs::exists(dir / ".git", ec)) break;
     }
     return std::nullopt;
 }
@@ -152,7 +162,7 @@ provider "aws" {
         auto required = in.lockable(ctx.engine);
         if (required.empty()) return;
         if (in.exists) {
-            auto ignored = ignored_by_git(in.path, ctx.tree->read_policy);
+            auto ignored = ignored_by_git(in.path, ctx.tree->read_policy, ctx);
             if (!ignored) return;
             Finding f;
             f.rule_id = "lock-missing";

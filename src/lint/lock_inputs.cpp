@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "tfsift/config/paths.hpp"
+
 namespace tfsift::lint {
 
 namespace fs = std::filesystem;
@@ -64,8 +66,14 @@ namespace {
 LockInputs compute_lock_inputs(const LintContext& ctx) {
     LockInputs in;
     in.path = lock_file_display_path(ctx.module_dir);
-    std::error_code ec;
-    in.exists = fs::exists(fs::symlink_status(in.path, ec));
+    // Anything by that name, as the scan listed the directory or as the
+    // file system says.
+    if (const ScanListings::Entries listed = ctx.listing_of(config::absolute_normal_path(ctx.module_dir))) {
+        in.exists = lists_entry(*listed, providers::kLockFileName);
+    } else {
+        std::error_code ec;
+        in.exists = fs::exists(fs::symlink_status(in.path, ec));
+    }
     if (in.exists) {
         providers::LockReadOptions options;
         options.engine = ctx.engine;

@@ -561,6 +561,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
         ctx.state_file = run.state_file;
         ctx.state_file_given = !request.state_file.empty();
         ctx.packages = &packages;
+        ctx.listings = listings;
         ctx.role = role;
         run.findings.clear();
         for (auto& f : lint_module(ctx, *active[i], *run.settings)) {

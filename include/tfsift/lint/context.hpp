@@ -8,6 +8,7 @@
 
 #include "tfsift/config/decode.hpp"
 #include "tfsift/config/module_tree.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/engine.hpp"
 #include "tfsift/hcl/ast.hpp"
 
@@ -44,6 +45,23 @@ struct LintContext {
     // Finds the provider packages on this machine for the run, reading what
     // every module shares once; null: each module reads it again.
     const providers::LocalPackageFinder* packages = nullptr;
+    // The listings the scan took (may be null; they outlive the rules), by
+    // absolute, lexically normal directory: a directory listed there holds
+    // nothing its listing does not name, known without asking the file
+    // system again (a scan's files do not change while it runs).
+    const ScanListings* listings = nullptr;
+
+    // The scan's listing of the directory `dir` (absolute, lexically
+    // normal); null when it has none.
+    [[nodiscard]] ScanListings::Entries listing_of(const std::string& dir) const {
+        return listings != nullptr ? listings->find(dir) : nullptr;
+    }
+    // Whether the scan's listing of `dir` shows that nothing named `name` is
+    // there; false when it has no listing of `dir` (then ask).
+    [[nodiscard]] bool listed_without(const std::string& dir, std::string_view name) const {
+        const ScanListings::Entries listed = listing_of(dir);
+        return listed && !lists_entry(*listed, name);
+    }
 
     [[nodiscard]] const config::LoadedModule& module() const { return *tree->root; }
     [[nodiscard]] const std::vector<config::ModuleFile>& files() const { return tree->root->files; }
