@@ -533,7 +533,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     std::atomic<std::uint64_t> load_ns{0};
     std::mutex fetch_failures_mutex;
     std::atomic<std::uint64_t> lint_ns{0};
-    const providers::LocalPackageFinder packages(providers::process_environment());
+    const providers::LocalPackageFinder packages(providers::process_environment(), listings);
     // Remote module calls: one resolver chain per kind of module for the
     // scan, shared by every load, so a package is fetched once; the network
     // only for modules whose settings say `online` (--online), never with

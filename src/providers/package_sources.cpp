@@ -10,6 +10,8 @@
 
 #include "tfsift/providers/package_sources.hpp"
 
+#include "tfsift/config/paths.hpp"
+
 namespace tfsift::providers {
 
 namespace fs = std::filesystem;
@@ -266,7 +268,8 @@ struct LocalPackageFinder::State {
     std::map<Engine, std::unique_ptr<const Shared>> by_engine;
 };
 
-LocalPackageFinder::LocalPackageFinder(Environment env) : env_(std::move(env)), state_(std::make_unique<State>()) {}
+LocalPackageFinder::LocalPackageFinder(Environment env, const ScanListings* listings)
+    : env_(std::move(env)), listings_(listings), state_(std::make_unique<State>()) {}
 
 LocalPackageFinder::~LocalPackageFinder() = default;
 
@@ -299,14 +302,22 @@ LocalPackages LocalPackageFinder::find(const fs::path& working_dir, Engine engin
     const Shared& shared = this->shared(engine);
     LocalPackages out;
     fs::path data_dir = working_dir / ".terraform";
-    if (auto custom = env_("TF_DATA_DIR"); custom && !custom->empty()) data_dir = working_dir / *custom;
+    const auto custom = env_("TF_DATA_DIR");
+    if (custom && !custom->empty()) data_dir = working_dir / *custom;
+    // What the scan's listing of the working directory shows is not there
+    // is not looked for.
+    const ScanListings::Entries listed =
+        listings_ != nullptr ? listings_->find(config::absolute_normal_path(working_dir.string())) : nullptr;
+    auto lacks = [&](std::string_view name) { return listed && !lists_entry(*listed, name); };
     out.diagnostics = shared.config.diagnostics;
     // Installed packages may be links into the plugin cache, as init makes them.
     std::vector<fs::path> cache_roots;
     if (shared.config.plugin_cache_dir) cache_roots.push_back(*shared.config.plugin_cache_dir);
-    out.installed = scan_unpacked_packages(data_dir / "providers", engine, cache_roots);
+    if (!((!custom || custom->empty()) && lacks(".terraform"))) {
+        out.installed = scan_unpacked_packages(data_dir / "providers", engine, cache_roots);
+    }
     out.cache = shared.cache;
-    if (!shared.config.provider_installation) {
+    if (!shared.config.provider_installation && !lacks("terraform.d")) {
         // The working directory's implied mirror comes first.
         if (auto own = working_mirror_directory(working_dir)) out.mirrors = scan_filesystem_mirror(*own, engine);
     }

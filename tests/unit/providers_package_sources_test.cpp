@@ -10,6 +10,8 @@
 #include <map>
 #include <random>
 
+#include "tfsift/config/paths.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/providers/installation_methods.hpp"
 #include "tfsift/providers/package_sources.hpp"
 
@@ -218,6 +220,43 @@ TEST_CASE("a package finder reads what every working directory shares once", "[p
     // A new finder, as the next run makes, sees them.
     CHECK(LocalPackageFinder(env).find(first, Engine::terraform).cache.size() == 2);
     CHECK(LocalPackageFinder(env).find(first, Engine::terraform).mirrors.size() == 4);
+}
+
+TEST_CASE("a package finder for a scan answers from its listings", "[providers][sources]") {
+    ScratchDir scratch;
+    const fs::path home = scratch.path / "home";
+    const fs::path work = scratch.path / "work";
+    write(work / "terraform.d" / "plugins" / "example.com" / "acme" / "own" / "2.0.0" / "linux_amd64" / "f", "x");
+    write(work / ".terraform" / "providers" / "registry.terraform.io" / "hashicorp" / "time" / "0.9.1" / "linux_amd64" /
+              "terraform-provider-time_v0.9.1",
+          "x");
+    const auto env = environment({{"HOME", home.string()}});
+    const std::string key = tfsift::config::absolute_normal_path(work.string());
+
+    // Listed with both: found as without listings.
+    tfsift::ScanListings listings;
+    std::vector<tfsift::DirectoryEntry> entries;
+    REQUIRE(tfsift::list_directory_entries(work.string(), entries));
+    listings.add(key, entries);
+    const auto listed = LocalPackageFinder(env, &listings).find(work, Engine::terraform);
+    CHECK(describe(listed.installed) ==
+          std::vector<std::string>{"registry.terraform.io/hashicorp/time 0.9.1 linux_amd64 dir"});
+    CHECK(describe(listed.mirrors) == std::vector<std::string>{"example.com/acme/own 2.0.0 linux_amd64 dir"});
+
+    // A listing without them is the scan's answer: neither is looked for.
+    tfsift::ScanListings bare;
+    bare.add(key, {});
+    const auto unlisted = LocalPackageFinder(env, &bare).find(work, Engine::terraform);
+    CHECK(unlisted.installed.empty());
+    CHECK(unlisted.mirrors.empty());
+
+    // TF_DATA_DIR names another data directory: it is looked for.
+    write(work / "data" / "providers" / "registry.terraform.io" / "hashicorp" / "null" / "3.0.0" / "linux_amd64" /
+              "terraform-provider-null_v3.0.0",
+          "x");
+    const auto custom = environment({{"HOME", home.string()}, {"TF_DATA_DIR", "data"}});
+    CHECK(describe(LocalPackageFinder(custom, &bare).find(work, Engine::terraform).installed) ==
+          std::vector<std::string>{"registry.terraform.io/hashicorp/null 3.0.0 linux_amd64 dir"});
 }
 
 TEST_CASE("bad provider_installation blocks are reported", "[providers][sources]") {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tfsift/diagnostic.hpp"
+#include "tfsift/directory_listing.hpp"
 #include "tfsift/engine.hpp"
 #include "tfsift/providers/address.hpp"
 #include "tfsift/providers/package_check.hpp"
@@ -117,7 +118,11 @@ struct LocalPackages {
 // seen: one finder serves one run. Safe to use from several threads.
 class LocalPackageFinder {
 public:
-    explicit LocalPackageFinder(Environment env);
+    // `listings` (may be null; else it must outlive the finder): the
+    // listings of the scan the finder serves. A working directory listed
+    // there without a `.terraform` (the data directory, TF_DATA_DIR unset)
+    // or a `terraform.d` entry is not searched for what they would hold.
+    explicit LocalPackageFinder(Environment env, const ScanListings* listings = nullptr);
     ~LocalPackageFinder();
     LocalPackageFinder(const LocalPackageFinder&) = delete;
     LocalPackageFinder& operator=(const LocalPackageFinder&) = delete;
@@ -129,6 +134,7 @@ private:
     [[nodiscard]] const Shared& shared(Engine engine) const;
 
     Environment env_;
+    const ScanListings* listings_ = nullptr;
     struct State;
     std::unique_ptr<State> state_;
 };
