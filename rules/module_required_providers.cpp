@@ -66,7 +66,7 @@ void check_own_uses(const LintContext& ctx, FindingSink& sink) {
         f.message = fmt::format(
             "{}: provider local name \"{}\" is not declared in this module's required_providers, so it stands "
             "for {}",
-            use.object, use.local_name,
+            object_of(use), use.local_name,
             providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
         f.file = ctx.shared_source(use.origin.file);
         if (!f.file) continue;

@@ -25,7 +25,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.message = fmt::format(
             "{}: no required provider is named \"{}\" and the block sets no provider argument, so it silently "
             "uses {}",
-            use.object, use.local_name,
+            object_of(use), use.local_name,
             providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
         f.file = ctx.shared_source(use.origin.file);
         f.range = use_range(module, use);

@@ -67,7 +67,6 @@ std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& modul
     const config::Module& m = *module.module;
     auto add_resource = [&](const config::Resource& r) {
         ProviderUse u;
-        u.object = describe(r);
         u.resource = &r;
         if (r.provider_ref && r.provider_origin) {
             u.kind = ProviderUseKind::provider_argument;
@@ -181,6 +180,8 @@ std::shared_ptr<const std::vector<ProviderUse>> provider_uses(const config::Load
     recent.push_back(Remembered{module.module, uses});
     return uses;
 }
+
+std::string object_of(const ProviderUse& use) { return use.resource != nullptr ? describe(*use.resource) : use.object; }
 
 bool declares_requirements(const config::LoadedModule& module) {
     if (!module.module->terraform.required_providers.empty()) return true;

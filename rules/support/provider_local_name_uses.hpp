@@ -25,7 +25,7 @@ enum class ProviderUseKind : std::uint8_t {
 struct ProviderUse {
     std::string local_name;
     ProviderUseKind kind = ProviderUseKind::resource_type;
-    std::string object;                          // what uses it, e.g. `resource "aws_instance" "web"`
+    std::string object;                          // what uses it, e.g. `provider "aws"`; for a resource see object_of
     const config::Resource* resource = nullptr;  // for resource_type and provider_argument
     config::Origin origin;                       // where the name is written (a block's start for blocks)
     std::size_t name_length = 0;                 // for arguments and map values: the length of the name at origin
@@ -36,6 +36,11 @@ struct ProviderUse {
 // Shared: several rules ask for the same module's uses, and for those of
 // every module it calls.
 std::shared_ptr<const std::vector<ProviderUse>> provider_uses(const config::LoadedModule& module);
+
+// What makes the use, as messages name it: `resource "aws_instance" "web"`,
+// `provider "aws"`, `module "network"`. A resource's is made when asked
+// (most uses are resources', and few are reported).
+std::string object_of(const ProviderUse& use);
 
 // Whether the module writes a required_providers block (even an empty one)
 // in any of its files: it has opted into explicit requirements.
