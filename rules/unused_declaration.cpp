@@ -36,6 +36,8 @@ std::string_view attr_step(const hcl::ScopeTraversalExpr& t, std::size_t i) {
 Used used_in(const LintContext& ctx) {
     Used used;
     const auto index = written::expression_index(ctx);
+    // Names are inserted, not emplaced: insert looks the name up first,
+    // where emplace makes (and frees) a node for every reference.
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
         const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*node.expr);
         const std::string_view name = attr_step(t, 0);
@@ -44,12 +46,12 @@ Used used_in(const LintContext& ctx) {
             // A variable's own validation refers to it without using it.
             const written::ExpressionSite& site = index->root_of(node).site;
             if (site.block_type == "variable" && site.block_label == name) continue;
-            used.variables.emplace(name);
+            used.variables.insert(name);
         } else if (t.root == "local") {
-            used.locals.emplace(name);
+            used.locals.insert(name);
         } else if (t.root == "data") {
             const std::string_view data_name = attr_step(t, 1);
-            if (!data_name.empty()) used.data.emplace(name, data_name);
+            if (!data_name.empty()) used.data.insert({name, data_name});
         }
     }
     return used;
