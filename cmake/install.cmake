@@ -84,8 +84,22 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Depends from the shared libraries the binary links, as dpkg-shlibdeps
-# (dpkg-dev, part of build-essential) finds them.
+# (dpkg-dev, part of build-essential) finds them, and the packages of those it
+# opens when a command needs them (include/tfsift/lazy_library.hpp), which
+# dpkg-shlibdeps cannot see: the packages that install them on this machine.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(_tfsift_lazy_packages)
+foreach(_key IN ITEMS LIBCURL LIBRNP LIBARCHIVE LIBZIP)
+  find_library(_tfsift_lazy_${_key} NAMES ${TFSIFT_${_key}_SONAME} NO_CACHE)
+  execute_process(COMMAND dpkg-query -S ${_tfsift_lazy_${_key}} OUTPUT_VARIABLE _owner RESULT_VARIABLE _rc
+                  ERROR_QUIET)
+  if(_rc EQUAL 0 AND _owner MATCHES "^([^:,]+)")
+    list(APPEND _tfsift_lazy_packages ${CMAKE_MATCH_1})
+  else()
+    message(WARNING "no Debian package owns ${TFSIFT_${_key}_SONAME}: the .deb will not depend on it")
+  endif()
+endforeach()
+string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${_tfsift_lazy_packages}")
 set(CPACK_STRIP_FILES ON)
 # A Homepage field only for a configured project address (-DTFSIFT_HOMEPAGE=).
 if(TFSIFT_HOMEPAGE)

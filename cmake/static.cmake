@@ -44,9 +44,7 @@ add_dependencies(tfsift-static tfsift_core)
 set_property(TARGET tfsift-static APPEND PROPERTY LINK_DEPENDS $<TARGET_FILE:tfsift_core>)
 target_link_libraries(tfsift-static PRIVATE
   $<TARGET_FILE:tfsift_core> ${_tfsift_static_archives}
-  # Shared: no static archive in Debian 12 (libzip, RNP), or one whose own
-  # dependencies have none (libcurl: GSSAPI, LDAP, RTMP, SSH, PSL; libarchive:
-  # ACL, libxml2, nettle, zstd, lz4), or loaded anyway by those (OpenSSL's
-  # libcrypto, libstdc++).
-  libzip::zip CURL::libcurl rnp::librnp OpenSSL::Crypto PkgConfig::LIBARCHIVE
-  Threads::Threads tfsift_flags)
+  # Shared: OpenSSL's libcrypto, which libcurl and libzip load too when a
+  # command opens them (include/tfsift/lazy_library.hpp), and libstdc++,
+  # which RNP loads.
+  OpenSSL::Crypto Threads::Threads ${CMAKE_DL_LIBS} tfsift_flags)

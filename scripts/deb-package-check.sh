@@ -18,6 +18,11 @@ dpkg-deb --info "$deb" | sed -n 's/^ *\(Package\|Version\|Architecture\|Depends\
 depends=$(dpkg-deb --field "$deb" Depends)
 [[ $depends == *libc6* && $depends == *libre2-* ]] || { echo "FAIL: Depends lacks libc6 or libre2: $depends"; exit 1; }
 [[ $depends != *-dev* ]] || { echo "FAIL: Depends names a -dev package: $depends"; exit 1; }
+# The libraries tfsift opens when a command needs them, which dpkg-shlibdeps
+# cannot see (include/tfsift/lazy_library.hpp).
+for library in libcurl librnp libarchive libzip; do
+    [[ $depends == *"$library"* ]] || { echo "FAIL: Depends lacks $library: $depends"; exit 1; }
+done
 # Every dependency is a package of the Debian archive apt knows (not one
 # installed by hand), so a fresh Debian 12 can satisfy it.
 for name in $(tr ',' '\n' <<<"$depends" | sed 's/(.*)//; s/|.*//' | tr -d ' '); do
@@ -57,6 +62,13 @@ status=0
 (cd "$root/docs/examples/basic" && /usr/bin/tfsift lint .) || status=$?
 # The bundled example lints clean or with findings (0 or 1), never an error.
 (( status <= 1 )) || { echo "FAIL: the installed tfsift linted the example with exit $status"; exit 1; }
+# The installed tfsift opens libzip when it hashes a provider package.
+zip_dir=$(mktemp -d)
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").writestr("terraform-provider-x", "binary\n")' \
+    "$zip_dir/p.zip"
+/usr/bin/tfsift debug hash "$zip_dir/p.zip" | grep -q '^h1:' \
+    || { echo "FAIL: the installed tfsift could not hash a zip package"; exit 1; }
+rm -rf "$zip_dir" 
 if command -v man >/dev/null; then
     MANPAGER=cat man -P cat tfsift 2>/dev/null | grep -q 'tfsift lint' \
         || { echo "FAIL: man tfsift does not show the installed page"; exit 1; }

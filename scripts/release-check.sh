@@ -5,8 +5,9 @@
 # of the build's libraries (scripts/debian-root.sh: debootstrap's minbase,
 # cached), moved away from where it was unpacked, and run there with chroot:
 # `tfsift --version`, ldd (every library but glibc's comes from the
-# tarball's lib/), a lint with a known finding and a lint of the bundled
-# example. Needs root and debootstrap; the first run makes the root (a few
+# tarball's lib/), a lint with a known finding, a lint of the bundled
+# example, and the hash of a zip package (libzip, which tfsift opens only
+# when a command needs it, with the libraries it loads). Needs root and debootstrap; the first run makes the root (a few
 # minutes), later runs unpack the cached one.
 #   scripts/release-check.sh OUT_DIR
 set -euo pipefail
@@ -58,6 +59,8 @@ ln -s /opt/moved/bin/tfsift "$chroot_dir/usr/local/bin/tfsift"
 mkdir -p "$chroot_dir/tmp/broken"
 printf 'resource "aws_instance" "web" {\n  ami = "x" instance_type = "y"\n}\n' > "$chroot_dir/tmp/broken/main.tf"
 cp -r "$root/docs/examples/basic" "$chroot_dir/tmp/basic"
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").writestr("terraform-provider-x", "binary\n")' \
+    "$chroot_dir/tmp/provider.zip"
 mount -t proc proc "$chroot_dir/proc"
 chroot "$chroot_dir" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root /bin/sh -euc '
     version_line=$(tfsift --version)
@@ -78,6 +81,16 @@ chroot "$chroot_dir" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/roo
     status=0
     (cd /tmp/basic && tfsift lint . > /tmp/lint.txt 2>&1) || status=$?
     if [ "$status" -gt 1 ]; then cat /tmp/lint.txt; echo "FAIL: the lint of the bundled example exited $status"; exit 1; fi
+    # The libraries tfsift opens when a command needs them are in lib/ with
+    # everything they load (the root has none of them): each resolves there,
+    # and hashing a provider package opens libzip.
+    for library in /opt/moved/lib/*; do
+        if LD_LIBRARY_PATH=/opt/moved/lib ldd "$library" | grep -q "not found"; then
+            LD_LIBRARY_PATH=/opt/moved/lib ldd "$library"; echo "FAIL: $library needs a library the tarball lacks"; exit 1
+        fi
+    done
+    tfsift debug hash /tmp/provider.zip > /tmp/hash.txt 2>&1 || { cat /tmp/hash.txt; echo "FAIL: hashing a zip package failed"; exit 1; }
+    grep -q "^h1:" /tmp/hash.txt || { cat /tmp/hash.txt; echo "FAIL: no h1: hash of a zip package"; exit 1; }
     zcat /opt/moved/share/man/man1/tfsift.1.gz | grep -q "^\.TH" || { echo "FAIL: the manual page does not read"; exit 1; }
 '
 echo "release $version: checksums match; $tarball ($(du -h "$out_dir/$tarball" | cut -f1)) runs in a minimal Debian 12 root with its own lib/: $(echo $libraries)"

@@ -12,9 +12,10 @@
 #   scripts/release.sh BUILD_DIR OUT_DIR
 #
 # The tarball's binary is tfsift-static (re2, utf8proc, MPFR, GMP, jemalloc,
-# fmt and toml++ linked in). The libraries that stay shared (libcurl,
-# libarchive, RNP, libzip, OpenSSL and what they load in turn) are copied
-# from the build machine into lib/, and the binary gets the run path
+# fmt and toml++ linked in). The libraries that stay shared (OpenSSL,
+# libstdc++), those it opens when a command needs them (libcurl, libarchive,
+# RNP, libzip: the build's lazy-libraries.txt) and what they load in turn are
+# copied from the build machine into lib/, and the binary gets the run path
 # $ORIGIN/../lib, so it finds them wherever the directory is unpacked. The
 # run path is written as DT_RPATH (patchelf --force-rpath), which the loader
 # also searches for the libraries that those libraries load, so the copied
@@ -72,6 +73,20 @@ while read -r soname path; do
     install -m 644 "$(realpath "$path")" "$stage/lib/$soname"
     bundled+=("$path")
 done < <(ldd "$build_dir/tfsift-static" | awk '$2 == "=>" { print $1, $3 }')
+# The libraries tfsift opens when a command needs them (libcurl, RNP,
+# libarchive, libzip: include/tfsift/lazy_library.hpp), which ldd does not
+# list, and those they load in turn: found as the loader finds them.
+[[ -s $build_dir/lazy-libraries.txt ]] || { echo "release.sh: $build_dir/lazy-libraries.txt is missing" >&2; exit 1; }
+while read -r lazy; do
+    path=$(ldconfig -p | awk -v n="$lazy" '$1 == n && /x86-64|AArch64/ { print $NF; exit }')
+    [[ $path == /* ]] || { echo "release.sh: cannot find $lazy, which tfsift opens" >&2; exit 1; }
+    while read -r soname dep; do
+        [[ $soname =~ $glibc_libraries || -e $stage/lib/$soname ]] && continue
+        [[ $dep == /* ]] || { echo "release.sh: ldd cannot resolve $soname, which $lazy loads" >&2; exit 1; }
+        install -m 644 "$(realpath "$dep")" "$stage/lib/$soname"
+        bundled+=("$dep")
+    done < <(printf '%s %s\n' "$lazy" "$path"; ldd "$path" | awk '$2 == "=>" { print $1, $3 }')
+done <"$build_dir/lazy-libraries.txt"
 # Each library's licence: the copyright file of the Debian package that holds it.
 for path in "${bundled[@]}"; do
     owner=$(dpkg -S "$path" 2>/dev/null || dpkg -S "$(realpath "$path")" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null) \

@@ -15,6 +15,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/out_of_memory.hpp"
 #include "cli/usage_errors.hpp"
+#include "tfsift/lazy_library.hpp"
 #include "tfsift/net/engine_version.hpp"
 #include "tfsift/online/openpgp_helper.hpp"
 #include "tfsift/providers/hash.hpp"
@@ -135,6 +136,10 @@ int run_command_line(int argc, char** argv) {
         if (std::ferror(stdout) != 0)
             return tfsift::cli::finish_standard_output(tfsift::cli::exit_failure, e.code().value());
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());
+        return tfsift::cli::exit_failure;
+    } catch (const tfsift::LibraryUnavailable& e) {
+        // Not installed with tfsift (a library it opens when a command needs it).
+        fmt::print(stderr, "{}\n", e.what());
         return tfsift::cli::exit_failure;
     } catch (const std::exception& e) {
         fmt::print(stderr, "tfsift: internal error: {}\n", e.what());

@@ -3,8 +3,8 @@
 // anchors) and turns its result codes into the error classes callers word.
 #include "tfsift/net/http_client.hpp"
 
-#include <curl/curl.h>
 #include <fmt/format.h>
+#include "tfsift/lazy/curl.hpp"
 
 #include <algorithm>
 #include <array>
@@ -24,7 +24,7 @@ std::atomic<bool> g_cancel{false};
 void global_init() {
     static std::once_flag once;
     std::call_once(once, [] {
-        if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) throw std::runtime_error("libcurl could not start");
+        if (libcurl::global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) throw std::runtime_error("libcurl could not start");
     });
 }
 
@@ -47,7 +47,7 @@ struct Transfer {
     bool over_cap = false;
     bool write_failed = false;
     std::optional<long> retry_after;
-    std::string location;  // of the last response
+    std::string location;                                      // of the last response
     std::vector<std::pair<std::string, std::string>> headers;  // of the last response
 };
 
@@ -220,15 +220,15 @@ NetworkSettings network_settings_from(const providers::Environment& env) {
 
 HttpClient::HttpClient(NetworkSettings settings) : settings_(std::move(settings)) {
     global_init();
-    curl_ = curl_easy_init();
+    curl_ = libcurl::easy_init();
     if (curl_ == nullptr) throw std::runtime_error("libcurl could not create a transfer handle");
 }
 
-HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+HttpClient::~HttpClient() { libcurl::easy_cleanup(static_cast<CURL*>(curl_)); }
 
 HttpResponse HttpClient::attempt(const HttpRequest& request) {
     auto* curl = static_cast<CURL*>(curl_);
-    curl_easy_reset(curl);
+    libcurl::easy_reset(curl);
     HttpResponse response;
     const std::string host = host_of(request.url);
     auto target = parse_absolute_url(request.url);
@@ -256,67 +256,69 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
 
     std::array<char, CURL_ERROR_SIZE> error_buffer{};
     curl_slist* headers = nullptr;
-    for (const auto& h : request.headers) headers = curl_slist_append(headers, h.c_str());
+    for (const auto& h : request.headers) headers = libcurl::slist_append(headers, h.c_str());
     std::string authorization;
     if (!request.bearer_token.empty()) {
         authorization = "Authorization: Bearer " + request.bearer_token;
-        headers = curl_slist_append(headers, authorization.c_str());
+        headers = libcurl::slist_append(headers, authorization.c_str());
     }
-    const std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_guard(headers, &curl_slist_free_all);
+    const std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_guard(
+        headers, [](curl_slist* list) { libcurl::slist_free_all(list); });
 
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer.data());
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, redirect_limit(request.purpose));
-    curl_easy_setopt(curl, CURLOPT_UNRESTRICTED_AUTH, 0L);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, settings_.user_agent.c_str());
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
-    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &request);
-    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(request.max_bytes));
-    if (!settings_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, settings_.ca_file.c_str());
-    if (!settings_.ca_path.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, settings_.ca_path.c_str());
+    libcurl::easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    libcurl::easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer.data());
+    libcurl::easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    libcurl::easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "https");
+    libcurl::easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+    libcurl::easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    libcurl::easy_setopt(curl, CURLOPT_MAXREDIRS, redirect_limit(request.purpose));
+    libcurl::easy_setopt(curl, CURLOPT_UNRESTRICTED_AUTH, 0L);
+    libcurl::easy_setopt(curl, CURLOPT_USERAGENT, settings_.user_agent.c_str());
+    libcurl::easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    libcurl::easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    libcurl::easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 30L);
+    libcurl::easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_body);
+    libcurl::easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+    libcurl::easy_setopt(curl, CURLOPT_HEADERFUNCTION, &on_header);
+    libcurl::easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+    libcurl::easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    libcurl::easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    libcurl::easy_setopt(curl, CURLOPT_XFERINFODATA, &request);
+    libcurl::easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(request.max_bytes));
+    if (!settings_.ca_file.empty()) libcurl::easy_setopt(curl, CURLOPT_CAINFO, settings_.ca_file.c_str());
+    if (!settings_.ca_path.empty()) libcurl::easy_setopt(curl, CURLOPT_CAPATH, settings_.ca_path.c_str());
     // Go's proxy rules, computed here; "" stops libcurl reading the variables itself.
     const auto proxy = proxy_for(*target, settings_.proxies);
-    curl_easy_setopt(curl, CURLOPT_PROXY, proxy ? proxy->c_str() : "");
+    libcurl::easy_setopt(curl, CURLOPT_PROXY, proxy ? proxy->c_str() : "");
     const long timeout_ms = static_cast<long>(std::chrono::milliseconds(settings_.api_timeout).count());
     switch (request.purpose) {
-        case Purpose::discovery: curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, 11000L); break;
+        case Purpose::discovery: libcurl::easy_setopt(curl, CURLOPT_TIMEOUT_MS, 11000L); break;
         case Purpose::api:
-        case Purpose::mirror: curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms); break;
+        case Purpose::mirror: libcurl::easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms); break;
         case Purpose::download:
-            curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(min_download_rate));
-            curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.api_timeout.count()));
-            curl_easy_setopt(curl, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
-            if (!settings_.netrc_file.empty()) curl_easy_setopt(curl, CURLOPT_NETRC_FILE, settings_.netrc_file.c_str());
+            libcurl::easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, static_cast<long>(min_download_rate));
+            libcurl::easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(settings_.api_timeout.count()));
+            libcurl::easy_setopt(curl, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
+            if (!settings_.netrc_file.empty())
+                libcurl::easy_setopt(curl, CURLOPT_NETRC_FILE, settings_.netrc_file.c_str());
             break;
     }
 
-    const CURLcode rc = curl_easy_perform(curl);
+    const CURLcode rc = libcurl::easy_perform(curl);
     file.reset();
     response.bytes = transfer.bytes;
     response.headers = std::move(transfer.headers);
     char* effective = nullptr;
-    curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &effective);
+    libcurl::easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &effective);
     response.effective_url = effective != nullptr ? effective : request.url;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
+    libcurl::easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
     char* content_type = nullptr;
-    curl_easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &content_type);
+    libcurl::easy_getinfo(curl, CURLINFO_CONTENT_TYPE, &content_type);
     if (content_type != nullptr) response.content_type = content_type;
     response.status_text = fmt::format("{} {}", response.status, status_reason(response.status));
     if (response.status_text.back() == ' ') response.status_text.pop_back();
     retry_after_ = transfer.retry_after;
-    const std::string detail = error_buffer[0] != '\0' ? std::string(error_buffer.data()) : curl_easy_strerror(rc);
+    const std::string detail = error_buffer[0] != '\0' ? std::string(error_buffer.data()) : libcurl::easy_strerror(rc);
     const std::string where = host_of(response.effective_url);
 
     switch (rc) {
@@ -373,7 +375,7 @@ HttpResponse HttpClient::attempt(const HttpRequest& request) {
             return response;
         case CURLE_PARTIAL_FILE: {
             curl_off_t expected = -1;
-            curl_easy_getinfo(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
+            libcurl::easy_getinfo(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
             response.error = TransportError::truncated;
             response.error_message =
                 expected >= 0 ? fmt::format("the response from {} ended early: expected {} bytes, but got {} bytes",

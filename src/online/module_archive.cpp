@@ -1,11 +1,10 @@
 // Module package archives through libarchive, defensively.
 #include "tfsift/online/module_archive.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "tfsift/lazy/archive.hpp"
 
 #include <algorithm>
 #include <array>
@@ -93,21 +92,22 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
         result.error = fmt::format("cannot create directory {}", target.string());
         return result;
     }
-    std::unique_ptr<archive, int (*)(archive*)> reader(archive_read_new(), &archive_read_free);
+    std::unique_ptr<archive, void (*)(archive*)> reader(libarchive::read_new(),
+                                                        [](archive* a) { libarchive::read_free(a); });
     if (!reader) {
         result.error = "libarchive could not start";
         return result;
     }
     archive* a = reader.get();
-    archive_read_support_format_zip_seekable(a);
-    archive_read_support_format_tar(a);
-    archive_read_support_filter_gzip(a);
-    archive_read_support_filter_bzip2(a);
-    archive_read_support_filter_xz(a);
-    if (archive_read_open_filename(a, archive_path.c_str(), kBuffer) != ARCHIVE_OK) {
-        result.error = fmt::format("not a zip or tar archive: {}", archive_error_string(a) != nullptr
-                                                                       ? archive_error_string(a)
-                                                                       : "unknown format");
+    libarchive::read_support_format_zip_seekable(a);
+    libarchive::read_support_format_tar(a);
+    libarchive::read_support_filter_gzip(a);
+    libarchive::read_support_filter_bzip2(a);
+    libarchive::read_support_filter_xz(a);
+    if (libarchive::read_open_filename(a, archive_path.c_str(), kBuffer) != ARCHIVE_OK) {
+        result.error =
+            fmt::format("not a zip or tar archive: {}",
+                        libarchive::error_string(a) != nullptr ? libarchive::error_string(a) : "unknown format");
         return result;
     }
     std::vector<PendingLink> links;
@@ -116,29 +116,30 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
     std::uint64_t entries = 0;
     archive_entry* entry = nullptr;
     while (true) {
-        const int rc = archive_read_next_header(a, &entry);
+        const int rc = libarchive::read_next_header(a, &entry);
         if (rc == ARCHIVE_EOF) break;
         if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-            result.error = fmt::format("cannot read the archive: {}",
-                                       archive_error_string(a) != nullptr ? archive_error_string(a) : "corrupt");
+            result.error =
+                fmt::format("cannot read the archive: {}",
+                            libarchive::error_string(a) != nullptr ? libarchive::error_string(a) : "corrupt");
             return result;
         }
         if (++entries > limits.max_entries) {
             result.error = fmt::format("the archive has more than {} entries", limits.max_entries);
             return result;
         }
-        const char* raw = archive_entry_pathname(entry);
+        const char* raw = libarchive::entry_pathname(entry);
         std::string name = raw != nullptr ? raw : "";
         if (name.empty() || name.find('\0') != std::string::npos) {
             result.error = "an entry has no usable name";
             return result;
         }
         if (!split_name(name, parts, result.error)) return result;
-        if (archive_entry_hardlink(entry) != nullptr) {
+        if (libarchive::entry_hardlink(entry) != nullptr) {
             result.error = fmt::format("hard link entries are not allowed: {}", name);
             return result;
         }
-        const auto type = archive_entry_filetype(entry);
+        const auto type = libarchive::entry_filetype(entry);
         if (parts.empty()) {
             if (type == AE_IFDIR) continue;  // "./" itself
             result.error = fmt::format("an entry has no usable name: {}", name);
@@ -149,7 +150,7 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
             continue;
         }
         if (type == AE_IFLNK) {
-            const char* link = archive_entry_symlink(entry);
+            const char* link = libarchive::entry_symlink(entry);
             std::string link_target = link != nullptr ? link : "";
             if (link_target.empty() || link_target.front() == '/') {
                 result.error = fmt::format("symbolic link {} points outside the package: {}", name, link_target);
@@ -188,7 +189,7 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
         }
         if (!make_dirs(target, parts, parts.size() - 1, result.error)) return result;
         const fs::path file = target / join(parts);
-        const mode_t mode = (archive_entry_perm(entry) & 0111) != 0 ? 0755 : 0644;
+        const mode_t mode = (libarchive::entry_perm(entry) & 0111) != 0 ? 0755 : 0644;
         struct stat existing {};
         if (::lstat(file.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
             result.error = fmt::format("entry {} would replace a directory or link", name);
@@ -201,28 +202,29 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
         }
         std::uint64_t written = 0;
         while (true) {
-            const la_ssize_t n = archive_read_data(a, buffer.data(), buffer.size());
+            const la_ssize_t n = libarchive::read_data(a, buffer.data(), buffer.size());
             if (n == 0) break;
             if (n < 0) {
                 ::close(fd);
-                result.error = fmt::format("cannot read entry {}: {}", name,
-                                           archive_error_string(a) != nullptr ? archive_error_string(a) : "corrupt");
+                result.error =
+                    fmt::format("cannot read entry {}: {}", name,
+                                libarchive::error_string(a) != nullptr ? libarchive::error_string(a) : "corrupt");
                 return result;
             }
             written += static_cast<std::uint64_t>(n);
             result.bytes += static_cast<std::uint64_t>(n);
             if (written > limits.max_entry_bytes) {
                 ::close(fd);
-                result.error =
-                    fmt::format("entry {} decompresses to more than {} bytes, the limit for one file", name,
-                                limits.max_entry_bytes);
+                result.error = fmt::format("entry {} decompresses to more than {} bytes, the limit for one file", name,
+                                           limits.max_entry_bytes);
                 return result;
             }
             if (result.bytes > limits.max_total_bytes) {
                 ::close(fd);
-                result.error = fmt::format("the archive decompresses to more than {} bytes, the limit for a module "
-                                           "package (a decompression bomb?)",
-                                           limits.max_total_bytes);
+                result.error = fmt::format(
+                    "the archive decompresses to more than {} bytes, the limit for a module "
+                    "package (a decompression bomb?)",
+                    limits.max_total_bytes);
                 return result;
             }
             std::size_t off = 0;
@@ -260,8 +262,8 @@ ModuleArchiveResult unpack_module_archive(const fs::path& archive_path, const fs
             } else if (!part.empty() && part != ".") {
                 walked.push_back(part);
                 if (!last && std::find(link_paths.begin(), link_paths.end(), join(walked)) != link_paths.end()) {
-                    result.error = fmt::format("symbolic link {} points through another link: {}", join(link.parts),
-                                               text);
+                    result.error =
+                        fmt::format("symbolic link {} points through another link: {}", join(link.parts), text);
                     return result;
                 }
             }

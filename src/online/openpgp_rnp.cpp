@@ -2,8 +2,8 @@
 // made the signature, its primary key ID, and the trust tier (spec
 // online-installer 1.3). It runs inside the helper process (see
 // openpgp_helper.hpp), never in the process that prints tfsift's output.
-#include <rnp/rnp.h>
 #include <rnp/rnp_err.h>
+#include "tfsift/lazy/rnp.hpp"
 
 #include <cstdint>
 #include <ctime>
@@ -22,22 +22,22 @@ namespace {
 // ---- small owners for RNP handles -------------------------------------------
 
 struct FfiDeleter {
-    void operator()(rnp_ffi_st* ffi) const { rnp_ffi_destroy(ffi); }
+    void operator()(rnp_ffi_st* ffi) const { librnp::ffi_destroy(ffi); }
 };
 struct InputDeleter {
-    void operator()(rnp_input_st* input) const { rnp_input_destroy(input); }
+    void operator()(rnp_input_st* input) const { librnp::input_destroy(input); }
 };
 struct OutputDeleter {
-    void operator()(rnp_output_st* output) const { rnp_output_destroy(output); }
+    void operator()(rnp_output_st* output) const { librnp::output_destroy(output); }
 };
 struct VerifyDeleter {
-    void operator()(rnp_op_verify_st* op) const { rnp_op_verify_destroy(op); }
+    void operator()(rnp_op_verify_st* op) const { librnp::op_verify_destroy(op); }
 };
 struct KeyDeleter {
-    void operator()(rnp_key_handle_st* key) const { rnp_key_handle_destroy(key); }
+    void operator()(rnp_key_handle_st* key) const { librnp::key_handle_destroy(key); }
 };
 struct BufferDeleter {
-    void operator()(char* text) const { rnp_buffer_destroy(text); }
+    void operator()(char* text) const { librnp::buffer_destroy(text); }
 };
 using Ffi = std::unique_ptr<rnp_ffi_st, FfiDeleter>;
 using Input = std::unique_ptr<rnp_input_st, InputDeleter>;
@@ -47,7 +47,7 @@ using Key = std::unique_ptr<rnp_key_handle_st, KeyDeleter>;
 using Buffer = std::unique_ptr<char, BufferDeleter>;
 
 std::string rnp_text(rnp_result_t code) {
-    const char* text = rnp_result_to_string(code);
+    const char* text = librnp::result_to_string(code);
     return text != nullptr ? std::string(text) : "RNP error " + std::to_string(code);
 }
 
@@ -66,13 +66,13 @@ Input memory_input(std::string_view bytes) {
     // RNP refuses a null pointer even for zero bytes.
     static const std::uint8_t kEmpty = 0;
     const auto* data = bytes.empty() ? &kEmpty : reinterpret_cast<const std::uint8_t*>(bytes.data());
-    if (rnp_input_from_memory(&raw, data, bytes.size(), false) != RNP_SUCCESS) return nullptr;
+    if (librnp::input_from_memory(&raw, data, bytes.size(), false) != RNP_SUCCESS) return nullptr;
     return Input(raw);
 }
 
 Ffi new_ffi() {
     rnp_ffi_t raw = nullptr;
-    if (rnp_ffi_create(&raw, "GPG", "GPG") != RNP_SUCCESS) return nullptr;
+    if (librnp::ffi_create(&raw, "GPG", "GPG") != RNP_SUCCESS) return nullptr;
     return Ffi(raw);
 }
 
@@ -96,13 +96,13 @@ Keyring load_armored_keys(std::string_view armor) {
         ring.error = "cannot create an OpenPGP context";
         return ring;
     }
-    if (const auto rc = rnp_import_keys(ring.ffi.get(), input.get(), RNP_LOAD_SAVE_PUBLIC_KEYS, nullptr);
+    if (const auto rc = librnp::import_keys(ring.ffi.get(), input.get(), RNP_LOAD_SAVE_PUBLIC_KEYS, nullptr);
         rc != RNP_SUCCESS) {
         ring.error = "not a readable OpenPGP public key (RNP: " + rnp_text(rc) + ")";
         return ring;
     }
     std::size_t count = 0;
-    if (rnp_get_public_key_count(ring.ffi.get(), &count) != RNP_SUCCESS || count == 0) {
+    if (librnp::get_public_key_count(ring.ffi.get(), &count) != RNP_SUCCESS || count == 0) {
         ring.error = "the armored block holds no public key";
     }
     return ring;
@@ -118,20 +118,20 @@ struct Check {
 
 std::string primary_key_id(rnp_ffi_t ffi, rnp_key_handle_t key) {
     bool is_primary = true;
-    if (rnp_key_is_primary(key, &is_primary) != RNP_SUCCESS) return {};
+    if (librnp::key_is_primary(key, &is_primary) != RNP_SUCCESS) return {};
     Key primary_owner;
     rnp_key_handle_t primary = key;
     if (!is_primary) {
         char* grip_raw = nullptr;
-        if (rnp_key_get_primary_grip(key, &grip_raw) != RNP_SUCCESS || grip_raw == nullptr) return {};
+        if (librnp::key_get_primary_grip(key, &grip_raw) != RNP_SUCCESS || grip_raw == nullptr) return {};
         const Buffer grip(grip_raw);
         rnp_key_handle_t found = nullptr;
-        if (rnp_locate_key(ffi, "grip", grip.get(), &found) != RNP_SUCCESS || found == nullptr) return {};
+        if (librnp::locate_key(ffi, "grip", grip.get(), &found) != RNP_SUCCESS || found == nullptr) return {};
         primary_owner.reset(found);
         primary = found;
     }
     char* id_raw = nullptr;
-    if (rnp_key_get_keyid(primary, &id_raw) != RNP_SUCCESS || id_raw == nullptr) return {};
+    if (librnp::key_get_keyid(primary, &id_raw) != RNP_SUCCESS || id_raw == nullptr) return {};
     const Buffer id(id_raw);
     return id.get();
 }
@@ -141,14 +141,15 @@ Check check_detached(rnp_ffi_t ffi, std::string_view data, std::string_view sign
     auto data_in = memory_input(data);
     auto sig_in = memory_input(signature);
     rnp_op_verify_t raw = nullptr;
-    if (!data_in || !sig_in || rnp_op_verify_detached_create(&raw, ffi, data_in.get(), sig_in.get()) != RNP_SUCCESS) {
+    if (!data_in || !sig_in ||
+        librnp::op_verify_detached_create(&raw, ffi, data_in.get(), sig_in.get()) != RNP_SUCCESS) {
         check.error = "cannot create a signature check";
         return check;
     }
     const Verify op(raw);
-    const auto executed = rnp_op_verify_execute(op.get());
+    const auto executed = librnp::op_verify_execute(op.get());
     std::size_t count = 0;
-    if (rnp_op_verify_get_signature_count(op.get(), &count) != RNP_SUCCESS || count == 0) {
+    if (librnp::op_verify_get_signature_count(op.get(), &count) != RNP_SUCCESS || count == 0) {
         // Nothing readable as a signature (truncated or not OpenPGP at all).
         check.error = "not a readable OpenPGP signature" +
                       (executed != RNP_SUCCESS ? " (RNP: " + rnp_text(executed) + ")" : std::string());
@@ -160,8 +161,8 @@ Check check_detached(rnp_ffi_t ffi, std::string_view data, std::string_view sign
     std::string first_error;
     for (std::size_t i = 0; i < count; ++i) {
         rnp_op_verify_signature_t sig = nullptr;
-        if (rnp_op_verify_get_signature_at(op.get(), i, &sig) != RNP_SUCCESS) continue;
-        const auto status = rnp_op_verify_signature_get_status(sig);
+        if (librnp::op_verify_get_signature_at(op.get(), i, &sig) != RNP_SUCCESS) continue;
+        const auto status = librnp::op_verify_signature_get_status(sig);
         if (status == RNP_ERROR_KEY_NOT_FOUND) continue;
         all_unknown = false;
         if (status != RNP_SUCCESS) {
@@ -169,11 +170,11 @@ Check check_detached(rnp_ffi_t ffi, std::string_view data, std::string_view sign
             continue;
         }
         rnp_key_handle_t key_raw = nullptr;
-        if (rnp_op_verify_signature_get_key(sig, &key_raw) != RNP_SUCCESS || key_raw == nullptr) continue;
+        if (librnp::op_verify_signature_get_key(sig, &key_raw) != RNP_SUCCESS || key_raw == nullptr) continue;
         const Key key(key_raw);
         check.kind = Check::Kind::good;
         check.primary_key_id = primary_key_id(ffi, key.get());
-        if (std::uint64_t till = 0; rnp_key_valid_till64(key.get(), &till) == RNP_SUCCESS) check.valid_till = till;
+        if (std::uint64_t till = 0; librnp::key_valid_till64(key.get(), &till) == RNP_SUCCESS) check.valid_till = till;
         return check;
     }
     if (all_unknown) {
@@ -188,7 +189,7 @@ Check check_detached(rnp_ffi_t ffi, std::string_view data, std::string_view sign
 std::optional<std::string> dearmor(std::string_view armored, std::string& error) {
     auto input = memory_input(armored);
     rnp_output_t out_raw = nullptr;
-    if (!input || rnp_output_to_memory(&out_raw, 0) != RNP_SUCCESS) {
+    if (!input || librnp::output_to_memory(&out_raw, 0) != RNP_SUCCESS) {
         error = "cannot create a buffer";
         return std::nullopt;
     }
@@ -197,13 +198,13 @@ std::optional<std::string> dearmor(std::string_view armored, std::string& error)
         error = "no armored data found";
         return std::nullopt;
     }
-    if (const auto rc = rnp_dearmor(input.get(), output.get()); rc != RNP_SUCCESS) {
+    if (const auto rc = librnp::dearmor(input.get(), output.get()); rc != RNP_SUCCESS) {
         error = "not readable armor (RNP: " + rnp_text(rc) + ")";
         return std::nullopt;
     }
     std::uint8_t* bytes = nullptr;
     std::size_t length = 0;
-    if (rnp_output_memory_get_buf(output.get(), &bytes, &length, false) != RNP_SUCCESS) {
+    if (librnp::output_memory_get_buf(output.get(), &bytes, &length, false) != RNP_SUCCESS) {
         error = "cannot read the de-armored bytes";
         return std::nullopt;
     }

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <zip.h>
+#include "tfsift/lazy/zip.hpp"
 
 #include <algorithm>
 #include <array>
@@ -238,53 +238,55 @@ HashLimits hash_limits_from_environment(std::string& error) {
 PackageHash h1_of_zip(const fs::path& zip_path) {
     PackageHash result;
     int err = 0;
-    zip_t* archive = zip_open(zip_path.c_str(), ZIP_RDONLY, &err);
+    zip_t* archive = libzip::open(zip_path.c_str(), ZIP_RDONLY, &err);
     if (archive == nullptr) {
         zip_error_t ze;
-        zip_error_init_with_code(&ze, err);
-        result.error = fmt::format("cannot open {} as a zip archive: {}", zip_path.string(), zip_error_strerror(&ze));
-        zip_error_fini(&ze);
+        libzip::error_init_with_code(&ze, err);
+        result.error =
+            fmt::format("cannot open {} as a zip archive: {}", zip_path.string(), libzip::error_strerror(&ze));
+        libzip::error_fini(&ze);
         return result;
     }
-    std::unique_ptr<zip_t, decltype(&zip_discard)> owner(archive, &zip_discard);
+    std::unique_ptr<zip_t, void (*)(zip_t*)> owner(archive, [](zip_t* z) { libzip::discard(z); });
     PackageMeter meter(zip_path);
     if (!meter.refusal().empty()) {
         result.error = meter.refusal();
         return result;
     }
-    const zip_int64_t count = zip_get_num_entries(archive, 0);
+    const zip_int64_t count = libzip::get_num_entries(archive, 0);
     std::vector<std::string> names;
     std::map<std::string, std::string> digest_by_name;  // the last entry of a name wins
     std::uint64_t budget = kMaxPackageBytes;
     for (zip_int64_t i = 0; i < count; ++i) {
         const auto index = static_cast<zip_uint64_t>(i);
-        const char* raw_name = zip_get_name(archive, index, ZIP_FL_ENC_RAW);
+        const char* raw_name = libzip::get_name(archive, index, ZIP_FL_ENC_RAW);
         if (raw_name == nullptr) {
             result.error = fmt::format("{}: unreadable entry name #{}", zip_path.string(), i);
             return result;
         }
         const std::string name(raw_name);
         zip_stat_t st;
-        zip_stat_init(&st);
-        if (zip_stat_index(archive, index, ZIP_FL_ENC_RAW, &st) == 0 && (st.valid & ZIP_STAT_SIZE) &&
+        libzip::stat_init(&st);
+        if (libzip::stat_index(archive, index, ZIP_FL_ENC_RAW, &st) == 0 && (st.valid & ZIP_STAT_SIZE) &&
             st.size > kMaxEntryBytes) {
             result.error = fmt::format("{}: entry {} is larger than {} bytes", zip_path.string(), name, kMaxEntryBytes);
             return result;
         }
-        zip_file_t* file = zip_fopen_index(archive, index, 0);
+        zip_file_t* file = libzip::fopen_index(archive, index, 0);
         if (file == nullptr) {
-            result.error = fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, zip_strerror(archive));
+            result.error =
+                fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, libzip::strerror(archive));
             return result;
         }
-        std::unique_ptr<zip_file_t, decltype(&zip_fclose)> file_owner(file, &zip_fclose);
+        std::unique_ptr<zip_file_t, void (*)(zip_file_t*)> file_owner(file, [](zip_file_t* f) { libzip::fclose(f); });
         Sha256 sha;
         std::array<char, 1 << 16> buf{};
         std::uint64_t entry_bytes = 0;
         while (true) {
-            const zip_int64_t n = zip_fread(file, buf.data(), buf.size());
+            const zip_int64_t n = libzip::fread(file, buf.data(), buf.size());
             if (n < 0) {
                 result.error =
-                    fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, zip_file_strerror(file));
+                    fmt::format("{}: cannot read entry {}: {}", zip_path.string(), name, libzip::file_strerror(file));
                 return result;
             }
             if (n == 0) break;

@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
+#include "tfsift/lazy/zip.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -65,7 +65,7 @@ std::string make_directories(const fs::path& root, const std::vector<std::string
 mode_t entry_mode(zip_t* archive, zip_uint64_t index) {
     zip_uint8_t opsys = 0;
     zip_uint32_t attributes = 0;
-    if (zip_file_get_external_attributes(archive, index, 0, &opsys, &attributes) != 0) return 0;
+    if (libzip::file_get_external_attributes(archive, index, 0, &opsys, &attributes) != 0) return 0;
     switch (opsys) {
         case kCreatorUnix:
         case kCreatorMacOsX: return static_cast<mode_t>((attributes >> 16) & 0777);
@@ -82,15 +82,16 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target) { return un
 
 UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const UnpackLimits& limits) {
     int zip_error = 0;
-    std::unique_ptr<zip_t, decltype(&zip_discard)> archive(zip_open(zip.c_str(), ZIP_RDONLY, &zip_error), zip_discard);
+    std::unique_ptr<zip_t, void (*)(zip_t*)> archive(libzip::open(zip.c_str(), ZIP_RDONLY, &zip_error),
+                                                     [](zip_t* z) { libzip::discard(z); });
     if (!archive) {
         zip_error_t err;
-        zip_error_init_with_code(&err, zip_error);
-        std::string message = "zip: cannot open " + zip.string() + ": " + zip_error_strerror(&err);
-        zip_error_fini(&err);
+        libzip::error_init_with_code(&err, zip_error);
+        std::string message = "zip: cannot open " + zip.string() + ": " + libzip::error_strerror(&err);
+        libzip::error_fini(&err);
         return {message};
     }
-    const zip_int64_t count = zip_get_num_entries(archive.get(), 0);
+    const zip_int64_t count = libzip::get_num_entries(archive.get(), 0);
     if (count <= 0) return {"empty archive: " + zip.string()};
 
     struct stat st {};
@@ -112,7 +113,7 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
     const auto deadline = std::chrono::steady_clock::now() + time_limit;
     for (zip_int64_t i = 0; i < count; ++i) {
         const auto index = static_cast<zip_uint64_t>(i);
-        const char* raw_name = zip_get_name(archive.get(), index, ZIP_FL_ENC_RAW);
+        const char* raw_name = libzip::get_name(archive.get(), index, ZIP_FL_ENC_RAW);
         if (raw_name == nullptr) return {"zip: cannot read the name of entry " + std::to_string(i)};
         const std::string_view name = raw_name;
         const auto parts = components(name);
@@ -142,12 +143,13 @@ UnpackResult unpack_zip(const fs::path& zip, const fs::path& target, const Unpac
         // O_NOFOLLOW: an existing symlink at this name is an error, never a way out.
         const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0) return {"open " + path.string() + ": " + std::strerror(errno)};
-        std::unique_ptr<zip_file_t, decltype(&zip_fclose)> entry(zip_fopen_index(archive.get(), index, 0), zip_fclose);
+        std::unique_ptr<zip_file_t, void (*)(zip_file_t*)> entry(libzip::fopen_index(archive.get(), index, 0),
+                                                                 [](zip_file_t* f) { libzip::fclose(f); });
         std::string failure;
         if (!entry) failure = "zip: cannot open entry " + std::string(name);
         std::uint64_t entry_bytes = 0;
         while (failure.empty()) {
-            const zip_int64_t n = zip_fread(entry.get(), buffer.data(), buffer.size());
+            const zip_int64_t n = libzip::fread(entry.get(), buffer.data(), buffer.size());
             if (n < 0) {
                 failure = "zip: cannot read entry " + std::string(name);
                 break;

@@ -1,7 +1,7 @@
 // Warnings about what GitHub would reject or leave out of a report, measured
 // on the report as rendered (docs/ci.md lists the limits and their sources).
 #include <fmt/format.h>
-#include <zip.h>
+#include "tfsift/lazy/zip.hpp"
 
 #include <array>
 #include <memory>
@@ -13,7 +13,7 @@ namespace tfsift::report {
 namespace {
 
 struct ZipSourceFree {
-    void operator()(zip_source_t* s) const { zip_source_free(s); }
+    void operator()(zip_source_t* s) const { libzip::source_free(s); }
 };
 
 // Thousands separated with commas, as GitHub's documentation writes them.
@@ -89,33 +89,33 @@ std::vector<std::string> report_warnings(Format format, const ReportInput& input
 
 std::size_t deflated_size(std::string_view text) {
     zip_error_t error;
-    zip_error_init(&error);
-    std::unique_ptr<zip_source_t, ZipSourceFree> archive(zip_source_buffer_create(nullptr, 0, 0, &error));
-    zip_error_fini(&error);
+    libzip::error_init(&error);
+    std::unique_ptr<zip_source_t, ZipSourceFree> archive(libzip::source_buffer_create(nullptr, 0, 0, &error));
+    libzip::error_fini(&error);
     if (!archive) return text.size();
-    zip_error_init(&error);
-    zip_t* za = zip_open_from_source(archive.get(), ZIP_TRUNCATE, &error);
-    zip_error_fini(&error);
+    libzip::error_init(&error);
+    zip_t* za = libzip::open_from_source(archive.get(), ZIP_TRUNCATE, &error);
+    libzip::error_fini(&error);
     if (za == nullptr) return text.size();
     // The archive now owns one reference and frees it when closed; keep one
     // for us, to measure what was written.
-    zip_source_keep(archive.get());
-    zip_source_t* member = zip_source_buffer(za, text.data(), text.size(), 0);
-    const zip_int64_t index = member == nullptr ? -1 : zip_file_add(za, "report", member, ZIP_FL_OVERWRITE);
+    libzip::source_keep(archive.get());
+    zip_source_t* member = libzip::source_buffer(za, text.data(), text.size(), 0);
+    const zip_int64_t index = member == nullptr ? -1 : libzip::file_add(za, "report", member, ZIP_FL_OVERWRITE);
     if (index < 0) {
-        if (member != nullptr) zip_source_free(member);
-        zip_discard(za);
+        if (member != nullptr) libzip::source_free(member);
+        libzip::discard(za);
         return text.size();
     }
     // Level 6 is zlib's and gzip's default.
-    zip_set_file_compression(za, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 6);
-    if (zip_close(za) != 0) {
-        zip_discard(za);
+    libzip::set_file_compression(za, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 6);
+    if (libzip::close(za) != 0) {
+        libzip::discard(za);
         return text.size();
     }
     zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_source_stat(archive.get(), &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0) return text.size();
+    libzip::stat_init(&st);
+    if (libzip::source_stat(archive.get(), &st) != 0 || (st.valid & ZIP_STAT_SIZE) == 0) return text.size();
     return static_cast<std::size_t>(st.size);
 }
 

@@ -27,11 +27,26 @@ grep -q 'not found' <<<"$ldd_output" && fail "ldd cannot resolve every library"
 for library in libre2 libutf8proc libmpfr libfmt libtomlplusplus; do
     grep -q "$library\.so" <<<"$ldd_output" && fail "$library is loaded as a shared library, not linked statically"
 done
+# libcurl, RNP, libarchive and libzip are opened when a command needs them,
+# never at start-up (include/tfsift/lazy_library.hpp)...
+for library in libcurl librnp libarchive libzip libbotan libgnutls; do
+    grep -q "$library[-.]" <<<"$ldd_output" && fail "$library is loaded at start-up"
+done
 
 "$binary" --version >/dev/null || fail "tfsift-static --version failed"
 status=0
 "$binary" lint "$src/docs/examples/basic" >/dev/null || status=$?
 (( status <= 1 )) || fail "tfsift-static lint of the bundled example exited $status"
+# ...and opened then: the lock-file hash of a provider package (a zip) reads it
+# with libzip, the same hash as the shared build's.
+work_zip=$(mktemp -d)
+python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").writestr("terraform-provider-x", "binary\n")' \
+    "$work_zip/p.zip"
+static_hash=$("$binary" debug hash "$work_zip/p.zip") || fail "tfsift-static could not hash a zip package"
+shared_hash=$("$shared" debug hash "$work_zip/p.zip")
+[[ $static_hash == h1:* && $static_hash == "$shared_hash" ]] \
+    || fail "tfsift-static hashed a zip package as '$static_hash', tfsift as '$shared_hash'"
+rm -rf "$work_zip"
 # The same report as the shared build on every rule's fixtures (RE2, MPFR,
 # utf8proc and GMP, now linked statically, are all used there).
 work=$(mktemp -d)
