@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Prints the Debian packages that hold the shared libraries a binary loads
 # (one per line, sorted): what a machine without the build packages must
-# install to run it. The Dockerfile's run stage installs this list.
+# install to run it. The Dockerfile's run stage installs this list. Besides
+# the libraries ldd lists, those tfsift opens when a command needs them
+# (libcurl, RNP, libarchive, libzip), which the build directory the binary
+# lies in names in lazy-libraries.txt.
 #   scripts/runtime-packages.sh BINARY
 set -euo pipefail
 binary=${1:?usage: scripts/runtime-packages.sh BINARY}
 mapfile -t libraries < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
 (( ${#libraries[@]} > 0 )) || { echo "runtime-packages.sh: ldd found no shared library in $binary" >&2; exit 1; }
+lazy_list="$(dirname "$binary")/lazy-libraries.txt"
+if [[ -f $lazy_list ]]; then
+    while read -r soname; do
+        path=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|AArch64/ { print $NF; exit }')
+        [[ $path == /* ]] || { echo "runtime-packages.sh: cannot find $soname, which tfsift opens" >&2; exit 1; }
+        libraries+=("$path")
+    done <"$lazy_list"
+fi
 
 # ldd names /lib paths, which merged-/usr Debian 12 may record under /usr/lib
 # (and the other way round): one dpkg query asks for both spellings.

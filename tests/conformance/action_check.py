@@ -490,7 +490,8 @@ def check_dockerfile(source, tfsift):
     packages = subprocess.run(["bash", os.path.join(source, "scripts", "runtime-packages.sh"), tfsift],
                               capture_output=True, text=True, check=False)
     names = packages.stdout.split()
-    check(packages.returncode == 0 and "libc6" in names and "libre2-9" in names,
+    check(packages.returncode == 0 and "libc6" in names and "libre2-9" in names and "libcurl4" in names
+          and "librnp0" in names,
           f"runtime-packages.sh: {packages.returncode} {names} {packages.stderr}")
     check(not [n for n in names if n.endswith("-dev")], f"runtime-packages.sh names -dev packages: {names}")
     for name in names:
