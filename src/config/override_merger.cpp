@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -67,8 +68,7 @@ void add_json_blocks(Body& body, const JsonProperty& p, const json::Value& v, st
 }  // namespace
 
 void resolve_json_body(Body& body, const std::set<std::string, std::less<>>& block_types) {
-    std::vector<JsonProperty> props = std::move(body.undecided);
-    body.undecided.clear();
+    const std::vector<JsonProperty> props = body.undecided.take();
     for (const auto& p : props) {
         if (p.name == "//") continue;
         const json::Value& v = *p.value;
@@ -84,16 +84,16 @@ void resolve_json_body(Body& body, const std::set<std::string, std::less<>>& blo
 
 void merge_body(Body& base, const Body& over_in) {
     // Which JSON properties are blocks depends on the native bodies taking
-    // part in this merge.
+    // part in this merge (the copy shares the override's lists until then).
     Body over = over_in;
     if (!base.undecided.empty() || !over.undecided.empty()) {
         std::set<std::string, std::less<>> types;
-        for (const auto& b : base.blocks) types.insert(b.type);
-        for (const auto& b : over.blocks) types.insert(b.type);
+        for (const auto& b : std::as_const(base.blocks)) types.insert(b.type);
+        for (const auto& b : std::as_const(over.blocks)) types.insert(b.type);
         resolve_json_body(base, types);
         resolve_json_body(over, types);
     }
-    for (const auto& arg : over.arguments) {
+    for (const auto& arg : std::as_const(over.arguments)) {
         bool replaced = false;
         for (auto& existing : base.arguments) {
             if (existing.name == arg.name) {
@@ -106,13 +106,13 @@ void merge_body(Body& base, const Body& over_in) {
     }
     if (over.blocks.empty()) return;
     std::set<std::string, std::less<>> hidden;
-    for (const auto& b : over.blocks) hidden.insert(std::string(merge_type_of(b)));
+    for (const auto& b : std::as_const(over.blocks)) hidden.insert(std::string(merge_type_of(b)));
     std::vector<NestedBlock> merged;
     merged.reserve(base.blocks.size() + over.blocks.size());
-    for (auto& b : base.blocks) {
-        if (hidden.count(merge_type_of(b)) == 0) merged.push_back(std::move(b));
+    for (const auto& b : std::as_const(base.blocks)) {
+        if (hidden.count(merge_type_of(b)) == 0) merged.push_back(b);
     }
-    for (const auto& b : over.blocks) merged.push_back(b);
+    for (const auto& b : std::as_const(over.blocks)) merged.push_back(b);
     base.blocks = std::move(merged);
 }
 
@@ -642,7 +642,7 @@ Module OverrideMerger::finish() {
     auto settle = [](Body& body) {
         if (body.undecided.empty()) return;
         std::set<std::string, std::less<>> types;
-        for (const auto& b : body.blocks) types.insert(b.type);
+        for (const auto& b : std::as_const(body.blocks)) types.insert(b.type);
         resolve_json_body(body, types);
     };
     for (auto& [k, p] : module_.providers) settle(p.config);

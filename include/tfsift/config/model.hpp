@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tfsift/config/rarely_set.hpp"
+#include "tfsift/config/shared_vector.hpp"
 #include "tfsift/cty/type.hpp"
 #include "tfsift/cty/value.hpp"
 #include "tfsift/source.hpp"
@@ -82,10 +83,12 @@ struct JsonProperty {
 struct NestedBlock;
 
 // What is left of a block after Terraform's meta-arguments are taken out.
+// The lists are shared by the copies of a body (the decoded file's and the
+// merged module's) until one of them changes (config/shared_vector.hpp).
 struct Body {
-    std::vector<Argument> arguments;      // source order; `_` escaping block's arguments joined in
-    std::vector<NestedBlock> blocks;      // source order
-    std::vector<JsonProperty> undecided;  // JSON bodies only
+    SharedVector<Argument> arguments;      // source order; `_` escaping block's arguments joined in
+    SharedVector<NestedBlock> blocks;      // source order
+    SharedVector<JsonProperty> undecided;  // JSON bodies only
     bool from_json = false;
 
     [[nodiscard]] const Argument* find_argument(std::string_view name) const;
