@@ -411,6 +411,15 @@ cty::Value static_value(const DecodeContext& ctx, const Expression& expr, bool r
     cty::Value v;
     if (expr.native) {
         if (auto text = literal_template_text(*expr.native)) return cty::Value::string(*text);
+        // `null`, `true` and `false` (a variable's default, `sensitive`,
+        // `nullable`...) are their own value: no evaluator is set up for
+        // them. A number literal is evaluated, which checks its text.
+        if (expr.native->kind == hcl::ExprKind::literal) {
+            const auto& lit = hcl::as<hcl::LiteralExpr>(*expr.native);
+            if (lit.literal == hcl::LiteralKind::null) return cty::Value::dynamic_null();
+            if (lit.literal == hcl::LiteralKind::boolean)
+                return cty::Value::boolean(std::string_view(lit.text) == "true");
+        }
         auto r = hcl::evaluate(*expr.native, nullptr);
         v = std::move(r.value);
         diags = std::move(r.diagnostics);
