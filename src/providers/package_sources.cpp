@@ -10,7 +10,6 @@
 
 #include "tfsift/providers/package_sources.hpp"
 
-#include "tfsift/config/paths.hpp"
 
 namespace tfsift::providers {
 
@@ -306,8 +305,15 @@ LocalPackages LocalPackageFinder::find(const fs::path& working_dir, Engine engin
     if (custom && !custom->empty()) data_dir = working_dir / *custom;
     // What the scan's listing of the working directory shows is not there
     // is not looked for.
-    const ScanListings::Entries listed =
-        listings_ != nullptr ? listings_->find(config::absolute_normal_path(working_dir.string())) : nullptr;
+    // (Listings are keyed by absolute, lexically normal paths; a key that
+    // differs only finds nothing, and then everything is looked for.)
+    ScanListings::Entries listed = nullptr;
+    if (listings_ != nullptr) {
+        std::error_code ec;
+        std::string key = fs::absolute(working_dir, ec).lexically_normal().string();
+        while (key.size() > 1 && key.back() == '/') key.pop_back();
+        if (!ec) listed = listings_->find(key);
+    }
     auto lacks = [&](std::string_view name) { return listed && !lists_entry(*listed, name); };
     out.diagnostics = shared.config.diagnostics;
     // Installed packages may be links into the plugin cache, as init makes them.
