@@ -10,7 +10,6 @@
 
 #include "tfsift/providers/package_sources.hpp"
 
-
 namespace tfsift::providers {
 
 namespace fs = std::filesystem;
