@@ -402,14 +402,52 @@ struct LocalNames {
     std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
 };
 
+// Whether `path` is `dir` or lies below it (both absolute, lexically
+// normal), by their names alone.
+bool lies_within(const std::string& path, const std::string& dir) {
+    return path == dir || dir == "/" ||
+           (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
+}
+
+// The scan names directories by their real paths (below each target's
+// trusted root, itself a real path); a target named through a symbolic link
+// (`../shared/corpus` with `shared` a link) has its names put back in the
+// terms the run uses, so that its module directories are shared as they are
+// under the real path. One real path is asked for per trusted root.
 LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role_cache) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
     LocalNames out;
     out.maybe_called.assign(runs.size(), 0);
     out.names.resize(runs.size());
+    std::map<std::string, std::string> named_root_of;  // trusted root -> how the run names it
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        out.names[i] = role_cache.local_calls(runs[i].absolute);
+        const ModuleRun& run = runs[i];
+        const std::string& root = run.trusted_root;
+        std::string real = run.absolute;
+        if (!root.empty() && !lies_within(run.absolute, root)) {
+            auto [it, added] = named_root_of.try_emplace(root);
+            if (added) {
+                // The run's name of the root: its real path's part below the
+                // root taken off the name.
+                const std::string resolved = in_terms_of_root(run.absolute, root);
+                const std::string below = resolved.substr(std::min(resolved.size(), root.size()));
+                if (lies_within(resolved, root) && run.absolute.ends_with(below)) {
+                    it->second = run.absolute.substr(0, run.absolute.size() - below.size());
+                }
+            }
+            const std::string& named_root = it->second;
+            if (!named_root.empty() && lies_within(run.absolute, named_root)) {
+                real = root + run.absolute.substr(named_root.size());
+            }
+        }
+        out.names[i] = role_cache.local_calls(real);
+        if (real != run.absolute) {
+            const std::string& named_root = named_root_of[root];
+            for (auto& d : out.names[i]) {
+                if (lies_within(d, root)) d = named_root + d.substr(root.size());
+            }
+        }
         for (const auto& d : out.names[i]) {
             if (auto it = index.find(d); it != index.end()) out.maybe_called[it->second] = 1;
         }
