@@ -405,8 +405,7 @@ struct LocalNames {
 // Whether `path` is `dir` or lies below it (both absolute, lexically
 // normal), by their names alone.
 bool lies_within(const std::string& path, const std::string& dir) {
-    return path == dir || dir == "/" ||
-           (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
+    return path == dir || dir == "/" || (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
 }
 
 // The scan names directories by their real paths (below each target's
