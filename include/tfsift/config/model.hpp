@@ -190,9 +190,6 @@ struct Variable {
     cty::Type constraint_type;
     std::shared_ptr<const TypeDefaults> type_defaults;
     std::optional<cty::Value> default_cty;
-    // A primary block always has a type (`any` when none is written); an
-    // override block only when it writes one, or it would replace the base's.
-    bool has_type = true;
     std::optional<DecodedValue> description;
     DecodedValue sensitive{false, std::nullopt};
     DecodedValue nullable{true, std::nullopt};
@@ -205,7 +202,14 @@ struct Variable {
     // written `const = false` out of static evaluation; one without `const`
     // is evaluated when it can be.
     bool const_written = false;
-    std::vector<Check> validations;
+    // A primary block always has a type (`any` when none is written); an
+    // override block only when it writes one, or it would replace the base's.
+    bool has_type = true;
+    // Shared by the copies of the variable (config/shared_vector.hpp).
+    // With the flags together, a variable and its map entry fit 448 bytes,
+    // one of the allocator's size classes (the merged module holds every
+    // variable once more, and a module can declare thousands).
+    SharedVector<Check> validations;
     Origin origin;
     std::vector<Origin> overridden_by;
 
