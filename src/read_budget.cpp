@@ -17,9 +17,12 @@ bool ReadBudget::admit(std::uint64_t device, std::uint64_t inode, std::uint64_t 
     // Once one file is refused, every later one is: what is left out is
     // whatever came after that point, not a selection of small files.
     if (reached_ != Reached::none) return false;
-    if (memory_limit_ != 0) {
-        // One getrusage call, a fraction of a microsecond: cheap beside the
-        // open and read it comes with.
+    // One getrusage call (a system call) per comparison: small files are
+    // compared in batches of memory_check_bytes, so that a run of thousands
+    // of small files does not make one for each.
+    if (memory_limit_ != 0 && (!compared_ || size >= memory_check_bytes || unchecked_ >= memory_check_bytes)) {
+        compared_ = true;
+        unchecked_ = 0;
         if (const std::uint64_t peak = peak_resident_memory(); peak > memory_limit_) {
             reached_ = Reached::memory;
             if (memory_at_refusal_ == 0) memory_at_refusal_ = peak;
@@ -31,6 +34,7 @@ bool ReadBudget::admit(std::uint64_t device, std::uint64_t inode, std::uint64_t 
         return false;
     }
     used_ += size;
+    unchecked_ += size;
     charged_.insert(file);
     return true;
 }
@@ -39,6 +43,8 @@ bool ReadBudget::memory_passed() {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (memory_limit_ == 0) return false;
     if (memory_at_refusal_ != 0) return true;
+    compared_ = true;
+    unchecked_ = 0;
     if (const std::uint64_t peak = peak_resident_memory(); peak > memory_limit_) {
         if (reached_ == Reached::none) reached_ = Reached::memory;
         memory_at_refusal_ = peak;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../support/scratch_dir.hpp"
 #include "tfsift/directory_listing.hpp"
@@ -95,4 +96,54 @@ TEST_CASE("a file past the budget of memory says which budget and how much was h
                                  ": not read: the run's memory budget of 1 MiB was reached (the process's peak "
                                  "resident memory was " +
                                  held + " MiB; the option --max-memory)");
+}
+
+namespace {
+
+// Holds memory until the process's peak resident memory is past `bytes`
+// (at most 1 GiB more), then lets it go.
+void raise_peak_past(std::uint64_t bytes) {
+    std::vector<std::unique_ptr<char[]>> held;
+    constexpr std::size_t block = std::size_t{16} << 20;
+    while (peak_resident_memory() <= bytes && held.size() < 64) {
+        held.emplace_back(new char[block]);
+        volatile char* p = held.back().get();
+        for (std::size_t i = 0; i < block; i += 4096) p[i] = 1;  // touch each page
+    }
+}
+
+}  // namespace
+
+TEST_CASE("small files are compared with the budget of memory in batches", "[read-budget]") {
+    const std::uint64_t limit = peak_resident_memory() + (std::uint64_t{32} << 20);
+    ReadBudget budget(std::uint64_t{1} << 30, limit);
+    CHECK(budget.admit(1, 1, 100));  // the first file is compared: under the budget
+    raise_peak_past(limit);
+    REQUIRE(peak_resident_memory() > limit);
+    // Files admitted since the last comparison total less than
+    // memory_check_bytes: not compared, admitted.
+    CHECK(budget.admit(1, 2, memory_check_bytes - 200));
+    CHECK(budget.admit(1, 3, 100));
+    CHECK(budget.reached() == ReadBudget::Reached::none);
+    // Once they reach it, the next file is compared: refused.
+    CHECK_FALSE(budget.admit(1, 4, 1));
+    CHECK(budget.reached() == ReadBudget::Reached::memory);
+
+    // A file of memory_check_bytes or more is compared whatever came before.
+    const std::uint64_t higher = peak_resident_memory() + (std::uint64_t{32} << 20);
+    ReadBudget large(std::uint64_t{1} << 30, higher);
+    CHECK(large.admit(1, 1, 100));
+    raise_peak_past(higher);
+    REQUIRE(peak_resident_memory() > higher);
+    CHECK_FALSE(large.admit(1, 2, memory_check_bytes));
+    CHECK(large.reached() == ReadBudget::Reached::memory);
+
+    // memory_passed() always compares.
+    const std::uint64_t highest = peak_resident_memory() + (std::uint64_t{32} << 20);
+    ReadBudget merge(std::uint64_t{1} << 30, highest);
+    CHECK(merge.admit(1, 1, 100));
+    raise_peak_past(highest);
+    REQUIRE(peak_resident_memory() > highest);
+    CHECK(merge.memory_passed());
+    CHECK_FALSE(merge.admit(1, 2, 1));
 }
