@@ -144,6 +144,13 @@ void ScanListings::add(const std::string& dir, std::vector<DirectoryEntry> entri
     by_dir_[dir] = std::move(kept);
 }
 
+void ScanListings::add(const std::string& dir, const std::string& real_dir, std::vector<DirectoryEntry> entries) {
+    auto kept = std::make_shared<const std::vector<DirectoryEntry>>(std::move(entries));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    by_dir_[dir] = kept;
+    if (real_dir != dir) by_dir_[real_dir] = std::move(kept);
+}
+
 ScanListings::Entries ScanListings::find(const std::string& dir) const {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_dir_.find(dir);

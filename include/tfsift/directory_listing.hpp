@@ -91,6 +91,9 @@ class ScanListings {
 public:
     using Entries = std::shared_ptr<const std::vector<DirectoryEntry>>;
     void add(const std::string& dir, std::vector<DirectoryEntry> entries);
+    // The listing of `dir`, found by `dir` and by `real_dir` (its real path,
+    // when that differs), which is how the loader asks.
+    void add(const std::string& dir, const std::string& real_dir, std::vector<DirectoryEntry> entries);
     // The listing of `dir`, or null when the scan has not listed it.
     [[nodiscard]] Entries find(const std::string& dir) const;
 

@@ -75,7 +75,20 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
     std::mutex mutex;  // guards `out` and `failed`
     std::vector<std::string> out;
     std::vector<std::pair<std::string, std::string>> failed;  // (directory, message)
-    parallel_walk(std::vector<Dir>{{root, absolute_normal_path(root)}}, jobs, [&](Dir& dir, std::vector<Dir>& below) {
+    // The walk follows no symbolic link below the root, so a directory's real
+    // path is the root's and the names below it: listings are found by it
+    // too (the loader and the module-role scan ask by real path), also when
+    // the root is named through a link (`../shared`, a linked home).
+    const std::string top = absolute_normal_path(root);
+    std::string real_top = top;
+    if (listings != nullptr) real_top = resolved_real_path(top).value_or(top);
+    auto real_of = [&](const std::string& absolute) {
+        if (real_top == top) return absolute;
+        const std::string_view below = std::string_view(absolute).substr(top == "/" ? 0 : top.size());
+        if (real_top == "/") return below.empty() ? real_top : std::string(below);
+        return real_top + std::string(below);
+    };
+    parallel_walk(std::vector<Dir>{{root, top}}, jobs, [&](Dir& dir, std::vector<Dir>& below) {
         std::vector<DirectoryEntry> entries;
         OpenDirectory opened;
         if (!opened.open(dir.named) || !opened.list(entries)) {
@@ -97,7 +110,7 @@ std::vector<std::string> find_module_dirs(const std::string& root, const Setting
                 names.push_back(entry.name);
             }
         }
-        if (listings != nullptr) listings->add(dir.absolute, std::move(entries));
+        if (listings != nullptr) listings->add(dir.absolute, real_of(dir.absolute), std::move(entries));
         for (const auto& f : config::select_config_files(std::move(names), Engine::opentofu)) {
             if (!settings.excluded(absolute_child(dir.absolute, f.name))) {
                 std::lock_guard<std::mutex> lock(mutex);

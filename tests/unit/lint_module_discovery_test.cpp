@@ -105,6 +105,25 @@ TEST_CASE("the listings of module discovery serve the later steps of the scan", 
     CHECK(detect_engine(t.at("b")) == Engine::opentofu);
 }
 
+TEST_CASE("listings of a root named through a link are found by real path too", "[lint][discovery]") {
+    Tree t;
+    t.write("real/a/main.tf");
+    t.write("real/a/inner/main.tf");
+    fs::create_directory_symlink(t.root / "real", t.root / "link");
+    std::vector<std::string> problems;
+    ScanListings listings;
+    const auto dirs = find_module_dirs(t.at("link"), Settings{}, problems, &listings);
+    REQUIRE(dirs.size() == 2);
+    // As named, and as the loader knows them (symbolic links resolved).
+    const std::string real = fs::canonical(t.root / "real").string();
+    for (const std::string rel : {"", "/a", "/a/inner"}) {
+        CAPTURE(rel);
+        const auto named = listings.find(t.at("link") + rel);
+        REQUIRE(named);
+        CHECK(listings.find(real + rel) == named);
+    }
+}
+
 TEST_CASE("module directories are found alike on one thread and on several", "[lint][discovery]") {
     Tree t;
     // A tree wide and deep enough that several threads share it.

@@ -25,8 +25,10 @@ std::vector<std::string> module_config_files(const std::string& dir, Engine engi
 // directories are skipped. A directory that cannot be listed (no permission,
 // a path too long to open) is named in `problems`, in the order of the
 // directories' names. `listings`, when given, receives every listing made,
-// for the later steps of the same scan. Up to `jobs` directories are listed
-// at once.
+// for the later steps of the same scan, by the directory's absolute path
+// and by its real path (the root's real path and the names below it) when
+// `root` is named through a symbolic link. Up to `jobs` directories are
+// listed at once.
 std::vector<std::string> find_module_dirs(const std::string& root, const Settings& settings,
                                           std::vector<std::string>& problems, ScanListings* listings = nullptr,
                                           unsigned jobs = 1);
