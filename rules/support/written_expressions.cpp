@@ -93,14 +93,18 @@ private:
 
 namespace {
 
-// The nodes met by the walk, by kind: the thread's own lists, kept between
-// modules so that they seldom grow.
-using NodeLists = std::array<std::vector<WrittenNode>, ExpressionIndex::kinds>;
+// Counts `e` and the nodes below it by kind.
+void count_nodes(const hcl::Expr& e, std::array<std::uint32_t, ExpressionIndex::kinds + 1>& counts) {
+    ++counts[static_cast<std::size_t>(e.kind) + 1];
+    hcl::for_each_child(e, [&counts](const hcl::Expr& child) { count_nodes(child, counts); });
+}
 
-// `e` and the nodes below it, parents first, then children in source order.
-void collect(const hcl::Expr& e, std::uint32_t root, NodeLists& out) {
-    out[static_cast<std::size_t>(e.kind)].push_back({&e, root});
-    hcl::for_each_child(e, [root, &out](const hcl::Expr& child) { collect(child, root, out); });
+// Puts `e` and the nodes below it, parents first, then children in source
+// order, at the next free place of their kind (`next`, by kind).
+void place_nodes(const hcl::Expr& e, std::uint32_t root, std::array<std::uint32_t, ExpressionIndex::kinds + 1>& next,
+                 std::vector<WrittenNode>& nodes) {
+    nodes[next[static_cast<std::size_t>(e.kind)]++] = WrittenNode{&e, root};
+    hcl::for_each_child(e, [root, &next, &nodes](const hcl::Expr& child) { place_nodes(child, root, next, nodes); });
 }
 
 }  // namespace
@@ -108,19 +112,16 @@ void collect(const hcl::Expr& e, std::uint32_t root, NodeLists& out) {
 ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
     IndexBuilder builder(roots_, json_strings_);
     for (const config::ModuleFile& file : module.files) builder.file(file);
-    // The walk fills the thread's lists; the index copies them, kind after
-    // kind, into one allocation of the exact size.
-    thread_local NodeLists lists;
-    for (auto& list : lists) list.clear();
-    for (std::size_t i = 0; i < roots_.size(); ++i) collect(*roots_[i].expr, static_cast<std::uint32_t>(i), lists);
-    for (std::size_t k = 0; k < kinds; ++k) starts_[k + 1] = starts_[k] + static_cast<std::uint32_t>(lists[k].size());
-    nodes_.reserve(starts_[kinds]);
-    for (auto& list : lists) {
-        nodes_.insert(nodes_.end(), list.begin(), list.end());
-        // A module of millions of nodes does not leave the thread its lists' memory.
-        constexpr std::size_t kept = std::size_t{1} << 18;
-        if (list.capacity() > kept) std::vector<WrittenNode>().swap(list);
-    }
+    // Two walks: one counts the nodes of each kind, the other puts each in
+    // its place in one allocation of the exact size. A module's nodes are
+    // never held twice (a walk into growing lists, then a copy, held a
+    // module of 2.6 MB's nodes twice and its lists' slack besides).
+    for (const auto& r : roots_) count_nodes(*r.expr, starts_);
+    for (std::size_t k = 0; k < kinds; ++k) starts_[k + 1] += starts_[k];
+    nodes_.resize(starts_[kinds]);
+    std::array<std::uint32_t, kinds + 1> next = starts_;
+    for (std::size_t i = 0; i < roots_.size(); ++i)
+        place_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i), next, nodes_);
 }
 
 std::shared_ptr<const ExpressionIndex> expression_index(const LintContext& ctx) {
