@@ -66,8 +66,9 @@ status=0
 zip_dir=$(mktemp -d)
 python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1], "w").writestr("terraform-provider-x", "binary\n")' \
     "$zip_dir/p.zip"
-/usr/bin/tfsift debug hash "$zip_dir/p.zip" | grep -q '^h1:' \
+zip_hash=$(/usr/bin/tfsift debug hash "$zip_dir/p.zip") \
     || { echo "FAIL: the installed tfsift could not hash a zip package"; exit 1; }
+[[ $zip_hash == h1:* ]] || { echo "FAIL: the installed tfsift hashed a zip package as '$zip_hash'"; exit 1; }
 rm -rf "$zip_dir" 
 if command -v man >/dev/null; then
     MANPAGER=cat man -P cat tfsift 2>/dev/null | grep -q 'tfsift lint' \

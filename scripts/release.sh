@@ -78,7 +78,7 @@ done < <(ldd "$build_dir/tfsift-static" | awk '$2 == "=>" { print $1, $3 }')
 # list, and those they load in turn: found as the loader finds them.
 [[ -s $build_dir/lazy-libraries.txt ]] || { echo "release.sh: $build_dir/lazy-libraries.txt is missing" >&2; exit 1; }
 while read -r lazy; do
-    path=$(ldconfig -p | awk -v n="$lazy" '$1 == n && /x86-64|AArch64/ { print $NF; exit }')
+    path=$(ldconfig -p | awk -v n="$lazy" '$1 == n && /x86-64|AArch64/ && !found { print $NF; found = 1 }')
     [[ $path == /* ]] || { echo "release.sh: cannot find $lazy, which tfsift opens" >&2; exit 1; }
     while read -r soname dep; do
         [[ $soname =~ $glibc_libraries || -e $stage/lib/$soname ]] && continue

@@ -13,7 +13,7 @@ mapfile -t libraries < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $
 lazy_list="$(dirname "$binary")/lazy-libraries.txt"
 if [[ -f $lazy_list ]]; then
     while read -r soname; do
-        path=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|AArch64/ { print $NF; exit }')
+        path=$(ldconfig -p | awk -v n="$soname" '$1 == n && /x86-64|AArch64/ && !found { print $NF; found = 1 }')
         [[ $path == /* ]] || { echo "runtime-packages.sh: cannot find $soname, which tfsift opens" >&2; exit 1; }
         libraries+=("$path")
     done <"$lazy_list"
