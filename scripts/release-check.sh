@@ -6,9 +6,10 @@
 # cached), moved away from where it was unpacked, and run there with chroot:
 # `tfsift --version`, ldd (every library but glibc's comes from the
 # tarball's lib/), a lint with a known finding, a lint of the bundled
-# example, and the hash of a zip package (libzip, which tfsift opens only
-# when a command needs it, with the libraries it loads). Needs root and debootstrap; the first run makes the root (a few
-# minutes), later runs unpack the cached one.
+# example, every bundled library resolving its own libraries inside lib/,
+# and the hash of a zip package (libzip, which tfsift opens only when a
+# command needs it). Needs root and debootstrap; the first run makes the
+# root (a few minutes), later runs unpack the cached one.
 #   scripts/release-check.sh OUT_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
