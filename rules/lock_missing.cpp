@@ -47,9 +47,8 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
     fs::path display_dir = lock.parent_path();
     for (fs::path dir = abs.parent_path();; dir = dir.parent_path()) {
         fs::path gi = dir / ".gitignore";
-        const ScanListings::Entries listed = ctx.listing_of(dir.string());
         FileContent content;
-        if (listed && !lists_entry(*listed, ".gitignore")) {
+        if (ctx.listed_without(dir.string(), ".gitignore")) {
             content.failure = ReadFailure::missing;
         } else {
             content = read_regular_file(gi.string(), policy);
@@ -90,7 +89,7 @@ std::optional<IgnoreLine> ignored_by_git(const fs::path& lock, const ReadPolicy&
             }
         }
         if (dir == dir.parent_path()) break;
-        if (!(listed && !lists_entry(*listed, ".git")) && fs::exists(dir / ".git", ec)) break;
+        if (!ctx.listed_without(dir.string(), ".git") && fs::exists(dir / ".git", ec)) break;
     }
     return std::nullopt;
 }
