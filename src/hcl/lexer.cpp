@@ -171,17 +171,20 @@ Lexer::Lexer(std::string_view text, Pos start, LexMode mode, std::string_view fi
     frames_.push_back(Frame{mode == LexMode::normal ? Mode::main : Mode::bare});
 }
 
-Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
-    Token t;
-    t.type = type;
-    // The range made as one 64-bit value: set field by field, it was stored
-    // as two halves and loaded back whole, which stalls the processor on
-    // every token.
+// A token's range made as one 64-bit value: set field by field, it was
+// stored as two halves and loaded back whole, which stalls the processor on
+// every token.
+Range Lexer::range_of(std::size_t from, std::size_t to) const {
     static_assert(sizeof(Range) == sizeof(std::uint64_t) && offsetof(Range, end) == sizeof(std::uint32_t));
     const std::uint64_t start = base_ + static_cast<std::uint32_t>(from);
     const std::uint64_t end = base_ + static_cast<std::uint32_t>(to);
-    t.range =
-        std::bit_cast<Range>(std::endian::native == std::endian::little ? start | (end << 32) : (start << 32) | end);
+    return std::bit_cast<Range>(std::endian::native == std::endian::little ? start | (end << 32) : (start << 32) | end);
+}
+
+Token Lexer::emit(Tok type, std::size_t from, std::size_t to) {
+    Token t;
+    t.type = type;
+    t.range = range_of(from, to);
     p_ = to;
     // Only the tokens listed after `eof` (recognised to be reported) have
     // anything to report.
@@ -259,19 +262,23 @@ void Lexer::report(const Token& t) {
     }
 }
 
-Token Lexer::next() {
-    if (!pending_.empty()) {
-        Token t = pending_.front();
-        pending_.pop_front();
-        return t;
+std::size_t Lexer::fill(Token* out, std::size_t room) {
+    std::size_t k = 0;
+    while (k < room) {
+        if (!pending_.empty()) {
+            out[k++] = pending_.front();
+            pending_.pop_front();
+            continue;
+        }
+        switch (frames_.back().mode) {
+            case Mode::main: k = lex_main(out, k, room); break;
+            case Mode::quoted: out[k++] = lex_quoted(); break;
+            case Mode::heredoc: out[k++] = lex_heredoc(); break;
+            case Mode::bare: out[k++] = lex_bare(); break;
+        }
+        if (out[k - 1].type == Tok::eof) break;
     }
-    switch (frames_.back().mode) {
-        case Mode::main: return lex_main();
-        case Mode::quoted: return lex_quoted();
-        case Mode::heredoc: return lex_heredoc();
-        case Mode::bare: return lex_bare();
-    }
-    return lex_main();
+    return k;
 }
 
 void Lexer::enter_interpolation() {
@@ -281,39 +288,70 @@ void Lexer::enter_interpolation() {
     frames_.push_back(Frame{Mode::main});
 }
 
-Token Lexer::lex_main() {
-    const std::size_t n = text_.size();
+// A comment from s to e, without the line end of a line comment.
+void Lexer::record_comment(std::size_t s, std::size_t e, CommentStyle style) {
+    if (style != CommentStyle::block && e > s && text_[e - 1] == '\n') {
+        --e;
+        if (e > s && text_[e - 1] == '\r') --e;
+    }
+    comments_->push_back(
+        Comment{Range{Pos{base_ + static_cast<std::uint32_t>(s)}, Pos{base_ + static_cast<std::uint32_t>(e)}}, style});
+}
+
+// The tokens of main mode, from one loop: it stops when `out` is full, at
+// the end of input, and after a token that changes the mode.
+std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
+    // The tokens after which another mode may scan next.
+    constexpr std::uint64_t mode_changes = (std::uint64_t{1} << static_cast<unsigned>(Tok::oquote)) |
+                                           (std::uint64_t{1} << static_cast<unsigned>(Tok::oheredoc)) |
+                                           (std::uint64_t{1} << static_cast<unsigned>(Tok::template_seq_end)) |
+                                           (std::uint64_t{1} << static_cast<unsigned>(Tok::eof));
+    static_assert(static_cast<unsigned>(Tok::nil) < 64);
     for (;;) {
-        if (p_ >= n) return emit(Tok::eof, n, n);
-        const std::size_t s = p_;
+        std::size_t s = 0, e = 0;
+        const Tok type = main_token(s, e);
+        Token& t = out[k++];
+        t.range = range_of(s, e);
+        t.type = type;
+        p_ = e;
+        if (type > Tok::eof) [[unlikely]]
+            report(t);  // see emit
+        if (k == room || ((mode_changes >> static_cast<unsigned>(type)) & 1) != 0) return k;
+    }
+}
+
+// The token at p_ in main mode (after any blanks): its type, and where it
+// starts and ends. Comments are recorded here; p_ is left for the caller.
+[[gnu::always_inline]] inline Tok Lexer::main_token(std::size_t& s, std::size_t& e) {
+    const std::size_t n = text_.size();
+    auto token = [&e](Tok type, std::size_t end) {
+        e = end;
+        return type;
+    };
+    for (;;) {
+        if (p_ >= n) {
+            s = e = n;
+            return Tok::eof;
+        }
+        s = p_;
         const char c = text_[s];
         const char d = s + 1 < n ? text_[s + 1] : '\0';
         switch (c) {
             case ' ':
             case '\t': {
-                std::size_t e = s + 1;
-                while (e < n && (text_[e] == ' ' || text_[e] == '\t')) ++e;
-                p_ = e;
+                std::size_t b = s + 1;
+                while (b < n && (text_[b] == ' ' || text_[b] == '\t')) ++b;
+                p_ = b;
                 continue;
             }
-            case '\n': return emit(Tok::newline, s, s + 1);
+            case '\n': return token(Tok::newline, s + 1);
             case '\r':
-                if (d == '\n') return emit(Tok::newline, s, s + 2);
-                return emit(Tok::invalid, s, s + 1);
+                if (d == '\n') return token(Tok::newline, s + 2);
+                return token(Tok::invalid, s + 1);
             case '#': {
                 std::size_t len = match_length<grammar::line_comment>(text_, s);
-                Token t = emit(Tok::comment, s, s + len);
-                if (comments_) {
-                    Range r = t.range;
-                    std::size_t end = s + len;
-                    if (end > s && text_[end - 1] == '\n') {
-                        --end;
-                        if (end > s && text_[end - 1] == '\r') --end;
-                        r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
-                    }
-                    comments_->push_back(Comment{r, CommentStyle::hash});
-                }
-                return t;
+                if (comments_) record_comment(s, s + len, CommentStyle::hash);
+                return token(Tok::comment, s + len);
             }
             case '/':
                 if (d == '/' || d == '*') {
@@ -321,21 +359,12 @@ Token Lexer::lex_main() {
                     std::size_t len = line ? match_length<grammar::line_comment>(text_, s)
                                            : match_length<grammar::block_comment>(text_, s);
                     if (len != std::string_view::npos) {
-                        Token t = emit(Tok::comment, s, s + len);
-                        if (comments_) {
-                            Range r = t.range;
-                            if (line && text_[s + len - 1] == '\n') {
-                                std::size_t end = s + len - 1;
-                                if (end > s && text_[end - 1] == '\r') --end;
-                                r.end = Pos{base_ + static_cast<std::uint32_t>(end)};
-                            }
-                            comments_->push_back(Comment{r, line ? CommentStyle::slashes : CommentStyle::block});
-                        }
-                        return t;
+                        if (comments_) record_comment(s, s + len, line ? CommentStyle::slashes : CommentStyle::block);
+                        return token(Tok::comment, s + len);
                     }
                 }
-                return emit(Tok::slash, s, s + 1);
-            case '"': frames_.push_back(Frame{Mode::quoted}); return emit(Tok::oquote, s, s + 1);
+                return token(Tok::slash, s + 1);
+            case '"': frames_.push_back(Frame{Mode::quoted}); return token(Tok::oquote, s + 1);
             case '<': {
                 if (d == '<') {
                     std::size_t len = match_length<grammar::heredoc_intro>(text_, s);
@@ -345,22 +374,22 @@ Token Lexer::lex_main() {
                         while (!marker.empty() && (marker.back() == '\n' || marker.back() == '\r'))
                             marker.remove_suffix(1);
                         frames_.push_back(Frame{Mode::heredoc, true, marker});
-                        return emit(Tok::oheredoc, s, s + len);
+                        return token(Tok::oheredoc, s + len);
                     }
                 }
-                if (d == '=') return emit(Tok::less_eq, s, s + 2);
-                return emit(Tok::less, s, s + 1);
+                if (d == '=') return token(Tok::less_eq, s + 2);
+                return token(Tok::less, s + 1);
             }
-            case '{': ++braces_; return emit(Tok::obrace, s, s + 1);
+            case '{': ++braces_; return token(Tok::obrace, s + 1);
             case '}':
                 if (!ret_braces_.empty() && ret_braces_.back() == braces_) {
                     --braces_;
                     ret_braces_.pop_back();
                     frames_.pop_back();
-                    return emit(Tok::template_seq_end, s, s + 1);
+                    return token(Tok::template_seq_end, s + 1);
                 }
                 --braces_;
-                return emit(Tok::cbrace, s, s + 1);
+                return token(Tok::cbrace, s + 1);
             case '~':
                 if (d == '}') {
                     // Always a sequence end, so the parser can complain about a
@@ -370,65 +399,65 @@ Token Lexer::lex_main() {
                         if (frames_.size() > 1) frames_.pop_back();
                     }
                     --braces_;
-                    return emit(Tok::template_seq_end, s, s + 2);
+                    return token(Tok::template_seq_end, s + 2);
                 }
-                return emit(Tok::bitwise_not, s, s + 1);
+                return token(Tok::bitwise_not, s + 1);
             case '=':
-                if (d == '=') return emit(Tok::equal_op, s, s + 2);
-                if (d == '>') return emit(Tok::fat_arrow, s, s + 2);
-                return emit(Tok::equal, s, s + 1);
+                if (d == '=') return token(Tok::equal_op, s + 2);
+                if (d == '>') return token(Tok::fat_arrow, s + 2);
+                return token(Tok::equal, s + 1);
             case '!':
-                if (d == '=') return emit(Tok::not_equal, s, s + 2);
-                return emit(Tok::bang, s, s + 1);
+                if (d == '=') return token(Tok::not_equal, s + 2);
+                return token(Tok::bang, s + 1);
             case '>':
-                if (d == '=') return emit(Tok::greater_eq, s, s + 2);
-                return emit(Tok::greater, s, s + 1);
+                if (d == '=') return token(Tok::greater_eq, s + 2);
+                return token(Tok::greater, s + 1);
             case '&':
-                if (d == '&') return emit(Tok::and_, s, s + 2);
-                return emit(Tok::bitwise_and, s, s + 1);
+                if (d == '&') return token(Tok::and_, s + 2);
+                return token(Tok::bitwise_and, s + 1);
             case '|':
-                if (d == '|') return emit(Tok::or_, s, s + 2);
-                return emit(Tok::bitwise_or, s, s + 1);
+                if (d == '|') return token(Tok::or_, s + 2);
+                return token(Tok::bitwise_or, s + 1);
             case ':':
-                if (d == ':') return emit(Tok::double_colon, s, s + 2);
-                return emit(Tok::colon, s, s + 1);
+                if (d == ':') return token(Tok::double_colon, s + 2);
+                return token(Tok::colon, s + 1);
             case '.':
-                if (d == '.' && s + 2 < n && text_[s + 2] == '.') return emit(Tok::ellipsis, s, s + 3);
-                return emit(Tok::dot, s, s + 1);
-            case '[': return emit(Tok::obrack, s, s + 1);
-            case ']': return emit(Tok::cbrack, s, s + 1);
-            case '(': return emit(Tok::oparen, s, s + 1);
-            case ')': return emit(Tok::cparen, s, s + 1);
-            case ',': return emit(Tok::comma, s, s + 1);
-            case '*': return emit(Tok::star, s, s + 1);
-            case '%': return emit(Tok::percent, s, s + 1);
-            case '+': return emit(Tok::plus, s, s + 1);
-            case '-': return emit(Tok::minus, s, s + 1);
-            case '?': return emit(Tok::question, s, s + 1);
-            case '^': return emit(Tok::bitwise_xor, s, s + 1);
-            case ';': return emit(Tok::semicolon, s, s + 1);
-            case '`': return emit(Tok::backtick, s, s + 1);
-            case '\'': return emit(Tok::apostrophe, s, s + 1);
+                if (d == '.' && s + 2 < n && text_[s + 2] == '.') return token(Tok::ellipsis, s + 3);
+                return token(Tok::dot, s + 1);
+            case '[': return token(Tok::obrack, s + 1);
+            case ']': return token(Tok::cbrack, s + 1);
+            case '(': return token(Tok::oparen, s + 1);
+            case ')': return token(Tok::cparen, s + 1);
+            case ',': return token(Tok::comma, s + 1);
+            case '*': return token(Tok::star, s + 1);
+            case '%': return token(Tok::percent, s + 1);
+            case '+': return token(Tok::plus, s + 1);
+            case '-': return token(Tok::minus, s + 1);
+            case '?': return token(Tok::question, s + 1);
+            case '^': return token(Tok::bitwise_xor, s + 1);
+            case ';': return token(Tok::semicolon, s + 1);
+            case '`': return token(Tok::backtick, s + 1);
+            case '\'': return token(Tok::apostrophe, s + 1);
             default: break;
         }
         if (c >= '0' && c <= '9') {
             std::size_t len = match_length<grammar::number_lit>(text_, s);
             while (text_[s + len - 1] == '.') --len;
-            return emit(Tok::number_lit, s, s + len);
+            return token(Tok::number_lit, s + len);
         }
         if (ascii_id_start(c)) {
             // The common case, all ASCII, without the rule; a multi-byte
             // character after the ASCII part may continue the identifier, so
             // then the rule reads it whole.
-            std::size_t e = s + 1;
-            while (e < n && ascii_id_continue(text_[e])) ++e;
-            if (e == n || static_cast<unsigned char>(text_[e]) < 0x80) return emit(Tok::ident, s, e);
+            std::size_t b = s + 1;
+            while (b < n && ascii_id_continue(text_[b])) ++b;
+            if (b == n || static_cast<unsigned char>(text_[b]) < 0x80) return token(Tok::ident, b);
         }
         std::size_t len = match_length<grammar::identifier>(text_, s);
-        if (len != std::string_view::npos) return emit(Tok::ident, s, s + len);
+        if (len != std::string_view::npos) return token(Tok::ident, s + len);
         std::size_t u = utf8_sequence_length(text_, s);
-        if (u == 0) return emit(Tok::bad_utf8, s, s + 1);
-        return emit(Tok::invalid, s, s + u);
+        if (u == 0) return token(Tok::bad_utf8, s + 1);
+        return token(Tok::invalid, s + u);
     }
 }
 

@@ -95,7 +95,17 @@ public:
     Lexer(std::string_view text, Pos start, LexMode mode, std::string_view filename, std::vector<Comment>* comments,
           Diagnostics* diags);
 
-    Token next();
+    // The next token.
+    Token next() {
+        Token t;
+        fill(&t, 1);
+        return t;
+    }
+    // Scans up to `room` tokens (at least one) into `out` and returns how
+    // many: fewer when the end of input is reached, eof being the last.
+    // Scanning ahead this way costs no more than scanning one at a time, and
+    // the tokens of the common mode come out of one loop, not a call each.
+    std::size_t fill(Token* out, std::size_t room);
     [[nodiscard]] std::string_view text_of(const Token& t) const {
         return text_.substr(t.range.start.byte - base_, t.range.end.byte - t.range.start.byte);
     }
@@ -108,16 +118,19 @@ private:
         std::string_view marker;    // heredoc: closing marker
     };
 
-    Token lex_main();
+    std::size_t lex_main(Token* out, std::size_t k, std::size_t room);
+    Tok main_token(std::size_t& s, std::size_t& e);
     Token lex_quoted();
     Token lex_heredoc();
     Token lex_bare();
     Token lex_template_opener(bool in_heredoc);  // at '$' or '%'
+    Range range_of(std::size_t from, std::size_t to) const;
     // Not inlined: inlined into the scanner, the compiler built the token
     // on the stack half by half and read it back whole (a stall per token);
     // on its own it returns the token in registers.
     [[gnu::noinline]] Token emit(Tok type, std::size_t from, std::size_t to);
     void report(const Token& t);
+    [[gnu::noinline]] void record_comment(std::size_t s, std::size_t e, CommentStyle style);
     void enter_interpolation();
 
     std::string_view text_;

@@ -169,7 +169,10 @@ public:
         newlines_ = mode == LexMode::normal;
     }
 
-    Body parse_file_body() { return parse_body(Tok::eof); }
+    Body parse_file_body() {
+        batch_ = true;
+        return parse_body(Tok::eof);
+    }
 
     const Expr* parse_whole_expression() {
         newlines_ = false;
@@ -198,31 +201,34 @@ public:
 
 private:
     // ---- the peeker ------------------------------------------------------
-    // The tokens scanned and not yet read sit in a ring; it doubles when a
-    // peek looks further ahead than it holds (a long run of blank lines or
-    // comments inside brackets).
-    // A token just scanned is returned as the lexer gave it, not read back
-    // from the ring: reading back a token stored a moment before stalls the
-    // processor (the load spans two stores it cannot forward from), and
-    // that was most of the peeker's time.
+    // The tokens scanned and not yet read are buf_[head_, tail_). A whole
+    // file is scanned a batch at a time (the lexer's loop, not a call per
+    // token): it is read to its end in any case, so the lexer's comments and
+    // diagnostics come out the same. Elsewhere (an expression, which may stop
+    // early) one token at a time. The buffer doubles when a peek looks
+    // further ahead than it holds (a long run of blank lines or comments
+    // inside brackets).
     Token raw(std::size_t i) {
-        if (tail_ - head_ > i) return ring_[(head_ + i) & (ring_.size() - 1)];
-        Token t;
-        do {
-            if (tail_ - head_ == ring_.size()) grow_ring();
-            t = lexer_.next();
-            ring_[tail_ & (ring_.size() - 1)] = t;
-            ++tail_;
-        } while (tail_ - head_ <= i);
-        return t;
+        if (tail_ - head_ > i) [[likely]]
+            return buf_[head_ + i];
+        return scan(i);
     }
 
-    [[gnu::noinline]] void grow_ring() {
-        std::vector<Token> bigger(ring_.size() * 2);
-        for (std::size_t k = head_; k < tail_; ++k) bigger[k - head_] = ring_[k & (ring_.size() - 1)];
-        tail_ -= head_;
-        head_ = 0;
-        ring_ = std::move(bigger);
+    [[gnu::noinline]] Token scan(std::size_t i) {
+        do {
+            if (tail_ == buf_.size()) {
+                if (head_ == 0) {
+                    buf_.resize(buf_.size() * 2);
+                } else {
+                    std::copy(buf_.begin() + static_cast<std::ptrdiff_t>(head_),
+                              buf_.begin() + static_cast<std::ptrdiff_t>(tail_), buf_.begin());
+                    tail_ -= head_;
+                    head_ = 0;
+                }
+            }
+            tail_ += lexer_.fill(buf_.data() + tail_, batch_ ? buf_.size() - tail_ : 1);
+        } while (tail_ - head_ <= i);
+        return buf_[head_ + i];
     }
 
     bool comment_ends_line(const Token& t) const {
@@ -1916,9 +1922,10 @@ private:
     std::size_t errors_ = 0;  // parser errors seen, kept or not
     detail::KindLimit limit_;
     Lexer lexer_;
-    std::vector<Token> ring_ = std::vector<Token>(16);  // a power of two
-    std::size_t head_ = 0;                              // tokens read
-    std::size_t tail_ = 0;                              // tokens scanned
+    std::vector<Token> buf_ = std::vector<Token>(128);
+    std::size_t head_ = 0;                              // tokens read from buf_
+    std::size_t tail_ = 0;                              // tokens scanned into buf_
+    bool batch_ = false;                                // scan ahead (see raw)
     std::vector<std::vector<TemplatePart>> part_pool_;  // see take_scratch
     std::vector<std::vector<const Expr*>> expr_pool_;
     bool peek_valid_ = false;
