@@ -342,8 +342,62 @@ Converted convert(const Value& v, const Type& out_given, Safety safety) {
     return failure(mismatch_message(in, out));
 }
 
+namespace {
+
+// Whether `marked` has optional-attribute markers anywhere.
+bool has_markers(const Type& marked) {
+    switch (marked.kind()) {
+        case TypeKind::list:
+        case TypeKind::set:
+        case TypeKind::map: return has_markers(marked.element());
+        case TypeKind::tuple:
+            for (const Type& t : marked.tuple_elements())
+                if (has_markers(t)) return true;
+            return false;
+        case TypeKind::object:
+            if (!marked.optional_attributes().empty()) return true;
+            for (const auto& [_, t] : marked.attributes())
+                if (has_markers(t)) return true;
+            return false;
+        default: return false;
+    }
+}
+
+// plain == marked.without_optional_attributes(), without building the
+// unmarked type (a conversion to a type constraint with optional
+// attributes built it each time).
+bool equal_to_unmarked(const Type& plain, const Type& marked) {
+    if (plain == marked) return !has_markers(marked);
+    if (plain.kind() != marked.kind()) return false;
+    switch (plain.kind()) {
+        case TypeKind::list:
+        case TypeKind::set:
+        case TypeKind::map: return equal_to_unmarked(plain.element(), marked.element());
+        case TypeKind::tuple: {
+            const auto& a = plain.tuple_elements();
+            const auto& b = marked.tuple_elements();
+            if (a.size() != b.size()) return false;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                if (!equal_to_unmarked(a[i], b[i])) return false;
+            return true;
+        }
+        case TypeKind::object: {
+            if (!plain.optional_attributes().empty()) return false;
+            const auto& a = plain.attributes();
+            const auto& b = marked.attributes();
+            if (a.size() != b.size()) return false;
+            for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+                if (i->first != j->first || !equal_to_unmarked(i->second, j->second)) return false;
+            return true;
+        }
+        default: return true;
+    }
+}
+
+}  // namespace
+
 Converted convert(const Value& v, const Type& out) {
-    if (v.type() == out.without_optional_attributes()) return {v, {}};
+    if (equal_to_unmarked(v.type(), out)) return {v, {}};
     return convert(v, out, Safety::unsafe);
 }
 
