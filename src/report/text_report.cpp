@@ -14,9 +14,17 @@ namespace {
 
 struct Style {
     bool on;
-    [[nodiscard]] std::string wrap(std::string_view code, std::string_view text) const {
-        if (!on) return std::string(text);
-        return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+    // Appends `text`, in the colour `code` when colours are on.
+    void append(std::string& out, std::string_view code, std::string_view text) const {
+        if (!on) {
+            out += text;
+            return;
+        }
+        out += "\x1b[";
+        out += code;
+        out += 'm';
+        out += text;
+        out += "\x1b[0m";
     }
 };
 
@@ -101,30 +109,66 @@ std::string underline(const SourceFile& file, Range range, const LineWindow& w) 
 // The line of `range` with an underline; control characters escaped (and
 // the underline measured on the escaped text), so that a file cannot drive
 // the terminal.
-void write_snippet(const SourceFile& file, Range range, const Style& style, std::ostream& out) {
+void write_snippet(const SourceFile& file, Range range, const Style& style, std::string& out) {
     const std::uint32_t start_line = file.line(range.start);
     LineWindow w = line_window(file, range);
-    std::string number = std::to_string(start_line);
-    out << fmt::format(" {} | {}{}{}\n", number, w.cut_before ? cut_mark : "", escape_control_characters(w.text),
-                       w.cut_after ? cut_mark : "");
-    out << fmt::format(" {} | {}\n", std::string(number.size(), ' '), style.wrap("1;32", underline(file, range, w)));
+    const auto number = fmt::format_int(start_line);
+    out += ' ';
+    out.append(number.data(), number.size());
+    out += " | ";
+    if (w.cut_before) out += cut_mark;
+    out += escape_control_characters(w.text);
+    if (w.cut_after) out += cut_mark;
+    out += "\n ";
+    out.append(number.size(), ' ');
+    out += " | ";
+    style.append(out, "1;32", underline(file, range, w));
+    out += '\n';
 }
 
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location
 // line stays one line, and control characters are escaped.
 std::string one_line(std::string_view message) {
     std::string out;
+    out.reserve(message.size());
     bool space = false;
-    for (char c : message) {
+    // Printable ASCII throughout needs no escaping (nearly every message).
+    bool printable = true;
+    for (std::size_t i = 0; i < message.size();) {
+        const char c = message[i];
         if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
             space = true;
+            ++i;
             continue;
         }
         if (space && !out.empty()) out += ' ';
         space = false;
-        out += c;
+        // The run of characters up to the next white space, at once.
+        std::size_t end = i;
+        while (end < message.size()) {
+            const char d = message[end];
+            if (d == '\n' || d == '\r' || d == '\t' || d == ' ') break;
+            const auto b = static_cast<unsigned char>(d);
+            printable = printable && b >= 0x20 && b < 0x7F;
+            ++end;
+        }
+        out.append(message.substr(i, end - i));
+        i = end;
     }
+    if (printable) return out;
     return escape_control_characters(out);
+}
+
+// A finding's or note's location: `PATH:LINE:COLUMN:`.
+void append_location(std::string& out, const std::string& path, const ResolvedPos& pos) {
+    out += path;
+    out += ':';
+    const auto line = fmt::format_int(pos.line);
+    out.append(line.data(), line.size());
+    out += ':';
+    const auto column = fmt::format_int(pos.column);
+    out.append(column.data(), column.size());
+    out += ':';
 }
 
 // Files' names as the report shows them, each made once.
@@ -148,25 +192,46 @@ void write_text(const ReportInput& input, std::ostream& out) {
     Style style{input.color};
     detail::SnippetGuard guard(input.trusted_roots);
     ShownPaths shown(input.working_dir);
+    // Each finding is put together in one buffer and written at once.
+    std::string text;
+    std::string part;
     for (const lint::Finding& f : input.findings) {
-        auto pos = f.file->resolve(f.range.start);
-        std::string where = fmt::format("{}:{}:{}:", shown.of(*f.file), pos.line, pos.column);
-        out << fmt::format(
-            "{} {} {}\n", style.wrap("1", where),
-            style.wrap(severity_colour(f.severity), fmt::format("{}[{}]", to_string(f.severity), f.rule_id)),
-            one_line(f.message));
-        if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, out);
+        text.clear();
+        part.clear();
+        append_location(part, shown.of(*f.file), f.file->resolve(f.range.start));
+        style.append(text, "1", part);
+        text += ' ';
+        part.clear();
+        part += to_string(f.severity);
+        part += '[';
+        part += f.rule_id;
+        part += ']';
+        style.append(text, severity_colour(f.severity), part);
+        text += ' ';
+        text += one_line(f.message);
+        text += '\n';
+        if (guard.may_quote(*f.file)) write_snippet(*f.file, f.range, style, text);
         for (const auto& rel : f.related) {
-            auto rpos = rel.file->resolve(rel.range.start);
-            std::string rwhere = fmt::format("{}:{}:{}:", shown.of(*rel.file), rpos.line, rpos.column);
-            out << fmt::format("{} {} {}\n", style.wrap("1", rwhere), style.wrap("1;34", "note:"),
-                               one_line(rel.message));
-            if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, out);
+            part.clear();
+            append_location(part, shown.of(*rel.file), rel.file->resolve(rel.range.start));
+            style.append(text, "1", part);
+            text += ' ';
+            style.append(text, "1;34", "note:");
+            text += ' ';
+            text += one_line(rel.message);
+            text += '\n';
+            if (guard.may_quote(*rel.file)) write_snippet(*rel.file, rel.range, style, text);
         }
         if (f.fix) {
-            out << fmt::format("  {} {} ({})\n", style.wrap("1;32", "fix:"), one_line(f.fix->description),
-                               lint::to_string(f.fix->applicability));
+            text += "  ";
+            style.append(text, "1;32", "fix:");
+            text += ' ';
+            text += one_line(f.fix->description);
+            text += " (";
+            text += lint::to_string(f.fix->applicability);
+            text += ")\n";
         }
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
     }
     if (input.quiet) return;
     // A long listing ends with what it adds up to, rule by rule.
