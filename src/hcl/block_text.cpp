@@ -1,6 +1,7 @@
 #include "tfsift/hcl/block_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "hcl/lexer.hpp"
@@ -70,8 +71,17 @@ std::optional<std::string> top_level_blocks_text(std::string_view text, std::str
     auto name_of = [&](const detail::Token& t) {
         return text.substr(t.range.start.byte, t.range.end.byte - t.range.start.byte);
     };
+    // Tokens a batch at a time (the lexer's loop, not a call per token); a
+    // batch scanned past a stop is only work, as the diagnostics matter
+    // only when every token was read.
+    std::array<detail::Token, 64> batch;
+    std::size_t at = 0, scanned = 0;
     for (;;) {
-        const detail::Token t = lexer.next();
+        if (at == scanned) {
+            scanned = lexer.fill(batch.data(), batch.size());
+            at = 0;
+        }
+        const detail::Token t = batch[at++];
         if (rejected(t.type)) return std::nullopt;
         if (t.type == Tok::eof && !open.empty()) return std::nullopt;
         const bool top = open.empty();
