@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <cstring>
 
 #include <tao/pegtl.hpp>
 #include <utf8proc.h>
@@ -67,8 +68,6 @@ struct exponent : seq<one<'e', 'E'>, opt<one<'+', '-'>>, digit> {};
 struct number_lit : seq<digit, star<sor<digit, one<'.'>, exponent>>> {};
 struct newline_seq : seq<opt<one<'\r'>>, one<'\n'>> {};
 struct heredoc_intro : seq<two<'<'>, opt<one<'-'>>, identifier, newline_seq> {};
-struct line_comment : seq<sor<one<'#'>, two<'/'>>, until<sor<one<'\n'>, eof>>> {};
-struct block_comment : seq<string<'/', '*'>, until<string<'*', '/'>>> {};
 
 }  // namespace grammar
 
@@ -288,6 +287,13 @@ void Lexer::enter_interpolation() {
     frames_.push_back(Frame{Mode::main});
 }
 
+// Where the line that goes on at p ends, its line end included (a line
+// comment's end).
+std::size_t Lexer::line_end_after(std::size_t p) const {
+    const auto* nl = static_cast<const char*>(std::memchr(text_.data() + p, '\n', text_.size() - p));
+    return nl != nullptr ? static_cast<std::size_t>(nl - text_.data()) + 1 : text_.size();
+}
+
 // A comment from s to e, without the line end of a line comment.
 void Lexer::record_comment(std::size_t s, std::size_t e, CommentStyle style) {
     if (style != CommentStyle::block && e > s && text_[e - 1] == '\n') {
@@ -349,18 +355,18 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
                 if (d == '\n') return token(Tok::newline, s + 2);
                 return token(Tok::invalid, s + 1);
             case '#': {
-                std::size_t len = match_length<grammar::line_comment>(text_, s);
-                if (comments_) record_comment(s, s + len, CommentStyle::hash);
-                return token(Tok::comment, s + len);
+                const std::size_t end = line_end_after(s + 1);
+                if (comments_) record_comment(s, end, CommentStyle::hash);
+                return token(Tok::comment, end);
             }
             case '/':
                 if (d == '/' || d == '*') {
                     bool line = d == '/';
-                    std::size_t len = line ? match_length<grammar::line_comment>(text_, s)
-                                           : match_length<grammar::block_comment>(text_, s);
-                    if (len != std::string_view::npos) {
-                        if (comments_) record_comment(s, s + len, line ? CommentStyle::slashes : CommentStyle::block);
-                        return token(Tok::comment, s + len);
+                    std::size_t end = line ? line_end_after(s + 2) : text_.find("*/", s + 2);
+                    if (end != std::string_view::npos) {
+                        if (!line) end += 2;
+                        if (comments_) record_comment(s, end, line ? CommentStyle::slashes : CommentStyle::block);
+                        return token(Tok::comment, end);
                     }
                 }
                 return token(Tok::slash, s + 1);

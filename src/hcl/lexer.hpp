@@ -130,6 +130,7 @@ private:
     // on its own it returns the token in registers.
     [[gnu::noinline]] Token emit(Tok type, std::size_t from, std::size_t to);
     void report(const Token& t);
+    std::size_t line_end_after(std::size_t p) const;
     [[gnu::noinline]] void record_comment(std::size_t s, std::size_t e, CommentStyle style);
     void enter_interpolation();
 
