@@ -5,7 +5,9 @@
 #include "reference_check.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,6 +49,44 @@ const hcl::Attribute* attribute(const hcl::Body& body, std::string_view name) {
 std::string_view step_name(const TraversalStep& s) { return s.name; }
 bool is_attr(const TraversalStep& s) { return s.kind == StepKind::attr; }
 
+constexpr std::size_t not_found = static_cast<std::size_t>(-1);
+
+// Where each of a list's names is, found by hashing: every reference's name
+// is looked up, and a module may declare thousands of variables (a binary
+// search compared a dozen names with long common prefixes for each).
+class NameIndex {
+public:
+    // `names` are distinct, and outlive the index.
+    void build(const std::vector<std::string_view>& names) {
+        names_ = &names;
+        std::size_t size = 8;
+        while (size < names.size() * 2) size *= 2;
+        slots_.assign(size, empty);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            std::size_t at = hash(names[i]) & (size - 1);
+            while (slots_[at] != empty) at = (at + 1) & (size - 1);
+            slots_[at] = static_cast<std::uint32_t>(i);
+        }
+    }
+
+    // Where `name` is in the list, or not_found.
+    [[nodiscard]] std::size_t find(std::string_view name) const {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash(name) & mask;; at = (at + 1) & mask) {
+            const std::uint32_t i = slots_[at];
+            if (i == empty) return not_found;
+            if ((*names_)[i] == name) return i;
+        }
+    }
+
+private:
+    static constexpr std::uint32_t empty = static_cast<std::uint32_t>(-1);
+    static std::size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+    const std::vector<std::string_view>* names_ = nullptr;
+    std::vector<std::uint32_t> slots_;  // indices into *names_, `empty` where none
+};
+
 class ReferenceChecker {
 public:
     explicit ReferenceChecker(const LintContext& ctx) : ctx_(ctx), m_(*ctx.module().module) {
@@ -78,8 +118,8 @@ public:
                 }
             }
         }
-        // In the maps' order, which is the order of std::string_view's
-        // comparison: looked up by binary search, with no key to build.
+        // In the maps' order (name suggestions go through them in it), and
+        // looked up through a hash index, with no key to build.
         for (const auto& [name, v] : m_.variables) {
             variable_names_.push_back(name);
             variables_.push_back(&v);
@@ -89,15 +129,10 @@ public:
             module_names_.push_back(name);
             module_calls_.push_back(&c);
         }
+        variable_index_.build(variable_names_);
+        local_index_.build(local_names_);
+        module_index_.build(module_names_);
         remote_backend_ = workspace_warning_applies();
-    }
-
-    static constexpr std::size_t not_found = static_cast<std::size_t>(-1);
-
-    // Where `name` is in `names` (sorted), or not_found.
-    static std::size_t find_sorted(const std::vector<std::string_view>& names, std::string_view name) {
-        auto it = std::lower_bound(names.begin(), names.end(), name);
-        return it != names.end() && *it == name ? static_cast<std::size_t>(it - names.begin()) : not_found;
     }
 
     // A key kept as long as the checker, for the maps of declared resources.
@@ -288,7 +323,7 @@ private:
     void variable(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        const std::size_t at = find_sorted(variable_names_, name);
+        const std::size_t at = variable_index_.find(name);
         if (at == not_found && static_) {
             undeclared("Undefined variable", fmt::format("Undefined variable var.{}", name), through(t, 1));
             return;
@@ -352,7 +387,7 @@ private:
     void local(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        if (find_sorted(local_names_, name) != not_found) return;
+        if (local_index_.find(name) != not_found) return;
         std::string hint = name_suggestion(name, local_names_);
         undeclared("Reference to undeclared local value",
                    fmt::format("A local value with the name {} has not been declared.{}", go_quoted(name),
@@ -363,7 +398,7 @@ private:
     void module(const ScopeTraversalExpr& t) {
         if (!single_attr(t)) return;
         const std::string_view name = step_name(t.steps[0]);
-        const std::size_t found = find_sorted(module_names_, name);
+        const std::size_t found = module_index_.find(name);
         if (found == not_found) {
             std::string hint = name_suggestion(name, module_names_);
             undeclared("Reference to undeclared module",
@@ -659,7 +694,8 @@ private:
     std::map<std::string_view, Declared> managed_, data_, ephemeral_;
     std::deque<std::string> owned_keys_;  // the keys of ephemeral_ and data_ not in the model
     std::string key_;                     // TYPE.NAME of the resource reference being checked
-    std::vector<std::string_view> variable_names_, local_names_, module_names_;
+    std::vector<std::string_view> variable_names_, local_names_, module_names_;  // in the maps' order
+    NameIndex variable_index_, local_index_, module_index_;
     std::vector<const config::Variable*> variables_;       // in the order of variable_names_
     std::vector<const config::ModuleCall*> module_calls_;  // in the order of module_names_
     bool json_files_ = false;
