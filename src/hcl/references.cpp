@@ -22,14 +22,11 @@ public:
             return;
         }
         if (root.kind == ExprKind::literal) return;
-        auto& todo = lists_.todo;
-        auto& children = lists_.children;
-        todo.clear();
+        top_ = 0;
         lists_.scopes.clear();
-        todo.push_back({&root, Step::visit});
-        while (!todo.empty()) {
-            Item item = todo.back();
-            todo.pop_back();
+        push({&root, Step::visit});
+        while (top_ > 0) {
+            const Item item = lists_.todo[--top_];
             switch (item.step) {
                 case Step::enter_scope: lists_.scopes.push_back(&as<ForExpr>(*item.expr)); continue;
                 case Step::leave_scope: lists_.scopes.pop_back(); continue;
@@ -48,34 +45,95 @@ public:
                     if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
                         as<ScopeTraversalExpr>(*k.wrapped).steps.empty())
                         continue;
-                    todo.push_back({k.wrapped, Step::visit});
+                    push({k.wrapped, Step::visit});
                     continue;
                 }
                 case ExprKind::for_: {
                     // In order: the collection outside the iterators' scope, then
                     // key, value and condition inside it.
                     const auto& f = as<ForExpr>(e);
-                    todo.push_back({&e, Step::leave_scope});
-                    if (f.condition) todo.push_back({f.condition, Step::visit});
-                    todo.push_back({f.value_expr, Step::visit});
-                    if (f.key_expr) todo.push_back({f.key_expr, Step::visit});
-                    todo.push_back({&e, Step::enter_scope});
-                    todo.push_back({f.collection, Step::visit});
+                    push({&e, Step::leave_scope});
+                    if (f.condition) push({f.condition, Step::visit});
+                    push({f.value_expr, Step::visit});
+                    if (f.key_expr) push({f.key_expr, Step::visit});
+                    push({&e, Step::enter_scope});
+                    push({f.collection, Step::visit});
                     continue;
                 }
-                default:
-                    children.clear();
-                    // A literal refers to nothing: most template parts and
-                    // arguments are, and are not listed.
-                    for_each_child(e, [&children](const Expr& c) {
-                        if (c.kind != ExprKind::literal) children.push_back(&c);
-                    });
-                    for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back({*it, Step::visit});
+                default: push_children(e);
             }
         }
     }
 
 private:
+    // Puts the children of `e` (those for_each_child visits) on the work
+    // list last first, so that they are taken in source order, without a
+    // list of them in between. A literal refers to nothing: most template
+    // parts and arguments are, and are not listed.
+    void push_children(const Expr& e) {
+        auto push = [this](const Expr* c) {
+            if (c->kind != ExprKind::literal) this->push({c, Step::visit});
+        };
+        auto push_reversed = [&push](PackedSpan<Ref<Expr>> list) {
+            for (std::size_t i = list.size(); i-- > 0;) push(list[i]);
+        };
+        switch (e.kind) {
+            case ExprKind::literal:
+            case ExprKind::scope_traversal:
+            case ExprKind::anon_symbol: return;
+            case ExprKind::template_: push_reversed(as<TemplateExpr>(e).parts); return;
+            case ExprKind::template_wrap: push(as<TemplateWrapExpr>(e).wrapped); return;
+            case ExprKind::template_join: push(as<TemplateJoinExpr>(e).tuple); return;
+            case ExprKind::relative_traversal: push(as<RelativeTraversalExpr>(e).source); return;
+            case ExprKind::function_call: push_reversed(as<FunctionCallExpr>(e).args); return;
+            case ExprKind::conditional: {
+                const auto& c = as<ConditionalExpr>(e);
+                push(c.false_result);
+                push(c.true_result);
+                push(c.condition);
+                return;
+            }
+            case ExprKind::binary_op: {
+                const auto& b = as<BinaryOpExpr>(e);
+                push(b.rhs);
+                push(b.lhs);
+                return;
+            }
+            case ExprKind::unary_op: push(as<UnaryOpExpr>(e).operand); return;
+            case ExprKind::tuple: push_reversed(as<TupleExpr>(e).items); return;
+            case ExprKind::object: {
+                const auto& items = as<ObjectExpr>(e).items;
+                for (std::size_t i = items.size(); i-- > 0;) {
+                    push(items[i].value);
+                    push(items[i].key);
+                }
+                return;
+            }
+            case ExprKind::object_key: push(as<ObjectKeyExpr>(e).wrapped); return;
+            case ExprKind::for_: {
+                const auto& x = as<ForExpr>(e);
+                if (x.condition) push(x.condition);
+                push(x.value_expr);
+                if (x.key_expr) push(x.key_expr);
+                push(x.collection);
+                return;
+            }
+            case ExprKind::index: {
+                const auto& x = as<IndexExpr>(e);
+                push(x.key);
+                push(x.collection);
+                return;
+            }
+            case ExprKind::splat: {
+                const auto& x = as<SplatExpr>(e);
+                push(x.each);
+                push(x.source);
+                return;
+            }
+            case ExprKind::parentheses: push(as<ParenthesesExpr>(e).inner); return;
+        }
+    }
+
     enum class Step : std::uint8_t { visit, enter_scope, leave_scope };
     struct Item {
         const Expr* expr;
@@ -83,7 +141,6 @@ private:
     };
     struct Lists {
         std::vector<Item> todo;
-        std::vector<const Expr*> children;
         std::vector<const ForExpr*> scopes;
     };
     // A walk runs to its end without calling out, so one set per thread
@@ -99,8 +156,16 @@ private:
         return false;
     }
 
+    // The work list is used as a stack of `top_` items: growing it is the
+    // rare case, kept out of the way of the common one.
+    void push(Item item) {
+        if (top_ == lists_.todo.size()) lists_.todo.resize(lists_.todo.size() * 2 + 64);
+        lists_.todo[top_++] = item;
+    }
+
     std::vector<const ScopeTraversalExpr*>& out_;
     Lists& lists_;
+    std::size_t top_ = 0;
 };
 
 }  // namespace
