@@ -1,5 +1,7 @@
 #include "hcl/lexer.hpp"
 
+#include "hcl/byte_scan.hpp"
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -83,29 +85,9 @@ std::size_t match_length(std::string_view text, std::size_t p) {
     return static_cast<std::size_t>(in.current() - (text.data() + p));
 }
 
-// Bytes a quoted string's literal text does not simply run on over: the
-// openers and ends of templates, line ends, escapes and multi-byte
-// characters.
-constexpr std::array<bool, 256> quoted_special_bytes() {
-    std::array<bool, 256> out{};
-    for (const unsigned char c : {'$', '%', '"', '\r', '\n', '\\'}) out[c] = true;
-    for (std::size_t c = 0x80; c < 256; ++c) out[c] = true;
-    return out;
-}
-constexpr std::array<bool, 256> quoted_special = quoted_special_bytes();
-
-// ASCII bytes that start / continue an identifier (grammar::identifier).
+// ASCII bytes that start an identifier (grammar::identifier); the ones
+// that continue it are byte_scan.hpp's.
 constexpr bool ascii_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-constexpr std::array<bool, 256> ascii_id_continue_bytes() {
-    std::array<bool, 256> out{};
-    for (std::size_t c = 0; c < 128; ++c) {
-        const char ch = static_cast<char>(c);
-        out[c] = ascii_id_start(ch) || (ch >= '0' && ch <= '9') || ch == '-';
-    }
-    return out;
-}
-constexpr std::array<bool, 256> ascii_id_continue_table = ascii_id_continue_bytes();
-constexpr bool ascii_id_continue(char c) { return ascii_id_continue_table[static_cast<unsigned char>(c)]; }
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == '\n'; }
 
@@ -455,8 +437,7 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
             // The common case, all ASCII, without the rule; a multi-byte
             // character after the ASCII part may continue the identifier, so
             // then the rule reads it whole.
-            std::size_t b = s + 1;
-            while (b < n && ascii_id_continue(text_[b])) ++b;
+            const std::size_t b = s + 1 + id_continue_run(text_.data() + s + 1, text_.data() + n);
             if (b == n || static_cast<unsigned char>(text_[b]) < 0x80) return token(Tok::ident, b);
         }
         std::size_t len = match_length<grammar::identifier>(text_, s);
@@ -507,11 +488,9 @@ Token Lexer::lex_quoted() {
     }
     std::size_t e = s;
     while (e < n) {
+        e += literal_run<true>(text_.data() + e, text_.data() + n);
+        if (e >= n) break;
         char x = text_[e];
-        if (!quoted_special[static_cast<unsigned char>(x)]) [[likely]] {
-            ++e;
-            continue;
-        }
         if (x == '$' || x == '%' || x == '"' || x == '\r' || x == '\n') break;
         if (static_cast<unsigned char>(x) < 0x80) {
             if (x == '\\') {
@@ -541,12 +520,10 @@ Token Lexer::lex_heredoc() {
     if (c == '$' || c == '%') return lex_template_opener(true);
     std::size_t e = s;
     while (e < n) {
+        e += literal_run<false>(text_.data() + e, text_.data() + n);
+        if (e >= n) break;
         char x = text_[e];
         if (x == '$' || x == '%' || x == '\r' || x == '\n') break;
-        if (static_cast<unsigned char>(x) < 0x80) {
-            ++e;
-            continue;
-        }
         std::size_t u = utf8_sequence_length(text_, e);
         if (u == 0) break;
         e += u;
@@ -588,12 +565,10 @@ Token Lexer::lex_bare() {
     }
     std::size_t e = s;
     while (e < n) {
+        e += literal_run<false>(text_.data() + e, text_.data() + n);
+        if (e >= n) break;
         char x = text_[e];
         if (x == '$' || x == '%' || x == '\r' || x == '\n') break;
-        if (static_cast<unsigned char>(x) < 0x80) {
-            ++e;
-            continue;
-        }
         std::size_t u = utf8_sequence_length(text_, e);
         if (u == 0) break;
         e += u;
