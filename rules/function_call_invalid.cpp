@@ -70,9 +70,6 @@ class FunctionChecker {
 public:
     FunctionChecker(const LintContext& ctx, FindingSink& sink) : ctx_(ctx), sink_(sink), engine_(ctx.engine) {
         if (ctx.settings != nullptr && ctx.settings->engine_version) version_ = *ctx.settings->engine_version;
-        for (const config::BuiltinFunction& fn : config::builtin_functions()) {
-            if (config::function_available(fn, engine_, version_)) available_.push_back(fn.name);
-        }
     }
 
     void check(const hcl::FunctionCallExpr& call, const ExpressionSite& site) {
@@ -96,6 +93,18 @@ public:
     }
 
 private:
+    // The names of the functions the engine has, for suggestions: listed at
+    // the first unknown name (most modules call none).
+    const std::vector<std::string_view>& available() {
+        if (!available_) {
+            available_.emplace();
+            for (const config::BuiltinFunction& fn : config::builtin_functions()) {
+                if (config::function_available(fn, engine_, version_)) available_->push_back(fn.name);
+            }
+        }
+        return *available_;
+    }
+
     void report(std::string_view summary, std::string_view detail, Range in_expression) {
         const Range range = site_->file_range(in_expression);
         if (loader_reported_within(ctx_, file_, Range{range.start, Pos{range.end.byte + 1}})) return;
@@ -117,7 +126,7 @@ private:
             } else if (!prefix.empty()) {
                 detail = fmt::format("There is no function named {} in namespace core::.", go_quoted(name));
             } else {
-                std::string hint = name_suggestion(name, available_);
+                std::string hint = name_suggestion(name, available());
                 detail = fmt::format("There is no function named {}.{}", go_quoted(name),
                                      hint.empty() ? std::string() : fmt::format(" Did you mean {}?", go_quoted(hint)));
             }
@@ -217,7 +226,7 @@ private:
     FindingSink& sink_;
     Engine engine_;
     std::optional<std::string_view> version_;
-    std::vector<std::string_view> available_;
+    std::optional<std::vector<std::string_view>> available_;
     const SourceFile* file_ = nullptr;
     const ExpressionSite* site_ = nullptr;
 };
