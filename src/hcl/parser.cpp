@@ -238,9 +238,16 @@ private:
     // Inline, as it runs several times per token: every precedence level
     // peeks at the same token; it is remembered until it is read or the
     // newline mode changes.
+    // Most often the token to peek at is the next one scanned, neither a
+    // comment nor a newline to pass over: that is looked at here, before
+    // the scan's call.
     std::pair<Token, std::size_t> peek_index() {
         if (peek_valid_ && peek_nl_ == newlines_) [[likely]]
             return {peek_tok_, peek_idx_};
+        if (head_ < tail_) {
+            const Token t = buf_[head_];
+            if (t.type != Tok::comment && (t.type != Tok::newline || newlines_)) return remember(t, 0, newlines_);
+        }
         return peek_scan();
     }
 
