@@ -104,6 +104,11 @@ bool valid_number_spelling(std::string_view s) {
     return i == s.size();
 }
 
+// Whether s starts with an escaped template opener, "$${" or "%%{".
+bool escaped_opener(std::string_view s) {
+    return s.size() >= 3 && (s[0] == '$' || s[0] == '%') && s[1] == s[0] && s[2] == '{';
+}
+
 // A template part before lowering (hclsyntax's templateToken).
 struct TemplatePart {
     enum Kind : std::uint8_t { literal, interp, if_, else_, endif, for_, endfor, end } kind;
@@ -759,15 +764,14 @@ private:
     std::string_view decode_literal(const Token& t) {
         std::string_view raw_text = text(t);
         if (t.type == Tok::string_lit) {
-            if (raw_text.size() >= 3 && (raw_text.substr(0, 3) == "$${" || raw_text.substr(0, 3) == "%%{")) {
+            if (escaped_opener(raw_text)) {
                 std::string s(raw_text.substr(1));
                 return arena_.copy(s);
             }
             return raw_text;
         }
         if (raw_text.find('\\') == std::string_view::npos) {
-            if (raw_text.size() >= 3 && (raw_text.substr(0, 3) == "$${" || raw_text.substr(0, 3) == "%%{"))
-                return arena_.copy(std::string(raw_text.substr(1)));
+            if (escaped_opener(raw_text)) return arena_.copy(std::string(raw_text.substr(1)));
             return raw_text;
         }
         std::string out;
@@ -852,9 +856,7 @@ private:
                 }
             }
         }
-        if (out.size() >= 3 && (out.compare(0, 3, "$${") == 0 || out.compare(0, 3, "%%{") == 0) &&
-            (raw_text.substr(0, 3) == "$${" || raw_text.substr(0, 3) == "%%{"))
-            out.erase(0, 1);
+        if (escaped_opener(out) && escaped_opener(raw_text)) out.erase(0, 1);
         return arena_.copy(out);
     }
 
