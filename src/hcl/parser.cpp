@@ -306,8 +306,10 @@ private:
         NewlineScope& operator=(const NewlineScope&) = delete;
     };
 
+    // A token's text. Its range is inside the file (the lexer made it), so
+    // no bounds check.
     std::string_view text(const Token& t) const {
-        return full_.substr(t.range.start.byte, t.range.end.byte - t.range.start.byte);
+        return {full_.data() + t.range.start.byte, t.range.end.byte - t.range.start.byte};
     }
 
     // ---- recovery (hclsyntax's recover / recoverAfterBodyItem) -----------
