@@ -221,9 +221,17 @@ std::uint32_t SourceFile::utf16_column(Pos pos) const {
 ResolvedPos SourceFile::resolve(Pos pos) const { return ResolvedPos{line(pos), column(pos), pos.byte}; }
 
 std::uint32_t count_graphemes(std::string_view s) {
+    // Printable ASCII, nearly all text, is a grapheme a byte: one scan for
+    // the first other byte settles most strings. Up to the byte before it
+    // each byte is a grapheme of its own (that byte's may be extended by
+    // what follows); from there on the code points are counted.
+    std::size_t plain = 0;
+    while (plain < s.size() && static_cast<unsigned char>(s[plain]) - 0x20U < 0x5FU) ++plain;
+    if (plain == s.size()) return static_cast<std::uint32_t>(s.size());
+    const std::size_t from = plain > 0 ? plain - 1 : 0;
     GraphemeCounter counter;
-    for (std::size_t i = 0; i < s.size();) i = counter.step(s, i);
-    return counter.count;
+    for (std::size_t i = from; i < s.size();) i = counter.step(s, i);
+    return static_cast<std::uint32_t>(from) + counter.count;
 }
 
 }  // namespace tfsift

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <unordered_map>
 
@@ -77,6 +78,21 @@ LineWindow line_window(const SourceFile& file, Range range) {
 
 constexpr std::string_view cut_mark = "...";
 
+// Whether `text` is printable ASCII only, which escaping leaves as it is
+// and which shows a column a byte (nearly every line and message).
+bool printable_ascii(std::string_view text) {
+    for (const char c : text) {
+        if (static_cast<unsigned char>(c) - 0x20U >= 0x5FU) return false;
+    }
+    return true;
+}
+
+// How many columns `text` takes once control characters are escaped.
+std::uint32_t shown_width(std::string_view text) {
+    if (printable_ascii(text)) return static_cast<std::uint32_t>(text.size());
+    return count_graphemes(escape_control_characters(text));
+}
+
 // The underline below the window: spaces (tabs kept, so it lines up) up to
 // the start column, then '^' and '~' to the end of the range on this line.
 std::string underline(const SourceFile& file, Range range, const LineWindow& w) {
@@ -95,12 +111,12 @@ std::string underline(const SourceFile& file, Range range, const LineWindow& w) 
     std::size_t seg = 0;
     for (std::size_t i = 0; i <= before.size(); ++i) {
         if (i == before.size() || before[i] == '\t') {
-            out.append(count_graphemes(escape_control_characters(before.substr(seg, i - seg))), ' ');
+            out.append(shown_width(before.substr(seg, i - seg)), ' ');
             if (i < before.size()) out += '\t';
             seg = i + 1;
         }
     }
-    std::uint32_t width = count_graphemes(escape_control_characters(w.text.substr(start, end - start)));
+    std::uint32_t width = shown_width(w.text.substr(start, end - start));
     out += '^';
     if (width > 1) out.append(width - 1, '~');
     return out;
@@ -117,7 +133,11 @@ void write_snippet(const SourceFile& file, Range range, const Style& style, std:
     out.append(number.data(), number.size());
     out += " | ";
     if (w.cut_before) out += cut_mark;
-    out += escape_control_characters(w.text);
+    if (printable_ascii(w.text)) {
+        out += w.text;
+    } else {
+        out += escape_control_characters(w.text);
+    }
     if (w.cut_after) out += cut_mark;
     out += "\n ";
     out.append(number.size(), ' ');
@@ -129,14 +149,22 @@ void write_snippet(const SourceFile& file, Range range, const Style& style, std:
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location
 // line stays one line, and control characters are escaped.
 std::string one_line(std::string_view message) {
+    // What each byte is to the loop below: white space, printable ASCII, or
+    // anything else (which the escaping pass looks at).
+    enum : std::uint8_t { other = 0, printable = 1, white = 2 };
+    static constexpr auto classes = [] {
+        std::array<std::uint8_t, 256> t{};
+        for (int c = 0x20; c < 0x7F; ++c) t[static_cast<std::size_t>(c)] = printable;
+        for (const char c : {'\n', '\r', '\t', ' '}) t[static_cast<unsigned char>(c)] = white;
+        return t;
+    }();
     std::string out;
     out.reserve(message.size());
     bool space = false;
     // Printable ASCII throughout needs no escaping (nearly every message).
-    bool printable = true;
+    bool all_printable = true;
     for (std::size_t i = 0; i < message.size();) {
-        const char c = message[i];
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+        if (classes[static_cast<unsigned char>(message[i])] == white) {
             space = true;
             ++i;
             continue;
@@ -145,17 +173,18 @@ std::string one_line(std::string_view message) {
         space = false;
         // The run of characters up to the next white space, at once.
         std::size_t end = i;
+        std::uint8_t seen = printable;
         while (end < message.size()) {
-            const char d = message[end];
-            if (d == '\n' || d == '\r' || d == '\t' || d == ' ') break;
-            const auto b = static_cast<unsigned char>(d);
-            printable = printable && b >= 0x20 && b < 0x7F;
+            const std::uint8_t c = classes[static_cast<unsigned char>(message[end])];
+            if (c == white) break;
+            seen &= c;
             ++end;
         }
+        all_printable = all_printable && seen == printable;
         out.append(message.substr(i, end - i));
         i = end;
     }
-    if (printable) return out;
+    if (all_printable) return out;
     return escape_control_characters(out);
 }
 
