@@ -37,13 +37,6 @@ void DecodeContext::warning(std::string_view code, std::string summary, std::str
     add(Severity::warning, code, std::move(summary), std::move(detail), subject);
 }
 
-const ContentAttr* Content::attribute(std::string_view name) const {
-    for (const auto& a : attributes) {
-        if (a.name == name) return &a;
-    }
-    return nullptr;
-}
-
 namespace {
 
 // ContentBlock holds labels inline; a schema with more would be a

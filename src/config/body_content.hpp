@@ -81,7 +81,14 @@ struct Content {
     std::vector<ContentAttr> attributes;
     std::vector<ContentBlock> blocks;
 
-    [[nodiscard]] const ContentAttr* attribute(std::string_view name) const;
+    // Defined here so that the decoders' calls, with a literal name, compare
+    // the names inline rather than through memcmp.
+    [[nodiscard]] const ContentAttr* attribute(std::string_view name) const {
+        for (const auto& a : attributes) {
+            if (a.name == name) return &a;
+        }
+        return nullptr;
+    }
 };
 
 // hcl Content (schema.partial false) or PartialContent (true): the schema's
