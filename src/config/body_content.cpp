@@ -676,17 +676,24 @@ constexpr std::array<std::uint8_t, 256> identifier_bytes = [] {
 }();
 
 bool identifier_start(unsigned char c) { return (identifier_bytes[c] & identifier_start_byte) != 0; }
-bool identifier_char(unsigned char c) { return (identifier_bytes[c] & identifier_byte) != 0; }
 
 }  // namespace
 
 bool valid_identifier(std::string_view s) {
     if (s.empty()) return false;
     if (!identifier_start(static_cast<unsigned char>(s[0]))) return false;
-    for (char ch : s) {
-        if (!identifier_char(static_cast<unsigned char>(ch))) return false;
+    // Names are nearly always valid, and read whole: the bytes' classes are
+    // ANDed together, four at a time, with no branch per byte.
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::uint8_t all = identifier_byte;
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        all &= identifier_bytes[p[i]] & identifier_bytes[p[i + 1]] & identifier_bytes[p[i + 2]] &
+               identifier_bytes[p[i + 3]];
     }
-    return true;
+    for (; i < n; ++i) all &= identifier_bytes[p[i]];
+    return (all & identifier_byte) != 0;
 }
 
 std::vector<const hcl::ScopeTraversalExpr*> expression_variables(const DecodeContext& ctx, const Expression& expr) {
