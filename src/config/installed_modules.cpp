@@ -105,14 +105,15 @@ std::string subdir_of(std::string_view normalized) {
 }  // namespace
 
 std::shared_ptr<const ModuleManifest> InstalledModulesResolver::manifest_of(const std::string& root_dir) {
-    const std::string path = (fs::path(root_dir.empty() ? "." : root_dir) / installed_manifest_path).string();
-    const std::string key = absolute_normal_path(path);
     if (listings_ != nullptr) {
-        // The scan listed the root and saw no `.terraform`: nothing installed.
+        // The scan listed the root and saw no `.terraform`: nothing installed
+        // (nearly every root), settled before the manifest's path is made.
         static const auto none = std::make_shared<const ModuleManifest>();
         const ScanListings::Entries listed = listings_->find(absolute_normal_path(root_dir.empty() ? "." : root_dir));
         if (listed && !lists_entry(*listed, ".terraform")) return none;
     }
+    const std::string path = (fs::path(root_dir.empty() ? "." : root_dir) / installed_manifest_path).string();
+    const std::string key = absolute_normal_path(path);
     std::error_code ec;
     std::optional<std::int64_t> stamp;
     std::uintmax_t size = 0;
