@@ -59,69 +59,93 @@ std::string normalize_local_module_source(std::string_view source) {
 namespace {
 
 std::mutex working_directory_mutex;
-std::string working_directory_seen;  // empty: not asked yet, or not absolute
+std::string working_directory_seen;    // empty: not asked yet, or not absolute
+std::string working_directory_normal;  // working_directory_seen normalized ("" for the root)
+
+// Appends the components of `s` to `out`, an absolute path being built ("",
+// the root, or "/a/b"), the way lexically_normal does: empty components and
+// `.` are dropped, and `..` takes the last component off (above the root is
+// the root).
+void append_normal(std::string& out, std::string_view s) {
+    for (std::size_t at = 0; at < s.size();) {
+        std::size_t end = s.find('/', at);
+        if (end == std::string_view::npos) end = s.size();
+        const std::string_view part = s.substr(at, end - at);
+        if (part == "..") {
+            const std::size_t last = out.rfind('/');
+            out.resize(last == std::string::npos ? 0 : last);
+        } else if (!part.empty() && part != ".") {
+            out += '/';
+            out += part;
+        }
+        at = end + 1;
+    }
+}
+
+// Asks for the working directory when it is not known yet; the caller holds
+// working_directory_mutex.
+void remember_working_directory() {
+    if (!working_directory_seen.empty()) return;
+    std::array<char, 4096> cwd{};
+    if (::getcwd(cwd.data(), cwd.size()) == nullptr || cwd[0] != '/') return;
+    working_directory_seen = cwd.data();
+    working_directory_normal.clear();
+    append_normal(working_directory_normal, working_directory_seen);
+}
 
 }  // namespace
 
 std::string working_directory() {
     const std::lock_guard<std::mutex> lock(working_directory_mutex);
-    if (working_directory_seen.empty()) {
-        std::array<char, 4096> cwd{};
-        if (::getcwd(cwd.data(), cwd.size()) != nullptr && cwd[0] == '/') working_directory_seen = cwd.data();
-    }
+    remember_working_directory();
     return working_directory_seen;
 }
 
 void working_directory_changed() {
     const std::lock_guard<std::mutex> lock(working_directory_mutex);
     working_directory_seen.clear();
+    working_directory_normal.clear();
 }
+
+namespace {
+
+// Appends the working directory, normalized, to `out` (the directory is
+// asked for and normalized once); false when it is not known as an
+// absolute path.
+bool append_working_directory(std::string& out, std::size_t more) {
+    const std::lock_guard<std::mutex> lock(working_directory_mutex);
+    remember_working_directory();
+    if (working_directory_seen.empty()) return false;
+    out.reserve(working_directory_normal.size() + 1 + more);
+    out += working_directory_normal;
+    return true;
+}
+
+}  // namespace
 
 std::string absolute_normal_path(const std::string& path) {
     // The lint asks this for every file and finding: the common case (a
     // path that is, or joined to the working directory becomes, absolute)
-    // is normalized by hand, the way lexically_normal does, without building
-    // a path object per component.
-    std::error_code ec;
-    std::string joined;
+    // is normalized by hand, the way lexically_normal does, component by
+    // component into the result, with no path object, joined copy or list
+    // of components in between.
+    std::string out;
+    bool absolute = false;
     if (!path.empty() && path.front() == '/') {
-        joined = path;
+        out.reserve(path.size());
+        absolute = true;
     } else if (!path.empty()) {
-        // The lint calls this for every relative file name it meets: the
-        // working directory is asked for once (std::filesystem::current_path
-        // would also build a path object each time).
-        const std::string cwd = working_directory();
-        if (!cwd.empty()) {
-            joined.reserve(cwd.size() + 1 + path.size());
-            joined.append(cwd).append("/").append(path);
-        }
+        absolute = append_working_directory(out, path.size());
     }
-    if (joined.empty()) {
+    if (!absolute) {
+        std::error_code ec;
         std::filesystem::path p = std::filesystem::absolute(std::filesystem::path(path), ec);
         if (ec) p = std::filesystem::path(path);
-        std::string out = p.lexically_normal().generic_string();
+        out = p.lexically_normal().generic_string();
         while (out.size() > 1 && out.back() == '/') out.pop_back();
         return out;
     }
-    std::vector<std::string_view> parts;
-    const std::string_view all(joined);
-    for (std::size_t at = 0; at < all.size();) {
-        std::size_t end = all.find('/', at);
-        if (end == std::string_view::npos) end = all.size();
-        const std::string_view part = all.substr(at, end - at);
-        if (part == "..") {
-            if (!parts.empty()) parts.pop_back();  // above the root is the root
-        } else if (!part.empty() && part != ".") {
-            parts.push_back(part);
-        }
-        at = end + 1;
-    }
-    std::string out;
-    out.reserve(joined.size());
-    for (const auto& part : parts) {
-        out += '/';
-        out += part;
-    }
+    append_normal(out, path);
     return out.empty() ? std::string("/") : out;
 }
 
