@@ -29,17 +29,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// SHA-256 as OpenSSL implements it, looked up once: EVP_sha256() has the
+// digest looked up again at each initialisation (a cache lookup hashes the
+// key of every resolution and package it asks for).
+const EVP_MD* sha256_digest() {
+    static const EVP_MD* const md = [] {
+        const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+        return fetched != nullptr ? fetched : EVP_sha256();
+    }();
+    return md;
+}
+
 class Sha256 {
 public:
-    Sha256() : ctx_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) { EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr); }
+    Sha256() : ctx_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) { EVP_DigestInit_ex(ctx_.get(), sha256_digest(), nullptr); }
     void add(const void* data, std::size_t n) { EVP_DigestUpdate(ctx_.get(), data, n); }
     void add(std::string_view s) { add(s.data(), s.size()); }
     std::string hex() {
         std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
         unsigned int len = 0;
         EVP_DigestFinal_ex(ctx_.get(), md.data(), &len);
-        std::string out;
-        for (unsigned i = 0; i < len; ++i) out += fmt::format("{:02x}", md[i]);
+        static constexpr char digits[] = "0123456789abcdef";
+        std::string out(2 * static_cast<std::size_t>(len), '0');
+        for (unsigned i = 0; i < len; ++i) {
+            out[2 * i] = digits[md[i] >> 4];
+            out[2 * i + 1] = digits[md[i] & 0x0F];
+        }
         return out;
     }
 
