@@ -1191,6 +1191,7 @@ private:
             }
             case Tok::oquote:
             case Tok::oheredoc: {
+                if (start.type == Tok::oquote && plain_string_next()) return plain_string();
                 Token open = read();
                 bool heredoc = open.type == Tok::oheredoc;
                 bool flush = heredoc && text(open).substr(0, 3) == "<<-";
@@ -1779,6 +1780,25 @@ private:
             i = end;
         }
         parts.resize(kept);
+    }
+
+    // A quoted string of one literal and no template sequence, the most
+    // common kind, built as parse_template builds it without its scratch
+    // lists. (Inside quotes the lexer makes no newline or comment tokens,
+    // so the next tokens scanned are the next ones read.)
+    bool plain_string_next() {
+        const std::size_t at = peek_index().second;  // where the quote is among the tokens scanned
+        return raw(at + 1).type == Tok::quoted_lit && raw(at + 2).type == Tok::cquote;
+    }
+    const Expr* plain_string() {
+        const Token open = read();
+        const Token lit = read();
+        const std::string_view value = decode_literal(lit);
+        const Token close = read();
+        abandoned_template_ = false;
+        const Expr* part = literal(LiteralKind::string, value, lit.range);
+        return arena_.make<TemplateExpr>(Expr{ExprKind::template_, between(open.range, close.range)}, false,
+                                         to_arena(std::span<const Expr* const>(&part, 1)));
     }
 
     const Expr* parse_template(Tok end, bool flush, bool heredoc, Range open) {
