@@ -247,7 +247,7 @@ private:
     // comment nor a newline to pass over: that is looked at here, before
     // the scan's call.
     std::pair<Token, std::size_t> peek_index() {
-        if (peek_valid_ && peek_nl_ == newlines_) [[likely]]
+        if (peeked_in_ == mode_key(newlines_)) [[likely]]
             return {peek_tok_, peek_idx_};
         if (head_ < tail_) {
             const Token t = buf_[head_];
@@ -273,9 +273,12 @@ private:
         }
     }
 
+    // The newline mode as one nonzero byte, so that whether the remembered
+    // token holds is one comparison.
+    static std::uint8_t mode_key(bool newlines) { return newlines ? 2 : 1; }
+
     std::pair<Token, std::size_t> remember(const Token& t, std::size_t i, bool nl) {
-        peek_valid_ = true;
-        peek_nl_ = nl;
+        peeked_in_ = mode_key(nl);
         peek_tok_ = t;
         peek_idx_ = i;
         return {t, i};
@@ -286,7 +289,7 @@ private:
     Token read() {
         auto [t, i] = peek_index();
         head_ += i + 1;
-        peek_valid_ = false;
+        peeked_in_ = 0;
         prev_ = t.range;
         has_prev_ = true;
         return t;
@@ -1959,8 +1962,7 @@ private:
     bool batch_ = false;                                // scan ahead (see raw)
     std::vector<std::vector<TemplatePart>> part_pool_;  // see take_scratch
     std::vector<std::vector<const Expr*>> expr_pool_;
-    bool peek_valid_ = false;
-    bool peek_nl_ = false;
+    std::uint8_t peeked_in_ = 0;  // the mode_key of the newline mode peek_tok_ was found in; 0: none
     Token peek_tok_;
     std::size_t peek_idx_ = 0;
     Range prev_{};
