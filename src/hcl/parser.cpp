@@ -1020,6 +1020,8 @@ private:
             too_deep(from->range);
             return from;
         }
+        // Most terms have no traversal after them.
+        if (const Tok first = peek().type; first != Tok::dot && first != Tok::obrack) return from;
         const Expr* ret = from;
         ListOnStack<TraversalStep> steps;
         for (;;) {
