@@ -1,7 +1,6 @@
 #include "tfsift/config/module_files.hpp"
 
 #include <algorithm>
-#include <set>
 
 namespace tfsift::config {
 
@@ -42,7 +41,8 @@ bool classify_file_name(std::string_view name, Engine engine, ConfigFileName& ou
 
 std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, Engine engine) {
     std::sort(names.begin(), names.end());  // std::string compares bytes as unsigned char
-    std::set<std::string, std::less<>> present(names.begin(), names.end());
+    // The twins OpenTofu prefers are looked up in the sorted names themselves.
+    auto present = [&names](const std::string& name) { return std::binary_search(names.begin(), names.end(), name); };
     std::vector<ConfigFileName> out;
     for (const auto& name : names) {
         ConfigFileName f;
@@ -50,8 +50,8 @@ std::vector<ConfigFileName> select_config_files(std::vector<std::string> names, 
         if (engine == Engine::opentofu) {
             std::string_view ext = config_extension(name, engine);
             std::string base = name.substr(0, name.size() - ext.size());
-            if (ext == ".tf" && present.count(base + ".tofu") != 0) continue;
-            if (ext == ".tf.json" && present.count(base + ".tofu.json") != 0) continue;
+            if (ext == ".tf" && present(base + ".tofu")) continue;
+            if (ext == ".tf.json" && present(base + ".tofu.json")) continue;
         }
         out.push_back(std::move(f));
     }
@@ -68,7 +68,6 @@ bool is_test_file_name(std::string_view name) {
 
 std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, Engine engine) {
     std::sort(names.begin(), names.end());
-    std::set<std::string, std::less<>> present(names.begin(), names.end());
     std::vector<ConfigFileName> out;
     for (const auto& name : names) {
         if (is_ignored_file_name(name)) continue;
@@ -79,7 +78,7 @@ std::vector<ConfigFileName> select_test_files(std::vector<std::string> names, En
             const std::string base = name.substr(0, name.size() - ext.size());
             if (engine == Engine::opentofu && !tofu_ext) {
                 const std::string twin = base + (ext == ".tftest.hcl" ? ".tofutest.hcl" : ".tofutest.json");
-                if (present.count(twin) != 0) break;
+                if (std::binary_search(names.begin(), names.end(), twin)) break;  // sorted above
             }
             out.push_back(ConfigFileName{name, ends_with(ext, ".json") ? FileSyntax::json : FileSyntax::native,
                                          FileRole::primary});
