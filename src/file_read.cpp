@@ -464,10 +464,12 @@ DirectoryFileReader::DirectoryFileReader(const OpenDirectory& dir, const ReadPol
     }
     if (real) {
         direct_ = real_path_inside(*real, policy.root);
+        real_ = *real;
         return;
     }
     const auto asked = dir.real_path();
     direct_ = asked && real_path_inside(*asked, policy.root);
+    if (asked) real_ = *asked;
 }
 
 std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& name, const std::string& path,
@@ -490,7 +492,7 @@ std::shared_ptr<const SourceFile> DirectoryFileReader::read(const std::string& n
                 buffer.size() >= expected) {
                 if (stamp != nullptr) *stamp = file_stamp(st);
                 const std::size_t size = buffer.size();
-                return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size);
+                return SourceFile::adopt(display_name.empty() ? path : display_name, buffer.take(), size, real_);
             }
         }
         // Anything unusual is read again by path, which says what it is.

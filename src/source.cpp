@@ -20,18 +20,19 @@ SourceFile::SourceFile(std::string path, std::string_view bytes) : path_(std::mo
     }
 }
 
-SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size_t size)
-    : path_(std::move(path)), data_(data), size_(size) {}
+SourceFile::SourceFile(Adopt /*unused*/, std::string path, char* data, std::size_t size, std::string real_dir)
+    : path_(std::move(path)), real_directory_(std::move(real_dir)), data_(data), size_(size) {}
 
 SourceFile::~SourceFile() { tree_space::release(data_, size_); }
 
-std::shared_ptr<const SourceFile> SourceFile::adopt(std::string path, char* data, std::size_t size) {
+std::shared_ptr<const SourceFile> SourceFile::adopt(std::string path, char* data, std::size_t size,
+                                                    std::string real_dir) {
     // make_shared cannot reach the private constructor. Out of memory, the
     // block goes back rather than being lost: before the file owns it by
     // hand, after that through the unique_ptr.
     std::unique_ptr<SourceFile> file;
     try {
-        file.reset(new SourceFile(Adopt{}, std::move(path), data, size));
+        file.reset(new SourceFile(Adopt{}, std::move(path), data, size, std::move(real_dir)));
     } catch (...) {
         tree_space::release(data, size);
         throw;

@@ -131,6 +131,9 @@ private:
     // Whether files may be opened relative to the directory at all: it is
     // open, inside the root (or the policy has none) and nothing is overlaid.
     bool direct_ = false;
+    // The directory's real path, when it was known or asked for
+    // (SourceFile::real_directory).
+    std::string real_;
 };
 
 // The nearest directory from `start` upward that holds `.git`, or `start`

@@ -76,12 +76,21 @@ public:
     static std::shared_ptr<const SourceFile> read(const std::string& path);
 
     // A source file that owns `data`, `size` bytes from tree_space::allocate
-    // (or null when empty), which it gives back when it goes.
-    static std::shared_ptr<const SourceFile> adopt(std::string path, char* data, std::size_t size);
+    // (or null when empty), which it gives back when it goes. `real_dir`:
+    // see real_directory().
+    static std::shared_ptr<const SourceFile> adopt(std::string path, char* data, std::size_t size,
+                                                   std::string real_dir = {});
+
+    // The real path of the directory the text was read from, when the read
+    // made sure of it (the file opened relative to that directory, no link
+    // followed): whoever must know where the text came from (the report,
+    // before quoting it) need not ask the file system again. Empty when
+    // nothing is known.
+    [[nodiscard]] const std::string& real_directory() const { return real_directory_; }
 
 private:
     struct Adopt {};
-    SourceFile(Adopt, std::string path, char* data, std::size_t size);
+    SourceFile(Adopt, std::string path, char* data, std::size_t size, std::string real_dir);
     void index_lines() const;
     void index_columns() const;
     [[nodiscard]] std::uint32_t line_begin(std::uint32_t line) const;  // after a BOM on line 1
@@ -89,6 +98,7 @@ private:
     // The bytes live in the tree space (tfsift/tree_space.hpp): syntax trees
     // point into them by 32-bit offsets.
     std::string path_;
+    std::string real_directory_;
     char* data_ = nullptr;
     std::size_t size_ = 0;
     mutable std::vector<std::uint32_t> line_starts_;  // built on first use

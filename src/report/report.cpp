@@ -239,8 +239,11 @@ bool SnippetGuard::may_quote(const SourceFile& file) {
     if (roots_.empty()) return true;
     auto [it, added] = verdicts_.try_emplace(&file, false);
     if (added) {
+        // A text read relative to its directory, no link followed, lies
+        // where that directory does.
+        const std::string& dir = file.real_directory();
         for (const auto& root : roots_) {
-            if (resolves_inside(file.path(), root)) {
+            if (dir.empty() ? resolves_inside(file.path(), root) : real_path_inside(dir, root)) {
                 it->second = true;
                 break;
             }
