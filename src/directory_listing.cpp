@@ -148,13 +148,52 @@ void ScanListings::add(const std::string& dir, const std::string& real_dir, std:
     auto kept = std::make_shared<const std::vector<DirectoryEntry>>(std::move(entries));
     const std::lock_guard<std::mutex> lock(mutex_);
     by_dir_[dir] = kept;
-    if (real_dir != dir) by_dir_[real_dir] = std::move(kept);
+    real_of_[dir] = real_dir;
+    if (real_dir != dir) {
+        by_dir_[real_dir] = std::move(kept);
+        real_of_[real_dir] = real_dir;
+    }
 }
 
 ScanListings::Entries ScanListings::find(const std::string& dir) const {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto it = by_dir_.find(dir);
     return it == by_dir_.end() ? nullptr : it->second;
+}
+
+std::optional<std::string> ScanListings::real_path_of(std::string_view dir) const {
+    if (dir.empty() || dir.front() != '/') return std::nullopt;
+    std::string at;  // the steps so far, "" for "/"
+    const std::lock_guard<std::mutex> lock(mutex_);
+    while (!dir.empty()) {
+        const std::size_t skip = dir.find_first_not_of('/');
+        if (skip == std::string_view::npos) break;
+        dir.remove_prefix(skip);
+        const std::size_t end = std::min(dir.find('/'), dir.size());
+        const std::string_view step = dir.substr(0, end);
+        dir.remove_prefix(end);
+        if (step == ".") continue;
+        if (step != "..") {
+            at.append("/").append(step);
+            continue;
+        }
+        // Up from `at`: only where its parent lists it as a directory.
+        const std::size_t slash = at.rfind('/');
+        if (slash == std::string::npos || at.empty()) return std::nullopt;
+        const std::string parent = slash == 0 ? std::string("/") : at.substr(0, slash);
+        auto listed = by_dir_.find(parent);
+        if (listed == by_dir_.end() || by_dir_.find(at) == by_dir_.end()) return std::nullopt;
+        const std::string_view name = std::string_view(at).substr(slash + 1);
+        const auto& entries = *listed->second;
+        const bool directory = std::any_of(entries.begin(), entries.end(), [&](const DirectoryEntry& e) {
+            return e.name == name && e.directory && !e.symlink;
+        });
+        if (!directory) return std::nullopt;
+        at.resize(slash);
+    }
+    auto it = real_of_.find(at.empty() ? std::string("/") : at);
+    if (it == real_of_.end()) return std::nullopt;
+    return it->second;
 }
 
 const DirectoryEntry* find_entry(const std::vector<DirectoryEntry>& entries, std::string_view name) {

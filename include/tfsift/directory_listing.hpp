@@ -97,9 +97,18 @@ public:
     // The listing of `dir`, or null when the scan has not listed it.
     [[nodiscard]] Entries find(const std::string& dir) const;
 
+    // The real path of `dir` (absolute; "." and ".." steps allowed) worked
+    // out from the listings alone, without a system call, when the scan
+    // listed it with its real path. A ".." step is taken only from a
+    // directory whose parent's listing names it as a directory, not a link,
+    // so that the step leads where the file system would. nullopt when the
+    // listings cannot tell.
+    [[nodiscard]] std::optional<std::string> real_path_of(std::string_view dir) const;
+
 private:
     mutable std::mutex mutex_;
     std::unordered_map<std::string, Entries> by_dir_;
+    std::unordered_map<std::string, std::string> real_of_;  // by both names of a directory added with its real path
 };
 
 // The entry of `entries` (one directory's listing) named `name`, or null.

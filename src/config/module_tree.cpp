@@ -801,6 +801,12 @@ public:
         look.policy = policy;
         look.opened = under_root(dir);
         look.where = ScanRealPaths::instance().find(options_.scan_id, look.opened);
+        if (!look.where && options_.listings != nullptr) {
+            // A directory the scan listed: its real path without asking.
+            const std::string cwd = look.opened.starts_with('/') ? std::string() : working_directory();
+            look.where = options_.listings->real_path_of(cwd.empty() ? look.opened : cwd + "/" + look.opened);
+            if (look.where) ScanRealPaths::instance().add(options_.scan_id, look.opened, *look.where);
+        }
         if (!look.where) {
             if (!look.handle.open(look.opened)) return false;
             look.where = look.handle.real_path();

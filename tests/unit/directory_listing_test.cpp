@@ -77,3 +77,41 @@ TEST_CASE("a path that is no directory cannot be listed", "[directory-listing]")
     CHECK(list_directory_entries((s.path).string(), entries));
     CHECK(entries.size() == 1);
 }
+
+TEST_CASE("a listed directory's real path is found from the listings, \"..\" only where they show it",
+          "[directory-listing]") {
+    const ScratchDir s("tfsift-listing-real");
+    // The real tree: top/{a/b, c}, with top/link a link to top/a; the scan
+    // names top through a link of its own (named -> top).
+    const fs::path top = fs::canonical(s.path) / "top";
+    fs::create_directories(top / "a" / "b");
+    fs::create_directories(top / "c");
+    fs::create_directory_symlink(top / "a", top / "link");
+    const fs::path named = fs::canonical(s.path) / "named";
+    fs::create_directory_symlink(top, named);
+
+    // What a walk from `named` records: each directory it lists, by the name
+    // it reached it by and by its real path; links are not followed.
+    ScanListings listings;
+    for (const fs::path& below : {fs::path(), fs::path("a"), fs::path("a/b"), fs::path("c")}) {
+        std::vector<DirectoryEntry> entries;
+        REQUIRE(list_directory_entries((top / below).string(), entries));
+        const std::string by_name = below.empty() ? named.string() : (named / below).string();
+        const std::string real = below.empty() ? top.string() : (top / below).string();
+        listings.add(by_name, real, std::move(entries));
+    }
+
+    CHECK(listings.real_path_of((named / "a/b").string()) == (top / "a/b").string());
+    CHECK(listings.real_path_of((top / "a/b").string()) == (top / "a/b").string());
+    CHECK(listings.real_path_of(named.string() + "/a/b/../../c") == (top / "c").string());
+    CHECK(listings.real_path_of(named.string() + "/./a//b/..") == (top / "a").string());
+    // Up from the top: its parent was not listed, so the step is not taken.
+    CHECK_FALSE(listings.real_path_of(named.string() + "/..").has_value());
+    // Through a link: never listed, so nothing is known below or above it.
+    CHECK_FALSE(listings.real_path_of(named.string() + "/link/b").has_value());
+    CHECK_FALSE(listings.real_path_of(named.string() + "/link/../c").has_value());
+    // Not listed, relative, or empty: the caller asks the file system.
+    CHECK_FALSE(listings.real_path_of((named / "missing").string()).has_value());
+    CHECK_FALSE(listings.real_path_of("named/a").has_value());
+    CHECK_FALSE(listings.real_path_of("").has_value());
+}
