@@ -225,7 +225,10 @@ std::set<std::string> calls_of_directory(const std::string& base, const OpenDire
                                          std::map<std::string, FileCalls>* memo, std::size_t& files_read) {
     std::set<std::string> out;
     std::set<std::string> seen;
-    DirectoryFileReader reader(opened, policy);
+    // The scan walks from a real path and follows no link, so a directory
+    // it reaches inside the root is its own real path: not asked again.
+    DirectoryFileReader reader(opened, policy,
+                               real_path_inside(base, policy.root) ? std::optional<std::string>(base) : std::nullopt);
     bool worked_out = false;
     for (const auto& name : files) {
         for (auto& target : calls_of_file(base, name, reader, memo, seen, files_read, worked_out)) {
