@@ -277,21 +277,38 @@ int run_lint(const LintOptions& options) {
     if (options.add_ignore) request.add_ignore_reason = options.ignore_reason;
     request.write_baseline_file = options.write_baseline;
     request.baseline_file = options.baseline;
-    request.on_message = [&options](lint::MessageKind kind, const std::string& text) {
+    // Notices come by the thousand (a module not loaded, per call): they
+    // are written together, before anything else that goes to stderr and
+    // before the run ends, rather than one write each.
+    std::string notices;
+    auto write_notices = [&notices] {
+        if (notices.empty()) return;
+        (void)std::fwrite(notices.data(), 1, notices.size(), stderr);
+        notices.clear();
+    };
+    request.on_message = [&options, &notices, &write_notices](lint::MessageKind kind, const std::string& text) {
         switch (kind) {
             case lint::MessageKind::error:
             case lint::MessageKind::warning:
             case lint::MessageKind::lock_repair:
+                write_notices();
                 fmt::print(stderr, "{}\n", report::escape_control_characters(text));
                 break;
             case lint::MessageKind::fix_summary:
             case lint::MessageKind::fix_applied:
-            case lint::MessageKind::notice:
+                write_notices();
                 if (!options.quiet) fmt::print(stderr, "{}\n", report::escape_control_characters(text));
+                break;
+            case lint::MessageKind::notice:
+                if (options.quiet) break;
+                notices += report::escape_control_characters(text);
+                notices += '\n';
+                if (notices.size() >= std::size_t{64} << 10) write_notices();
                 break;
         }
     };
     lint::LintResult result = lint::run_session(request);
+    write_notices();
     if (!result.completed) return exit_failure;
     const lint::Findings& findings = result.findings;
     if (options.diff) return print_fix_diff(findings, options);
