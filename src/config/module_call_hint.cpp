@@ -84,19 +84,25 @@ bool may_declare_module_calls(std::string_view text, FileSyntax syntax) {
 std::size_t last_module_block_start(std::string_view text) { return module_block_start(text, true); }
 
 bool may_name_local_source(std::string_view text) {
-    if (text.find("./") != std::string_view::npos || text.find('\\') != std::string_view::npos ||
-        text.find("${") != std::string_view::npos || text.find("%{") != std::string_view::npos) {
-        return true;
-    }
-    // `source = local.path`: an expression, which may work out to one.
     constexpr std::string_view word = "source";
     for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+        if (at > 0 && joins_word(text[at - 1])) continue;  // `data_source`, `var.source`: another name
         std::size_t i = at + word.size();
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
         if (i >= text.size() || text[i] != '=') continue;
         ++i;
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-        if (i < text.size() && text[i] != '"' && text[i] != '\n' && text[i] != '\r') return true;
+        if (i >= text.size() || text[i] == '\n' || text[i] == '\r') continue;
+        // `source = local.path`: an expression, which may work out to one.
+        if (text[i] != '"') return true;
+        // A quoted source: a local path as written, or spelled by an escape
+        // or a template sequence before the closing quote.
+        const std::string_view rest = text.substr(i + 1);
+        if (rest.starts_with("./") || rest.starts_with("../")) return true;
+        for (std::size_t j = 0; j < rest.size() && rest[j] != '"' && rest[j] != '\n'; ++j) {
+            if (rest[j] == '\\') return true;
+            if ((rest[j] == '$' || rest[j] == '%') && j + 1 < rest.size() && rest[j + 1] == '{') return true;
+        }
     }
     return false;
 }

@@ -156,6 +156,14 @@ TEST_CASE("a local module source shows its bytes, an escape or a template", "[co
     CHECK(may_name_local_source("module \"a\" {\n  source = \"%{if true}.%{endif}/a\"\n}\n"));
     CHECK_FALSE(may_name_local_source("module \"a\" {\n  source = \"hashicorp/consul/aws\"\n}\n"));
     CHECK_FALSE(may_name_local_source("module \"a\" {\n  source = \"git::https://example.com/a.git\"\n}\n"));
+    CHECK(may_name_local_source("module \"a\" {\n  source = local.path\n}\n"));
+    CHECK(may_name_local_source("module \"a\" { source = \"./a\" }\n"));
+    // What other arguments and other places hold does not count.
+    CHECK_FALSE(may_name_local_source("module \"a\" {\n  source = \"hashicorp/consul/aws\"\n  files = \"./x\"\n}\n"));
+    CHECK_FALSE(
+        may_name_local_source("module \"a\" {\n  source = \"hashicorp/consul/aws\"\n  name = \"${var.n}\"\n}\n"));
+    CHECK_FALSE(may_name_local_source("data \"archive_file\" \"a\" {\n  source_dir = \"./lambda\"\n}\n"));
+    CHECK_FALSE(may_name_local_source("locals {\n  data_source = var.x\n}\n# see ./README\n"));
 }
 
 // On every native file of the corpus, the rule fixtures and the upstream
@@ -177,6 +185,8 @@ TEST_CASE("no file passed over for local sources calls a local module", "[config
             INFO(path << ": module " << call.name);
             CHECK_FALSE(
                 (call.source && call.source->value && tfsift::config::is_local_module_source(*call.source->value)));
+            // Nor a source worked out from variables (calls_of_directory).
+            CHECK_FALSE(call.dynamic_source.has_value());
         }
     });
     CHECK(passed_over > with_calls / 4);

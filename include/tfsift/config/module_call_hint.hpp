@@ -29,10 +29,12 @@ bool may_declare_module_calls(std::string_view text, FileSyntax syntax);
 std::size_t last_module_block_start(std::string_view text);
 
 // False only when no module call in native-syntax `text` can have a local
-// source (one that starts with `./` or `../`): as a constant such a source
-// shows those bytes, unless an escape sequence (a backslash) or a template
-// sequence (`${`, `%{`) spells them; and a source written as an expression
-// (`source = local.path`, worked out statically) may work out to one.
+// source (one that starts with `./` or `../`), judged by each `source =`
+// in the text: as a constant such a source starts with those bytes after
+// its opening quote, unless an escape sequence (a backslash) or a template
+// sequence (`${`, `%{`) before its closing quote spells them; and a source
+// written as an expression (`source = local.path`, worked out statically)
+// may work out to one.
 bool may_name_local_source(std::string_view text);
 
 }  // namespace tfsift::config
