@@ -93,18 +93,23 @@ private:
 
 namespace {
 
-// Counts `e` and the nodes below it by kind.
+// Counts `e` and the nodes below it by kind, literals left out.
 void count_nodes(const hcl::Expr& e, std::array<std::uint32_t, ExpressionIndex::kinds + 1>& counts) {
     ++counts[static_cast<std::size_t>(e.kind) + 1];
-    hcl::for_each_child(e, [&counts](const hcl::Expr& child) { count_nodes(child, counts); });
+    hcl::for_each_child(e, [&counts](const hcl::Expr& child) {
+        if (child.kind != hcl::ExprKind::literal) count_nodes(child, counts);
+    });
 }
 
 // Puts `e` and the nodes below it, parents first, then children in source
-// order, at the next free place of their kind (`next`, by kind).
+// order, at the next free place of their kind (`next`, by kind), literals
+// left out.
 void place_nodes(const hcl::Expr& e, std::uint32_t root, std::array<std::uint32_t, ExpressionIndex::kinds + 1>& next,
                  std::vector<WrittenNode>& nodes) {
     nodes[next[static_cast<std::size_t>(e.kind)]++] = WrittenNode{&e, root};
-    hcl::for_each_child(e, [root, &next, &nodes](const hcl::Expr& child) { place_nodes(child, root, next, nodes); });
+    hcl::for_each_child(e, [root, &next, &nodes](const hcl::Expr& child) {
+        if (child.kind != hcl::ExprKind::literal) place_nodes(child, root, next, nodes);
+    });
 }
 
 }  // namespace
@@ -116,12 +121,16 @@ ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
     // its place in one allocation of the exact size. A module's nodes are
     // never held twice (a walk into growing lists, then a copy, held a
     // module of 2.6 MB's nodes twice and its lists' slack besides).
-    for (const auto& r : roots_) count_nodes(*r.expr, starts_);
+    for (const auto& r : roots_) {
+        if (r.expr->kind != hcl::ExprKind::literal) count_nodes(*r.expr, starts_);
+    }
     for (std::size_t k = 0; k < kinds; ++k) starts_[k + 1] += starts_[k];
     nodes_.resize(starts_[kinds]);
     std::array<std::uint32_t, kinds + 1> next = starts_;
-    for (std::size_t i = 0; i < roots_.size(); ++i)
-        place_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i), next, nodes_);
+    for (std::size_t i = 0; i < roots_.size(); ++i) {
+        if (roots_[i].expr->kind != hcl::ExprKind::literal)
+            place_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i), next, nodes_);
+    }
 }
 
 std::shared_ptr<const ExpressionIndex> expression_index(const LintContext& ctx) {

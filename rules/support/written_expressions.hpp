@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -58,7 +59,10 @@ public:
     [[nodiscard]] const WrittenExpression& root_of(const WrittenNode& n) const { return roots_[n.root]; }
     // The nodes of one kind, of every expression: in the order of their
     // expressions, and within one, parents first, then source order.
+    // Literals, the most numerous nodes and of no interest to the rules, are
+    // not listed.
     [[nodiscard]] std::span<const WrittenNode> nodes(hcl::ExprKind kind) const {
+        if (kind == hcl::ExprKind::literal) throw std::logic_error("literals are not in the expression index");
         const auto k = static_cast<std::size_t>(kind);
         return std::span<const WrittenNode>(nodes_).subspan(starts_[k], starts_[k + 1] - starts_[k]);
     }
