@@ -93,11 +93,23 @@ private:
 
 namespace {
 
+// Whether `e` has no children: it is counted and placed where it is met,
+// without a call of its own (after its earlier siblings' nodes, as a call
+// would place it).
+bool childless(const hcl::Expr& e) {
+    return e.kind == hcl::ExprKind::scope_traversal || e.kind == hcl::ExprKind::anon_symbol;
+}
+
 // Counts `e` and the nodes below it by kind, literals left out.
 void count_nodes(const hcl::Expr& e, std::array<std::uint32_t, ExpressionIndex::kinds + 1>& counts) {
     ++counts[static_cast<std::size_t>(e.kind) + 1];
     hcl::for_each_child(e, [&counts](const hcl::Expr& child) {
-        if (child.kind != hcl::ExprKind::literal) count_nodes(child, counts);
+        if (child.kind == hcl::ExprKind::literal) return;
+        if (childless(child)) {
+            ++counts[static_cast<std::size_t>(child.kind) + 1];
+        } else {
+            count_nodes(child, counts);
+        }
     });
 }
 
@@ -108,7 +120,12 @@ void place_nodes(const hcl::Expr& e, std::uint32_t root, std::array<std::uint32_
                  std::vector<WrittenNode>& nodes) {
     nodes[next[static_cast<std::size_t>(e.kind)]++] = WrittenNode{&e, root};
     hcl::for_each_child(e, [root, &next, &nodes](const hcl::Expr& child) {
-        if (child.kind != hcl::ExprKind::literal) place_nodes(child, root, next, nodes);
+        if (child.kind == hcl::ExprKind::literal) return;
+        if (childless(child)) {
+            nodes[next[static_cast<std::size_t>(child.kind)]++] = WrittenNode{&child, root};
+        } else {
+            place_nodes(child, root, next, nodes);
+        }
     });
 }
 
