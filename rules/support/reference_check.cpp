@@ -344,40 +344,45 @@ private:
         type_access(t, 1, variables_[at]->constraint_type);
     }
 
-    void type_access(const ScopeTraversalExpr& t, std::size_t from, cty::Type type) {
+    void type_access(const ScopeTraversalExpr& t, std::size_t from, const cty::Type& declared) {
         // try() and can() catch what evaluation finds wrong with a value.
         if (guarded_.count(&t) != 0) return;
+        // Followed by pointer: the types belong to the declaration, and a
+        // copy of one at each step would update its shared count twice.
+        const cty::Type* type = &declared;
         for (std::size_t i = from; i < t.steps.size(); ++i) {
             const TraversalStep& s = t.steps[i];
-            if (type.is_dynamic()) return;
+            if (type->is_dynamic()) return;
             if (is_attr(s)) {
-                if (type.is_primitive()) {
+                if (type->is_primitive()) {
                     invalid(
                         "Unsupported attribute",
-                        fmt::format("Can't access attributes on a primitive-typed value ({}).", type.friendly_name()),
+                        fmt::format("Can't access attributes on a primitive-typed value ({}).", type->friendly_name()),
                         s.range);
                     return;
                 }
-                if (type.is_object()) {
-                    if (!type.has_attribute(step_name(s))) {
+                if (type->is_object()) {
+                    const auto& attributes = type->attributes();
+                    const auto it = attributes.find(step_name(s));
+                    if (it == attributes.end()) {
                         invalid(
                             "Unsupported attribute",
                             fmt::format("This object does not have an attribute named {}.", go_quoted(step_name(s))),
                             s.range);
                         return;
                     }
-                    type = type.attributes().find(step_name(s))->second;
+                    type = &it->second;
                     continue;
                 }
-                if (type.is_map()) {
-                    type = type.element();
+                if (type->is_map()) {
+                    type = &type->element();
                     continue;
                 }
                 return;  // lists, sets and tuples: left to hcl's finer messages
             }
             // An index.
-            if (type.is_list() || type.is_map()) {
-                type = type.element();
+            if (type->is_list() || type->is_map()) {
+                type = &type->element();
                 continue;
             }
             return;
