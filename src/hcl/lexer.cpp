@@ -322,6 +322,9 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
             return Tok::eof;
         }
         s = p_;
+        // One space before a token, the most common blank, passed over
+        // here rather than by a turn of this loop.
+        if (text_[s] == ' ' && s + 1 < n && text_[s + 1] != ' ' && text_[s + 1] != '\t') ++s;
         const char c = text_[s];
         const char d = s + 1 < n ? text_[s + 1] : '\0';
         switch (c) {
