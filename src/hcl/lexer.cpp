@@ -295,6 +295,9 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
                                            (std::uint64_t{1} << static_cast<unsigned>(Tok::template_seq_end)) |
                                            (std::uint64_t{1} << static_cast<unsigned>(Tok::eof));
     static_assert(static_cast<unsigned>(Tok::nil) < 64);
+    // The tokens listed after `eof` have something to report (see emit).
+    constexpr std::uint64_t stop_or_report =
+        mode_changes | (~std::uint64_t{0} << (static_cast<unsigned>(Tok::eof) + 1));
     for (;;) {
         std::size_t s = 0, e = 0;
         const Tok type = main_token(s, e);
@@ -302,9 +305,13 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
         t.range = range_of(s, e);
         t.type = type;
         p_ = e;
-        if (type > Tok::eof) [[unlikely]]
-            report(t);  // see emit
-        if (k == room || ((mode_changes >> static_cast<unsigned>(type)) & 1) != 0) return k;
+        // One test for the rare tokens: those that change the mode and
+        // those to report.
+        if (((stop_or_report >> static_cast<unsigned>(type)) & 1) != 0) [[unlikely]] {
+            if (type > Tok::eof) report(t);  // see emit
+            if (((mode_changes >> static_cast<unsigned>(type)) & 1) != 0) return k;
+        }
+        if (k == room) return k;
     }
 }
 
