@@ -284,7 +284,13 @@ private:
         return {t, i};
     }
 
-    Token peek() { return peek_index().first; }
+    // The remembered token is taken here, inline: a call to peek_index
+    // returns its pair through memory.
+    Token peek() {
+        if (peeked_in_ == mode_key(newlines_)) [[likely]]
+            return peek_tok_;
+        return peek_index().first;
+    }
 
     Token read() {
         auto [t, i] = peek_index();
