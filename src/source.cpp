@@ -62,7 +62,7 @@ std::shared_ptr<const SourceFile> SourceFile::read(const std::string& path) {
 
 void SourceFile::index_lines() const {
     // Rules on several threads may ask for lines of the same file.
-    std::call_once(lines_indexed_, [this] {
+    lines_indexed_.run([this] {
         line_starts_.push_back(0);
         const char* end = data_ + size_;
         for (const char* p = data_; p < end;) {
@@ -148,7 +148,7 @@ std::uint32_t SourceFile::line_begin(std::uint32_t line) const {
 
 void SourceFile::index_columns() const {
     index_lines();
-    std::call_once(columns_indexed_, [this] {
+    columns_indexed_.run([this] {
         const std::string_view all = text();
         for (std::uint32_t line = 1; line <= line_starts_.size(); ++line) {
             const std::size_t begin = line_begin(line);

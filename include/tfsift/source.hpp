@@ -3,10 +3,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tfsift/once.hpp"
 
 namespace tfsift {
 
@@ -102,7 +103,7 @@ private:
     char* data_ = nullptr;
     std::size_t size_ = 0;
     mutable std::vector<std::uint32_t> line_starts_;  // built on first use
-    mutable std::once_flag lines_indexed_;
+    mutable Once lines_indexed_;
     // A grapheme count saved within a long line: the counter's state at
     // `byte`, having counted from the start of the line.
     struct ColumnCheckpoint {
@@ -113,7 +114,7 @@ private:
         std::uint32_t utf16 = 0;  // UTF-16 code units from the line's first byte
     };
     mutable std::vector<ColumnCheckpoint> column_checkpoints_;  // sorted by byte, built on first use
-    mutable std::once_flag columns_indexed_;
+    mutable Once columns_indexed_;
 };
 
 // Counts the extended grapheme clusters in a UTF-8 string (invalid bytes

@@ -17,6 +17,7 @@
 #include "tfsift/net/network_config.hpp"
 #include "tfsift/net/service_discovery.hpp"
 #include "tfsift/net/url.hpp"
+#include "tfsift/once.hpp"
 #include "tfsift/online/git_fetcher.hpp"
 #include "tfsift/online/module_cache.hpp"
 
@@ -63,7 +64,8 @@ std::optional<std::string> meta_terraform_get(const std::string& html) {
                 if (close == std::string::npos || close > end) continue;
                 std::string value = html.substr(start, close - start);
                 // the few HTML entities a URL uses
-                for (auto [entity, ch] : {std::pair{"&amp;", "&"}, std::pair{"&quot;", "\""}, std::pair{"&#39;", "'"}}) {
+                for (auto [entity, ch] :
+                     {std::pair{"&amp;", "&"}, std::pair{"&quot;", "\""}, std::pair{"&#39;", "'"}}) {
                     std::size_t at = 0;
                     while ((at = value.find(entity, at)) != std::string::npos) {
                         value.replace(at, std::string_view(entity).size(), ch);
@@ -87,9 +89,7 @@ std::string with_query(const std::string& url, std::string_view param) {
     return base;
 }
 
-bool relative_location(std::string_view s) {
-    return s.starts_with("/") || s.starts_with("./") || s.starts_with("../");
-}
+bool relative_location(std::string_view s) { return s.starts_with("/") || s.starts_with("./") || s.starts_with("../"); }
 
 }  // namespace
 
@@ -106,7 +106,7 @@ struct ModuleFetcher::Impl {
     std::unique_ptr<net::ServiceDiscovery> discovery;
 
     struct Slot {
-        std::once_flag once;
+        Once once;
         ModuleFetchResult result;
     };
     std::mutex memo_mutex;
@@ -157,9 +157,10 @@ struct ModuleFetcher::Impl {
         r.status = ModuleFetchStatus::not_cached;
         r.host = pkg.display_host();
         r.summary = "Module not fetched";
-        r.detail = fmt::format("The module package \"{}\" is not in tfsift's module cache ({}) and this run may not "
-                               "use the network; run `tfsift fetch` (or lint with --online) to fetch it.",
-                               redact_url_credentials(pkg.package), cache.root().string());
+        r.detail = fmt::format(
+            "The module package \"{}\" is not in tfsift's module cache ({}) and this run may not "
+            "use the network; run `tfsift fetch` (or lint with --online) to fetch it.",
+            redact_url_credentials(pkg.package), cache.root().string());
         return r;
     }
 
@@ -217,7 +218,7 @@ struct ModuleFetcher::Impl {
         r.resolved = found.manifest.resolved;
         r.revision = !found.manifest.commit.empty()           ? found.manifest.commit
                      : !found.manifest.archive_sha256.empty() ? "sha256:" + found.manifest.archive_sha256
-                                                               : std::string();
+                                                              : std::string();
         r.fetched = fetched;
         std::error_code ec;
         if (!fs::is_directory(dir, ec)) {
@@ -304,9 +305,10 @@ struct ModuleFetcher::Impl {
         auto location = response.header("x-terraform-get");
         if (!location || location->empty()) location = meta_terraform_get(response.body);
         if (!location || location->empty()) {
-            error = fmt::format("{} is neither an archive nor a page naming a module location (no X-Terraform-Get "
-                                "header or terraform-get meta tag)",
-                                page.url);
+            error = fmt::format(
+                "{} is neither an archive nor a page naming a module location (no X-Terraform-Get "
+                "header or terraform-get meta tag)",
+                page.url);
             return std::nullopt;
         }
         if (relative_location(*location)) {
@@ -353,9 +355,10 @@ struct ModuleFetcher::Impl {
                                            pkg.package, host, list.error));
             }
             for (const auto& bad : list.ignored) {
-                warn(fmt::format("The registry at {} returned an invalid version string \"{}\" for module {}, "
-                                 "which tfsift ignored.",
-                                 host, bad, pkg.package));
+                warn(
+                    fmt::format("The registry at {} returned an invalid version string \"{}\" for module {}, "
+                                "which tfsift ignored.",
+                                host, bad, pkg.package));
             }
             auto choice = net::choose_module_version(constraint, list.versions);
             if (!choice.constraint_error.empty()) {
@@ -390,12 +393,12 @@ struct ModuleFetcher::Impl {
             m.location = where.location;
             auto loc = config::classify_package_location(where.location);
             if (loc.kind == ModulePackageKind::invalid || loc.kind == ModulePackageKind::unsupported) {
-                return fmt::format("the registry returned the source location \"{}\" for {} {}, which cannot be "
-                                   "used: {}",
-                                   where.location, pkg.package, version,
-                                   loc.kind == ModulePackageKind::invalid
-                                       ? std::string("must be a direct remote package address")
-                                       : loc.reason);
+                return fmt::format(
+                    "the registry returned the source location \"{}\" for {} {}, which cannot be "
+                    "used: {}",
+                    where.location, pkg.package, version,
+                    loc.kind == ModulePackageKind::invalid ? std::string("must be a direct remote package address")
+                                                           : loc.reason);
             }
             m.subdir = loc.subdir;
             return fill_from(loc, staging, m, 0);
@@ -517,9 +520,9 @@ struct ModuleFetcher::Impl {
                 r.status = ModuleFetchStatus::unsupported;
                 r.host = pkg.display_host();
                 r.summary = "Module source not fetched";
-                r.detail = fmt::format("tfsift does not fetch the module package \"{}\": {}.",
-                                       redact_url_credentials(pkg.package.empty() ? pkg.source : pkg.package),
-                                       pkg.reason);
+                r.detail =
+                    fmt::format("tfsift does not fetch the module package \"{}\": {}.",
+                                redact_url_credentials(pkg.package.empty() ? pkg.source : pkg.package), pkg.reason);
                 return r;
             }
             case ModulePackageKind::invalid: break;
@@ -549,7 +552,7 @@ ModuleFetchResult ModuleFetcher::fetch(const std::string& source, const std::str
         if (!entry) entry = std::make_shared<Impl::Slot>();
         slot = entry;
     }
-    std::call_once(slot->once, [&] {
+    slot->once.run([&] {
         if (impl_->cache.root().empty()) {
             slot->result = failure("", "No module cache",
                                    "tfsift has no module cache directory: set HOME, XDG_CACHE_HOME or "
