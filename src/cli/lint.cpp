@@ -279,36 +279,43 @@ int run_lint(const LintOptions& options) {
     request.baseline_file = options.baseline;
     // Notices come by the thousand (a module not loaded, per call): they
     // are written together, before anything else that goes to stderr and
-    // before the run ends, rather than one write each.
-    std::string notices;
-    auto write_notices = [&notices] {
-        if (notices.empty()) return;
-        (void)std::fwrite(notices.data(), 1, notices.size(), stderr);
-        notices.clear();
-    };
-    request.on_message = [&options, &notices, &write_notices](lint::MessageKind kind, const std::string& text) {
+    // before the run ends (also when it ends in an exception), rather than
+    // one write each.
+    struct NoticeBuffer {
+        std::string text;
+        void flush() {
+            if (text.empty()) return;
+            (void)std::fwrite(text.data(), 1, text.size(), stderr);
+            text.clear();
+        }
+        NoticeBuffer() = default;
+        NoticeBuffer(const NoticeBuffer&) = delete;
+        NoticeBuffer& operator=(const NoticeBuffer&) = delete;
+        ~NoticeBuffer() { flush(); }
+    } notices;
+    request.on_message = [&options, &notices](lint::MessageKind kind, const std::string& text) {
         switch (kind) {
             case lint::MessageKind::error:
             case lint::MessageKind::warning:
             case lint::MessageKind::lock_repair:
-                write_notices();
+                notices.flush();
                 fmt::print(stderr, "{}\n", report::escape_control_characters(text));
                 break;
             case lint::MessageKind::fix_summary:
             case lint::MessageKind::fix_applied:
-                write_notices();
+                notices.flush();
                 if (!options.quiet) fmt::print(stderr, "{}\n", report::escape_control_characters(text));
                 break;
             case lint::MessageKind::notice:
                 if (options.quiet) break;
-                notices += report::escape_control_characters(text);
-                notices += '\n';
-                if (notices.size() >= std::size_t{64} << 10) write_notices();
+                notices.text += report::escape_control_characters(text);
+                notices.text += '\n';
+                if (notices.text.size() >= std::size_t{64} << 10) notices.flush();
                 break;
         }
     };
     lint::LintResult result = lint::run_session(request);
-    write_notices();
+    notices.flush();
     if (!result.completed) return exit_failure;
     const lint::Findings& findings = result.findings;
     if (options.diff) return print_fix_diff(findings, options);
