@@ -109,12 +109,6 @@ std::string real_root(const std::string& root) {
     return resolved;
 }
 
-bool is_within(const std::string& path, const std::string& root) {
-    if (root == "/") return true;
-    return path == root ||
-           (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
-}
-
 // Where a read's bytes go: a std::string (zeroed as it grows), or a block
 // of the tree space that a SourceFile then takes over as it is, neither
 // zeroed nor copied.
@@ -275,8 +269,8 @@ std::optional<std::string_view> overlaid_new_file(const std::string& path, const
     int error = 0;
     const auto dir = real_path(named.parent_path().empty() ? std::string(".") : named.parent_path().string(), error);
     if (!dir) return std::nullopt;
-    if (!policy.root.empty() && !policy.follow_external && !is_within(*dir, policy.root) &&
-        !is_within(*dir, real_root(policy.root))) {
+    if (!policy.root.empty() && !policy.follow_external && !lies_within(*dir, policy.root) &&
+        !lies_within(*dir, real_root(policy.root))) {
         return std::nullopt;
     }
     const auto it = policy.overlays->find((fs::path(*dir) / named.filename()).string());
@@ -342,9 +336,9 @@ FileContent read_into(const std::string& path, const ReadPolicy& policy, Buffer&
     auto outside_root = [&](const std::string& real) -> std::optional<FileContent> {
         // A real path has no links in it, so one inside the root as named
         // is inside it; only otherwise is the root itself resolved.
-        if (is_within(real, policy.root)) return std::nullopt;
+        if (lies_within(real, policy.root)) return std::nullopt;
         const std::string root = real_root(policy.root);
-        if (is_within(real, root)) return std::nullopt;
+        if (lies_within(real, root)) return std::nullopt;
         return failure(ReadFailure::outside_root,
                        fmt::format("{}{}: resolves to {}, outside the repository root {}; not read (the setting "
                                    "follow_external_symlinks = true, in a settings file given with --config, allows "
@@ -558,14 +552,20 @@ bool resolves_inside(const std::string& path, const std::string& root) {
     return real && real_path_inside(*real, root);
 }
 
+bool lies_within(const std::string& path, const std::string& dir) {
+    if (dir == "/") return true;
+    return path == dir ||
+           (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
+
 std::string in_terms_of_root(const std::string& path, const std::string& root) {
-    if (is_within(path, root)) return path;
+    if (lies_within(path, root)) return path;
     auto real = resolved_real_path(path);
-    return real && is_within(*real, root) ? *real : path;
+    return real && lies_within(*real, root) ? *real : path;
 }
 
 bool real_path_inside(const std::string& real, const std::string& root) {
-    return is_within(real, root) || is_within(real, real_root(root));
+    return lies_within(real, root) || lies_within(real, real_root(root));
 }
 
 }  // namespace tfsift

@@ -153,6 +153,10 @@ std::optional<std::string> resolved_real_path(const std::string& path);
 // the directory `root` (itself resolved).
 bool resolves_inside(const std::string& path, const std::string& root);
 
+// Whether `path` is the directory `dir` or lies below it, by their names
+// alone (both absolute and lexically normal; no link is resolved).
+bool lies_within(const std::string& path, const std::string& dir);
+
 // Whether `real`, a path without symbolic links in it (resolved_real_path's
 // answer), lies inside the directory `root` (itself resolved).
 bool real_path_inside(const std::string& real, const std::string& root);

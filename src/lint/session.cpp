@@ -402,12 +402,6 @@ struct LocalNames {
     std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
 };
 
-// Whether `path` is `dir` or lies below it (both absolute, lexically
-// normal), by their names alone.
-bool lies_within(const std::string& path, const std::string& dir) {
-    return path == dir || dir == "/" || (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
-}
-
 // The scan names directories by their real paths (below each target's
 // trusted root, itself a real path); a target named through a symbolic link
 // (`../shared/corpus` with `shared` a link) has its names put back in the
