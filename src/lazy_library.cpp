@@ -7,7 +7,7 @@
 namespace tfsift {
 
 void* LazyLibrary::function(const char* name) {
-    std::call_once(opened_, [&] {
+    opened_.run([&] {
         handle_ = ::dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
         if (handle_ == nullptr) {
             const char* why = ::dlerror();

@@ -17,10 +17,11 @@
 // direct call and the compiler checks it against the library's own header.
 #pragma once
 
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "tfsift/once.hpp"
 
 namespace tfsift {
 
@@ -43,7 +44,7 @@ public:
 private:
     const char* soname_;
     const char* needed_for_;
-    std::once_flag opened_;
+    Once opened_;
     void* handle_ = nullptr;
     std::string error_;
 };
