@@ -477,31 +477,103 @@ void for_each_expression(const config::LoadedModule& module, const SiteVisitor& 
     }
 }
 
+namespace {
+
+// Puts the children of `e` that may hold a call on `todo`, last first, so
+// that they are taken in source order (for_each_child's), without a list
+// of them in between. Literals, traversals and splat placeholders hold
+// none: most arguments and template parts are such and are not listed.
+void push_children(const hcl::Expr& e, std::vector<const hcl::Expr*>& todo) {
+    using hcl::ExprKind;
+    auto push = [&todo](const hcl::Expr* c) {
+        if (c->kind != ExprKind::literal && c->kind != ExprKind::scope_traversal && c->kind != ExprKind::anon_symbol)
+            todo.push_back(c);
+    };
+    auto push_reversed = [&push](hcl::PackedSpan<hcl::Ref<hcl::Expr>> list) {
+        for (std::size_t i = list.size(); i-- > 0;) push(list[i]);
+    };
+    switch (e.kind) {
+        case ExprKind::literal:
+        case ExprKind::scope_traversal:
+        case ExprKind::anon_symbol:
+        case ExprKind::function_call: return;  // the caller takes a call's arguments
+        case ExprKind::template_: push_reversed(hcl::as<hcl::TemplateExpr>(e).parts); return;
+        case ExprKind::template_wrap: push(hcl::as<hcl::TemplateWrapExpr>(e).wrapped); return;
+        case ExprKind::template_join: push(hcl::as<hcl::TemplateJoinExpr>(e).tuple); return;
+        case ExprKind::relative_traversal: push(hcl::as<hcl::RelativeTraversalExpr>(e).source); return;
+        case ExprKind::conditional: {
+            const auto& c = hcl::as<hcl::ConditionalExpr>(e);
+            push(c.false_result);
+            push(c.true_result);
+            push(c.condition);
+            return;
+        }
+        case ExprKind::binary_op: {
+            const auto& b = hcl::as<hcl::BinaryOpExpr>(e);
+            push(b.rhs);
+            push(b.lhs);
+            return;
+        }
+        case ExprKind::unary_op: push(hcl::as<hcl::UnaryOpExpr>(e).operand); return;
+        case ExprKind::tuple: push_reversed(hcl::as<hcl::TupleExpr>(e).items); return;
+        case ExprKind::object: {
+            const auto& items = hcl::as<hcl::ObjectExpr>(e).items;
+            for (std::size_t i = items.size(); i-- > 0;) {
+                push(items[i].value);
+                push(items[i].key);
+            }
+            return;
+        }
+        case ExprKind::object_key: push(hcl::as<hcl::ObjectKeyExpr>(e).wrapped); return;
+        case ExprKind::for_: {
+            const auto& x = hcl::as<hcl::ForExpr>(e);
+            if (x.condition) push(x.condition);
+            push(x.value_expr);
+            if (x.key_expr) push(x.key_expr);
+            push(x.collection);
+            return;
+        }
+        case ExprKind::index: {
+            const auto& x = hcl::as<hcl::IndexExpr>(e);
+            push(x.key);
+            push(x.collection);
+            return;
+        }
+        case ExprKind::splat: {
+            const auto& x = hcl::as<hcl::SplatExpr>(e);
+            push(x.each);
+            push(x.source);
+            return;
+        }
+        case ExprKind::parentheses: push(hcl::as<hcl::ParenthesesExpr>(e).inner); return;
+    }
+}
+
+}  // namespace
+
 std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr) {
     std::vector<const hcl::FunctionCallExpr*> out;
-    // The rules ask this of most expressions they visit: the work lists are
+    // The rules ask this of most expressions they visit: the work list is
     // the thread's own and kept between walks, which run to their end
     // without calling out.
     thread_local std::vector<const hcl::Expr*> todo;
-    thread_local std::vector<const hcl::Expr*> children;
     todo.clear();
     todo.push_back(&expr);
     while (!todo.empty()) {
         const hcl::Expr* e = todo.back();
         todo.pop_back();
-        if (e->kind == hcl::ExprKind::function_call) {
-            const auto& call = hcl::as<hcl::FunctionCallExpr>(*e);
-            out.push_back(&call);
-            const bool is_convert = call.name == "convert" || call.name == "core::convert";
-            for (std::size_t i = call.args.size(); i-- > 0;) {
-                if (is_convert && i == 1) continue;
-                todo.push_back(call.args[i].get());
-            }
+        if (e->kind != hcl::ExprKind::function_call) {
+            push_children(*e, todo);
             continue;
         }
-        children.clear();
-        hcl::for_each_child(*e, [](const hcl::Expr& c) { children.push_back(&c); });
-        for (auto it = children.rbegin(); it != children.rend(); ++it) todo.push_back(*it);
+        const auto& call = hcl::as<hcl::FunctionCallExpr>(*e);
+        out.push_back(&call);
+        const bool is_convert = call.name == "convert" || call.name == "core::convert";
+        for (std::size_t i = call.args.size(); i-- > 0;) {
+            if (is_convert && i == 1) continue;
+            const hcl::Expr* arg = call.args[i];
+            if (arg->kind != hcl::ExprKind::literal && arg->kind != hcl::ExprKind::scope_traversal) todo.push_back(arg);
+        }
     }
     return out;
 }
