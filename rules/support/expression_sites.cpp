@@ -29,9 +29,10 @@ public:
         scope.block = &b;
         const std::string_view type = b.type;
         if (type == "resource" || type == "data" || type == "ephemeral" || type == "module" || type == "action") {
-            scope.count = attribute(b.body, "count") != nullptr;
-            scope.for_each = attribute(b.body, "for_each") != nullptr;
-            repetition_after_merge(b, scope);
+            if (!repetition_after_merge(b, scope)) {
+                scope.count = attribute(b.body, "count") != nullptr;
+                scope.for_each = attribute(b.body, "for_each") != nullptr;
+            }
             resource_body(b.body, scope, type == "module");
         } else if (type == "locals") {
             for (const hcl::Attribute& a : b.body.attributes) value(a, scope);
@@ -79,24 +80,30 @@ public:
 
 private:
     // An override file's block takes count and for_each from the block it
-    // overrides (and may replace them): the merged module knows.
-    void repetition_after_merge(const hcl::Block& b, ExpressionScope& scope) const {
+    // overrides (and may replace them): the merged module knows. Whether it
+    // knows the block (else the block's own arguments tell).
+    bool repetition_after_merge(const hcl::Block& b, ExpressionScope& scope) {
         const std::string_view type = b.type;
-        auto label = [&b](std::size_t i) { return std::string(std::string_view(b.labels[i].value)); };
+        // The key is made in one string kept across blocks.
+        std::string& key = key_;
         if ((type == "resource" || type == "data") && b.labels.size() == 2) {
             const auto& map = type == "resource" ? module_.module->resources : module_.module->data;
-            auto it = map.find(label(0) + "." + label(1));
-            if (it != map.end()) {
-                scope.count = it->second.count.has_value();
-                scope.for_each = it->second.for_each.has_value();
-            }
-        } else if (type == "module" && b.labels.size() == 1) {
-            auto it = module_.module->module_calls.find(label(0));
-            if (it != module_.module->module_calls.end()) {
-                scope.count = it->second.count.has_value();
-                scope.for_each = it->second.for_each.has_value();
-            }
+            key.assign(std::string_view(b.labels[0].value)).append(1, '.').append(std::string_view(b.labels[1].value));
+            auto it = map.find(key);
+            if (it == map.end()) return false;
+            scope.count = it->second.count.has_value();
+            scope.for_each = it->second.for_each.has_value();
+            return true;
         }
+        if (type == "module" && b.labels.size() == 1) {
+            key.assign(std::string_view(b.labels[0].value));
+            auto it = module_.module->module_calls.find(key);
+            if (it == module_.module->module_calls.end()) return false;
+            scope.count = it->second.count.has_value();
+            scope.for_each = it->second.for_each.has_value();
+            return true;
+        }
+        return false;
     }
 
     void site(const hcl::Attribute& a, const ExpressionScope& scope, SiteRole role) {
@@ -196,6 +203,7 @@ private:
     const config::LoadedModule& module_;
     const config::ModuleFile& file_;
     const SiteVisitor& visit_;
+    std::string key_;  // TYPE.NAME of the block whose repetition is looked up
 };
 
 // The same walk over a `.tf.json` file. A block is a JSON object (or an
