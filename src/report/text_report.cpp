@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
@@ -278,12 +279,15 @@ std::string summary_line(const ReportInput& input) {
     const std::size_t scanned = input.files_scanned;
     if (total == 0) return fmt::format("No findings in {} file{}.", scanned, scanned == 1 ? "" : "s");
     std::size_t counts[3] = {0, 0, 0};
-    std::set<std::string_view> files;
+    // The files by path (one path may be read more than once, as more than
+    // one SourceFile), each SourceFile's path looked at once.
+    std::unordered_set<const SourceFile*> seen;
+    std::unordered_set<std::string_view> files;
     std::size_t safe = 0;
     std::size_t unsafe = 0;
     for (const lint::Finding& f : input.findings) {
         ++counts[static_cast<int>(f.severity)];
-        files.insert(f.file->path());
+        if (seen.insert(f.file.get()).second) files.insert(f.file->path());
         if (f.fix) ++(f.fix->applicability == lint::Applicability::safe ? safe : unsafe);
     }
     std::string line =
@@ -298,9 +302,12 @@ std::string summary_line(const ReportInput& input) {
 }
 
 std::string rules_explained_line(const ReportInput& input) {
-    std::set<std::string_view> seen;
-    for (const lint::Finding& f : input.findings) seen.insert(f.rule_id);
-    if (seen.empty()) return {};
+    // A few dozen rules among thousands of findings: hashed, then sorted.
+    std::unordered_set<std::string_view> ids;
+    for (const lint::Finding& f : input.findings) ids.insert(f.rule_id);
+    if (ids.empty()) return {};
+    std::vector<std::string_view> seen(ids.begin(), ids.end());
+    std::sort(seen.begin(), seen.end());
     std::string line = "`tfsift rule ID` explains ";
     bool first = true;
     for (std::string_view id : seen) {
