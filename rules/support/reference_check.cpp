@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "expression_sites.hpp"
+#include "name_hash.hpp"
 #include "name_suggestion.hpp"
 #include "tfsift/config/decode.hpp"
 #include "tfsift/hcl/references.hpp"
@@ -81,7 +82,7 @@ public:
 
 private:
     static constexpr std::uint32_t empty = static_cast<std::uint32_t>(-1);
-    static std::size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+    static std::size_t hash(std::string_view s) { return NameHash{}(s); }
 
     const std::vector<std::string_view>* names_ = nullptr;
     std::vector<std::uint32_t> slots_;  // indices into *names_, `empty` where none
