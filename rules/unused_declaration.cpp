@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include <fmt/core.h>
 
 #include "support/factories.hpp"
+#include "support/name_hash.hpp"
 #include "support/written_expressions.hpp"
 #include "tfsift/lint/context.hpp"
 
@@ -22,8 +22,8 @@ namespace {
 // The names as written in the module's expressions (views into its
 // sources, which outlive the check).
 struct Used {
-    std::unordered_set<std::string_view> variables;
-    std::unordered_set<std::string_view> locals;
+    NameSet variables;
+    NameSet locals;
     std::set<std::pair<std::string_view, std::string_view>> data;  // TYPE, NAME
 };
 
@@ -36,8 +36,11 @@ std::string_view attr_step(const hcl::ScopeTraversalExpr& t, std::size_t i) {
 Used used_in(const LintContext& ctx) {
     Used used;
     const auto index = written::expression_index(ctx);
-    // Names are inserted, not emplaced: insert looks the name up first,
-    // where emplace makes (and frees) a node for every reference.
+    // Mostly the declared names are what is used.
+    if (ctx.tree != nullptr && ctx.tree->root != nullptr) {
+        used.variables.reserve(ctx.module().module->variables.size());
+        used.locals.reserve(ctx.module().module->locals.size());
+    }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
         const auto& t = hcl::as<hcl::ScopeTraversalExpr>(*node.expr);
         const std::string_view name = attr_step(t, 0);
@@ -121,11 +124,11 @@ void check(const LintContext& ctx, FindingSink& sink) {
         return *ranges;
     };
     for (const auto& [name, v] : m.variables) {
-        if (used.variables.count(name) != 0) continue;
+        if (used.variables.contains(name)) continue;
         report(ctx, sink, declared(), v.origin, false, fmt::format("variable \"{}\" is declared but not used", name));
     }
     for (const auto& [name, l] : m.locals) {
-        if (used.locals.count(name) != 0) continue;
+        if (used.locals.contains(name)) continue;
         report(ctx, sink, declared(), l.expr.origin(), true,
                fmt::format("local value \"{}\" is defined but not used", name));
     }

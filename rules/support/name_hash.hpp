@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 namespace tfsift::lint {
 
@@ -34,6 +35,67 @@ struct NameHash {
         h ^= h >> 29;
         return static_cast<std::size_t>(h);
     }
+};
+
+// A set of names, in one array probed in order from each name's hash:
+// adding a name present already allocates nothing, and a new one takes a
+// slot rather than a node of its own. The names are views that must outlive
+// the set.
+class NameSet {
+public:
+    // Adds `name`; whether it was not there yet.
+    bool insert(std::string_view name) {
+        if ((size_ + 1) * 2 > slots_.size()) grow();
+        std::string_view& slot = find_slot(name);
+        if (slot.data() != nullptr) return false;
+        slot = name.data() != nullptr ? name : std::string_view("", 0);
+        ++size_;
+        return true;
+    }
+
+    [[nodiscard]] bool contains(std::string_view name) const {
+        if (slots_.empty()) return false;
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash(name) & mask;; at = (at + 1) & mask) {
+            const std::string_view slot = slots_[at];
+            if (slot.data() == nullptr) return false;
+            if (slot == name) return true;
+        }
+    }
+
+    [[nodiscard]] std::size_t size() const { return size_; }
+
+    // Room for `count` names without growing (on an empty set).
+    void reserve(std::size_t count) {
+        if (size_ != 0) return;
+        std::size_t slots = 16;
+        while (slots < count * 2) slots *= 2;
+        if (slots > slots_.size()) slots_.assign(slots, std::string_view());
+    }
+
+private:
+    static std::size_t hash(std::string_view name) { return NameHash{}(name); }
+
+    // The slot that holds `name`, or the free one where it would go (a
+    // view with no data: no name is one).
+    std::string_view& find_slot(std::string_view name) {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash(name) & mask;; at = (at + 1) & mask) {
+            std::string_view& slot = slots_[at];
+            if (slot.data() == nullptr || slot == name) return slot;
+        }
+    }
+
+    void grow() {
+        std::vector<std::string_view> old = std::move(slots_);
+        slots_.assign(old.empty() ? 16 : old.size() * 2, std::string_view());
+        for (const std::string_view name : old) {
+            if (name.data() != nullptr) find_slot(name) = name;
+        }
+    }
+
+    std::vector<std::string_view> slots_;  // a power of two long, at most half full
+    std::size_t size_ = 0;
 };
 
 }  // namespace tfsift::lint
