@@ -181,10 +181,22 @@ private:
         const std::string_view text = site_->text->text();
         if (e.range.end.byte > text.size() || e.range.start.byte >= e.range.end.byte) return false;
         const std::string_view source = text.substr(e.range.start.byte, e.range.end.byte - e.range.start.byte);
-        // A call needs its parenthesis: one scan for it settles most
-        // expressions before the two searches for the names.
-        if (source.find('(') == std::string_view::npos) return false;
-        return source.find("try") != std::string_view::npos || source.find("can") != std::string_view::npos;
+        // A call is its name, then its parenthesis, with spaces or tabs
+        // between at most: each parenthesis is looked behind. A line break
+        // or the end of a comment before one leaves the name to the two
+        // searches of the whole text.
+        for (std::size_t open = source.find('('); open != std::string_view::npos; open = source.find('(', open + 1)) {
+            std::size_t end = open;
+            while (end > 0 && (source[end - 1] == ' ' || source[end - 1] == '\t')) --end;
+            if (end >= 3) {
+                const std::string_view name = source.substr(end - 3, 3);
+                if (name == "try" || name == "can") return true;
+            }
+            if (end > 0 && (source[end - 1] == '\n' || source[end - 1] == '\r' || source[end - 1] == '/')) {
+                return source.find("try") != std::string_view::npos || source.find("can") != std::string_view::npos;
+            }
+        }
+        return false;
     }
 
     // Remembers the traversals inside try() and can() calls of `e`.
