@@ -116,6 +116,25 @@ bool in_examples_or_tests(const LintContext& ctx) {
     return false;
 }
 
+// Where locate_site puts a requirement's site, as far as comparing sites
+// needs: the file and the start of the range, without the range's end (a
+// scan to the end of the line) or the related location (a message) that
+// only the site shown needs.
+struct SiteStart {
+    const config::RequirementSite* site = nullptr;
+    const SourceFile* file = nullptr;
+    Pos pos;
+};
+
+std::optional<SiteStart> site_start(const LintContext& ctx, const config::RequirementSite& site) {
+    if (!ctx.shared_source(site.origin.file)) return std::nullopt;
+    if (site.root_call.empty()) return SiteStart{&site, site.origin.file, site.origin.pos};
+    auto call = ctx.module().module->module_calls.find(site.root_call);
+    if (call == ctx.module().module->module_calls.end()) return std::nullopt;
+    if (!ctx.shared_source(call->second.origin.file)) return std::nullopt;
+    return SiteStart{&site, call->second.origin.file, call->second.origin.pos};
+}
+
 }  // namespace
 
 Rule lock_missing() {
@@ -191,19 +210,21 @@ provider "aws" {
         // terraform block, else its first file); the first requirement the
         // root module itself writes, else the first module call leading to
         // one, is shown beside it.
-        std::optional<SiteLocation> where;
+        std::optional<SiteStart> first;
         std::string names;
         for (const auto* req : required) {
             names += (names.empty() ? "" : ", ") + req->provider.for_display(ctx.engine);
             for (const auto& site : req->sites) {
-                auto loc = locate_site(ctx, site);
-                if (!loc) continue;
-                if (!where || loc->file->path() < where->file->path() ||
-                    (loc->file->path() == where->file->path() && loc->range.start.byte < where->range.start.byte)) {
-                    where = loc;
+                auto start = site_start(ctx, site);
+                if (!start) continue;
+                if (!first || start->file->path() < first->file->path() ||
+                    (start->file->path() == first->file->path() && start->pos.byte < first->pos.byte)) {
+                    first = start;
                 }
             }
         }
+        std::optional<SiteLocation> where;
+        if (first) where = locate_site(ctx, *first->site);
         const ModuleAnchor anchor = module_anchor(ctx);
         if (!where || !anchor.file) return;
         Finding f;
