@@ -42,36 +42,29 @@ CoreVersion version_of(std::vector<std::int64_t> segments) {
     return v;
 }
 
-// Candidate versions that meet the intersection if anything does: every
-// boundary, a version just above it, and zero. An intersection of intervals
-// (less some points) that is not empty holds its lower boundary or a version
-// just above it.
-std::vector<CoreVersion> candidates(const std::vector<const Entry*>& entries) {
-    std::vector<CoreVersion> out{version_of({0, 0, 0})};
+// Whether some version meets every entry. The candidates that meet the
+// intersection if anything does: every boundary, a version just above it,
+// and zero. An intersection of intervals (less some points) that is not
+// empty holds its lower boundary or a version just above it. Each is tried
+// as it is made: most trees are met by one of the first.
+bool satisfiable(const std::vector<const Entry*>& entries) {
+    auto meets_all = [&entries](const CoreVersion& v) {
+        for (const Entry* e : entries) {
+            if (!providers::core_constraints_allow(e->constraints, v)) return false;
+        }
+        return true;
+    };
+    if (meets_all(version_of({0, 0, 0}))) return true;
     for (const Entry* e : entries) {
         for (const auto& c : e->constraints) {
-            auto segs = c.version.segments;
-            out.push_back(version_of(segs));
+            const auto& segs = c.version.segments;
+            if (meets_all(version_of(segs))) return true;
             for (std::int64_t extra : {1, 2}) {
                 auto above = segs;
                 above.push_back(extra);
-                out.push_back(version_of(above));
+                if (meets_all(version_of(std::move(above)))) return true;
             }
         }
-    }
-    return out;
-}
-
-bool satisfiable(const std::vector<const Entry*>& entries) {
-    for (const auto& v : candidates(entries)) {
-        bool all = true;
-        for (const Entry* e : entries) {
-            if (!providers::core_constraints_allow(e->constraints, v)) {
-                all = false;
-                break;
-            }
-        }
-        if (all) return true;
     }
     return false;
 }
