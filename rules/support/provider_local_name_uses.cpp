@@ -80,6 +80,8 @@ std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& modul
         }
         uses.push_back(std::move(u));
     };
+    // One use per resource and provider block, most of them.
+    uses.reserve(m.resources.size() + m.data.size() + m.ephemeral.size() + m.actions.size() + m.providers.size());
     for (const auto& [key, r] : m.resources) add_resource(r);
     for (const auto& [key, r] : m.data) add_resource(r);
     for (const auto& [key, r] : m.ephemeral) add_resource(r);
