@@ -778,9 +778,9 @@ private:
         if (!dir.empty() && dir.front() == '/') return dir + "/";
         std::string raw = dir == "." ? options_.source_name_prefix : options_.source_name_prefix + dir + "/";
         if (options_.source_name_prefix.empty() || !(dir == ".." || dir.starts_with("../"))) return raw;
-        const fs::path normal = fs::path(options_.source_name_prefix + dir).lexically_normal();
-        std::string out = normal.generic_string();
-        while (!out.empty() && out.back() == '/') out.pop_back();
+        // Go's path.Clean gives lexically_normal's answer here (a relative
+        // path, its trailing slash dropped) without a path object.
+        std::string out = clean_path(options_.source_name_prefix + dir);
         const std::string name = out.empty() ? std::string(".") : out;
         auto named = ScanRealPaths::instance().find(options_.scan_id, name);
         if (!named) {
