@@ -131,7 +131,26 @@ void place_nodes(const hcl::Expr& e, std::uint32_t root, std::array<std::uint32_
 
 }  // namespace
 
+namespace {
+
+// How many attributes a body holds, nested blocks' included: the roots of a
+// native file.
+std::size_t attributes_in(const hcl::Body& body) {
+    std::size_t n = body.attributes.size();
+    for (const auto& b : body.blocks) n += attributes_in(b.body);
+    return n;
+}
+
+}  // namespace
+
 ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
+    // The roots are counted first (JSON files' strings aside): a module of
+    // thousands of expressions is not moved at each growth of the list.
+    std::size_t native_roots = 0;
+    for (const config::ModuleFile& file : module.files) {
+        if (file.parsed->native && file.parsed->native->body) native_roots += attributes_in(*file.parsed->native->body);
+    }
+    roots_.reserve(native_roots);
     IndexBuilder builder(roots_, json_strings_);
     for (const config::ModuleFile& file : module.files) builder.file(file);
     // Two walks: one counts the nodes of each kind, the other puts each in
