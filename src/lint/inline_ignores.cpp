@@ -11,6 +11,7 @@ namespace {
 
 constexpr std::string_view marker = "tfsift-ignore";
 constexpr std::string_view tflint_marker = "tflint-ignore";
+static_assert(marker.size() == tflint_marker.size());
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
@@ -19,18 +20,39 @@ bool is_id_char(char c) {
            c == '.';
 }
 
+// Where the text of a line comment starts, after its sign and spaces, or
+// npos for a block comment (never an ignore comment).
+std::size_t comment_text_start(std::string_view text, hcl::CommentStyle style) {
+    std::size_t i = 0;
+    if (style == hcl::CommentStyle::hash) {
+        i = 1;
+    } else if (style == hcl::CommentStyle::slashes) {
+        i = 2;
+    } else {
+        return std::string_view::npos;
+    }
+    while (i < text.size() && is_space(text[i])) ++i;
+    return i;
+}
+
+// Whether the comment may be an ignore comment: its text starts with
+// "tfsift-ignore" or "tflint-ignore". Most comments are prose, told apart
+// by this before anything is made for them.
+bool may_be_ignore(const SourceFile& src, const hcl::Comment& c) {
+    const std::string_view text = src.text().substr(c.range.start.byte, c.range.end.byte - c.range.start.byte);
+    const std::size_t i = comment_text_start(text, c.style);
+    if (i == std::string_view::npos) return false;
+    const std::string_view rest = text.substr(i);
+    // Both markers start "tf": a byte compared settles nearly every comment.
+    if (rest.size() < marker.size() || rest[0] != 't' || rest[1] != 'f') return false;
+    return rest.starts_with(marker) || rest.starts_with(tflint_marker);
+}
+
 // Parses one comment; returns false when it is not an ignore comment.
 bool parse_ignore(const SourceFile& src, const hcl::Comment& c, IgnoreComment& out) {
     std::string_view text = src.text().substr(c.range.start.byte, c.range.end.byte - c.range.start.byte);
-    std::size_t i = 0;
-    if (c.style == hcl::CommentStyle::hash) {
-        i = 1;
-    } else if (c.style == hcl::CommentStyle::slashes) {
-        i = 2;
-    } else {
-        return false;  // block comments are not ignore comments
-    }
-    while (i < text.size() && is_space(text[i])) ++i;
+    std::size_t i = comment_text_start(text, c.style);
+    if (i == std::string_view::npos) return false;  // block comments are not ignore comments
     if (text.substr(i, tflint_marker.size()) == tflint_marker) {
         out.from_tflint = true;
     } else if (text.substr(i, marker.size()) != marker) {
@@ -88,6 +110,7 @@ std::vector<IgnoreComment> find_ignore_comments(const hcl::File& file) {
     std::vector<IgnoreComment> out;
     if (!file.source) return out;
     for (const hcl::Comment& c : file.comments) {
+        if (!may_be_ignore(*file.source, c)) continue;
         IgnoreComment ic;
         if (parse_ignore(*file.source, c, ic)) out.push_back(std::move(ic));
     }
