@@ -272,7 +272,8 @@ Rule function_call_invalid() {
     r.check = [](const LintContext& ctx, FindingSink& sink) {
         if (ctx.tree == nullptr || ctx.tree->root == nullptr) return;
         FunctionChecker checker(ctx, sink);
-        for_each_expression(ctx.module(), [&checker](const ExpressionSite& site, const ExpressionScope&) {
+        std::vector<const hcl::FunctionCallExpr*> calls;  // of one expression, the list kept between them
+        for_each_expression(ctx.module(), [&checker, &calls](const ExpressionSite& site, const ExpressionScope&) {
             // Most expressions call nothing; their text has no parenthesis.
             const std::string_view text = site.text->text();
             const Range r = site.expr->range;
@@ -280,9 +281,9 @@ Rule function_call_invalid() {
                 text.substr(r.start.byte, r.end.byte - r.start.byte).find('(') == std::string_view::npos) {
                 return;
             }
-            for (const hcl::FunctionCallExpr* call : function_calls(*site.expr)) {
-                checker.check(*call, site);
-            }
+            calls.clear();
+            append_function_calls(*site.expr, calls);
+            for (const hcl::FunctionCallExpr* call : calls) checker.check(*call, site);
         });
     };
     return r;

@@ -561,6 +561,11 @@ void push_children(const hcl::Expr& e, std::vector<const hcl::Expr*>& todo) {
 
 std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr) {
     std::vector<const hcl::FunctionCallExpr*> out;
+    append_function_calls(expr, out);
+    return out;
+}
+
+void append_function_calls(const hcl::Expr& expr, std::vector<const hcl::FunctionCallExpr*>& out) {
     // The rules ask this of most expressions they visit: the work list is
     // the thread's own and kept between walks, which run to their end
     // without calling out.
@@ -583,7 +588,6 @@ std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr) 
             if (arg->kind != hcl::ExprKind::literal && arg->kind != hcl::ExprKind::scope_traversal) todo.push_back(arg);
         }
     }
-    return out;
 }
 
 }  // namespace tfsift::lint

@@ -65,5 +65,8 @@ void for_each_expression(const config::LoadedModule& module, const SiteVisitor& 
 // The function calls in `expr`, in tree order, except inside the type
 // argument of `convert` (a type expression, not a call of `list` or `map`).
 std::vector<const hcl::FunctionCallExpr*> function_calls(const hcl::Expr& expr);
+// The same, appended to `out` (a list a caller keeps between expressions
+// costs no allocation for each).
+void append_function_calls(const hcl::Expr& expr, std::vector<const hcl::FunctionCallExpr*>& out);
 
 }  // namespace tfsift::lint

@@ -201,7 +201,9 @@ private:
 
     // Remembers the traversals inside try() and can() calls of `e`.
     void guard(const hcl::Expr& e) {
-        for (const hcl::FunctionCallExpr* call : function_calls(e)) {
+        calls_.clear();
+        append_function_calls(e, calls_);
+        for (const hcl::FunctionCallExpr* call : calls_) {
             const std::string_view fn = call->name;
             if (fn != "try" && fn != "can" && fn != "core::try" && fn != "core::can") continue;
             for (const hcl::Expr* arg : call->args) {
@@ -719,11 +721,12 @@ private:
     bool json_files_ = false;
     bool remote_backend_ = false;
     const SourceFile* file_ = nullptr;
-    const ExpressionSite* site_ = nullptr;         // the expression being checked
-    const hcl::Block* current_check_ = nullptr;    // the check block of the expression being checked
-    bool static_ = false;                          // the expression is evaluated statically (OpenTofu)
-    std::set<const ScopeTraversalExpr*> guarded_;  // traversals inside try() or can()
-    std::vector<const ScopeTraversalExpr*> refs_;  // those of the expression being checked
+    const ExpressionSite* site_ = nullptr;             // the expression being checked
+    const hcl::Block* current_check_ = nullptr;        // the check block of the expression being checked
+    bool static_ = false;                              // the expression is evaluated statically (OpenTofu)
+    std::set<const ScopeTraversalExpr*> guarded_;      // traversals inside try() or can()
+    std::vector<const ScopeTraversalExpr*> refs_;      // those of the expression being checked
+    std::vector<const hcl::FunctionCallExpr*> calls_;  // the calls of the expression being guarded
     std::vector<ReferenceProblem> problems_;
 };
 
