@@ -1,5 +1,7 @@
 #include "tfsift/config/block_schemas.hpp"
 
+#include <cstring>
+
 namespace tfsift::config {
 
 namespace {
@@ -253,16 +255,27 @@ const BodySchema migration_file{"state migration file", {}, migration_file_block
 const BodySchema migration_from{"from", {}, migration_from_blocks, false};
 }  // namespace schema
 
+namespace {
+
+// Schema names are a handful of short words, and every argument and nested
+// block of every decoded body is looked up here: the length and the first
+// byte rule out nearly every candidate before any bytes are compared.
+bool same_name(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+}
+
+}  // namespace
+
 const AttributeSchema* find_attribute(const BodySchema& s, std::string_view name) {
     for (const auto& a : s.attributes) {
-        if (a.name == name) return &a;
+        if (same_name(a.name, name)) return &a;
     }
     return nullptr;
 }
 
 const BlockHeaderSchema* find_block(const BodySchema& s, std::string_view type) {
     for (const auto& b : s.blocks) {
-        if (b.type == type) return &b;
+        if (same_name(b.type, type)) return &b;
     }
     return nullptr;
 }
