@@ -4,12 +4,16 @@
 // traversal helpers Terraform's load-time decoding uses.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "tfsift/arena.hpp"
@@ -77,8 +81,65 @@ struct ContentBlock {
     BodyRef body;
 };
 
+// The arguments one body sets of its schema's: a schema names a handful and
+// a body sets fewer, so they are held inline, with no allocation for each of
+// the many bodies decoded; past `inline_count` they move to a vector. Reads
+// like a vector of ContentAttr (ContentAttr is trivially copyable).
+class ContentAttrs {
+public:
+    static constexpr std::size_t inline_count = 8;
+
+    ContentAttrs() = default;
+    ContentAttrs(const ContentAttrs& o) : size_(o.size_), spilled_(o.spilled_) { copy_inline(o); }
+    ContentAttrs& operator=(const ContentAttrs& o) {
+        size_ = o.size_;
+        spilled_ = o.spilled_;
+        copy_inline(o);
+        return *this;
+    }
+    ContentAttrs(ContentAttrs&& o) noexcept : size_(o.size_), spilled_(std::move(o.spilled_)) { copy_inline(o); }
+    ContentAttrs& operator=(ContentAttrs&& o) noexcept {
+        size_ = o.size_;
+        spilled_ = std::move(o.spilled_);
+        copy_inline(o);
+        return *this;
+    }
+    ~ContentAttrs() = default;
+
+    void reserve(std::size_t n) {
+        if (n > inline_count) spilled_.reserve(n);
+    }
+    void push_back(const ContentAttr& a) {
+        if (size_ < inline_count) {
+            new (slots_ + size_ * sizeof(ContentAttr)) ContentAttr(a);
+        } else {
+            if (size_ == inline_count) spilled_.assign(inline_begin(), inline_begin() + inline_count);
+            spilled_.push_back(a);
+        }
+        ++size_;
+    }
+    [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] bool empty() const { return size_ == 0; }
+    [[nodiscard]] const ContentAttr* begin() const { return size_ > inline_count ? spilled_.data() : inline_begin(); }
+    [[nodiscard]] const ContentAttr* end() const { return begin() + size_; }
+    [[nodiscard]] const ContentAttr& operator[](std::size_t i) const { return begin()[i]; }
+
+private:
+    static_assert(std::is_trivially_copyable_v<ContentAttr> && std::is_trivially_destructible_v<ContentAttr>);
+    [[nodiscard]] const ContentAttr* inline_begin() const {
+        return std::launder(reinterpret_cast<const ContentAttr*>(slots_));
+    }
+    void copy_inline(const ContentAttrs& o) {
+        std::memcpy(slots_, o.slots_, std::min(o.size_, inline_count) * sizeof(ContentAttr));
+    }
+
+    alignas(ContentAttr) unsigned char slots_[inline_count * sizeof(ContentAttr)];
+    std::size_t size_ = 0;
+    std::vector<ContentAttr> spilled_;  // every attribute, once there are more than inline_count
+};
+
 struct Content {
-    std::vector<ContentAttr> attributes;
+    ContentAttrs attributes;
     std::vector<ContentBlock> blocks;
 
     // Defined here so that the decoders' calls, with a literal name, compare

@@ -183,8 +183,8 @@ void Decoder::decode_variable_type(const ContentAttr& a, Variable& v) {
         v.constraint_type = cty::Type::dynamic();
         return;
     }
-    v.constraint_type = tc->type;
-    v.type_defaults = tc->defaults;
+    v.constraint_type = std::move(tc->type);
+    v.type_defaults = std::move(tc->defaults);
 }
 
 void Decoder::decode_locals(const ContentBlock& b) {
