@@ -6,35 +6,40 @@
 #include <filesystem>
 #include <mutex>
 #include <system_error>
-#include <vector>
 
 namespace tfsift::config {
 
 std::string clean_path(std::string_view path) {
     if (path.empty()) return ".";
+    // Built in place, element by element: `..` takes the last element off
+    // again. The `..` elements that stay (a relative path climbing above its
+    // start) can only lead the result, up to `climbed`.
     const bool rooted = path.front() == '/';
-    std::vector<std::string_view> parts;
+    std::string out;
+    out.reserve(path.size() + 1);
+    if (rooted) out.push_back('/');
+    const std::size_t first = out.size();  // where the first element starts
+    std::size_t climbed = first;
     std::size_t i = 0;
     while (i <= path.size()) {
         std::size_t j = path.find('/', i);
         if (j == std::string_view::npos) j = path.size();
-        std::string_view part = path.substr(i, j - i);
+        const std::string_view part = path.substr(i, j - i);
         i = j + 1;
         if (part.empty() || part == ".") continue;
         if (part == "..") {
-            if (!parts.empty() && parts.back() != "..") {
-                parts.pop_back();
+            if (out.size() > climbed) {
+                const std::size_t slash = out.rfind('/');
+                out.resize(slash == std::string::npos || slash < first ? first : slash);
             } else if (!rooted) {
-                parts.push_back(part);  // a relative path may climb above its start
+                if (out.size() > first) out += '/';
+                out += "..";
+                climbed = out.size();
             }
             continue;
         }
-        parts.push_back(part);
-    }
-    std::string out = rooted ? "/" : "";
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-        if (k > 0) out += '/';
-        out += parts[k];
+        if (out.size() > first) out += '/';
+        out += part;
     }
     if (out.empty()) out = ".";
     return out;
