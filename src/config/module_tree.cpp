@@ -791,6 +791,21 @@ private:
         return out.empty() || out == "." ? std::string() : out + "/";
     }
 
+    // The key a directory is shared under: everything that decides what
+    // loading it gives, one per line (asked for every module of every tree,
+    // so joined by hand rather than formatted).
+    [[nodiscard]] std::string sharing_key(const std::string& where, const std::string& prefix,
+                                          const ReadPolicy& policy) const {
+        const std::string_view engine = to_string(options_.engine);
+        const std::string max_size = std::to_string(policy.max_size);
+        std::string key;
+        key.reserve(where.size() + prefix.size() + engine.size() + policy.root.size() + max_size.size() + 10);
+        key.append(where).append(1, '\n').append(prefix).append(1, '\n').append(engine).append(1, '\n');
+        key.append(policy.root).append(1, '\n').append(policy.follow_external ? "true" : "false").append(1, '\n');
+        key.append(max_size);
+        return key;
+    }
+
 public:
     // What can be known of the module directory `dir` before loading it;
     // false when it cannot be read as a directory. A directory loaded and
@@ -816,8 +831,7 @@ public:
         }
         look.prefix = names_prefix(dir, *look.where);
         if (!options_.exclude_file && !overlays_directory(policy, *look.where)) {
-            look.key = fmt::format("{}\n{}\n{}\n{}\n{}\n{}", *look.where, look.prefix, to_string(options_.engine),
-                                   policy.root, policy.follow_external, policy.max_size);
+            look.key = sharing_key(*look.where, look.prefix, policy);
             if (options_.scan_id != 0) {
                 auto found = DirectoryRegistry::instance().find(look.key);
                 if (found && found->checked_in_scan.load(std::memory_order_relaxed) == options_.scan_id) {
