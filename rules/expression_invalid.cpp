@@ -52,7 +52,7 @@ std::map<std::string, cty::Value, std::less<>> constant_locals(const config::Mod
         if (e == nullptr) continue;
         // A local that is a reference (local.x = var.y) is no constant, known without a walk.
         if (e->kind == hcl::ExprKind::scope_traversal) continue;
-        if (!hcl::referenced_traversals(*e).empty() || !hcl::called_functions(*e).empty()) continue;
+        if (hcl::refers_or_calls(*e)) continue;
         hcl::EvalResult r = hcl::evaluate(*e, nullptr);
         if (has_errors(r.diagnostics) || !r.value.is_wholly_known()) continue;
         out.emplace(name, std::move(r.value));

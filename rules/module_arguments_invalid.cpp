@@ -43,9 +43,7 @@ std::optional<cty::Value> constant_value(const config::Expression& expr) {
     if (expr.native == nullptr) return std::nullopt;
     // The common argument, a reference (var.x, module.y.z), asks for no walk.
     if (expr.native->kind == hcl::ExprKind::scope_traversal) return std::nullopt;
-    if (!hcl::referenced_traversals(*expr.native).empty() || !hcl::called_functions(*expr.native).empty()) {
-        return std::nullopt;
-    }
+    if (hcl::refers_or_calls(*expr.native)) return std::nullopt;
     hcl::EvalResult r = hcl::evaluate(*expr.native, nullptr);
     if (has_errors(r.diagnostics) || !r.value.is_wholly_known()) return std::nullopt;
     return r.value;

@@ -160,6 +160,31 @@ TEST_CASE("function names include provider namespaces", "[parser][refs]") {
     CHECK(funcs[1] == "upper");
 }
 
+TEST_CASE("refers_or_calls: a reference or a call anywhere, for iterators and key names aside", "[parser][refs]") {
+    auto refers_or_calls_in = [](const std::string& expr_text) {
+        File f = parse_text("a = " + expr_text + "\n");
+        REQUIRE_FALSE(f.has_errors());
+        const Attribute* a = find_attr(*f.body, "a");
+        REQUIRE(a != nullptr);
+        const bool found = refers_or_calls(*a->expr);
+        // The same answer as the full lists give.
+        CHECK(found == (!referenced_traversals(*a->expr).empty() || !called_functions(*a->expr).empty()));
+        return found;
+    };
+    CHECK_FALSE(refers_or_calls_in("1"));
+    CHECK_FALSE(refers_or_calls_in("\"plain ${2} text\""));
+    CHECK_FALSE(refers_or_calls_in("{ name = \"x\", list = [1, 2, { deep = true }] }"));
+    CHECK_FALSE(refers_or_calls_in("[for x in [1, 2] : x * 2]"));
+    CHECK_FALSE(refers_or_calls_in("{ for k, v in { a = 1 } : k => v if v > 0 }"));
+    CHECK(refers_or_calls_in("var.x"));
+    CHECK(refers_or_calls_in("[1, { a = [2, local.y] }]"));
+    CHECK(refers_or_calls_in("[for x in [1, 2] : y]"));
+    CHECK(refers_or_calls_in("{ (var.k) = 1 }"));
+    CHECK(refers_or_calls_in("[1, upper(\"a\")]"));
+    CHECK(refers_or_calls_in("convert(1, list(string))"));
+    CHECK(refers_or_calls_in("\"a ${b} c\""));
+}
+
 TEST_CASE("errors are reported at the line hcl reports them", "[parser][errors]") {
     CHECK(first_error_line(parse_text("a = 1, b = 2\n")) == 1);
     CHECK(first_error_line(parse_text("locals {\n  \"quoted\" = 1\n}\n")) == 2);

@@ -17,6 +17,11 @@ std::vector<const ScopeTraversalExpr*> referenced_traversals(const Expr& expr);
 // one list instead of allocating one per expression.
 void append_referenced_traversals(const Expr& expr, std::vector<const ScopeTraversalExpr*>& out);
 
+// Whether `expr` references anything (as referenced_traversals counts) or
+// calls a function anywhere: what neither does is known before a plan. The
+// walk stops at the first it meets.
+bool refers_or_calls(const Expr& expr);
+
 // The names of every function called anywhere in `expr`, in tree order
 // (duplicates kept). Provider functions carry their full `provider::NS::NAME`.
 std::vector<std::string_view> called_functions(const Expr& expr);
