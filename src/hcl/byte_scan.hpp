@@ -1,5 +1,6 @@
 // The scanner's runs of plain bytes found sixteen at a time: how far an
-// identifier's ASCII characters go, and where a string's literal text stops.
+// identifier's ASCII characters go, where a string's literal text stops, and
+// how far a run of blanks (indentation) goes.
 // Each answers as its byte-by-byte loop would; the x86-64 builds compare
 // sixteen bytes at once (SSE2, always there), other targets go byte by byte.
 #pragma once
@@ -61,6 +62,28 @@ unsigned literal_stop_bits(__m128i v) {
     return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(stop, v)));  // or v: its sign bit, a non-ASCII byte
 }
 #endif
+
+#if defined(__SSE2__)
+// Bit i set where p[i] is a blank: a space or a tab.
+inline unsigned blank_bits(__m128i v) {
+    return static_cast<unsigned>(
+        _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')))));
+}
+#endif
+
+// How many bytes from p (before end) are blanks (spaces and tabs).
+inline std::size_t blank_run(const char* p, const char* end) {
+    const char* q = p;
+#if defined(__SSE2__)
+    while (end - q >= 16) {
+        const unsigned other = ~blank_bits(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q))) & 0xFFFFu;
+        if (other != 0) return static_cast<std::size_t>(q - p) + static_cast<std::size_t>(std::countr_zero(other));
+        q += 16;
+    }
+#endif
+    while (q < end && (*q == ' ' || *q == '\t')) ++q;
+    return static_cast<std::size_t>(q - p);
+}
 
 // How many bytes from p (before end) continue an ASCII identifier.
 inline std::size_t id_continue_run(const char* p, const char* end) {

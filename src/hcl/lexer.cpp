@@ -337,9 +337,7 @@ std::size_t Lexer::lex_main(Token* out, std::size_t k, std::size_t room) {
         switch (c) {
             case ' ':
             case '\t': {
-                std::size_t b = s + 1;
-                while (b < n && (text_[b] == ' ' || text_[b] == '\t')) ++b;
-                p_ = b;
+                p_ = s + 1 + blank_run(text_.data() + s + 1, text_.data() + n);
                 continue;
             }
             case '\n': return token(Tok::newline, s + 1);

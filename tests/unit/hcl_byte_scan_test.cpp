@@ -5,6 +5,7 @@
 #include "hcl/byte_scan.hpp"
 
 using tfsift::hcl::detail::ascii_id_continue_table;
+using tfsift::hcl::detail::blank_run;
 using tfsift::hcl::detail::id_continue_run;
 using tfsift::hcl::detail::literal_run;
 using tfsift::hcl::detail::literal_stop_table;
@@ -22,6 +23,12 @@ template <bool Quoted>
 std::size_t literal_run_bytewise(const std::string& s) {
     std::size_t i = 0;
     while (i < s.size() && !literal_stop_table<Quoted>[static_cast<unsigned char>(s[i])]) ++i;
+    return i;
+}
+
+std::size_t blank_run_bytewise(const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
     return i;
 }
 
@@ -46,6 +53,22 @@ TEST_CASE("runs scanned many bytes at a time stop where a byte loop stops", "[hc
             }
         }
     }
+    // Blanks: runs of spaces and tabs, ended by any other byte (a NUL, a
+    // byte with its high bit set, a line end) or by the end of the input.
+    for (int b = 0; b < 256; ++b) {
+        for (std::size_t at = 0; at < 40; ++at) {
+            for (const char filler : {' ', '\t'}) {
+                std::string s(48, filler);
+                s[at] = static_cast<char>(b);
+                INFO("byte " << b << " at " << at << " after a blank " << static_cast<int>(filler));
+                CHECK(blank_run(s.data(), s.data() + s.size()) == blank_run_bytewise(s));
+                const std::string cut = s.substr(0, at + 1);
+                CHECK(blank_run(cut.data(), cut.data() + cut.size()) == blank_run_bytewise(cut));
+            }
+        }
+    }
+    const std::string indent = " \t  \t    x = 1";
+    CHECK(blank_run(indent.data(), indent.data() + indent.size()) == indent.find('x'));
     const std::string name = "name-2_x.y";
     CHECK(id_continue_run(name.data(), name.data() + name.size()) == 8);
     const std::string text = "plain text, long enough for a block ${x}";
