@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <span>
+#include <tuple>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -18,10 +20,14 @@
 namespace tfsift::config {
 
 void Decoder::decode_variable(const ContentBlock& b) {
-    Variable v;
+    // Built in its place in the file's list (reserved for the file's
+    // variables beforehand), not moved there and destroyed when done.
+    Variable& v = out_.variables
+                      .emplace_back(std::piecewise_construct, std::forward_as_tuple(),
+                                    std::forward_as_tuple(Declared{b.def_range}))
+                      .first;
     v.name = b.labels[0];
     v.origin = origin(b.origin);
-    v.constraint_type = cty::Type::dynamic();
     if (!detail::valid_identifier(v.name)) {
         ctx_.error(code::invalid_variable_name, "Invalid variable name", bad_identifier_detail, b.label_ranges[0]);
     }
@@ -121,7 +127,6 @@ void Decoder::decode_variable(const ContentBlock& b) {
         }
         v.validations.push_back(check);
     }
-    out_.variables.emplace_back(std::move(v), Declared{b.def_range});
 }
 
 void Decoder::decode_variable_type(const ContentAttr& a, Variable& v) {
@@ -198,7 +203,10 @@ void Decoder::decode_locals(const ContentBlock& b) {
 }
 
 void Decoder::decode_output(const ContentBlock& b) {
-    Output o;
+    Output& o = out_.outputs
+                    .emplace_back(std::piecewise_construct, std::forward_as_tuple(),
+                                  std::forward_as_tuple(Declared{b.def_range}))
+                    .first;
     o.name = b.labels[0];
     o.origin = origin(b.origin);
     if (!detail::valid_identifier(o.name))
@@ -229,7 +237,6 @@ void Decoder::decode_output(const ContentBlock& b) {
                        "Output values can only have preconditions, not postconditions.", inner.type_range);
         }
     }
-    out_.outputs.emplace_back(std::move(o), Declared{b.def_range});
 }
 
 // OpenTofu warns about attributes of a variable default that the type
