@@ -374,6 +374,18 @@ Value Evaluator::object(const ObjectExpr& e, const EvalContext* ctx, Diagnostics
     Value::Attributes attrs;
     bool known = true;
     for (const ObjectItem& item : e.items) {
+        // Most keys are bare names (`name = ...`): the name is the key, as
+        // object_key's string would be once converted, with no value made
+        // for it.
+        if (item.key->kind == ExprKind::object_key) {
+            const auto& k = as<ObjectKeyExpr>(*item.key);
+            if (!k.force_non_literal && k.wrapped->kind == ExprKind::scope_traversal &&
+                as<ScopeTraversalExpr>(*k.wrapped).steps.empty()) {
+                Value value = eval(*item.value, ctx, diags);
+                attrs.insert_or_assign(cty::normalize_nfc(as<ScopeTraversalExpr>(*k.wrapped).root), std::move(value));
+                continue;
+            }
+        }
         const std::size_t key_mark = diags.size();
         const Value key = eval(*item.key, ctx, diags);
         const bool key_failed = has_errors_since(diags, key_mark);
