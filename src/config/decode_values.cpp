@@ -77,19 +77,20 @@ void Decoder::decode_variable(const ContentBlock& b) {
     }
     if (const auto* a = c.attribute("default")) {
         v.default_expr = a->expr;
+        // The value as written stays when it does not convert; the
+        // values are moved along rather than copied.
         cty::Value val = detail::static_value(ctx_, a->expr);
-        cty::Value shown = val;
         if (v.type_expr) {
-            if (v.type_defaults && !val.is_null()) val = apply_type_defaults(*v.type_defaults, val);
-            auto conv = cty::convert(val, v.constraint_type);
+            auto conv = v.type_defaults && !val.is_null()
+                            ? cty::convert(apply_type_defaults(*v.type_defaults, val), v.constraint_type)
+                            : cty::convert(val, v.constraint_type);
             if (!conv.ok()) {
                 ctx_.error(code::variable_default_type_mismatch, "Invalid default value for variable",
                            fmt::format("This default value is not compatible with the variable's type constraint: {}.",
                                        conv.error),
                            a->expr.range);
-                val = shown;
             } else {
-                val = conv.value;
+                val = std::move(conv.value);
                 if (engine_ == Engine::opentofu) {
                     warn_ignored_object_attributes(a->expr.native, a->expr.json, v.constraint_type);
                 }
@@ -99,7 +100,7 @@ void Decoder::decode_variable(const ContentBlock& b) {
             ctx_.error(code::variable_default_not_nullable, "Invalid default value for variable",
                        "A null default value is not valid when nullable=false.", a->expr.range);
         }
-        v.default_cty = val;
+        v.default_cty = std::move(val);
     }
     for (const auto& inner : c.blocks) {
         if (inner.type != "validation") continue;
