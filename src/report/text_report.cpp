@@ -8,6 +8,10 @@
 #include <unordered_set>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "report/report_common.hpp"
 #include "tfsift/report/report.hpp"
 
@@ -147,9 +151,40 @@ void write_snippet(const SourceFile& file, Range range, const Style& style, std:
     out += '\n';
 }
 
+// Whether one_line would give `message` back as it is: printable ASCII, no
+// space at either end, no two spaces together (99% of the corpus's
+// findings). The x86-64 builds look at sixteen bytes at once (SSE2, always
+// there); other targets, and the last bytes, one at a time.
+bool already_one_line(std::string_view message) {
+    const std::size_t n = message.size();
+    if (n == 0) return true;
+    if (message.front() == ' ' || message.back() == ' ') return false;
+    const char* p = message.data();
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    const __m128i del = _mm_set1_epi8(0x7F);
+    // Bytes from 0x80 compare as negative, below the space.
+    for (; i + 17 <= n; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 1));
+        const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)),
+                                         _mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(next, space)));
+        if (_mm_movemask_epi8(bad) != 0) return false;
+    }
+#endif
+    for (; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(p[i]);
+        if (c - 0x20U >= 0x5FU) return false;
+        if (c == ' ' && i + 1 < n && p[i + 1] == ' ') return false;
+    }
+    return true;
+}
+
 // Messages may carry a multi-line detail (HCL's diagnostics do); a location
 // line stays one line, and control characters are escaped.
 std::string one_line(std::string_view message) {
+    if (already_one_line(message)) return std::string(message);
     // What each byte is to the loop below: white space, printable ASCII, or
     // anything else (which the escaping pass looks at).
     enum : std::uint8_t { other = 0, printable = 1, white = 2 };

@@ -286,3 +286,34 @@ TEST_CASE("text report: a long line is shown as a window around the finding", "[
     CHECK(underline.find('^') == at);
     CHECK(underline.substr(at) == "^~~~~~");
 }
+
+TEST_CASE("text report: a message's lines and spaces are folded into one line", "[report]") {
+    // Messages on both sides of sixteen bytes, with what needs folding or
+    // escaping at each place, and ones that need nothing.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"short", "short"},
+        {"a message of exactly thirty-two", "a message of exactly thirty-two"},
+        {"Summary: the detail\n\nand more after a blank line", "Summary: the detail and more after a blank line"},
+        {"two  spaces inside a message that is long", "two spaces inside a message that is long"},
+        {"a message that is long enough, then two  spaces", "a message that is long enough, then two spaces"},
+        {" leading space", "leading space"},
+        {"trailing space, after a longer message ", "trailing space, after a longer message"},
+        {"tab\tinside", "tab inside"},
+        {"a long message with a bell \a inside it", "a long message with a bell \\x07 inside it"},
+        {"caf\xc3\xa9 au lait, a message past sixteen bytes", "caf\xc3\xa9 au lait, a message past sixteen bytes"},
+        {"delete \x7f in a message past sixteen bytes", "delete \\x7F in a message past sixteen bytes"},
+    };
+    for (const auto& [message, shown] : cases) {
+        auto src = std::make_shared<const SourceFile>("/repo/mod/main.tf", "x = 1\n");
+        Finding f;
+        f.rule_id = "syntax-error";
+        f.severity = Severity::error;
+        f.message = message;
+        f.file = src;
+        f.range = {Pos{0}, Pos{1}};
+        const std::string text = render(report::Format::text, {f}, builtin_rule_list());
+        const std::string first_line = text.substr(0, text.find('\n'));
+        INFO(message);
+        CHECK(first_line == "main.tf:1:1: error[syntax-error] " + shown);
+    }
+}
