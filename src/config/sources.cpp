@@ -144,8 +144,11 @@ ModuleSourceResult parse_registry(std::string_view raw) {
                       : fmt::format("invalid target system \"{}\"", parts[2]);
         return r;
     }
-    r.normalized = fmt::format("{}/{}/{}/{}", host, parts[0], parts[1], parts[2]);
-    if (!subdir.empty()) r.normalized += "//" + subdir;
+    // Joined by hand: every registry module call comes here.
+    r.normalized.reserve(host.size() + parts[0].size() + parts[1].size() + parts[2].size() + subdir.size() + 5);
+    r.normalized.append(host).append(1, '/').append(parts[0]).append(1, '/').append(parts[1]).append(1, '/');
+    r.normalized.append(parts[2]);
+    if (!subdir.empty()) r.normalized.append("//").append(subdir);
     return r;
 }
 
@@ -359,10 +362,12 @@ ProviderSourceResult parse_provider_source(std::string_view str) {
         r.fqn = "terraform.io/builtin/terraform";
         return r;
     }
-    r.fqn = fmt::format("{}/{}/{}", host, ns, type);
-    const bool display_host = host != default_registry;
-    std::string display = display_host ? r.fqn : fmt::format("{}/{}", ns, type);
+    // Joined by hand: every required provider's source comes here.
+    r.fqn.reserve(host.size() + ns.size() + type.size() + 2);
+    r.fqn.append(host).append(1, '/').append(ns).append(1, '/').append(type);
     if (type.starts_with("terraform-provider-")) {
+        const bool display_host = host != default_registry;
+        const std::string display = display_host ? r.fqn : fmt::format("{}/{}", ns, type);
         std::string suggested = display_host ? fmt::format("{}/{}/{}", host, ns, type.substr(19))
                                              : fmt::format("{}/{}", ns, type.substr(19));
         return fail(
