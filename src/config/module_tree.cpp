@@ -368,8 +368,10 @@ public:
             const ModuleCall& call = evaluated ? *evaluated : written;
             if (!call.source || !call.source->value) continue;
             const std::string& src = *call.source->value;
-            const std::string child_address =
-                address.empty() ? fmt::format("module.{}", name) : fmt::format("{}.module.{}", address, name);
+            std::string child_address;
+            child_address.reserve(address.size() + name.size() + 8);
+            if (!address.empty()) child_address.append(address).append(1, '.');
+            child_address.append("module.").append(name);
             std::string child_dir;
             // A module of a remote package, and the local modules inside
             // that package, are someone else's code (LoadedModule::remote).
