@@ -36,6 +36,15 @@ void legacy_steps(std::span<const hcl::TraversalStep> steps, const std::shared_p
     }
 }
 
+// Whether any step is a legacy index: nearly none is, and this is asked of
+// every traversal, inline, before anything else is looked at.
+bool any_legacy(std::span<const hcl::TraversalStep> steps) {
+    for (const auto& step : steps) {
+        if (step.legacy_index) return true;
+    }
+    return false;
+}
+
 void check(const LintContext& ctx, FindingSink& sink) {
     const auto index = written::expression_index(ctx);
     // Native-syntax files only: a JSON string's ranges are not the file's.
@@ -44,9 +53,9 @@ void check(const LintContext& ctx, FindingSink& sink) {
         return root.site.from_json ? nullptr : &root.file->parsed->source;
     };
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::scope_traversal)) {
-        if (const auto* source = source_of(node)) {
-            legacy_steps(hcl::as<hcl::ScopeTraversalExpr>(*node.expr).steps, *source, sink);
-        }
+        const auto& steps = hcl::as<hcl::ScopeTraversalExpr>(*node.expr).steps;
+        if (!any_legacy(steps)) continue;
+        if (const auto* source = source_of(node)) legacy_steps(steps, *source, sink);
     }
     // The traversals an attribute-only splat applies to each element.
     std::unordered_set<const hcl::Expr*> attribute_only;
@@ -56,9 +65,10 @@ void check(const LintContext& ctx, FindingSink& sink) {
         if (source != nullptr && text_of(**source, splat.marker_range) == ".*") attribute_only.insert(&*splat.each);
     }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::relative_traversal)) {
+        const auto& steps = hcl::as<hcl::RelativeTraversalExpr>(*node.expr).steps;
+        if (!any_legacy(steps)) continue;
         if (const auto* source = source_of(node)) {
-            legacy_steps(hcl::as<hcl::RelativeTraversalExpr>(*node.expr).steps, *source, sink,
-                         attribute_only.count(node.expr) != 0);
+            legacy_steps(steps, *source, sink, attribute_only.count(node.expr) != 0);
         }
     }
     for (const written::WrittenNode& node : index->nodes(hcl::ExprKind::splat)) {
