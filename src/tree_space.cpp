@@ -153,28 +153,55 @@ struct Allocator {
     }
 
     // Makes [offset, offset + size) free, merged with free neighbours, or
-    // lowers the top if it ends there. The mutex is held.
+    // lowers the top if it ends there. The mutex is held. Every syntax tree
+    // freed comes here, so the entries of a merged neighbour are reused
+    // (a block merged into the one before it only changes that one's size)
+    // rather than freed and made again.
     void add_free_merged(std::uint64_t offset, std::uint64_t size) {
         std::uint64_t end = offset + size;
+        std::map<std::uint64_t, std::uint64_t>::node_type at_node;
+        std::set<std::pair<std::uint64_t, std::uint64_t>>::node_type size_node;
         // Merge with the free blocks on either side.
         auto next = free_at.lower_bound(offset);
         if (next != free_at.end() && next->first == end) {
             end += next->second;
+            size_node = free_by_size.extract({next->second, next->first});
             auto after = std::next(next);
-            remove_free(next);
+            at_node = free_at.extract(next);
             next = after;
         }
         if (next != free_at.begin()) {
             auto prev = std::prev(next);
             if (prev->first + prev->second == offset) {
                 offset = prev->first;
-                remove_free(prev);
+                auto prev_size = free_by_size.extract({prev->second, prev->first});
+                if (end == top) {
+                    free_at.erase(prev);
+                    top = offset;
+                    return;
+                }
+                prev->second = end - offset;
+                prev_size.value() = {end - offset, offset};
+                free_by_size.insert(std::move(prev_size));
+                return;
             }
         }
         if (end == top) {
             top = offset;
+            return;
+        }
+        if (at_node) {
+            at_node.key() = offset;
+            at_node.mapped() = end - offset;
+            free_at.insert(next, std::move(at_node));
         } else {
-            add_free(offset, end - offset);
+            free_at.emplace_hint(next, offset, end - offset);
+        }
+        if (size_node) {
+            size_node.value() = {end - offset, offset};
+            free_by_size.insert(std::move(size_node));
+        } else {
+            free_by_size.emplace(end - offset, offset);
         }
     }
 
