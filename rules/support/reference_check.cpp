@@ -319,7 +319,14 @@ private:
     }
 
     // var, local: `NAME.` followed by an attribute.
+    // Whether the traversal's first step is an attribute (nearly every
+    // one's is: told inline), else reported.
     bool single_attr(const ScopeTraversalExpr& t) {
+        if (!t.steps.empty() && is_attr(t.steps[0])) return true;
+        return not_single_attr(t);
+    }
+
+    [[gnu::noinline]] bool not_single_attr(const ScopeTraversalExpr& t) {
         if (t.steps.empty()) {
             invalid("Invalid reference",
                     fmt::format("The {} object cannot be accessed directly. Instead, access one of its attributes.",
