@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <span>
+#include <tuple>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -18,7 +20,11 @@
 namespace tfsift::config {
 
 void Decoder::decode_module(const ContentBlock& b) {
-    ModuleCall mc;
+    // Built in its place in the file's list (reserved beforehand).
+    ModuleCall& mc = out_.module_calls
+                         .emplace_back(std::piecewise_construct, std::forward_as_tuple(),
+                                       std::forward_as_tuple(Declared{b.def_range}))
+                         .first;
     mc.name = b.labels[0];
     mc.origin = origin(b.origin);
     mc.config.from_json = b.body.json != nullptr;
@@ -127,7 +133,6 @@ void Decoder::decode_module(const ContentBlock& b) {
         }
     }
     check_enabled_combination(count_name, enabled_name, for_each_name, "module instances");
-    out_.module_calls.emplace_back(std::move(mc), Declared{b.def_range});
 }
 
 void Decoder::null_version_source(const std::string& source, Range range) {

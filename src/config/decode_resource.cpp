@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <span>
 
+#include <tuple>
+#include <utility>
+
 #include <fmt/core.h>
 
 #include "tfsift/config/override_merger.hpp"
@@ -366,7 +369,12 @@ void Decoder::decode_replace_triggered_by(const ContentAttr& a, Lifecycle& lc) {
 }
 
 void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
-    Resource r;
+    // Built in its place in the file's list (reserved for the file's
+    // resources beforehand), not moved there and destroyed when done.
+    Resource& r = out_.resources
+                      .emplace_back(std::piecewise_construct, std::forward_as_tuple(),
+                                    std::forward_as_tuple(Declared{b.def_range}))
+                      .first;
     r.mode = mode;
     r.type = b.labels[0];
     r.name = b.labels[1];
@@ -462,7 +470,6 @@ void Decoder::decode_resource(const ContentBlock& b, ResourceMode mode) {
             }
         }
     }
-    out_.resources.emplace_back(std::move(r), Declared{b.def_range});
 }
 
 }  // namespace tfsift::config
