@@ -37,3 +37,31 @@ TEST_CASE("bidi and zero-width characters are escaped; one-line fields escape li
     CHECK(escape_line("cr\r nul\0 esc\x1b"s) == "cr\\x0D nul\\x00 esc\\x1B");
     CHECK(escape_line("\xe2\x80\xae") == "\\u202E");
 }
+
+TEST_CASE("escaping finds what it escapes wherever it falls in a long text", "[report]") {
+    using report::escape_control_characters;
+    using report::escape_line;
+    // Long plain runs are looked at sixteen bytes at a time: put what needs
+    // escaping at every offset of a 40-byte text, and a line feed and a tab
+    // (kept, or escaped on one line) likewise.
+    const std::string plain(40, 'a');
+    for (std::size_t at = 0; at < plain.size(); ++at) {
+        INFO(at);
+        std::string text = plain;
+        text[at] = '\x1b';
+        CHECK(escape_control_characters(text) == plain.substr(0, at) + "\\x1B" + plain.substr(at + 1));
+        text[at] = '\x7f';
+        CHECK(escape_line(text) == plain.substr(0, at) + "\\x7F" + plain.substr(at + 1));
+        text[at] = '\n';
+        CHECK(escape_control_characters(text) == text);
+        CHECK(escape_line(text) == plain.substr(0, at) + "\\n" + plain.substr(at + 1));
+        text[at] = '\t';
+        CHECK(escape_control_characters(text) == text);
+        CHECK(escape_line(text) == plain.substr(0, at) + "\\t" + plain.substr(at + 1));
+    }
+    // UTF-8 after a long run is copied; a stray byte there is escaped.
+    CHECK(escape_control_characters(plain + "caf\xc3\xa9" + plain) == plain + "caf\xc3\xa9" + plain);
+    CHECK(escape_control_characters(plain + "\x9b" + plain) == plain + "\\x9B" + plain);
+    CHECK(escape_control_characters(plain + "\xe2\x80\xae" + plain) == plain + "\\u202E" + plain);
+    CHECK(escape_control_characters(plain) == plain);
+}
