@@ -1,6 +1,5 @@
 #include "tfsift/cty/type.hpp"
 
-#include <mutex>
 #include <stdexcept>
 
 namespace tfsift::cty {
@@ -14,17 +13,6 @@ struct Type::Node {
     // node is built, so that stripping the markers from a type without any
     // (every conversion does) costs no walk and no allocation.
     bool has_optional = false;
-    // With markers: the same type without them, built the first time it is
-    // asked for (any thread) and kept. A conversion to a type constraint with
-    // optional attributes strips them (a null default of such a variable
-    // does, each time), and the constraint is built once per distinct text
-    // and shared: most are stripped many times, or never.
-    mutable std::once_flag unmarked_once;
-    mutable std::shared_ptr<const Node> unmarked;
-
-    // The unmarked form, built from the parts' unmarked forms.
-    static Type strip(const Type& t);
-    static const std::shared_ptr<const Node>& node_of(const Type& t) { return t.node_; }
 
     Node(TypeKind k, std::vector<Type> e, AttributeTypes a, std::set<std::string, std::less<>> o)
         : kind(k), elements(std::move(e)), attributes(std::move(a)), optional(std::move(o)) {
@@ -125,27 +113,21 @@ bool Type::has_dynamic() const {
 
 Type Type::without_optional_attributes() const {
     if (!node_->has_optional) return *this;
-    const Node& n = *node_;
-    std::call_once(n.unmarked_once, [&] { n.unmarked = Node::node_of(Node::strip(*this)); });
-    return Type(n.unmarked);
-}
-
-Type Type::Node::strip(const Type& t) {
-    switch (t.kind()) {
-        case TypeKind::list: return list(t.element().without_optional_attributes());
-        case TypeKind::set: return set(t.element().without_optional_attributes());
-        case TypeKind::map: return map(t.element().without_optional_attributes());
+    switch (kind()) {
+        case TypeKind::list: return list(element().without_optional_attributes());
+        case TypeKind::set: return set(element().without_optional_attributes());
+        case TypeKind::map: return map(element().without_optional_attributes());
         case TypeKind::tuple: {
             std::vector<Type> out;
-            for (const Type& e : t.tuple_elements()) out.push_back(e.without_optional_attributes());
+            for (const Type& t : tuple_elements()) out.push_back(t.without_optional_attributes());
             return tuple(std::move(out));
         }
         case TypeKind::object: {
             AttributeTypes out;
-            for (const auto& [name, a] : t.attributes()) out.emplace(name, a.without_optional_attributes());
+            for (const auto& [name, t] : attributes()) out.emplace(name, t.without_optional_attributes());
             return object(std::move(out));
         }
-        default: return t;
+        default: return *this;
     }
 }
 
