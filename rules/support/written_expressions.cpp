@@ -1,6 +1,8 @@
 #include "written_expressions.hpp"
 
+#include <algorithm>
 #include <array>
+#include <new>
 #include <vector>
 
 #include "tfsift/json/value.hpp"
@@ -119,8 +121,7 @@ bool childless(const hcl::Expr& e) {
 // order, at the next free place of their kind (`next`, by kind), literals
 // left out.
 [[gnu::flatten]] void place_nodes(const hcl::Expr& e, std::uint32_t root,
-                                  std::array<std::uint32_t, ExpressionIndex::kinds + 1>& next,
-                                  std::vector<WrittenNode>& nodes) {
+                                  std::array<std::uint32_t, ExpressionIndex::kinds + 1>& next, WrittenNode* nodes) {
     nodes[next[static_cast<std::size_t>(e.kind)]++] = WrittenNode{&e, root};
     hcl::for_each_child(e, [root, &next, &nodes](const hcl::Expr& child) {
         if (child.kind == hcl::ExprKind::literal) return;
@@ -164,11 +165,14 @@ ExpressionIndex::ExpressionIndex(const config::LoadedModule& module) {
         if (r.expr->kind != hcl::ExprKind::literal) count_nodes(*r.expr, starts_);
     }
     for (std::size_t k = 0; k < kinds; ++k) starts_[k + 1] += starts_[k];
-    nodes_.resize(starts_[kinds]);
+    // WrittenNode is an aggregate: the storage holds its nodes as they are
+    // assigned (C++20's implicit object creation).
+    nodes_.reset(
+        static_cast<WrittenNode*>(::operator new(std::max<std::size_t>(starts_[kinds], 1) * sizeof(WrittenNode))));
     std::array<std::uint32_t, kinds + 1> next = starts_;
     for (std::size_t i = 0; i < roots_.size(); ++i) {
         if (roots_[i].expr->kind != hcl::ExprKind::literal)
-            place_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i), next, nodes_);
+            place_nodes(*roots_[i].expr, static_cast<std::uint32_t>(i), next, nodes_.get());
     }
 }
 

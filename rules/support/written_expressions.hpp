@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <string_view>
@@ -64,14 +65,19 @@ public:
     [[nodiscard]] std::span<const WrittenNode> nodes(hcl::ExprKind kind) const {
         if (kind == hcl::ExprKind::literal) throw std::logic_error("literals are not in the expression index");
         const auto k = static_cast<std::size_t>(kind);
-        return std::span<const WrittenNode>(nodes_).subspan(starts_[k], starts_[k + 1] - starts_[k]);
+        return std::span<const WrittenNode>(nodes_.get() + starts_[k], starts_[k + 1] - starts_[k]);
     }
 
     static constexpr std::size_t kinds = static_cast<std::size_t>(hcl::ExprKind::parentheses) + 1;
 
 private:
     std::vector<WrittenExpression> roots_;
-    std::vector<WrittenNode> nodes_;                                         // every node, those of one kind together
+    // Every node, those of one kind together: storage each node is written
+    // into once, where a vector would set every node to null first.
+    struct FreeNodes {
+        void operator()(WrittenNode* p) const { ::operator delete(p); }
+    };
+    std::unique_ptr<WrittenNode[], FreeNodes> nodes_;
     std::array<std::uint32_t, kinds + 1> starts_{};                          // where each kind's nodes start in nodes_
     std::vector<std::shared_ptr<const JsonStringExpression>> json_strings_;  // what the JSON roots point into
 };
