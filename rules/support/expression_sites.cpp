@@ -18,6 +18,17 @@ const hcl::Attribute* attribute(const hcl::Body& body, std::string_view name) {
     return nullptr;
 }
 
+// A literal, or a string of literal parts only: it refers to nothing and
+// calls nothing. Most arguments are such; they are not visited.
+bool constant(const hcl::Expr& e) {
+    if (e.kind == hcl::ExprKind::literal) return true;
+    if (e.kind != hcl::ExprKind::template_) return false;
+    for (const hcl::Expr* part : hcl::as<hcl::TemplateExpr>(e).parts) {
+        if (part->kind != hcl::ExprKind::literal) return false;
+    }
+    return true;
+}
+
 class Walker {
 public:
     Walker(const config::LoadedModule& module, const config::ModuleFile& file, const SiteVisitor& visit)
@@ -107,6 +118,7 @@ private:
     }
 
     void site(const hcl::Attribute& a, const ExpressionScope& scope, SiteRole role) {
+        if (constant(*a.expr)) return;
         ExpressionSite s;
         s.expr = a.expr.get();
         s.file = &file_;

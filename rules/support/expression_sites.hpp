@@ -59,7 +59,8 @@ struct ExpressionSite {
 using SiteVisitor = std::function<void(const ExpressionSite&, const ExpressionScope&)>;
 
 // Calls `visit` for every expression of the module's files, in file load
-// order and source order.
+// order and source order, except the constants (a literal, or a string of
+// literal text only), which refer to nothing and call nothing.
 void for_each_expression(const config::LoadedModule& module, const SiteVisitor& visit);
 
 // The function calls in `expr`, in tree order, except inside the type
