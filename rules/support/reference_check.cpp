@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -206,10 +205,14 @@ private:
         for (const hcl::FunctionCallExpr* call : calls_) {
             const std::string_view fn = call->name;
             if (fn != "try" && fn != "can" && fn != "core::try" && fn != "core::can") continue;
-            for (const hcl::Expr* arg : call->args) {
-                for (const ScopeTraversalExpr* t : hcl::referenced_traversals(*arg)) guarded_.insert(t);
-            }
+            for (const hcl::Expr* arg : call->args) hcl::append_referenced_traversals(*arg, guarded_);
         }
+        // Looked up by binary search; nested calls may list one twice.
+        std::sort(guarded_.begin(), guarded_.end(), std::less<>());
+    }
+
+    [[nodiscard]] bool guarded(const ScopeTraversalExpr& t) const {
+        return std::binary_search(guarded_.begin(), guarded_.end(), &t, std::less<>());
     }
 
     void report(ReferenceProblemKind kind, std::string summary, std::string detail, Range range,
@@ -368,7 +371,7 @@ private:
 
     void type_access(const ScopeTraversalExpr& t, std::size_t from, const cty::Type& declared) {
         // try() and can() catch what evaluation finds wrong with a value.
-        if (guarded_.count(&t) != 0) return;
+        if (guarded(t)) return;
         // Followed by pointer: the types belong to the declaration, and a
         // copy of one at each step would update its shared count twice.
         const cty::Type* type = &declared;
@@ -443,7 +446,7 @@ private:
             ++at;
         }
         if (at >= t.steps.size() || !is_attr(t.steps[at])) return;
-        if (guarded_.count(&t) != 0) return;  // try() and can() catch it
+        if (guarded(t)) return;  // try() and can() catch it
         const auto& children = ctx_.module().children;
         auto child = children.find(std::string(name));
         if (child == children.end() || child->second.files.empty()) return;  // not loaded: nothing to compare with
@@ -731,7 +734,7 @@ private:
     const ExpressionSite* site_ = nullptr;             // the expression being checked
     const hcl::Block* current_check_ = nullptr;        // the check block of the expression being checked
     bool static_ = false;                              // the expression is evaluated statically (OpenTofu)
-    std::set<const ScopeTraversalExpr*> guarded_;      // traversals inside try() or can()
+    std::vector<const ScopeTraversalExpr*> guarded_;   // traversals inside try() or can(), sorted
     std::vector<const ScopeTraversalExpr*> refs_;      // those of the expression being checked
     std::vector<const hcl::FunctionCallExpr*> calls_;  // the calls of the expression being guarded
     std::vector<ReferenceProblem> problems_;
