@@ -10,6 +10,7 @@
 #include "support/expression_sites.hpp"
 #include "support/factories.hpp"
 #include "support/loader_reports.hpp"
+#include "support/name_hash.hpp"
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/functions.hpp"
 #include "tfsift/hcl/references.hpp"
@@ -66,6 +67,49 @@ const CallTimeArity* call_time_arity(std::string_view name) {
     return nullptr;
 }
 
+// The built-in functions by name, each name looked up once per module:
+// most modules call a few functions many times. The names are views into
+// the module's expressions, which outlive the checker.
+class FunctionLookups {
+public:
+    const config::BuiltinFunction* find(std::string_view name) {
+        if ((size_ + 1) * 2 > slots_.size()) grow();
+        Slot& slot = slot_of(name);
+        if (!slot.used) {
+            slot = Slot{name, config::find_builtin_function(name), true};
+            ++size_;
+        }
+        return slot.fn;
+    }
+
+private:
+    struct Slot {
+        std::string_view name;
+        const config::BuiltinFunction* fn = nullptr;
+        bool used = false;
+    };
+
+    Slot& slot_of(std::string_view name) {
+        const std::size_t mask = slots_.size() - 1;
+        const std::size_t hash = NameHash{}(name);
+        for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+            Slot& slot = slots_[at];
+            if (!slot.used || slot.name == name) return slot;
+        }
+    }
+
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(old.empty() ? 32 : old.size() * 2, Slot{});
+        for (const Slot& slot : old) {
+            if (slot.used) slot_of(slot.name) = slot;
+        }
+    }
+
+    std::vector<Slot> slots_;  // a power of two long, at most half used
+    std::size_t size_ = 0;
+};
+
 class FunctionChecker {
 public:
     FunctionChecker(const LintContext& ctx, FindingSink& sink) : ctx_(ctx), sink_(sink), engine_(ctx.engine) {
@@ -118,7 +162,7 @@ private:
     }
 
     void builtin(const hcl::FunctionCallExpr& call, std::string_view name, std::string_view prefix) {
-        const config::BuiltinFunction* fn = config::find_builtin_function(name);
+        const config::BuiltinFunction* fn = lookups_.find(name);
         if (fn == nullptr || !config::function_available(*fn, engine_, version_)) {
             std::string detail;
             if (!prefix.empty() && engine_ == Engine::opentofu) {
@@ -227,6 +271,7 @@ private:
     Engine engine_;
     std::optional<std::string_view> version_;
     std::optional<std::vector<std::string_view>> available_;
+    FunctionLookups lookups_;
     const SourceFile* file_ = nullptr;
     const ExpressionSite* site_ = nullptr;
 };
