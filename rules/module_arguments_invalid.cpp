@@ -11,6 +11,7 @@
 
 #include "support/factories.hpp"
 #include "support/loader_reports.hpp"
+#include "support/name_hash.hpp"
 #include "support/name_suggestion.hpp"
 #include "tfsift/config/type_constraint.hpp"
 #include "tfsift/cty/convert.hpp"
@@ -63,15 +64,13 @@ public:
 
     void call(const config::ModuleCall& call, const config::LoadedModule& child) {
         const auto& variables = child.module->variables;
-        // The names the call sets, sorted for a binary search.
-        std::vector<std::string_view> given;
+        // The names the call sets, hashed: every variable of the called
+        // module is looked up.
+        NameSet given;
         given.reserve(call.config.arguments.size() + call.config.undecided.size());
-        for (const config::Argument& a : call.config.arguments) given.push_back(a.name);
-        for (const config::JsonProperty& p : call.config.undecided) given.push_back(p.name);
-        std::sort(given.begin(), given.end());
-        auto is_given = [&given](std::string_view name) {
-            return std::binary_search(given.begin(), given.end(), name);
-        };
+        for (const config::Argument& a : call.config.arguments) given.insert(a.name);
+        for (const config::JsonProperty& p : call.config.undecided) given.insert(p.name);
+        auto is_given = [&given](std::string_view name) { return given.contains(name); };
 
         // Missing required arguments first, as hcl's PartialContent reports them.
         for (const auto& [name, v] : variables) {
