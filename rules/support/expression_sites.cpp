@@ -505,68 +505,11 @@ namespace {
 // none: most arguments and template parts are such and are not listed.
 void push_children(const hcl::Expr& e, std::vector<const hcl::Expr*>& todo) {
     using hcl::ExprKind;
-    auto push = [&todo](const hcl::Expr* c) {
-        if (c->kind != ExprKind::literal && c->kind != ExprKind::scope_traversal && c->kind != ExprKind::anon_symbol)
-            todo.push_back(c);
-    };
-    auto push_reversed = [&push](hcl::PackedSpan<hcl::Ref<hcl::Expr>> list) {
-        for (std::size_t i = list.size(); i-- > 0;) push(list[i]);
-    };
-    switch (e.kind) {
-        case ExprKind::literal:
-        case ExprKind::scope_traversal:
-        case ExprKind::anon_symbol:
-        case ExprKind::function_call: return;  // the caller takes a call's arguments
-        case ExprKind::template_: push_reversed(hcl::as<hcl::TemplateExpr>(e).parts); return;
-        case ExprKind::template_wrap: push(hcl::as<hcl::TemplateWrapExpr>(e).wrapped); return;
-        case ExprKind::template_join: push(hcl::as<hcl::TemplateJoinExpr>(e).tuple); return;
-        case ExprKind::relative_traversal: push(hcl::as<hcl::RelativeTraversalExpr>(e).source); return;
-        case ExprKind::conditional: {
-            const auto& c = hcl::as<hcl::ConditionalExpr>(e);
-            push(c.false_result);
-            push(c.true_result);
-            push(c.condition);
-            return;
-        }
-        case ExprKind::binary_op: {
-            const auto& b = hcl::as<hcl::BinaryOpExpr>(e);
-            push(b.rhs);
-            push(b.lhs);
-            return;
-        }
-        case ExprKind::unary_op: push(hcl::as<hcl::UnaryOpExpr>(e).operand); return;
-        case ExprKind::tuple: push_reversed(hcl::as<hcl::TupleExpr>(e).items); return;
-        case ExprKind::object: {
-            const auto& items = hcl::as<hcl::ObjectExpr>(e).items;
-            for (std::size_t i = items.size(); i-- > 0;) {
-                push(items[i].value);
-                push(items[i].key);
-            }
-            return;
-        }
-        case ExprKind::object_key: push(hcl::as<hcl::ObjectKeyExpr>(e).wrapped); return;
-        case ExprKind::for_: {
-            const auto& x = hcl::as<hcl::ForExpr>(e);
-            if (x.condition) push(x.condition);
-            push(x.value_expr);
-            if (x.key_expr) push(x.key_expr);
-            push(x.collection);
-            return;
-        }
-        case ExprKind::index: {
-            const auto& x = hcl::as<hcl::IndexExpr>(e);
-            push(x.key);
-            push(x.collection);
-            return;
-        }
-        case ExprKind::splat: {
-            const auto& x = hcl::as<hcl::SplatExpr>(e);
-            push(x.each);
-            push(x.source);
-            return;
-        }
-        case ExprKind::parentheses: push(hcl::as<hcl::ParenthesesExpr>(e).inner); return;
-    }
+    if (e.kind == ExprKind::function_call) return;  // the caller takes a call's arguments
+    hcl::for_each_child_reversed(e, [&todo](const hcl::Expr& c) {
+        if (c.kind != ExprKind::literal && c.kind != ExprKind::scope_traversal && c.kind != ExprKind::anon_symbol)
+            todo.push_back(&c);
+    });
 }
 
 }  // namespace

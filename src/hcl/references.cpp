@@ -89,67 +89,9 @@ private:
     // parts and arguments are, and are not listed. Inlined into the walk's
     // loop (a call for each node cost a tenth of the lint's reference checks).
     [[gnu::always_inline]] void push_children(const Expr& e) {
-        auto push = [this](const Expr* c) {
-            if (c->kind != ExprKind::literal) this->push({c, Step::visit});
-        };
-        auto push_reversed = [&push](PackedSpan<Ref<Expr>> list) {
-            for (std::size_t i = list.size(); i-- > 0;) push(list[i]);
-        };
-        switch (e.kind) {
-            case ExprKind::literal:
-            case ExprKind::scope_traversal:
-            case ExprKind::anon_symbol: return;
-            case ExprKind::template_: push_reversed(as<TemplateExpr>(e).parts); return;
-            case ExprKind::template_wrap: push(as<TemplateWrapExpr>(e).wrapped); return;
-            case ExprKind::template_join: push(as<TemplateJoinExpr>(e).tuple); return;
-            case ExprKind::relative_traversal: push(as<RelativeTraversalExpr>(e).source); return;
-            case ExprKind::function_call: push_reversed(as<FunctionCallExpr>(e).args); return;
-            case ExprKind::conditional: {
-                const auto& c = as<ConditionalExpr>(e);
-                push(c.false_result);
-                push(c.true_result);
-                push(c.condition);
-                return;
-            }
-            case ExprKind::binary_op: {
-                const auto& b = as<BinaryOpExpr>(e);
-                push(b.rhs);
-                push(b.lhs);
-                return;
-            }
-            case ExprKind::unary_op: push(as<UnaryOpExpr>(e).operand); return;
-            case ExprKind::tuple: push_reversed(as<TupleExpr>(e).items); return;
-            case ExprKind::object: {
-                const auto& items = as<ObjectExpr>(e).items;
-                for (std::size_t i = items.size(); i-- > 0;) {
-                    push(items[i].value);
-                    push(items[i].key);
-                }
-                return;
-            }
-            case ExprKind::object_key: push(as<ObjectKeyExpr>(e).wrapped); return;
-            case ExprKind::for_: {
-                const auto& x = as<ForExpr>(e);
-                if (x.condition) push(x.condition);
-                push(x.value_expr);
-                if (x.key_expr) push(x.key_expr);
-                push(x.collection);
-                return;
-            }
-            case ExprKind::index: {
-                const auto& x = as<IndexExpr>(e);
-                push(x.key);
-                push(x.collection);
-                return;
-            }
-            case ExprKind::splat: {
-                const auto& x = as<SplatExpr>(e);
-                push(x.each);
-                push(x.source);
-                return;
-            }
-            case ExprKind::parentheses: push(as<ParenthesesExpr>(e).inner); return;
-        }
+        for_each_child_reversed(e, [this](const Expr& c) {
+            if (c.kind != ExprKind::literal) this->push({&c, Step::visit});
+        });
     }
 
     enum class Step : std::uint8_t { visit, enter_scope, leave_scope };

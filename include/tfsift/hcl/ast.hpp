@@ -267,6 +267,11 @@ const T& as(const Expr& e) {
 template <class F>
 void for_each_child(const Expr& e, F&& f);
 
+// The same children in the opposite order: a walk that keeps a stack of
+// nodes to visit pushes them so, and then takes them in source order.
+template <class F>
+void for_each_child_reversed(const Expr& e, F&& f);
+
 // ---- structure --------------------------------------------------------------
 
 struct Attribute {
