@@ -2,11 +2,11 @@
 // values, module calls): short identifiers, looked up once for every
 // reference, tens of thousands of times in a module tree.
 //
-// NameHash mixes the length and the first and last eight bytes (every
-// byte of a shorter name) inline, where std::hash calls out to a hash of
-// every byte. Names that share their ends and length collide, and the
-// tables that use it compare names, so a collision costs a probe, never a
-// wrong answer.
+// NameHash mixes every byte, eight at a time, inline, where std::hash calls
+// out. It starts from a seed drawn once per process, so that a repository
+// cannot be written to make its names collide (a table probed through a
+// long run of colliding names turns a lint quadratic). The tables that use
+// it only look names up, so the seed changes no output.
 #pragma once
 
 #include <cstdint>
@@ -16,15 +16,26 @@
 
 namespace tfsift::lint {
 
+// A random value, drawn once per process (name_hash.cpp).
+std::uint64_t draw_name_hash_seed();
+inline const std::uint64_t name_hash_seed = draw_name_hash_seed();
+
 struct NameHash {
     std::size_t operator()(std::string_view s) const noexcept {
-        std::uint64_t h = (s.size() + 1) * 0x9E3779B97F4A7C15ULL;
-        if (s.size() >= 8) {
-            std::uint64_t first = 0;
+        std::uint64_t h = name_hash_seed ^ ((s.size() + 1) * 0x9E3779B97F4A7C15ULL);
+        const char* p = s.data();
+        std::size_t n = s.size();
+        if (n >= 8) {
+            // Whole words, then the last eight bytes (which may overlap the
+            // last word taken).
+            for (; n > 8; p += 8, n -= 8) {
+                std::uint64_t word = 0;
+                std::memcpy(&word, p, 8);
+                h = (h ^ word) * 0xFF51AFD7ED558CCDULL;
+                h ^= h >> 32;
+            }
             std::uint64_t last = 0;
-            std::memcpy(&first, s.data(), 8);
             std::memcpy(&last, s.data() + s.size() - 8, 8);
-            h = (h ^ first) * 0xFF51AFD7ED558CCDULL;
             h = (h ^ last) * 0xC4CEB9FE1A85EC53ULL;
         } else {
             for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ULL;
