@@ -1,23 +1,65 @@
 // variable-type-missing: a variable declared without a type constraint.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
 #include "support/factories.hpp"
 #include "tfsift/lint/context.hpp"
 
 namespace tfsift::lint::rules {
 namespace {
 
-Range declared_range(const LintContext& ctx, const config::Variable& v) {
-    for (const auto& file : ctx.files()) {
-        if (file.parsed->source.get() != v.origin.file) continue;
-        for (const auto& [written, decl] : file.decoded->variables) {
-            if (written.origin.pos.byte == v.origin.pos.byte) return decl.def_range;
+// Where each variable of the module's files is declared, by its file and
+// the byte its block starts at: made once, at the first variable without a
+// type, rather than searched through its file for each (a module of many
+// untyped variables took time quadratic in their number).
+class DeclaredRanges {
+public:
+    explicit DeclaredRanges(const LintContext& ctx) : ctx_(ctx) {}
+
+    Range of(const config::Variable& v) {
+        if (!built_) build();
+        auto it = by_file_.find(v.origin.file);
+        if (it != by_file_.end()) {
+            const auto& list = it->second;
+            auto at = std::lower_bound(list.begin(), list.end(), v.origin.pos.byte,
+                                       [](const Entry& e, std::uint64_t byte) { return e.byte < byte; });
+            if (at != list.end() && at->byte == v.origin.pos.byte) return at->range;
+        }
+        return Range{v.origin.pos, v.origin.pos};
+    }
+
+private:
+    struct Entry {
+        std::uint64_t byte;
+        Range range;
+    };
+
+    void build() {
+        built_ = true;
+        for (const auto& file : ctx_.files()) {
+            // A file met again keeps its first listing, as a search in
+            // file order finds it.
+            auto [it, added] = by_file_.try_emplace(file.parsed->source.get());
+            if (!added) continue;
+            for (const auto& [written, decl] : file.decoded->variables) {
+                it->second.push_back({written.origin.pos.byte, decl.def_range});
+            }
+            std::stable_sort(it->second.begin(), it->second.end(),
+                             [](const Entry& a, const Entry& b) { return a.byte < b.byte; });
         }
     }
-    return Range{v.origin.pos, v.origin.pos};
-}
+
+    const LintContext& ctx_;
+    bool built_ = false;
+    std::unordered_map<const SourceFile*, std::vector<Entry>> by_file_;
+};
 
 void check(const LintContext& ctx, FindingSink& sink) {
+    DeclaredRanges declared(ctx);
     for (const auto& [name, v] : ctx.module().module->variables) {
         if (v.type_expr) continue;
         Finding f;
@@ -25,7 +67,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
         f.severity = Severity::warning;
         f.file = ctx.shared_source(v.origin.file);
         if (!f.file) continue;
-        f.range = declared_range(ctx, v);
+        f.range = declared.of(v);
         f.message = fmt::format("variable \"{}\" has no type, so any value is accepted", name);
         sink.report(std::move(f));
     }
