@@ -9,6 +9,9 @@
 //   providers to repair    a root module requiring N providers its lock file lacks
 //   providers in state     a state file naming N providers its lock file lacks
 //   unused locals          N local values nothing refers to
+//   names alike            N variables whose names share their length and ends,
+//                          each referred to by a local value (hash tables of
+//                          names must not slow down on them)
 //   inline ignores         N `# tfsift-ignore:` comments, each suppressing a finding
 //   versions per list      a registry versions list of N versions, decoded in-process
 //   ** per glob            an `exclude` glob with N `**` segments, matched in-process
@@ -272,6 +275,27 @@ std::vector<Dimension> dimensions(const Options& o) {
                  [t](const fs::path& dir, std::size_t n) {
                      std::string text = "locals {\n";
                      for (std::size_t i = 0; i < n; ++i) text += "  l" + std::to_string(i) + " = 1\n";
+                     text += "}\n";
+                     write_file(dir / "main.tf", text);
+                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                 },
+                 nullptr});
+    // N variables named alike (one length, one first and last eight
+    // bytes), each referred to by a local value: the reference checks look
+    // every one up in tables of names.
+    d.push_back({"names alike",
+                 "variable",
+                 {5000, 10000, 20000, 40000},
+                 [t](const fs::path& dir, std::size_t n) {
+                     auto name = [](std::size_t i) {
+                         std::string digits = std::to_string(i);
+                         return "abcdefgh_" + std::string(6 - std::min<std::size_t>(6, digits.size()), '0') + digits +
+                                "_abcdefgh";
+                     };
+                     std::string text;
+                     for (std::size_t i = 0; i < n; ++i) text += "variable \"" + name(i) + "\" {}\n";
+                     text += "locals {\n";
+                     for (std::size_t i = 0; i < n; ++i) text += "  l" + std::to_string(i) + " = var." + name(i) + "\n";
                      text += "}\n";
                      write_file(dir / "main.tf", text);
                      return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
