@@ -17,6 +17,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
     if (!declares_requirements(module)) return;  // module-required-providers covers undeclared modules
     const auto& required = module.module->terraform.required_providers;
     const auto uses = provider_uses(module);
+    UseRanges range_of(module);
     for (const ProviderUse& use : *uses) {
         if (use.kind != ProviderUseKind::resource_type || required.contains(use.local_name)) continue;
         Finding f;
@@ -28,7 +29,7 @@ void check(const LintContext& ctx, FindingSink& sink) {
             object_of(use), use.local_name,
             providers::implied_provider(use.local_name, ctx.engine).for_display(ctx.engine));
         f.file = ctx.shared_source(use.origin.file);
-        f.range = use_range(module, use);
+        f.range = range_of(use);
         if (!f.file) continue;
         sink.report(std::move(f));
     }

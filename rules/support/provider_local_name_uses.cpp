@@ -33,35 +33,6 @@ std::string describe(const config::Resource& r) {
     return fmt::format("{} \"{}\" \"{}\"", block_type(r.mode), r.type, r.name);
 }
 
-// The header of a top-level block that starts at `origin`, searched in the
-// module's files: the block's label `label_index` in native syntax, its
-// definition range otherwise.
-Range header_range(const config::LoadedModule& module, const config::Origin& origin, std::size_t label_index) {
-    for (const config::ModuleFile& file : module.files) {
-        if (file.parsed->source.get() != origin.file) continue;
-        if (file.parsed->native) {
-            for (const hcl::Block& b : file.parsed->native->body->blocks) {
-                if (b.type_range().start.byte != origin.pos.byte) continue;
-                if (label_index < b.labels.size()) return b.labels[label_index].range;
-                return b.def_range();
-            }
-        }
-        for (const auto* table : {&file.decoded->resources, &file.decoded->others}) {
-            for (const auto& [r, decl] : *table) {
-                if (r.origin.pos.byte == origin.pos.byte) return decl.def_range;
-            }
-        }
-        for (const auto& [p, decl] : file.decoded->providers) {
-            if (p.origin.pos.byte == origin.pos.byte) return decl.def_range;
-        }
-    }
-    return Range{origin.pos, origin.pos};
-}
-
-}  // namespace
-
-namespace {
-
 std::vector<ProviderUse> compute_provider_uses(const config::LoadedModule& module) {
     std::vector<ProviderUse> uses;
     const config::Module& m = *module.module;
@@ -195,10 +166,56 @@ bool declares_requirements(const config::LoadedModule& module) {
     return false;
 }
 
-Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
+UseRanges::UseRanges(const config::LoadedModule& module) : module_(module) {}
+
+void UseRanges::index() {
+    indexed_ = true;
+    for (const config::ModuleFile& file : module_.files) {
+        // A file met again keeps its first entries, as a search in file
+        // order finds them.
+        auto [it, added] = by_file_.try_emplace(file.parsed->source.get());
+        if (!added) continue;
+        FileHeaders& headers = it->second;
+        if (file.parsed->native) {
+            for (const hcl::Block& b : file.parsed->native->body->blocks) {
+                headers.blocks.push_back({b.type_range().start.byte, &b});
+            }
+        }
+        for (const auto* table : {&file.decoded->resources, &file.decoded->others}) {
+            for (const auto& [r, decl] : *table) headers.decoded.push_back({r.origin.pos.byte, decl.def_range});
+        }
+        for (const auto& [p, decl] : file.decoded->providers) {
+            headers.decoded.push_back({p.origin.pos.byte, decl.def_range});
+        }
+        auto by_byte = [](const auto& x, const auto& y) { return x.byte < y.byte; };
+        std::stable_sort(headers.blocks.begin(), headers.blocks.end(), by_byte);
+        std::stable_sort(headers.decoded.begin(), headers.decoded.end(), by_byte);
+    }
+}
+
+// The header of the top-level block that starts at `origin`: its label
+// `label_index` in native syntax, its definition range otherwise.
+Range UseRanges::header(const config::Origin& origin, std::size_t label_index) {
+    if (!indexed_) index();
+    auto it = by_file_.find(origin.file);
+    if (it == by_file_.end()) return Range{origin.pos, origin.pos};
+    const FileHeaders& headers = it->second;
+    auto first_at = [&origin](const auto& list) {
+        return std::lower_bound(list.begin(), list.end(), origin.pos.byte,
+                                [](const auto& entry, std::uint32_t byte) { return entry.byte < byte; });
+    };
+    if (auto b = first_at(headers.blocks); b != headers.blocks.end() && b->byte == origin.pos.byte) {
+        if (label_index < b->block->labels.size()) return b->block->labels[label_index].range;
+        return b->block->def_range();
+    }
+    if (auto d = first_at(headers.decoded); d != headers.decoded.end() && d->byte == origin.pos.byte) return d->range;
+    return Range{origin.pos, origin.pos};
+}
+
+Range UseRanges::operator()(const ProviderUse& use) {
     switch (use.kind) {
         case ProviderUseKind::resource_type:
-        case ProviderUseKind::provider_block: return header_range(module, use.origin, 0);
+        case ProviderUseKind::provider_block: return header(use.origin, 0);
         case ProviderUseKind::function:
             return Range{use.origin.pos, Pos{use.origin.pos.byte + static_cast<std::uint32_t>(use.name_length)}};
         case ProviderUseKind::provider_argument:
@@ -216,5 +233,7 @@ Range use_range(const config::LoadedModule& module, const ProviderUse& use) {
     }
     return Range{use.origin.pos, use.origin.pos};
 }
+
+Range use_range(const config::LoadedModule& module, const ProviderUse& use) { return UseRanges(module)(use); }
 
 }  // namespace tfsift::lint::rules

@@ -5,12 +5,15 @@
 // requirements.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/engine.hpp"
+#include "tfsift/hcl/ast.hpp"
 
 namespace tfsift::lint::rules {
 
@@ -48,6 +51,36 @@ bool declares_requirements(const config::LoadedModule& module);
 
 // The narrowest range for a use, in the module's own files: the type label
 // of a resource, the name label of a provider block, the name of a reference.
+// The module's top-level blocks are indexed at the first question, so that
+// a rule that reports many uses of one module finds each range at once.
+class UseRanges {
+public:
+    explicit UseRanges(const config::LoadedModule& module);
+    Range operator()(const ProviderUse& use);
+
+private:
+    struct BlockAt {
+        std::uint32_t byte;
+        const hcl::Block* block;
+    };
+    struct RangeAt {
+        std::uint32_t byte;
+        Range range;
+    };
+    struct FileHeaders {
+        std::vector<BlockAt> blocks;   // native top-level blocks, by the byte their type starts at
+        std::vector<RangeAt> decoded;  // resources, other blocks and providers, by their origin
+    };
+
+    void index();
+    Range header(const config::Origin& origin, std::size_t label_index);
+
+    const config::LoadedModule& module_;
+    bool indexed_ = false;
+    std::unordered_map<const SourceFile*, FileHeaders> by_file_;
+};
+
+// The same for one use (a module's blocks searched once).
 Range use_range(const config::LoadedModule& module, const ProviderUse& use);
 
 }  // namespace tfsift::lint::rules
