@@ -9,6 +9,8 @@
 //   providers to repair    a root module requiring N providers its lock file lacks
 //   providers in state     a state file naming N providers its lock file lacks
 //   unused locals          N local values nothing refers to
+//   undeclared providers   N resources whose type names a provider the module's
+//                          required_providers leaves out (one finding each)
 //   names alike            N variables whose names share their length and ends,
 //                          each referred to by a local value (hash tables of
 //                          names must not slow down on them)
@@ -280,6 +282,21 @@ std::vector<Dimension> dimensions(const Options& o) {
                      return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
                  },
                  nullptr});
+    // N resources of a provider that required_providers leaves out: one
+    // resource-provider-unresolved finding each, with the range of its type.
+    d.push_back(
+        {"undeclared providers",
+         "resource",
+         {5000, 10000, 20000, 40000},
+         [t](const fs::path& dir, std::size_t n) {
+             std::string text =
+                 "terraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\n";
+             for (std::size_t i = 0; i < n; ++i)
+                 text += "resource \"null_resource\" \"r" + std::to_string(i) + "\" {}\n";
+             write_file(dir / "main.tf", text);
+             return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+         },
+         nullptr});
     // N variables named alike (one length, one first and last eight
     // bytes), each referred to by a local value: the reference checks look
     // every one up in tables of names.
