@@ -207,8 +207,10 @@ private:
             if (fn != "try" && fn != "can" && fn != "core::try" && fn != "core::can") continue;
             for (const hcl::Expr* arg : call->args) hcl::append_referenced_traversals(*arg, guarded_);
         }
-        // Looked up by binary search; nested calls may list one twice.
+        // Looked up by binary search. Nested calls list a traversal once for
+        // each call around it: kept once.
         std::sort(guarded_.begin(), guarded_.end(), std::less<>());
+        guarded_.erase(std::unique(guarded_.begin(), guarded_.end()), guarded_.end());
     }
 
     [[nodiscard]] bool guarded(const ScopeTraversalExpr& t) const {
