@@ -3,13 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <filesystem>
 #include <map>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "report/report_common.hpp"
 #include "tfsift/file_read.hpp"
@@ -177,38 +172,8 @@ std::string escape(std::string_view text, bool one_line) {
     while (i < text.size()) {
         // A run of printable ASCII (and of tabs and newlines where they may
         // stay) is copied at once: it is nearly all of any text.
-        std::size_t plain = i;
-#if defined(__SSE2__)
-        // Sixteen bytes at once (SSE2, always there on x86-64); bytes from
-        // 0x80 compare as negative, below the space.
-        {
-            const __m128i space = _mm_set1_epi8(' ');
-            const __m128i del = _mm_set1_epi8(0x7F);
-            const __m128i newline = _mm_set1_epi8('\n');
-            const __m128i tab = _mm_set1_epi8('\t');
-            while (plain + 16 <= text.size()) {
-                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + plain));
-                __m128i stop = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
-                if (!one_line) {
-                    stop = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, newline), _mm_cmpeq_epi8(v, tab)), stop);
-                }
-                const auto bits = static_cast<unsigned>(_mm_movemask_epi8(stop));
-                if (bits != 0) {
-                    plain += static_cast<std::size_t>(std::countr_zero(bits));
-                    break;
-                }
-                plain += 16;
-            }
-        }
-#endif
-        while (plain < text.size()) {
-            const auto b = static_cast<unsigned char>(text[plain]);
-            if ((b >= 0x20 && b < 0x7F) || (!one_line && (b == '\n' || b == '\t'))) {
-                ++plain;
-            } else {
-                break;
-            }
-        }
+        const std::size_t plain =
+            i + byte_run(text.data() + i, text.data() + text.size(), detail::PrintableStops{!one_line});
         if (plain > i) {
             out.append(text.substr(i, plain - i));
             i = plain;

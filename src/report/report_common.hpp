@@ -7,9 +7,29 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tfsift/byte_run.hpp"
 #include "tfsift/source.hpp"
 
 namespace tfsift::report::detail {
+
+// Printable ASCII, which escaping leaves as it is, as a class of
+// tfsift::byte_run: any other byte ends the run, but tabs and newlines too
+// may stay in it (`layout`) where the text may keep its lines. Bytes from
+// 0x80 compare as negative, below the space.
+struct PrintableStops {
+    bool layout = false;
+    bool stops(unsigned char b) const { return !((b >= 0x20 && b < 0x7F) || (layout && (b == '\n' || b == '\t'))); }
+#if defined(__SSE2__)
+    unsigned stop_bits(__m128i v) const {
+        __m128i stop = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+        if (layout) {
+            stop = _mm_andnot_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))), stop);
+        }
+        return static_cast<unsigned>(_mm_movemask_epi8(stop));
+    }
+#endif
+};
 
 // Replaces invalid UTF-8 sequences with U+FFFD (XML and JSON must be valid).
 std::string valid_utf8(std::string_view s);

@@ -86,23 +86,7 @@ constexpr std::string_view cut_mark = "...";
 // Whether `text` is printable ASCII only, which escaping leaves as it is
 // and which shows a column a byte (nearly every line and message).
 bool printable_ascii(std::string_view text) {
-    const char* p = text.data();
-    const std::size_t n = text.size();
-    std::size_t i = 0;
-#if defined(__SSE2__)
-    // Sixteen bytes at once (SSE2, always there on x86-64); bytes from 0x80
-    // compare as negative, below the space.
-    const __m128i space = _mm_set1_epi8(' ');
-    const __m128i del = _mm_set1_epi8(0x7F);
-    for (; i + 16 <= n; i += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
-        if (_mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del))) != 0) return false;
-    }
-#endif
-    for (; i < n; ++i) {
-        if (static_cast<unsigned char>(p[i]) - 0x20U >= 0x5FU) return false;
-    }
-    return true;
+    return byte_run(text.data(), text.data() + text.size(), detail::PrintableStops{}) == text.size();
 }
 
 // How many columns `text` takes once control characters are escaped.
