@@ -1,11 +1,9 @@
 // variable-type-missing: a variable declared without a type constraint.
 #include <fmt/core.h>
 
-#include <algorithm>
-#include <cstdint>
 #include <unordered_map>
-#include <vector>
 
+#include "support/byte_index.hpp"
 #include "support/factories.hpp"
 #include "tfsift/lint/context.hpp"
 
@@ -22,22 +20,13 @@ public:
 
     Range of(const config::Variable& v) {
         if (!built_) build();
-        auto it = by_file_.find(v.origin.file);
-        if (it != by_file_.end()) {
-            const auto& list = it->second;
-            auto at = std::lower_bound(list.begin(), list.end(), v.origin.pos.byte,
-                                       [](const Entry& e, std::uint64_t byte) { return e.byte < byte; });
-            if (at != list.end() && at->byte == v.origin.pos.byte) return at->range;
+        if (auto it = by_file_.find(v.origin.file); it != by_file_.end()) {
+            if (const Range* r = it->second.find(v.origin.pos.byte)) return *r;
         }
         return Range{v.origin.pos, v.origin.pos};
     }
 
 private:
-    struct Entry {
-        std::uint64_t byte;
-        Range range;
-    };
-
     void build() {
         built_ = true;
         for (const auto& file : ctx_.files()) {
@@ -46,16 +35,15 @@ private:
             auto [it, added] = by_file_.try_emplace(file.parsed->source.get());
             if (!added) continue;
             for (const auto& [written, decl] : file.decoded->variables) {
-                it->second.push_back({written.origin.pos.byte, decl.def_range});
+                it->second.add(written.origin.pos.byte, decl.def_range);
             }
-            std::stable_sort(it->second.begin(), it->second.end(),
-                             [](const Entry& a, const Entry& b) { return a.byte < b.byte; });
+            it->second.sort();
         }
     }
 
     const LintContext& ctx_;
     bool built_ = false;
-    std::unordered_map<const SourceFile*, std::vector<Entry>> by_file_;
+    std::unordered_map<const SourceFile*, ByteIndex<Range>> by_file_;
 };
 
 void check(const LintContext& ctx, FindingSink& sink) {

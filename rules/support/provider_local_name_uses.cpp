@@ -178,18 +178,17 @@ void UseRanges::index() {
         FileHeaders& headers = it->second;
         if (file.parsed->native) {
             for (const hcl::Block& b : file.parsed->native->body->blocks) {
-                headers.blocks.push_back({b.type_range().start.byte, &b});
+                headers.blocks.add(b.type_range().start.byte, &b);
             }
         }
         for (const auto* table : {&file.decoded->resources, &file.decoded->others}) {
-            for (const auto& [r, decl] : *table) headers.decoded.push_back({r.origin.pos.byte, decl.def_range});
+            for (const auto& [r, decl] : *table) headers.decoded.add(r.origin.pos.byte, decl.def_range);
         }
         for (const auto& [p, decl] : file.decoded->providers) {
-            headers.decoded.push_back({p.origin.pos.byte, decl.def_range});
+            headers.decoded.add(p.origin.pos.byte, decl.def_range);
         }
-        auto by_byte = [](const auto& x, const auto& y) { return x.byte < y.byte; };
-        std::stable_sort(headers.blocks.begin(), headers.blocks.end(), by_byte);
-        std::stable_sort(headers.decoded.begin(), headers.decoded.end(), by_byte);
+        headers.blocks.sort();
+        headers.decoded.sort();
     }
 }
 
@@ -200,15 +199,11 @@ Range UseRanges::header(const config::Origin& origin, std::size_t label_index) {
     auto it = by_file_.find(origin.file);
     if (it == by_file_.end()) return Range{origin.pos, origin.pos};
     const FileHeaders& headers = it->second;
-    auto first_at = [&origin](const auto& list) {
-        return std::lower_bound(list.begin(), list.end(), origin.pos.byte,
-                                [](const auto& entry, std::uint32_t byte) { return entry.byte < byte; });
-    };
-    if (auto b = first_at(headers.blocks); b != headers.blocks.end() && b->byte == origin.pos.byte) {
-        if (label_index < b->block->labels.size()) return b->block->labels[label_index].range;
-        return b->block->def_range();
+    if (const hcl::Block* const* b = headers.blocks.find(origin.pos.byte)) {
+        if (label_index < (*b)->labels.size()) return (*b)->labels[label_index].range;
+        return (*b)->def_range();
     }
-    if (auto d = first_at(headers.decoded); d != headers.decoded.end() && d->byte == origin.pos.byte) return d->range;
+    if (const Range* r = headers.decoded.find(origin.pos.byte)) return *r;
     return Range{origin.pos, origin.pos};
 }
 

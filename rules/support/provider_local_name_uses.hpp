@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "byte_index.hpp"
 #include "tfsift/config/loaded_tree.hpp"
 #include "tfsift/engine.hpp"
 #include "tfsift/hcl/ast.hpp"
@@ -59,17 +60,9 @@ public:
     Range operator()(const ProviderUse& use);
 
 private:
-    struct BlockAt {
-        std::uint32_t byte;
-        const hcl::Block* block;
-    };
-    struct RangeAt {
-        std::uint32_t byte;
-        Range range;
-    };
     struct FileHeaders {
-        std::vector<BlockAt> blocks;   // native top-level blocks, by the byte their type starts at
-        std::vector<RangeAt> decoded;  // resources, other blocks and providers, by their origin
+        ByteIndex<const hcl::Block*> blocks;  // native top-level blocks, by the byte their type starts at
+        ByteIndex<Range> decoded;             // resources, other blocks and providers, by their origin
     };
 
     void index();
