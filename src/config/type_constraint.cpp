@@ -293,19 +293,27 @@ std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, const
 std::optional<TypeConstraint> parse_type_constraint(const hcl::Expr& expr, std::string_view text,
                                                     const std::string& filename, Diagnostics& diags) {
     // Bounded, so that a long run over many configurations does not grow
-    // without end: the memo starts over when full.
+    // without end: the memo starts over when full, by count or by the bytes
+    // of its texts (a long object type's parse is as large as its text is
+    // long: 4,096 of them held megabytes).
     constexpr std::size_t memo_limit = 4096;
+    constexpr std::size_t memo_text_bytes = std::size_t{256} << 10;
     // Looked up by the text as it is, without a copy.
     struct TextHash {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
     thread_local std::unordered_map<std::string, TypeConstraint, TextHash, std::equal_to<>> memo;
+    thread_local std::size_t memo_bytes = 0;
     if (auto it = memo.find(text); it != memo.end()) return it->second;
     auto tc = parse_type_constraint(expr, filename, diags);
     if (tc) {
-        if (memo.size() >= memo_limit) memo.clear();
+        if (memo.size() >= memo_limit || memo_bytes + text.size() > memo_text_bytes) {
+            memo.clear();
+            memo_bytes = 0;
+        }
         memo.emplace(text, *tc);
+        memo_bytes += text.size();
     }
     return tc;
 }
