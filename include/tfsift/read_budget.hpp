@@ -67,6 +67,10 @@ public:
     [[nodiscard]] std::uint64_t memory_limit() const { return memory_limit_; }
 
 private:
+    // Charges the file, or refuses it when it would pass the budget of
+    // bytes. The mutex is held.
+    bool charge_locked(const std::pair<std::uint64_t, std::uint64_t>& file, std::uint64_t size);
+
     mutable std::mutex mutex_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> charged_;
     std::uint64_t used_ = 0;
