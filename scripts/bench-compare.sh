@@ -6,7 +6,9 @@
 # of each process; and, when HCLBENCH names the Go reference benchmark, its
 # one-thread parse in the same round (best round and its process's figures).
 # Prints the load averages before and after: figures from a loaded machine
-# are not results.
+# are not results. With INSTRUCTIONS=1, it also counts the instructions of
+# `lint -r --jobs 1` of each binary under callgrind (valgrind): a figure the
+# machine's load does not move, for a change too small to show through it.
 #
 # Usage: scripts/bench-compare.sh OLD_TFSIFT NEW_TFSIFT [CORPUS_DIR] [ROUNDS]
 #   CORPUS_DIR defaults to ../shared/corpus, ROUNDS to 3.
@@ -20,6 +22,10 @@ for bin in "$old" "$new"; do
   [[ -x $bin ]] || { echo "bench-compare: $bin is not an executable" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "bench-compare: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+if [[ ${INSTRUCTIONS:-} == 1 ]] && ! command -v valgrind >/dev/null; then
+  echo "bench-compare: INSTRUCTIONS=1 needs valgrind (Debian package valgrind)" >&2
+  exit 2
+fi
 
 # One run: "wall user system maxrss_kb" of the process.
 measure() {
@@ -64,3 +70,21 @@ awk '
       for (k in line) { split(line[k], f, " "); printf "%-14s / Go parse -j 1 = %.3f\n", k, f[3] / gobest }
     }
   }' "$results" | sort
+
+# Instructions, old and new: one run each, the same on any machine.
+if [[ ${INSTRUCTIONS:-} == 1 ]]; then
+  # The lint exits 1 when it reports findings: only the count matters here.
+  count() {
+    { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" lint -r --jobs 1 "$corpus" 2>&1 >/dev/null || true; } |
+      sed -n 's/.*Collected : *//p'
+  }
+  old_count=$(count "$old")
+  new_count=$(count "$new")
+  if [[ -z $old_count || -z $new_count ]]; then
+    echo "bench-compare: callgrind reported no instruction count" >&2
+    exit 1
+  fi
+  awk -v o="$old_count" -v n="$new_count" 'BEGIN {
+    printf "instructions   old %.1f million, new %.1f million (lint -r --jobs 1, callgrind): new / old = %.4f\n",
+           o / 1e6, n / 1e6, n / o }'
+fi
