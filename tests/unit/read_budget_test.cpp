@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../support/scratch_dir.hpp"
@@ -146,4 +147,42 @@ TEST_CASE("small files are compared with the budget of memory in batches", "[rea
     REQUIRE(peak_resident_memory() > highest);
     CHECK(merge.memory_passed());
     CHECK_FALSE(merge.admit(1, 2, 1));
+}
+
+TEST_CASE("jobs admitting files side by side charge each file once and stop at the budget", "[read-budget]") {
+    // Every admission compares the peak memory (files of memory_check_bytes),
+    // which is done without the lock: two jobs that admit the same file in
+    // that window must still charge it once.
+    constexpr unsigned jobs = 4;
+    constexpr std::uint64_t files = 200;
+    const std::uint64_t size = memory_check_bytes;
+    // Room for half the distinct files; no budget of memory is reached.
+    ReadBudget budget(files / 2 * size, peak_resident_memory() + (std::uint64_t{1} << 30));
+    std::vector<std::vector<char>> admitted(jobs, std::vector<char>(files, 0));
+    std::vector<std::thread> threads;
+    for (unsigned j = 0; j < jobs; ++j) {
+        threads.emplace_back([&budget, &admitted, j, size] {
+            // Every job asks for every file, each in its own order.
+            for (std::uint64_t k = 0; k < files; ++k) {
+                const std::uint64_t inode = (k * (j + 1)) % files;
+                admitted[j][inode] = budget.admit(7, inode, size) ? 1 : 0;
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    CHECK(budget.reached() == ReadBudget::Reached::bytes);
+    // A file some job was given is one the budget charged: at most half.
+    std::uint64_t charged = 0;
+    for (std::uint64_t f = 0; f < files; ++f) {
+        bool any = false;
+        for (unsigned j = 0; j < jobs; ++j) any = any || admitted[j][f] != 0;
+        if (any) ++charged;
+    }
+    CHECK(charged == files / 2);
+    // What was charged stays readable by any job; nothing else is.
+    for (std::uint64_t f = 0; f < files; ++f) {
+        bool any = false;
+        for (unsigned j = 0; j < jobs; ++j) any = any || admitted[j][f] != 0;
+        CHECK(budget.admit(7, f, size) == any);
+    }
 }
