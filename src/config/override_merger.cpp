@@ -20,15 +20,6 @@ std::string at(const Origin& o) {
     return o.file ? fmt::format("{}:{}", o.file->path(), o.file->line(o.pos)) : std::string("?");
 }
 
-// Resource::key() in one reserved string (it joins two temporaries): the
-// key of every resource of every primary file.
-std::string resource_key(const Resource& r) {
-    std::string key;
-    key.reserve(r.type.size() + 1 + r.name.size());
-    key.append(r.type).append(1, '.').append(r.name);
-    return key;
-}
-
 }  // namespace
 
 std::string Origin::to_string() const { return at(*this); }
@@ -314,7 +305,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     }
     for (const auto& [r, decl] : file.resources) {
         auto& table = r.mode == ResourceMode::managed ? module_.resources : module_.data;
-        std::string key = resource_key(r);
+        std::string key = r.key();
         auto it = table.lower_bound(key);
         if (it != table.end() && it->first == key) {
             const char* kind = r.mode == ResourceMode::managed ? "resource" : "data";
@@ -334,7 +325,7 @@ void OverrideMerger::add_primary(const ConfigFile& file) {
     for (const auto& [r, decl] : file.others) {
         auto& table = r.mode == ResourceMode::action ? module_.actions : module_.ephemeral;
         const char* kind = r.mode == ResourceMode::action ? "action" : "ephemeral";
-        if (auto [it, inserted] = table.try_emplace(resource_key(r), r); !inserted) {
+        if (auto [it, inserted] = table.try_emplace(r.key(), r); !inserted) {
             error(src, decl.def_range,
                   r.mode == ResourceMode::action ? code::duplicate_action : code::duplicate_ephemeral,
                   fmt::format("Duplicate {} \"{}\" configuration", kind, r.type),

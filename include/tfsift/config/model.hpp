@@ -333,7 +333,13 @@ struct Resource {
     Origin origin;
     std::vector<Origin> overridden_by;
 
-    [[nodiscard]] std::string key() const { return type + "." + name; }
+    // "TYPE.NAME", in one string (the merge keys every resource by it).
+    [[nodiscard]] std::string key() const {
+        std::string out;
+        out.reserve(type.size() + 1 + name.size());
+        out.append(type).append(1, '.').append(name);
+        return out;
+    }
 };
 
 struct Moved {
