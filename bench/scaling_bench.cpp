@@ -154,6 +154,17 @@ struct Dimension {
     std::function<double(std::size_t n)> measure;  // in-process dimensions
 };
 
+// The command most dimensions time: a lint of `dir` with one job and a JSON
+// report.
+std::vector<std::string> lint_json(const std::string& tfsift, const fs::path& dir) {
+    return {tfsift, "lint", "--jobs", "1", "--format", "json", dir.string()};
+}
+
+// The two lines `terraform init` starts a lock file with.
+constexpr const char* lock_file_header =
+    "# This file is maintained automatically by \"terraform init\".\n"
+    "# Manual edits may be lost in future updates.\n";
+
 std::vector<Dimension> dimensions(const Options& o) {
     std::vector<Dimension> d;
     const std::string& t = o.tfsift;
@@ -165,7 +176,7 @@ std::vector<Dimension> dimensions(const Options& o) {
                          write_file(dir / ("f" + std::to_string(i) + ".tf"),
                                     "resource \"aws_instance\" \"r" + std::to_string(i) + "\" {\n  ami = \"x\"\n}\n");
                      }
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     d.push_back({"diagnostics per file",
@@ -175,7 +186,7 @@ std::vector<Dimension> dimensions(const Options& o) {
                      std::string text;
                      for (std::size_t i = 0; i < n; ++i) text += "not_a_block_" + std::to_string(i) + " {\n}\n";
                      write_file(dir / "main.tf", text);
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     d.push_back({"findings per line",
@@ -208,16 +219,14 @@ std::vector<Dimension> dimensions(const Options& o) {
                          text += "module \"c" + std::to_string(i) + "\" {\n  source = \"./m\"\n  v = \"x\"\n}\n";
                      }
                      write_file(dir / "main.tf", text);
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     d.push_back({"lock-file size",
                  "provider",
                  {500, 2000, 10000, 40000},
                  [t](const fs::path& dir, std::size_t n) {
-                     std::string text =
-                         "# This file is maintained automatically by \"terraform init\".\n"
-                         "# Manual edits may be lost in future updates.\n";
+                     std::string text = lock_file_header;
                      for (std::size_t i = 0; i < n; ++i) {
                          text += "\nprovider \"registry.terraform.io/hashicorp/p" + std::to_string(i) +
                                  "\" {\n  version     = \"1.2.3\"\n  constraints = \"~> 1.2\"\n  hashes = [\n"
@@ -241,10 +250,8 @@ std::vector<Dimension> dimensions(const Options& o) {
                      }
                      text += "  }\n}\n";
                      write_file(dir / "main.tf", text);
-                     write_file(dir / ".terraform.lock.hcl",
-                                "# This file is maintained automatically by \"terraform init\".\n"
-                                "# Manual edits may be lost in future updates.\n");
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     write_file(dir / ".terraform.lock.hcl", lock_file_header);
+                     return lint_json(t, dir);
                  },
                  nullptr});
     // The same providers named only by the resources of a state file.
@@ -264,10 +271,8 @@ std::vector<Dimension> dimensions(const Options& o) {
                      state += "]}\n";
                      write_file(dir / "terraform.tfstate", state);
                      write_file(dir / "main.tf", "locals {}\n");
-                     write_file(dir / ".terraform.lock.hcl",
-                                "# This file is maintained automatically by \"terraform init\".\n"
-                                "# Manual edits may be lost in future updates.\n");
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     write_file(dir / ".terraform.lock.hcl", lock_file_header);
+                     return lint_json(t, dir);
                  },
                  nullptr});
     // N local values nothing uses: one unused-declaration finding each.
@@ -279,7 +284,7 @@ std::vector<Dimension> dimensions(const Options& o) {
                      for (std::size_t i = 0; i < n; ++i) text += "  l" + std::to_string(i) + " = 1\n";
                      text += "}\n";
                      write_file(dir / "main.tf", text);
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     // N resources of a provider that required_providers leaves out: one
@@ -294,7 +299,7 @@ std::vector<Dimension> dimensions(const Options& o) {
              for (std::size_t i = 0; i < n; ++i)
                  text += "resource \"null_resource\" \"r" + std::to_string(i) + "\" {}\n";
              write_file(dir / "main.tf", text);
-             return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+             return lint_json(t, dir);
          },
          nullptr});
     // N variables named alike (one length, one first and last eight
@@ -315,7 +320,7 @@ std::vector<Dimension> dimensions(const Options& o) {
                      for (std::size_t i = 0; i < n; ++i) text += "  l" + std::to_string(i) + " = var." + name(i) + "\n";
                      text += "}\n";
                      write_file(dir / "main.tf", text);
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     // N inline ignore comments, each suppressing the finding below it.
@@ -329,7 +334,7 @@ std::vector<Dimension> dimensions(const Options& o) {
                                  "\" {\n  type = string\n}\n";
                      }
                      write_file(dir / "main.tf", text);
-                     return std::vector<std::string>{t, "lint", "--jobs", "1", "--format", "json", dir.string()};
+                     return lint_json(t, dir);
                  },
                  nullptr});
     // A registry's versions list of N versions, decoded in-process (what
