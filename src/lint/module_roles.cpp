@@ -38,6 +38,13 @@ struct FileCalls {
     bool worked_out = false;
 };
 
+// What a scan of one directory read: the files it decoded (those that
+// mention a module) and the bytes of every configuration file it read.
+struct ScanTally {
+    std::size_t files_read = 0;
+    std::uint64_t text_bytes = 0;
+};
+
 // One scanned repository: the local calls of each module directory, how
 // many directories call each target, and what each file that mentions a
 // module called (so that a refresh parses only the files that changed).
@@ -47,6 +54,7 @@ struct ModuleRoleCache::Repository {
     std::map<std::string, std::set<std::string>> calls_of_dir;  // by absolute directory
     std::map<std::string, std::size_t> callers;                 // by called directory
     std::map<std::string, FileCalls> files;                     // by absolute path
+    std::map<std::string, std::uint64_t> text_bytes;            // by absolute directory with files
 
     // Counts `dir`'s calls as `now`; adds the targets that gained their
     // first caller or lost their last to `flipped`.
@@ -84,7 +92,7 @@ namespace {
 // null) remembers them by the file's text.
 std::vector<std::string> calls_of_file(const std::string& base, const config::ConfigFileName& name,
                                        DirectoryFileReader& reader, std::map<std::string, FileCalls>* memo,
-                                       std::set<std::string>& seen, std::size_t& files_read, bool& worked_out) {
+                                       std::set<std::string>& seen, ScanTally& tally, bool& worked_out) {
     const std::string path = base == "/" ? "/" + name.name : base + "/" + name.name;
     FileContent failure;
     std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
@@ -93,6 +101,7 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     config::LoadCounters& counters = config::load_counters();
     counters.role_scan_files_read.fetch_add(1, std::memory_order_relaxed);
     counters.role_scan_bytes_read.fetch_add(text.size(), std::memory_order_relaxed);
+    tally.text_bytes += text.size();
     // In the native syntax, no module block starts after `last`.
     std::size_t last = std::string_view::npos;
     if (name.syntax == config::FileSyntax::native) {
@@ -130,7 +139,7 @@ std::vector<std::string> calls_of_file(const std::string& base, const config::Co
     Diagnostics diags;
     const config::ConfigFile file =
         config::decode_config_file(*parsed, name.role == config::FileRole::override, diags, Engine::opentofu);
-    ++files_read;
+    ++tally.files_read;
     for (const auto& [call, declared] : file.module_calls) {
         if (call.dynamic_source) out.worked_out = true;
         if (!call.source || !call.source->value || !config::is_local_module_source(*call.source->value)) continue;
@@ -175,7 +184,7 @@ void list_directory(const std::string& dir, OpenDirectory& opened, std::vector<c
 // variable Terraform knows (`const = true`) is known too. The directory's
 // files are read whole for it; few directories have such calls.
 std::vector<std::string> worked_out_calls(const std::string& base, const std::vector<config::ConfigFileName>& files,
-                                          DirectoryFileReader& reader, std::size_t& files_read) {
+                                          DirectoryFileReader& reader, ScanTally& tally) {
     std::vector<std::unique_ptr<config::ParsedFile>> parsed;  // what the module points into
     std::vector<config::ConfigFile> decoded;
     for (const auto& name : files) {
@@ -183,7 +192,7 @@ std::vector<std::string> worked_out_calls(const std::string& base, const std::ve
         FileContent failure;
         std::shared_ptr<const SourceFile> source = reader.read(name.name, path, failure);
         if (!source) continue;
-        ++files_read;
+        ++tally.files_read;
         config::load_counters().role_scan_files_read.fetch_add(1, std::memory_order_relaxed);
         config::load_counters().role_scan_bytes_read.fetch_add(source->text().size(), std::memory_order_relaxed);
         parsed.push_back(config::parse_config_file(source, name.syntax));
@@ -222,7 +231,7 @@ std::vector<std::string> worked_out_calls(const std::string& base, const std::ve
 // files that are gone.
 std::set<std::string> calls_of_directory(const std::string& base, const OpenDirectory& opened,
                                          const std::vector<config::ConfigFileName>& files, const ReadPolicy& policy,
-                                         std::map<std::string, FileCalls>* memo, std::size_t& files_read) {
+                                         std::map<std::string, FileCalls>* memo, ScanTally& tally) {
     std::set<std::string> out;
     std::set<std::string> seen;
     // The scan walks from a real path and follows no link, so a directory
@@ -231,12 +240,12 @@ std::set<std::string> calls_of_directory(const std::string& base, const OpenDire
                                real_path_inside(base, policy.root) ? std::optional<std::string>(base) : std::nullopt);
     bool worked_out = false;
     for (const auto& name : files) {
-        for (auto& target : calls_of_file(base, name, reader, memo, seen, files_read, worked_out)) {
+        for (auto& target : calls_of_file(base, name, reader, memo, seen, tally, worked_out)) {
             out.insert(std::move(target));
         }
     }
     if (worked_out) {
-        for (auto& target : worked_out_calls(base, files, reader, files_read)) out.insert(std::move(target));
+        for (auto& target : worked_out_calls(base, files, reader, tally)) out.insert(std::move(target));
     }
     if (memo != nullptr) {
         const std::string prefix = base == "/" ? base : base + "/";
@@ -263,26 +272,27 @@ void scan_into(const std::string& repository_root, std::shared_ptr<const FileOve
         std::vector<config::ConfigFileName> files;
         std::set<std::string> calls;
         std::map<std::string, FileCalls> memo;
-        std::size_t files_read = 0;
+        ScanTally tally;
     };
     std::mutex mutex;  // guards `dirs`
     std::vector<Directory> dirs;
-    parallel_walk(std::vector<std::string>{repo.calls.root}, jobs,
-                  [&](std::string& base, std::vector<std::string>& below) {
-                      Directory d;
-                      d.base = std::move(base);
-                      OpenDirectory opened;
-                      list_directory(d.base, opened, d.files, &below, listings);
-                      if (d.files.empty()) return;
-                      d.calls = calls_of_directory(d.base, opened, d.files, repo.policy,
-                                                   remember_files ? &d.memo : nullptr, d.files_read);
-                      std::lock_guard<std::mutex> lock(mutex);
-                      dirs.push_back(std::move(d));
-                  });
+    parallel_walk(
+        std::vector<std::string>{repo.calls.root}, jobs, [&](std::string& base, std::vector<std::string>& below) {
+            Directory d;
+            d.base = std::move(base);
+            OpenDirectory opened;
+            list_directory(d.base, opened, d.files, &below, listings);
+            if (d.files.empty()) return;
+            d.calls =
+                calls_of_directory(d.base, opened, d.files, repo.policy, remember_files ? &d.memo : nullptr, d.tally);
+            std::lock_guard<std::mutex> lock(mutex);
+            dirs.push_back(std::move(d));
+        });
     std::sort(dirs.begin(), dirs.end(), [](const Directory& a, const Directory& b) { return a.base < b.base; });
     for (auto& d : dirs) {
         repo.files.merge(d.memo);
-        repo.calls.files_read += d.files_read;
+        repo.calls.files_read += d.tally.files_read;
+        repo.text_bytes.emplace(d.base, d.tally.text_bytes);
         repo.set_calls(d.base, std::move(d.calls), nullptr);
     }
 }
@@ -360,6 +370,16 @@ std::vector<std::string> ModuleRoleCache::local_calls(const std::string& module_
     return {};
 }
 
+std::uint64_t ModuleRoleCache::text_bytes(const std::string& module_dir) {
+    const std::string dir = absolute_normal_path(module_dir);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [root, repo] : by_root_) {
+        auto it = repo->text_bytes.find(dir);
+        if (it != repo->text_bytes.end()) return it->second;
+    }
+    return 0;
+}
+
 std::set<std::string> ModuleRoleCache::callers_of(const std::string& module_dir) {
     const std::string dir = absolute_normal_path(module_dir);
     std::set<std::string> found;
@@ -391,8 +411,14 @@ std::set<std::string> ModuleRoleCache::refresh_directory(const std::string& dir,
         std::vector<config::ConfigFileName> files;
         OpenDirectory opened;
         list_directory(base, opened, files, nullptr);
-        repo->set_calls(base, calls_of_directory(base, opened, files, policy, &repo->files, repo->calls.files_read),
-                        &flipped);
+        ScanTally tally;
+        repo->set_calls(base, calls_of_directory(base, opened, files, policy, &repo->files, tally), &flipped);
+        repo->calls.files_read += tally.files_read;
+        if (files.empty()) {
+            repo->text_bytes.erase(base);
+        } else {
+            repo->text_bytes[base] = tally.text_bytes;
+        }
     }
     return flipped;
 }

@@ -217,3 +217,35 @@ TEST_CASE("the callers of a module, through any depth of local calls", "[lint][r
     CHECK(cache.callers_of((r / "envs/other").string()).empty());
     CHECK(cache.callers_of((r / "envs/prod").string()).empty());
 }
+
+TEST_CASE("the scan weighs each directory's configuration text", "[lint][roles]") {
+    ScratchDir s("tfsift-roles");
+    const fs::path r = s.path / "repo";
+    write_file(r / ".git/HEAD", "");
+    const std::string main_tf = "module \"net\" {\n  source = \"../../modules/net\"\n}\n";
+    const std::string vars_tf = "variable \"region\" {}\n";
+    const std::string json = R"({"output": {"id": {"value": "x"}}})";
+    write_file(r / "envs/prod/main.tf", main_tf);
+    write_file(r / "envs/prod/variables.tf", vars_tf);
+    write_file(r / "envs/prod/notes.md", "not configuration\n");
+    write_file(r / "modules/net/outputs.tf.json", json);
+    write_file(r / "modules/empty/README.md", "no configuration here\n");
+    const std::string prod = abs(r / "envs/prod");
+    const std::string net = abs(r / "modules/net");
+    Settings none;
+    ModuleRoleCache cache(true);
+    CHECK(cache.text_bytes(prod) == 0);  // nothing scanned yet
+    CHECK(cache.role_of(net, none) == ModuleRole::called);
+    // Every configuration file counts, whether or not it mentions a module;
+    // other files do not.
+    CHECK(cache.text_bytes(prod) == main_tf.size() + vars_tf.size());
+    CHECK(cache.text_bytes(net) == json.size());
+    CHECK(cache.text_bytes(abs(r / "modules/empty")) == 0);
+    // A refresh weighs the directory again.
+    fs::remove(r / "envs/prod/variables.tf");
+    (void)cache.refresh_directory(prod);
+    CHECK(cache.text_bytes(prod) == main_tf.size());
+    fs::remove(r / "envs/prod/main.tf");
+    (void)cache.refresh_directory(prod);
+    CHECK(cache.text_bytes(prod) == 0);
+}

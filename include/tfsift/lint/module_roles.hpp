@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,13 @@ public:
     // repository that holds it last read them; empty when no scan so far
     // holds it.
     std::vector<std::string> local_calls(const std::string& module_dir);
+
+    // The bytes of the configuration files directly inside `module_dir`
+    // (absolute, lexically normal), as the scan of a repository that holds
+    // it last read them; 0 when no scan so far read a file there. What
+    // loading the directory costs, roughly: a lint starts with the largest
+    // trees (lint/session.cpp).
+    std::uint64_t text_bytes(const std::string& module_dir);
 
     // The directories (absolute, lexically normal) whose `module` blocks
     // call `module_dir` by a local path, directly or through other modules,
