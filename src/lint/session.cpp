@@ -400,6 +400,10 @@ std::vector<std::string> called_by(const ModuleRun& run) {
 struct LocalNames {
     std::vector<char> maybe_called;               // by target
     std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
+    // By target: the bytes of text in its directory and in every directory
+    // it calls by a local path, directly or not (each once), as the scan
+    // read them: about what loading its tree costs.
+    std::vector<std::uint64_t> tree_bytes;
 };
 
 // The scan names directories by their real paths (below each target's
@@ -413,6 +417,14 @@ LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role
     LocalNames out;
     out.maybe_called.assign(runs.size(), 0);
     out.names.resize(runs.size());
+    out.tree_bytes.assign(runs.size(), 0);
+    // In the scan's terms, each directory asked once.
+    std::map<std::string, std::pair<std::vector<std::string>, std::uint64_t>> scanned;
+    auto scanned_dir = [&](const std::string& dir) -> const std::pair<std::vector<std::string>, std::uint64_t>& {
+        auto [it, added] = scanned.try_emplace(dir);
+        if (added) it->second = {role_cache.local_calls(dir), role_cache.text_bytes(dir)};
+        return it->second;
+    };
     std::map<std::string, std::string> named_root_of;  // trusted root -> how the run names it
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const ModuleRun& run = runs[i];
@@ -434,7 +446,18 @@ LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role
                 real = root + run.absolute.substr(named_root.size());
             }
         }
-        out.names[i] = role_cache.local_calls(real);
+        out.names[i] = scanned_dir(real).first;
+        std::set<std::string> seen{real};
+        std::vector<std::string> stack{real};
+        while (!stack.empty()) {
+            const std::string dir = std::move(stack.back());
+            stack.pop_back();
+            const auto& [calls, bytes] = scanned_dir(dir);
+            out.tree_bytes[i] += bytes;
+            for (const auto& next : calls) {
+                if (seen.insert(next).second) stack.push_back(next);
+            }
+        }
         if (real != run.absolute) {
             const std::string& named_root = named_root_of[root];
             for (auto& d : out.names[i]) {
@@ -638,11 +661,20 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     // The queue of targets to load, its order, and what is known of roles.
     std::mutex mutex;
     std::deque<std::size_t> queue;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (!maybe[i]) queue.push_back(i);
-    }
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        if (maybe[i]) queue.push_back(i);
+    {
+        // Targets no other target calls first, then the others (most are
+        // loaded through their callers first). Within each, the largest
+        // trees first: the last trees to load are then small, so the jobs
+        // finish together rather than one job loading a large tree alone at
+        // the end; and two large trees are seldom loaded at once.
+        std::vector<std::size_t> order(runs.size());
+        for (std::size_t i = 0; i < runs.size(); ++i) order[i] = i;
+        const std::vector<std::uint64_t>& bytes = local.tree_bytes;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            if (maybe[a] != maybe[b]) return maybe[a] < maybe[b];
+            return !bytes.empty() && bytes[a] > bytes[b];
+        });
+        queue.assign(order.begin(), order.end());
     }
     std::vector<char> taken(runs.size(), 0);
     std::set<std::string> called;
