@@ -402,7 +402,7 @@ struct LocalNames {
     std::vector<std::vector<std::string>> names;  // by target: absolute directories, each once
     // By target: the bytes of text in its directory and in every directory
     // it calls by a local path, directly or not (each once), as the scan
-    // read them: about what loading its tree costs.
+    // read them: about what loading its tree costs. Empty unless asked for.
     std::vector<std::uint64_t> tree_bytes;
 };
 
@@ -411,18 +411,18 @@ struct LocalNames {
 // (`../shared/corpus` with `shared` a link) has its names put back in the
 // terms the run uses, so that its module directories are shared as they are
 // under the real path. One real path is asked for per trusted root.
-LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role_cache) {
+LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role_cache, bool weigh_trees) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < runs.size(); ++i) index.emplace(runs[i].absolute, i);
     LocalNames out;
     out.maybe_called.assign(runs.size(), 0);
     out.names.resize(runs.size());
-    out.tree_bytes.assign(runs.size(), 0);
+    if (weigh_trees) out.tree_bytes.assign(runs.size(), 0);
     // In the scan's terms, each directory asked once.
     std::map<std::string, std::pair<std::vector<std::string>, std::uint64_t>> scanned;
     auto scanned_dir = [&](const std::string& dir) -> const std::pair<std::vector<std::string>, std::uint64_t>& {
         auto [it, added] = scanned.try_emplace(dir);
-        if (added) it->second = {role_cache.local_calls(dir), role_cache.text_bytes(dir)};
+        if (added) it->second = {role_cache.local_calls(dir), weigh_trees ? role_cache.text_bytes(dir) : 0};
         return it->second;
     };
     std::map<std::string, std::string> named_root_of;  // trusted root -> how the run names it
@@ -448,7 +448,8 @@ LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role
         }
         out.names[i] = scanned_dir(real).first;
         std::set<std::string> seen{real};
-        std::vector<std::string> stack{real};
+        std::vector<std::string> stack;
+        if (weigh_trees) stack.push_back(real);
         while (!stack.empty()) {
             const std::string dir = std::move(stack.back());
             stack.pop_back();
@@ -567,7 +568,7 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     }
     scan.times.roles += seconds_since(roles_started);
     const bool lint_early = unknown_rule.empty();
-    LocalNames local = lint_early ? local_names(runs, role_cache) : LocalNames{};
+    LocalNames local = lint_early ? local_names(runs, role_cache, jobs > 1) : LocalNames{};
     if (!lint_early) local.maybe_called.assign(runs.size(), 1);
     const std::vector<char>& maybe = local.maybe_called;
     // How many targets still to load name each directory: while some do, a
@@ -663,16 +664,18 @@ bool scan_targets(const Targets& targets, SettingsCache& settings_cache, const L
     std::deque<std::size_t> queue;
     {
         // Targets no other target calls first, then the others (most are
-        // loaded through their callers first). Within each, the largest
-        // trees first: the last trees to load are then small, so the jobs
-        // finish together rather than one job loading a large tree alone at
-        // the end; and two large trees are seldom loaded at once.
+        // loaded through their callers first). Within each, with more than
+        // one job, the largest trees first: the last trees to load are then
+        // small, so the jobs finish together rather than one job loading a
+        // large tree alone at the end; and two large trees are seldom
+        // loaded at once. One job keeps the order of the directories, which
+        // shares more of them between neighbouring trees.
         std::vector<std::size_t> order(runs.size());
         for (std::size_t i = 0; i < runs.size(); ++i) order[i] = i;
         const std::vector<std::uint64_t>& bytes = local.tree_bytes;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
             if (maybe[a] != maybe[b]) return maybe[a] < maybe[b];
-            return !bytes.empty() && bytes[a] > bytes[b];
+            return jobs > 1 && !bytes.empty() && bytes[a] > bytes[b];
         });
         queue.assign(order.begin(), order.end());
     }
