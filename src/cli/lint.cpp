@@ -25,6 +25,7 @@
 #include "tfsift/lint/fix_diff.hpp"
 #include "tfsift/lint/lock_command.hpp"
 #include "tfsift/lint/session.hpp"
+#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 #include "tfsift/rules/catalogue.hpp"
 
@@ -357,6 +358,7 @@ int run_lint(const LintOptions& options) {
     input.command_line = options.command_line;
     input.sarif_category = options.sarif_category;
     input.links = project_links();
+    input.jobs = options.jobs > 0 ? options.jobs : available_processors();
 
     for (const auto& o : outputs) {
         report::ReportInput file_input = input;

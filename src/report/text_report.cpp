@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -13,6 +15,7 @@
 #endif
 
 #include "report/report_common.hpp"
+#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -248,17 +251,13 @@ private:
     std::unordered_map<const SourceFile*, std::string> shown_;
 };
 
-}  // namespace
-
-void write_text(const ReportInput& input, std::ostream& out) {
+// Puts `findings` together in `text`, as the text report shows them.
+void render_findings(std::span<const lint::Finding> findings, const ReportInput& input, std::string& text) {
     Style style{input.color};
     detail::SnippetGuard guard(input.trusted_roots);
     ShownPaths shown(input.working_dir);
-    // Each finding is put together in one buffer and written at once.
-    std::string text;
     std::string part;
-    for (const lint::Finding& f : input.findings) {
-        text.clear();
+    for (const lint::Finding& f : findings) {
         part.clear();
         append_location(part, shown.of(*f.file), f.file->resolve(f.range.start));
         style.append(text, "1", part);
@@ -293,7 +292,28 @@ void write_text(const ReportInput& input, std::ostream& out) {
             text += lint::to_string(f.fix->applicability);
             text += ")\n";
         }
+    }
+}
+
+}  // namespace
+
+void write_text(const ReportInput& input, std::ostream& out) {
+    // The findings are put together `jobs` runs at once, each run of
+    // neighbouring findings in a text of its own, and written in order: a
+    // report of thousands of findings is otherwise the one part of a lint
+    // that a single thread does after all the others are done.
+    const lint::Findings& all = input.findings;
+    constexpr std::size_t run_size = 512;
+    const std::size_t runs = (all.size() + run_size - 1) / run_size;
+    std::vector<std::string> texts(runs);
+    parallel_for(runs, std::max(1U, input.jobs), [&](std::size_t i) {
+        const std::size_t begin = i * run_size;
+        const std::size_t end = std::min(all.size(), begin + run_size);
+        render_findings(std::span<const lint::Finding>(all).subspan(begin, end - begin), input, texts[i]);
+    });
+    for (std::string& text : texts) {
         out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        std::string().swap(text);
     }
     if (input.quiet) return;
     // A long listing ends with what it adds up to, rule by rule.

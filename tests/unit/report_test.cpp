@@ -55,6 +55,57 @@ std::vector<Rule> builtin_rule_list() { return {builtin_rules().begin(), builtin
 
 }  // namespace
 
+TEST_CASE("text report: put together by several threads, the same text in the same order", "[report]") {
+    // Findings in many files and on many lines, more than one thread's run
+    // of them, each line of each file told apart.
+    std::vector<std::shared_ptr<const SourceFile>> files;
+    for (int i = 0; i < 7; ++i) {
+        std::string text;
+        for (int line = 0; line < 400; ++line) text += "locals { x" + std::to_string(line) + " = 1 }\n";
+        files.push_back(std::make_shared<const SourceFile>("/repo/mod/f" + std::to_string(i) + ".tf", text));
+    }
+    Findings findings;
+    for (std::size_t n = 0; n < 2600; ++n) {
+        const auto& file = files[n % files.size()];
+        const std::size_t line = (n * 37) % 400;
+        const auto at = static_cast<std::uint32_t>(file->line_text(static_cast<std::uint32_t>(line + 1)).data() -
+                                                   file->text().data());
+        Finding f;
+        f.rule_id = n % 3 == 0 ? "syntax-error" : "unused-ignore";
+        f.severity = n % 3 == 0 ? Severity::error : Severity::notice;
+        f.message = "finding " + std::to_string(n);
+        f.file = file;
+        f.range = {Pos{at}, Pos{at + 6}};
+        if (n % 5 == 0) f.related.push_back({file, {Pos{0}, Pos{6}}, "see " + std::to_string(n)});
+        findings.push_back(std::move(f));
+    }
+    const std::vector<Rule> rules = builtin_rule_list();
+    auto text_with = [&](unsigned jobs, bool color) {
+        report::ReportInput in{findings, rules};
+        in.repository_root = "/repo";
+        in.working_dir = "/repo/mod";
+        in.files_scanned = files.size();
+        in.jobs = jobs;
+        in.color = color;
+        std::ostringstream out;
+        report::write_report(report::Format::text, in, out);
+        return out.str();
+    };
+    for (const bool color : {false, true}) {
+        const std::string one = text_with(1, color);
+        CHECK(text_with(2, color) == one);
+        CHECK(text_with(5, color) == one);
+        // In the order of the findings, the last one last.
+        std::size_t at = 0;
+        for (std::size_t n = 0; n < findings.size(); n += 97) {
+            const std::size_t next = one.find("finding " + std::to_string(n) + "\n", at);
+            REQUIRE(next != std::string::npos);
+            at = next;
+        }
+        CHECK(one.find("finding 2599\n") > one.find("finding 2598\n"));
+    }
+}
+
 TEST_CASE("text report: location, caret underline, summary", "[report]") {
     auto findings = sample();
     std::string text = render(report::Format::text, findings, builtin_rule_list());

@@ -46,6 +46,8 @@ struct ReportInput {
     // Text only: after more than rule_table_threshold findings, a table of
     // the findings per rule (off when `--statistics` prints it instead).
     bool rule_table = true;
+    // Text only: how many threads may put the report together at once.
+    unsigned jobs = 1;
 };
 
 inline constexpr std::size_t rule_table_threshold = 20;
