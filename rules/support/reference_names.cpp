@@ -1,5 +1,6 @@
 #include "reference_names.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "tfsift/hcl/references.hpp"
@@ -44,7 +45,11 @@ void json_references(const json::Value& v, std::vector<ReferenceName>& out) {
 JsonStringExpression parse_json_string(const json::Value& value, bool as_template) {
     JsonStringExpression out;
     auto source = std::make_shared<const SourceFile>("<json string>", value.text);
-    out.arena = std::make_unique<Arena>();
+    // A block the size of a small tree of the string, not the default one:
+    // a module's memo keeps every string it parsed (a generated `.tf.json`
+    // has thousands), and each default block would take pages of its own.
+    const std::size_t size = value.text.size();
+    out.arena = std::make_unique<Arena>(size * 3 + 64, std::clamp<std::size_t>(size / 4, 256, std::size_t{4} * 1024));
     Diagnostics diags;
     const std::string_view text = source->text();
     out.expr = as_template ? hcl::parse_template(*source, text, Pos{}, *out.arena, diags)

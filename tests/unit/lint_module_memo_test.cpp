@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "../../rules/support/reference_names.hpp"
 #include "../../rules/support/written_expressions.hpp"
 #include "support/scratch_dir.hpp"
 #include "tfsift/lint/linter.hpp"
 #include "tfsift/lint/module_memo.hpp"
+#include "tfsift/tree_space.hpp"
 
 using namespace tfsift;
 using namespace tfsift::lint;
@@ -120,4 +122,27 @@ TEST_CASE("a JSON string is parsed once while a memo lives", "[lint][memo]") {
         CHECK(ModuleMemo::active()->shared<Scratch>().value == 7);
     }
     CHECK(shared_json_string(v, true) != shared_json_string(v, true));
+}
+
+TEST_CASE("JSON strings parsed for a module's rules take memory by their size", "[lint][memo]") {
+    // A generated `.tf.json` holds thousands of interpolated strings, and the
+    // module's memo keeps each one parsed while the module is linted.
+    std::vector<json::Value> strings(3000);
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        strings[i].kind = json::Kind::string;
+        strings[i].text = "${var.endpoint_" + std::to_string(i) + ".id}-${local.suffix}";
+    }
+    const ModuleMemo memo;
+    const std::size_t before = tree_space::in_use();
+    std::vector<std::shared_ptr<const JsonStringExpression>> kept;
+    for (const auto& v : strings) {
+        kept.push_back(shared_json_string(v, true));
+        REQUIRE(kept.back()->expr != nullptr);
+    }
+    // The memo gives the same parse back.
+    CHECK(shared_json_string(strings[7], true) == kept[7]);
+    const std::size_t per_string = (tree_space::in_use() - before) / strings.size();
+    // Each string's text and tree, not a default block of the tree space
+    // (16 KiB) per string.
+    CHECK(per_string < 1024);
 }
