@@ -447,16 +447,17 @@ LocalNames local_names(const std::vector<ModuleRun>& runs, ModuleRoleCache& role
             }
         }
         out.names[i] = scanned_dir(real).first;
-        std::set<std::string> seen{real};
-        std::vector<std::string> stack;
-        if (weigh_trees) stack.push_back(real);
-        while (!stack.empty()) {
-            const std::string dir = std::move(stack.back());
-            stack.pop_back();
-            const auto& [calls, bytes] = scanned_dir(dir);
-            out.tree_bytes[i] += bytes;
-            for (const auto& next : calls) {
-                if (seen.insert(next).second) stack.push_back(next);
+        if (weigh_trees) {
+            std::set<std::string> seen{real};
+            std::vector<std::string> stack{real};
+            while (!stack.empty()) {
+                const std::string dir = std::move(stack.back());
+                stack.pop_back();
+                const auto& [calls, bytes] = scanned_dir(dir);
+                out.tree_bytes[i] += bytes;
+                for (const auto& next : calls) {
+                    if (seen.insert(next).second) stack.push_back(next);
+                }
             }
         }
         if (real != run.absolute) {

@@ -57,7 +57,8 @@ std::vector<Rule> builtin_rule_list() { return {builtin_rules().begin(), builtin
 
 TEST_CASE("text report: put together by several threads, the same text in the same order", "[report]") {
     // Findings in many files and on many lines, more than one thread's run
-    // of them, each line of each file told apart.
+    // of them and more than one round of runs, each line of each file told
+    // apart.
     std::vector<std::shared_ptr<const SourceFile>> files;
     for (int i = 0; i < 7; ++i) {
         std::string text;
@@ -65,7 +66,7 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
         files.push_back(std::make_shared<const SourceFile>("/repo/mod/f" + std::to_string(i) + ".tf", text));
     }
     Findings findings;
-    for (std::size_t n = 0; n < 2600; ++n) {
+    for (std::size_t n = 0; n < 4500; ++n) {
         const auto& file = files[n % files.size()];
         const std::size_t line = (n * 37) % 400;
         const auto at = static_cast<std::uint32_t>(file->line_text(static_cast<std::uint32_t>(line + 1)).data() -
@@ -102,7 +103,7 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
             REQUIRE(next != std::string::npos);
             at = next;
         }
-        CHECK(one.find("finding 2599\n") > one.find("finding 2598\n"));
+        CHECK(one.find("finding 4499\n") > one.find("finding 4498\n"));
     }
 }
 
