@@ -146,15 +146,9 @@ namespace {
 
 // The report as text; nullopt after saying why when it could not be made
 // (out of memory for a huge report, say).
-std::optional<std::string> render_report(report::Format format, const report::ReportInput& input) {
+std::optional<std::string> rendered_report(report::Format format, const report::ReportInput& input) {
     try {
-        std::ostringstream buf;
-        // A stream that cannot grow sets badbit and stops writing; without
-        // this the report would come out cut short, and the run succeed.
-        buf.exceptions(std::ios::badbit);
-        report::write_report(format, input, buf);
-        if (!buf) throw std::bad_alloc();
-        std::string text = std::move(buf).str();
+        std::string text = report::render_report(format, input);
         for (const auto& w : report::report_warnings(format, input, text)) {
             fmt::print(stderr, "tfsift: warning: {}\n", w);
         }
@@ -363,7 +357,7 @@ int run_lint(const LintOptions& options) {
     for (const auto& o : outputs) {
         report::ReportInput file_input = input;
         file_input.color = false;
-        auto text = render_report(o.format, file_input);
+        auto text = rendered_report(o.format, file_input);
         if (!text) return exit_failure;
         // Atomic: a report a CI step uploads is either the old one or the whole new one.
         auto written = atomic_write_file(o.path, *text);
@@ -383,7 +377,7 @@ int run_lint(const LintOptions& options) {
     input.rule_table = !options.statistics;
     if (to_stdout) {
         input.color = format == report::Format::text && use_color(options.color);
-        auto text = render_report(format, input);
+        auto text = rendered_report(format, input);
         if (!text) return exit_failure;
         // Written as is, without a formatting copy.
         if (std::fwrite(text->data(), 1, text->size(), stdout) != text->size()) {

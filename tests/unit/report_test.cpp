@@ -301,6 +301,32 @@ TEST_CASE("XML reports escape markup and drop what XML cannot carry", "[report]"
     CHECK(junit.find('\x01') == std::string::npos);
 }
 
+TEST_CASE("a report rendered to a string is the report written to a stream", "[report]") {
+    auto findings = sample();
+    const auto rules = builtin_rule_list();
+    for (auto format : {report::Format::text, report::Format::json, report::Format::sarif, report::Format::checkstyle,
+                        report::Format::junit, report::Format::compact, report::Format::github, report::Format::gitlab,
+                        report::Format::rdjson}) {
+        INFO(report::to_string(format));
+        report::ReportInput in{findings, rules};
+        in.repository_root = "/repo";
+        in.working_dir = "/repo/mod";
+        in.files_scanned = 1;
+        in.exit_code = 1;
+        std::ostringstream streamed;
+        report::write_report(format, in, streamed);
+        const std::string text = report::render_report(format, in);
+        CHECK(text == streamed.str());
+        CHECK_FALSE(text.empty());
+    }
+    // No findings: the reservation is small, the report the same.
+    const Findings none;
+    report::ReportInput in{none, rules};
+    std::ostringstream streamed;
+    report::write_report(report::Format::sarif, in, streamed);
+    CHECK(report::render_report(report::Format::sarif, in) == streamed.str());
+}
+
 TEST_CASE("format names", "[report]") {
     for (auto f : {report::Format::text, report::Format::json, report::Format::sarif, report::Format::checkstyle,
                    report::Format::junit, report::Format::compact, report::Format::github, report::Format::gitlab,

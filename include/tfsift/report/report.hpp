@@ -54,6 +54,14 @@ inline constexpr std::size_t rule_table_threshold = 20;
 
 void write_report(Format format, const ReportInput& input, std::ostream& out);
 
+// The report as one string. Its capacity is reserved from the number of
+// findings before it is written, so that a long report (6.6 MB of SARIF for
+// the benchmark corpus) is not copied each time its buffer doubles, with
+// the old and the new buffer both in memory: the pages of a reservation
+// that nothing writes take no memory. Throws std::bad_alloc when the report
+// does not fit in memory.
+std::string render_report(Format format, const ReportInput& input);
+
 // GitHub's documented limits on what it takes from a report (docs/ci.md).
 // Code scanning rejects a SARIF file beyond a maximum and keeps only part of
 // what is beyond a display limit; workflow commands show only so many
