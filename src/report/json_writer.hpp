@@ -33,6 +33,12 @@ class JsonWriter {
 public:
     // Writes to `out` in chunks; call finish() at the end.
     explicit JsonWriter(std::ostream& out) : out_(out) {}
+    // Continues a document that another writer has open, to be spliced into
+    // it (splice): inside `depth` open containers, the innermost already
+    // holding `items_before` items. Call flush() at the end.
+    JsonWriter(std::ostream& out, std::size_t depth, std::size_t items_before) : out_(out), levels_(depth, 1) {
+        if (depth > 0) levels_.back() = items_before;
+    }
     JsonWriter(const JsonWriter&) = delete;
     JsonWriter& operator=(const JsonWriter&) = delete;
     ~JsonWriter() = default;
@@ -70,6 +76,21 @@ public:
     // writes what is still buffered.
     void finish();
 
+    // Writes what is still buffered.
+    void flush();
+
+    // How many containers are open, and the items of the innermost so far.
+    [[nodiscard]] std::size_t depth() const { return levels_.size(); }
+    [[nodiscard]] std::size_t items() const { return levels_.empty() ? 0 : levels_.back(); }
+
+    // Writes `text`: `count` items of the innermost container, as writers
+    // continuing this one (the constructor above) wrote them, in order.
+    void splice(std::string_view text, std::size_t count) {
+        flush();
+        out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+        levels_.back() += count;
+    }
+
 private:
     void open(char bracket);
     void close(char bracket);
@@ -85,7 +106,6 @@ private:
     void spill() {
         if (buffer_.size() >= chunk) flush();
     }
-    void flush();
 
     static constexpr std::size_t chunk = std::size_t{1} << 16;
 

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <streambuf>
 
 #include "report/report_common.hpp"
 #include "tfsift/file_read.hpp"
@@ -52,30 +51,6 @@ void write_report(Format format, const ReportInput& input, std::ostream& out) {
     }
 }
 
-namespace {
-
-// An output stream's bytes appended to a string.
-class StringSink : public std::streambuf {
-public:
-    explicit StringSink(std::string& out) : out_(out) {}
-
-protected:
-    int_type overflow(int_type c) override {
-        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
-        out_.push_back(traits_type::to_char_type(c));
-        return c;
-    }
-    std::streamsize xsputn(const char* s, std::streamsize n) override {
-        out_.append(s, static_cast<std::size_t>(n));
-        return n;
-    }
-
-private:
-    std::string& out_;
-};
-
-}  // namespace
-
 std::string render_report(Format format, const ReportInput& input) {
     // A few KiB for each finding covers every format (SARIF, the largest,
     // takes about 1.5 KiB); beyond the reservation the string grows as usual.
@@ -88,7 +63,7 @@ std::string render_report(Format format, const ReportInput& input) {
     } catch (const std::bad_alloc&) {
         // Reserved address space refused (strict overcommit): the string grows.
     }
-    StringSink sink(text);
+    detail::StringSink sink(text);
     std::ostream out(&sink);
     // A string that cannot grow throws out of append; the stream would only
     // set badbit and stop writing, and the report come out cut short.

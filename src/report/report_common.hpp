@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <streambuf>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -69,6 +70,26 @@ public:
 private:
     const std::vector<std::string>& roots_;
     std::map<const SourceFile*, bool> verdicts_;
+};
+
+// An output stream's bytes appended to a string.
+class StringSink : public std::streambuf {
+public:
+    explicit StringSink(std::string& out) : out_(out) {}
+
+protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        out_.push_back(traits_type::to_char_type(c));
+        return c;
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        out_.append(s, static_cast<std::size_t>(n));
+        return n;
+    }
+
+private:
+    std::string& out_;
 };
 
 }  // namespace tfsift::report::detail

@@ -5,11 +5,15 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <ostream>
+#include <string>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
+#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -160,6 +164,14 @@ class SarifReport {
 public:
     SarifReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), guard_(in.trusted_roots) {}
 
+    // Continues `whole`'s document at its results, `items_before` of them
+    // written: a run of results put together on a thread of its own.
+    SarifReport(const SarifReport& whole, std::ostream& out, std::size_t items_before)
+        : in_(whole.in_),
+          w_(out, whole.w_.depth(), items_before),
+          guard_(whole.in_.trusted_roots),
+          rule_index_(whole.rule_index_) {}
+
     void write() {
         // Every rule's index, the last one of an id winning.
         for (std::size_t i = 0; i < in_.rules.size(); ++i) rule_index_[in_.rules[i].id] = i;
@@ -199,7 +211,7 @@ public:
         w_.member("columnKind", "utf16CodeUnits");
         w_.key("results");
         w_.begin_array();
-        for (const lint::Finding& f : in_.findings) result(f);
+        results();
         w_.end_array();
         if (!in_.sarif_category.empty()) {
             // "CATEGORY/": code scanning reads the part before the last slash as
@@ -281,14 +293,74 @@ private:
         w_.end_object();
     }
 
-    void result(const lint::Finding& f) {
-        // Many findings may share one long line: hash it once per rule.
-        auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), f.rule_id);
-        auto cached = line_hashes_.find(key);
-        if (cached == line_hashes_.end()) cached = line_hashes_.emplace(std::move(key), line_hash(f, guard_)).first;
-        const std::string& hash = cached->second;
-        const int n = ++hash_repeats_[f.file->path() + '\0' + hash];
+    // Every finding's result, in order, in runs of neighbouring findings put
+    // together `jobs` at once, each by a report of its own continuing this
+    // one's document, and written in order (a few runs per job at a time, so
+    // that what waits stays small). Each result's fingerprint counts the
+    // repeats of its hash before it: the hashes come first (by the runs),
+    // then their numbers (in order), then the results.
+    void results() {
+        const lint::Findings& all = in_.findings;
+        constexpr std::size_t run_size = 256;
+        const unsigned jobs = std::max(1U, in_.jobs);
+        const std::size_t runs = (all.size() + run_size - 1) / run_size;
+        auto run_range = [&](std::size_t r) {
+            const std::size_t begin = r * run_size;
+            return std::make_pair(begin, std::min(all.size(), begin + run_size));
+        };
+        std::vector<Fingerprint> prints(all.size());
+        parallel_for(runs, jobs, [&](std::size_t r) {
+            // Many findings may share one long line: hash it once per rule.
+            detail::SnippetGuard guard(in_.trusted_roots);
+            std::map<std::tuple<const SourceFile*, std::uint32_t, std::string_view>, std::string> hashes;
+            const auto [begin, end] = run_range(r);
+            for (std::size_t i = begin; i < end; ++i) {
+                const lint::Finding& f = all[i];
+                auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), std::string_view(f.rule_id));
+                auto cached = hashes.find(key);
+                if (cached == hashes.end()) cached = hashes.emplace(key, line_hash(f, guard)).first;
+                prints[i].hash = cached->second;
+            }
+        });
+        std::map<std::string, int> repeats;  // file + hash -> occurrences so far
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            prints[i].n = ++repeats[all[i].file->path() + '\0' + prints[i].hash];
+        }
+        if (jobs == 1 || runs <= 1) {
+            for (std::size_t i = 0; i < all.size(); ++i) result(all[i], prints[i]);
+            return;
+        }
+        const std::size_t batch = std::size_t{4} * jobs;
+        std::vector<std::string> texts(batch);
+        for (std::size_t first = 0; first < runs; first += batch) {
+            const std::size_t count = std::min(batch, runs - first);
+            const std::size_t written = w_.items();
+            parallel_for(count, jobs, [&](std::size_t k) {
+                const auto [begin, end] = run_range(first + k);
+                detail::StringSink sink(texts[k]);
+                std::ostream out(&sink);
+                SarifReport part(*this, out, written + (begin - run_range(first).first));
+                for (std::size_t i = begin; i < end; ++i) part.result(all[i], prints[i]);
+                part.w_.flush();
+            });
+            for (std::size_t k = 0; k < count; ++k) {
+                const auto [begin, end] = run_range(first + k);
+                w_.splice(texts[k], end - begin);
+                texts[k].clear();
+            }
+        }
+    }
 
+    // A result's partialFingerprints: its line's hash, and how many results
+    // in its file had that hash up to it.
+    struct Fingerprint {
+        std::string hash;
+        int n = 0;
+    };
+
+    void result(const lint::Finding& f, const Fingerprint& print) {
+        const std::string& hash = print.hash;
+        const int n = print.n;
         w_.begin_object();
         w_.member("ruleId", f.rule_id);
         w_.member("level", sarif_level(f.severity));
@@ -455,8 +527,6 @@ private:
     detail::JsonWriter w_;
     detail::SnippetGuard guard_;
     std::map<std::string, std::size_t> rule_index_;
-    std::map<std::string, int> hash_repeats_;  // file + hash -> occurrences so far
-    std::map<std::tuple<const SourceFile*, std::uint32_t, std::string>, std::string> line_hashes_;
     std::unordered_map<const SourceFile*, Artifact> artifacts_;
 };
 

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -53,21 +54,23 @@ std::string render(report::Format format, const Findings& findings, const std::v
 
 std::vector<Rule> builtin_rule_list() { return {builtin_rules().begin(), builtin_rules().end()}; }
 
-}  // namespace
-
-TEST_CASE("text report: put together by several threads, the same text in the same order", "[report]") {
-    // Findings in many files and on many lines, more than one thread's run
-    // of them and more than one round of runs, each line of each file told
-    // apart.
+// Findings in many files and on many lines, more than one thread's run of
+// them and more than one round of runs, each line of each file told apart;
+// some lines hold several findings of one rule (fingerprints count repeats).
+struct ManyFindings {
     std::vector<std::shared_ptr<const SourceFile>> files;
+    Findings findings;
+};
+
+ManyFindings many_findings() {
+    ManyFindings out;
     for (int i = 0; i < 7; ++i) {
         std::string text;
         for (int line = 0; line < 400; ++line) text += "locals { x" + std::to_string(line) + " = 1 }\n";
-        files.push_back(std::make_shared<const SourceFile>("/repo/mod/f" + std::to_string(i) + ".tf", text));
+        out.files.push_back(std::make_shared<const SourceFile>("/repo/mod/f" + std::to_string(i) + ".tf", text));
     }
-    Findings findings;
     for (std::size_t n = 0; n < 4500; ++n) {
-        const auto& file = files[n % files.size()];
+        const auto& file = out.files[n % out.files.size()];
         const std::size_t line = (n * 37) % 400;
         const auto at = static_cast<std::uint32_t>(file->line_text(static_cast<std::uint32_t>(line + 1)).data() -
                                                    file->text().data());
@@ -78,8 +81,17 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
         f.file = file;
         f.range = {Pos{at}, Pos{at + 6}};
         if (n % 5 == 0) f.related.push_back({file, {Pos{0}, Pos{6}}, "see " + std::to_string(n)});
-        findings.push_back(std::move(f));
+        out.findings.push_back(std::move(f));
     }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("text report: put together by several threads, the same text in the same order", "[report]") {
+    const ManyFindings many = many_findings();
+    const Findings& findings = many.findings;
+    const auto& files = many.files;
     const std::vector<Rule> rules = builtin_rule_list();
     auto text_with = [&](unsigned jobs, bool color) {
         report::ReportInput in{findings, rules};
@@ -104,6 +116,37 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
             at = next;
         }
         CHECK(one.find("finding 4499\n") > one.find("finding 4498\n"));
+    }
+}
+
+TEST_CASE("SARIF report: put together by several threads, the same document", "[report][sarif]") {
+    const ManyFindings many = many_findings();
+    const std::vector<Rule> rules = builtin_rule_list();
+    auto sarif_with = [&](unsigned jobs) {
+        report::ReportInput in{many.findings, rules};
+        in.repository_root = "/repo";
+        in.working_dir = "/repo/mod";
+        in.files_scanned = many.files.size();
+        in.jobs = jobs;
+        std::ostringstream out;
+        report::write_report(report::Format::sarif, in, out);
+        return out.str();
+    };
+    const std::string one = sarif_with(1);
+    CHECK(sarif_with(2) == one);
+    CHECK(sarif_with(5) == one);
+    // A document, with every result, in order, each line's repeats numbered.
+    const json doc = json::parse(one);
+    const json& results = doc["runs"][0]["results"];
+    REQUIRE(results.size() == many.findings.size());
+    CHECK(results[4499]["message"]["text"].get<std::string>().starts_with("finding 4499"));
+    std::map<std::string, int> highest;
+    for (const json& r : results) {
+        const std::string print = r["partialFingerprints"]["primaryLocationLineHash"];
+        const std::string file = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        const std::string hash = print.substr(0, print.find(':'));
+        const int n = std::stoi(print.substr(print.find(':') + 1));
+        CHECK(n == ++highest[file + hash]);
     }
 }
 
