@@ -2,6 +2,7 @@
 // as it is produced (report/json_writer.hpp), in the bytes nlohmann::json
 // would print.
 #include <array>
+#include <ostream>
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
@@ -13,6 +14,11 @@ namespace {
 class JsonReport {
 public:
     JsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), paths_(in.working_dir) {}
+
+    // Continues `whole`'s document at its findings, `items_before` of them
+    // written: a run of findings put together on a thread of its own.
+    JsonReport(const JsonReport& whole, std::ostream& out, std::size_t items_before)
+        : in_(whole.in_), w_(out, whole.w_.depth(), items_before), paths_(whole.in_.working_dir) {}
 
     void write() {
         std::array<std::size_t, 3> counts{};
@@ -35,7 +41,14 @@ public:
         w_.member("exit_code", in_.exit_code);
         w_.key("findings");
         w_.begin_array();
-        for (const lint::Finding& f : in_.findings) finding(f);
+        // In runs of neighbouring findings, put together by the lint's jobs.
+        detail::write_items_in_runs(
+            w_, in_.findings.size(), in_.jobs, 512,
+            [&](std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end) {
+                JsonReport part(*this, out, items_before);
+                for (std::size_t i = begin; i < end; ++i) part.finding(in_.findings[i]);
+                part.w_.flush();
+            });
         w_.end_array();
         w_.end_object();
         w_.finish();

@@ -18,6 +18,7 @@
 #include <charconv>
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -83,6 +84,11 @@ public:
     [[nodiscard]] std::size_t depth() const { return levels_.size(); }
     [[nodiscard]] std::size_t items() const { return levels_.empty() ? 0 : levels_.back(); }
 
+    // The stream written to, for a writer continuing this one after a
+    // flush(); add_items counts what it wrote.
+    [[nodiscard]] std::ostream& stream() { return out_; }
+    void add_items(std::size_t count) { levels_.back() += count; }
+
     // Writes `text`: `count` items of the innermost container, as writers
     // continuing this one (the constructor above) wrote them, in order.
     void splice(std::string_view text, std::size_t count) {
@@ -114,5 +120,16 @@ private:
     std::vector<std::size_t> levels_;  // the items written so far in each open container
     bool after_key_ = false;           // a key was written; its value comes next
 };
+
+// Writes `count` items into `w`'s innermost container, in runs of `run_size`
+// put together `jobs` at once and written in order, a few runs per job at a
+// time (so that what waits stays small). `render(out, items_before, begin,
+// end)` writes items [begin, end) to `out` with a writer continuing `w`'s
+// document (JsonWriter's continuing constructor, at w.depth() and
+// `items_before`), and flushes it. With one job, or one run, the runs are
+// rendered on the calling thread, one after the other.
+void write_items_in_runs(
+    JsonWriter& w, std::size_t count, unsigned jobs, std::size_t run_size,
+    const std::function<void(std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end)>& render);
 
 }  // namespace tfsift::report::detail

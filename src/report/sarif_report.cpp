@@ -295,10 +295,9 @@ private:
 
     // Every finding's result, in order, in runs of neighbouring findings put
     // together `jobs` at once, each by a report of its own continuing this
-    // one's document, and written in order (a few runs per job at a time, so
-    // that what waits stays small). Each result's fingerprint counts the
-    // repeats of its hash before it: the hashes come first (by the runs),
-    // then their numbers (in order), then the results.
+    // one's document (detail::write_items_in_runs). Each result's
+    // fingerprint counts the repeats of its hash before it: the hashes come
+    // first (by the runs), then their numbers (in order), then the results.
     void results() {
         const lint::Findings& all = in_.findings;
         constexpr std::size_t run_size = 256;
@@ -326,29 +325,13 @@ private:
         for (std::size_t i = 0; i < all.size(); ++i) {
             prints[i].n = ++repeats[all[i].file->path() + '\0' + prints[i].hash];
         }
-        if (jobs == 1 || runs <= 1) {
-            for (std::size_t i = 0; i < all.size(); ++i) result(all[i], prints[i]);
-            return;
-        }
-        const std::size_t batch = std::size_t{4} * jobs;
-        std::vector<std::string> texts(batch);
-        for (std::size_t first = 0; first < runs; first += batch) {
-            const std::size_t count = std::min(batch, runs - first);
-            const std::size_t written = w_.items();
-            parallel_for(count, jobs, [&](std::size_t k) {
-                const auto [begin, end] = run_range(first + k);
-                detail::StringSink sink(texts[k]);
-                std::ostream out(&sink);
-                SarifReport part(*this, out, written + (begin - run_range(first).first));
+        detail::write_items_in_runs(
+            w_, all.size(), jobs, run_size,
+            [&](std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end) {
+                SarifReport part(*this, out, items_before);
                 for (std::size_t i = begin; i < end; ++i) part.result(all[i], prints[i]);
                 part.w_.flush();
             });
-            for (std::size_t k = 0; k < count; ++k) {
-                const auto [begin, end] = run_range(first + k);
-                w_.splice(texts[k], end - begin);
-                texts[k].clear();
-            }
-        }
     }
 
     // A result's partialFingerprints: its line's hash, and how many results

@@ -119,22 +119,28 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
     }
 }
 
-TEST_CASE("SARIF report: put together by several threads, the same document", "[report][sarif]") {
+TEST_CASE("SARIF and JSON reports: put together by several threads, the same document", "[report][sarif]") {
     const ManyFindings many = many_findings();
     const std::vector<Rule> rules = builtin_rule_list();
-    auto sarif_with = [&](unsigned jobs) {
+    auto report_with = [&](report::Format format, unsigned jobs) {
         report::ReportInput in{many.findings, rules};
         in.repository_root = "/repo";
         in.working_dir = "/repo/mod";
         in.files_scanned = many.files.size();
         in.jobs = jobs;
         std::ostringstream out;
-        report::write_report(report::Format::sarif, in, out);
+        report::write_report(format, in, out);
         return out.str();
     };
-    const std::string one = sarif_with(1);
-    CHECK(sarif_with(2) == one);
-    CHECK(sarif_with(5) == one);
+    const std::string json_one = report_with(report::Format::json, 1);
+    CHECK(report_with(report::Format::json, 2) == json_one);
+    CHECK(report_with(report::Format::json, 5) == json_one);
+    const json findings = json::parse(json_one)["findings"];
+    REQUIRE(findings.size() == many.findings.size());
+    CHECK(findings[4499]["message"] == "finding 4499");
+    const std::string one = report_with(report::Format::sarif, 1);
+    CHECK(report_with(report::Format::sarif, 2) == one);
+    CHECK(report_with(report::Format::sarif, 5) == one);
     // A document, with every result, in order, each line's repeats numbered.
     const json doc = json::parse(one);
     const json& results = doc["runs"][0]["results"];
