@@ -126,8 +126,9 @@ private:
 // time (so that what waits stays small). `render(out, items_before, begin,
 // end)` writes items [begin, end) to `out` with a writer continuing `w`'s
 // document (JsonWriter's continuing constructor, at w.depth() and
-// `items_before`), and flushes it. With one job, or one run, the runs are
-// rendered on the calling thread, one after the other.
+// `items_before`), and flushes it. With one job, or no more than one run,
+// every item is rendered at once on the calling thread, straight into `w`'s
+// stream.
 void write_items_in_runs(
     JsonWriter& w, std::size_t count, unsigned jobs, std::size_t run_size,
     const std::function<void(std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end)>& render);
