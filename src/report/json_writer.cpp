@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <vector>
 
 #include "report/report_common.hpp"
-#include "tfsift/parallel_for.hpp"
 
 namespace tfsift::report::detail {
 namespace {
@@ -166,34 +164,24 @@ void JsonWriter::flush() {
 void write_items_in_runs(JsonWriter& w, std::size_t count, unsigned jobs, std::size_t run_size,
                          const std::function<void(std::ostream& out, std::size_t items_before, std::size_t begin,
                                                   std::size_t end)>& render) {
-    run_size = std::max<std::size_t>(run_size, 1);
-    jobs = std::max(1U, jobs);
-    const std::size_t runs = (count + run_size - 1) / run_size;
-    if (jobs == 1 || runs <= 1) {
+    const std::size_t before = w.items();
+    if (std::max(1U, jobs) == 1 || count <= run_size) {
         // Straight into the document's stream, nothing to splice.
         w.flush();
-        render(w.stream(), w.items(), 0, count);
+        render(w.stream(), before, 0, count);
         w.add_items(count);
         return;
     }
-    const std::size_t batch = std::size_t{4} * jobs;
-    std::vector<std::string> texts(std::min(batch, runs));
-    for (std::size_t first = 0; first < runs; first += batch) {
-        const std::size_t in_batch = std::min(batch, runs - first);
-        const std::size_t written = w.items();
-        parallel_for(in_batch, jobs, [&](std::size_t k) {
-            const std::size_t begin = (first + k) * run_size;
-            const std::size_t end = std::min(count, begin + run_size);
-            StringSink sink(texts[k]);
+    // Every run before one is spliced in by the time it is: its items come
+    // after `before` and those of the runs before it.
+    render_in_runs(
+        count, jobs, run_size,
+        [&](std::size_t begin, std::size_t end, std::string& text) {
+            StringSink sink(text);
             std::ostream out(&sink);
-            render(out, written + (begin - first * run_size), begin, end);
-        });
-        for (std::size_t k = 0; k < in_batch; ++k) {
-            const std::size_t begin = (first + k) * run_size;
-            w.splice(texts[k], std::min(count, begin + run_size) - begin);
-            texts[k].clear();
-        }
-    }
+            render(out, before + begin, begin, end);
+        },
+        [&](std::string_view text, std::size_t begin, std::size_t end) { w.splice(text, end - begin); });
 }
 
 }  // namespace tfsift::report::detail

@@ -1,6 +1,7 @@
 // Helpers shared by the report writers (internal to src/report/).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <streambuf>
 #include <string>
@@ -71,6 +72,16 @@ private:
     const std::vector<std::string>& roots_;
     std::map<const SourceFile*, bool> verdicts_;
 };
+
+// Puts `count` items together in runs of `run_size`, `jobs` runs at once,
+// each into a text of its own (`render(begin, end, text)` appends items
+// [begin, end) to `text`), and hands the texts to `write(text, begin, end)`
+// in order, a few runs per job at a time: a report of thousands of findings
+// is otherwise the one part of a lint that a single thread does after all
+// the others are done.
+void render_in_runs(std::size_t count, unsigned jobs, std::size_t run_size,
+                    const std::function<void(std::size_t begin, std::size_t end, std::string& text)>& render,
+                    const std::function<void(std::string_view text, std::size_t begin, std::size_t end)>& write);
 
 // An output stream's bytes appended to a string.
 class StringSink : public std::streambuf {

@@ -15,7 +15,6 @@
 #endif
 
 #include "report/report_common.hpp"
-#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -298,29 +297,17 @@ void render_findings(std::span<const lint::Finding> findings, const ReportInput&
 }  // namespace
 
 void write_text(const ReportInput& input, std::ostream& out) {
-    // The findings are put together `jobs` runs at once, each run of
-    // neighbouring findings in a text of its own, and written in order: a
-    // report of thousands of findings is otherwise the one part of a lint
-    // that a single thread does after all the others are done.
-    // A few runs per job at a time, so that the texts waiting to be written
-    // stay small however long the report.
+    // The findings are put together by the lint's jobs, in runs of
+    // neighbouring findings written in order.
     const lint::Findings& all = input.findings;
-    constexpr std::size_t run_size = 512;
-    const unsigned jobs = std::max(1U, input.jobs);
-    const std::size_t batch = std::size_t{4} * jobs;
-    std::vector<std::string> texts(batch);
-    for (std::size_t first = 0; first < all.size(); first += batch * run_size) {
-        const std::size_t runs = std::min(batch, (all.size() - first + run_size - 1) / run_size);
-        parallel_for(runs, jobs, [&](std::size_t i) {
-            const std::size_t begin = first + i * run_size;
-            const std::size_t end = std::min(all.size(), begin + run_size);
-            render_findings(std::span<const lint::Finding>(all).subspan(begin, end - begin), input, texts[i]);
+    detail::render_in_runs(
+        all.size(), input.jobs, 512,
+        [&](std::size_t begin, std::size_t end, std::string& text) {
+            render_findings(std::span<const lint::Finding>(all).subspan(begin, end - begin), input, text);
+        },
+        [&](std::string_view text, std::size_t, std::size_t) {
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
         });
-        for (std::size_t i = 0; i < runs; ++i) {
-            out.write(texts[i].data(), static_cast<std::streamsize>(texts[i].size()));
-            texts[i].clear();
-        }
-    }
     if (input.quiet) return;
     // A long listing ends with what it adds up to, rule by rule.
     if (input.rule_table && input.findings.size() > rule_table_threshold) {
