@@ -41,14 +41,19 @@ Findings sample() {
     return {err, note};
 }
 
-std::string render(report::Format format, const Findings& findings, const std::vector<Rule>& rules) {
+// The input of the sample reports: one file of /repo/mod, exit status 1.
+report::ReportInput input_of(const Findings& findings, const std::vector<Rule>& rules) {
     report::ReportInput in{findings, rules};
     in.repository_root = "/repo";
     in.working_dir = "/repo/mod";
     in.files_scanned = 1;
     in.exit_code = 1;
+    return in;
+}
+
+std::string render(report::Format format, const Findings& findings, const std::vector<Rule>& rules) {
     std::ostringstream out;
-    report::write_report(format, in, out);
+    report::write_report(format, input_of(findings, rules), out);
     return out.str();
 }
 
@@ -357,15 +362,8 @@ TEST_CASE("a report rendered to a string is the report written to a stream", "[r
                         report::Format::junit, report::Format::compact, report::Format::github, report::Format::gitlab,
                         report::Format::rdjson}) {
         INFO(report::to_string(format));
-        report::ReportInput in{findings, rules};
-        in.repository_root = "/repo";
-        in.working_dir = "/repo/mod";
-        in.files_scanned = 1;
-        in.exit_code = 1;
-        std::ostringstream streamed;
-        report::write_report(format, in, streamed);
-        const std::string text = report::render_report(format, in);
-        CHECK(text == streamed.str());
+        const std::string text = report::render_report(format, input_of(findings, rules));
+        CHECK(text == render(format, findings, rules));
         CHECK_FALSE(text.empty());
     }
     // No findings: the reservation is small, the report the same.
