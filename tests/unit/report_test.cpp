@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
@@ -124,7 +125,7 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
     }
 }
 
-TEST_CASE("SARIF and JSON reports: put together by several threads, the same document", "[report][sarif]") {
+TEST_CASE("SARIF, JSON and GitLab reports: put together by several threads, the same document", "[report][sarif]") {
     const ManyFindings many = many_findings();
     const std::vector<Rule> rules = builtin_rule_list();
     auto report_with = [&](report::Format format, unsigned jobs) {
@@ -140,6 +141,13 @@ TEST_CASE("SARIF and JSON reports: put together by several threads, the same doc
     const std::string json_one = report_with(report::Format::json, 1);
     CHECK(report_with(report::Format::json, 2) == json_one);
     CHECK(report_with(report::Format::json, 5) == json_one);
+    const std::string gitlab_one = report_with(report::Format::gitlab, 1);
+    CHECK(report_with(report::Format::gitlab, 2) == gitlab_one);
+    CHECK(report_with(report::Format::gitlab, 5) == gitlab_one);
+    // Every issue's fingerprint told apart, repeats of a line included.
+    std::set<std::string> fingerprints;
+    for (const json& issue : json::parse(gitlab_one)) fingerprints.insert(issue["fingerprint"].get<std::string>());
+    CHECK(fingerprints.size() == many.findings.size());
     const json findings = json::parse(json_one)["findings"];
     REQUIRE(findings.size() == many.findings.size());
     CHECK(findings[4499]["message"] == "finding 4499");
