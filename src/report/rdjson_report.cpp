@@ -5,6 +5,7 @@
 // produced (report/json_writer.hpp).
 #include <algorithm>
 #include <map>
+#include <ostream>
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
@@ -45,6 +46,11 @@ class RdjsonReport {
 public:
     RdjsonReport(const ReportInput& in, std::ostream& out) : in_(in), w_(out), paths_(in.working_dir) {}
 
+    // Continues `whole`'s document at its diagnostics, `items_before` of
+    // them written: a run of findings put together on a thread of its own.
+    RdjsonReport(const RdjsonReport& whole, std::ostream& out, std::size_t items_before)
+        : in_(whole.in_), w_(out, whole.w_.depth(), items_before), paths_(whole.in_.working_dir) {}
+
     void write() {
         std::map<std::string_view, const lint::Rule*> rules;
         for (const auto& r : in_.rules) rules.emplace(r.id, &r);
@@ -56,10 +62,18 @@ public:
         w_.end_object();
         w_.key("diagnostics");
         w_.begin_array();
-        for (const lint::Finding& f : in_.findings) {
-            auto rule = rules.find(f.rule_id);
-            diagnostic(f, rule == rules.end() ? nullptr : rule->second);
-        }
+        // In runs of neighbouring findings, put together by the lint's jobs.
+        detail::write_items_in_runs(
+            w_, in_.findings.size(), in_.jobs, 512,
+            [&](std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end) {
+                RdjsonReport part(*this, out, items_before);
+                for (std::size_t i = begin; i < end; ++i) {
+                    const lint::Finding& f = in_.findings[i];
+                    auto rule = rules.find(f.rule_id);
+                    part.diagnostic(f, rule == rules.end() ? nullptr : rule->second);
+                }
+                part.w_.flush();
+            });
         w_.end_array();
         w_.end_object();
         w_.finish();

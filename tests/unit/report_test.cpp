@@ -125,7 +125,8 @@ TEST_CASE("text report: put together by several threads, the same text in the sa
     }
 }
 
-TEST_CASE("SARIF, JSON and GitLab reports: put together by several threads, the same document", "[report][sarif]") {
+TEST_CASE("SARIF, JSON, rdjson and GitLab reports: put together by several threads, the same document",
+          "[report][sarif]") {
     const ManyFindings many = many_findings();
     const std::vector<Rule> rules = builtin_rule_list();
     auto report_with = [&](report::Format format, unsigned jobs) {
@@ -141,6 +142,10 @@ TEST_CASE("SARIF, JSON and GitLab reports: put together by several threads, the 
     const std::string json_one = report_with(report::Format::json, 1);
     CHECK(report_with(report::Format::json, 2) == json_one);
     CHECK(report_with(report::Format::json, 5) == json_one);
+    const std::string rdjson_one = report_with(report::Format::rdjson, 1);
+    CHECK(report_with(report::Format::rdjson, 2) == rdjson_one);
+    CHECK(report_with(report::Format::rdjson, 5) == rdjson_one);
+    CHECK(json::parse(rdjson_one)["diagnostics"].size() == many.findings.size());
     const std::string gitlab_one = report_with(report::Format::gitlab, 1);
     CHECK(report_with(report::Format::gitlab, 2) == gitlab_one);
     CHECK(report_with(report::Format::gitlab, 5) == gitlab_one);
