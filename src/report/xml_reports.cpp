@@ -2,7 +2,10 @@
 // results.
 #include <fmt/format.h>
 
+#include <functional>
+#include <iterator>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "report/report_common.hpp"
@@ -22,9 +25,12 @@ std::string_view checkstyle_severity(Severity s) {
     return "warning";
 }
 
+// A displayed path and its findings.
+using FileGroup = std::pair<std::string, std::vector<const lint::Finding*>>;
+
 // Findings grouped by displayed path, paths in first-seen (sorted) order.
-std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> by_file(const ReportInput& in) {
-    std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> groups;
+std::vector<FileGroup> by_file(const ReportInput& in) {
+    std::vector<FileGroup> groups;
     std::map<std::string, std::size_t> index;
     detail::RelativePaths paths(in.working_dir);
     for (const auto& f : in.findings) {
@@ -36,20 +42,36 @@ std::vector<std::pair<std::string, std::vector<const lint::Finding*>>> by_file(c
     return groups;
 }
 
+// Writes each group's text, `render(group, text)`, put together by the
+// lint's jobs in runs of groups and written in order.
+void write_groups(const ReportInput& in, const std::vector<FileGroup>& groups, std::ostream& out,
+                  const std::function<void(const FileGroup& group, std::string& text)>& render) {
+    detail::render_in_runs(
+        groups.size(), in.jobs, 32,
+        [&](std::size_t begin, std::size_t end, std::string& text) {
+            for (std::size_t i = begin; i < end; ++i) render(groups[i], text);
+        },
+        [&](std::string_view text, std::size_t, std::size_t) {
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        });
+}
+
 }  // namespace
 
 void write_checkstyle(const ReportInput& in, std::ostream& out) {
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n";
-    for (const auto& [path, findings] : by_file(in)) {
-        out << fmt::format("  <file name=\"{}\">\n", xml_escape(path));
+    write_groups(in, by_file(in), out, [](const FileGroup& group, std::string& text) {
+        const auto& [path, findings] = group;
+        fmt::format_to(std::back_inserter(text), "  <file name=\"{}\">\n", xml_escape(path));
         for (const lint::Finding* f : findings) {
             auto pos = f->file->resolve(f->range.start);
-            out << fmt::format(
+            fmt::format_to(
+                std::back_inserter(text),
                 "    <error line=\"{}\" column=\"{}\" severity=\"{}\" message=\"{}\" source=\"tfsift.{}\"/>\n",
                 pos.line, pos.column, checkstyle_severity(f->severity), xml_escape(f->message), xml_escape(f->rule_id));
         }
-        out << "  </file>\n";
-    }
+        text += "  </file>\n";
+    });
     out << "</checkstyle>\n";
 }
 
@@ -65,21 +87,23 @@ void write_junit(const ReportInput& in, std::ostream& out) {
             "  <testsuite name=\"tfsift\" tests=\"1\" failures=\"0\" errors=\"0\">\n"
             "    <testcase name=\"lint\" classname=\"tfsift\"/>\n  </testsuite>\n");
     }
-    for (const auto& [path, findings] : groups) {
-        out << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", xml_escape(path),
-                           findings.size(), findings.size());
+    write_groups(in, groups, out, [](const FileGroup& group, std::string& text) {
+        const auto& [path, findings] = group;
+        auto to = std::back_inserter(text);
+        fmt::format_to(to, "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", xml_escape(path),
+                       findings.size(), findings.size());
         for (const lint::Finding* f : findings) {
             auto pos = f->file->resolve(f->range.start);
             std::string where = fmt::format("{}:{}:{}", path, pos.line, pos.column);
-            out << fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", xml_escape(f->rule_id + " at " + where),
-                               xml_escape(path));
-            out << fmt::format("      <failure message=\"{}\" type=\"{}\">{}: {}[{}] {}</failure>\n",
-                               xml_escape(f->message), to_string(f->severity), xml_escape(where),
-                               to_string(f->severity), xml_escape(f->rule_id), xml_escape(f->message));
-            out << "    </testcase>\n";
+            fmt::format_to(to, "    <testcase name=\"{}\" classname=\"{}\">\n", xml_escape(f->rule_id + " at " + where),
+                           xml_escape(path));
+            fmt::format_to(to, "      <failure message=\"{}\" type=\"{}\">{}: {}[{}] {}</failure>\n",
+                           xml_escape(f->message), to_string(f->severity), xml_escape(where), to_string(f->severity),
+                           xml_escape(f->rule_id), xml_escape(f->message));
+            text += "    </testcase>\n";
         }
-        out << "  </testsuite>\n";
-    }
+        text += "  </testsuite>\n";
+    });
     out << "</testsuites>\n";
 }
 

@@ -142,6 +142,13 @@ TEST_CASE("SARIF, JSON, rdjson and GitLab reports: put together by several threa
     const std::string json_one = report_with(report::Format::json, 1);
     CHECK(report_with(report::Format::json, 2) == json_one);
     CHECK(report_with(report::Format::json, 5) == json_one);
+    for (const auto format : {report::Format::checkstyle, report::Format::junit}) {
+        INFO(report::to_string(format));
+        const std::string one_job = report_with(format, 1);
+        CHECK(report_with(format, 2) == one_job);
+        CHECK(report_with(format, 5) == one_job);
+        CHECK(one_job.find("finding 4499") != std::string::npos);
+    }
     const std::string rdjson_one = report_with(report::Format::rdjson, 1);
     CHECK(report_with(report::Format::rdjson, 2) == rdjson_one);
     CHECK(report_with(report::Format::rdjson, 5) == rdjson_one);
