@@ -55,29 +55,46 @@ std::string log_text(std::string_view text) { return escape_control_characters(d
 }  // namespace
 
 void write_github(const ReportInput& in, std::ostream& out) {
-    detail::RelativePaths paths(in.repository_root);
-    for (const lint::Finding& f : in.findings) {
-        const SourceFile& file = *f.file;
-        const std::uint32_t line = file.line(f.range.start);
-        const std::uint32_t end_line = std::max(file.line(f.range.end), line);
-        std::string props =
-            fmt::format("file={},line={},endLine={}", escape_property(escape_line(detail::valid_utf8(paths.of(file)))),
-                        line, end_line);
-        // Columns are only meaningful on one line (GitHub drops them otherwise).
-        if (end_line == line) {
-            const std::uint32_t col = detail::utf16_column(file, f.range.start);
-            props += fmt::format(",col={},endColumn={}", col, std::max(col, detail::utf16_column(file, f.range.end)));
-        }
-        props += ",title=" + escape_property(f.rule_id);
-        std::string message = log_text(f.message);
-        // Related locations as further lines of the annotation.
-        for (const auto& r : f.related) {
-            message += fmt::format("\n{}:{}:{}: {}", escape_line(detail::valid_utf8(paths.of(*r.file))),
-                                   r.file->line(r.range.start), detail::utf16_column(*r.file, r.range.start),
-                                   log_text(r.message));
-        }
-        out << "::" << command(f.severity) << ' ' << props << "::" << escape_data(message) << '\n';
-    }
+    const lint::Findings& all = in.findings;
+    // In runs of neighbouring findings, put together by the lint's jobs.
+    detail::render_in_runs(
+        all.size(), in.jobs, 512,
+        [&](std::size_t begin, std::size_t end, std::string& text) {
+            detail::RelativePaths paths(in.repository_root);
+            for (std::size_t i = begin; i < end; ++i) {
+                const lint::Finding& f = all[i];
+                const SourceFile& file = *f.file;
+                const std::uint32_t line = file.line(f.range.start);
+                const std::uint32_t end_line = std::max(file.line(f.range.end), line);
+                std::string props =
+                    fmt::format("file={},line={},endLine={}",
+                                escape_property(escape_line(detail::valid_utf8(paths.of(file)))), line, end_line);
+                // Columns are only meaningful on one line (GitHub drops them otherwise).
+                if (end_line == line) {
+                    const std::uint32_t col = detail::utf16_column(file, f.range.start);
+                    props += fmt::format(",col={},endColumn={}", col,
+                                         std::max(col, detail::utf16_column(file, f.range.end)));
+                }
+                props += ",title=" + escape_property(f.rule_id);
+                std::string message = log_text(f.message);
+                // Related locations as further lines of the annotation.
+                for (const auto& r : f.related) {
+                    message += fmt::format("\n{}:{}:{}: {}", escape_line(detail::valid_utf8(paths.of(*r.file))),
+                                           r.file->line(r.range.start), detail::utf16_column(*r.file, r.range.start),
+                                           log_text(r.message));
+                }
+                text += "::";
+                text += command(f.severity);
+                text += ' ';
+                text += props;
+                text += "::";
+                text += escape_data(message);
+                text += '\n';
+            }
+        },
+        [&](std::string_view text, std::size_t, std::size_t) {
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        });
 }
 
 }  // namespace tfsift::report

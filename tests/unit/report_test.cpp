@@ -142,7 +142,7 @@ TEST_CASE("SARIF, JSON, rdjson and GitLab reports: put together by several threa
     const std::string json_one = report_with(report::Format::json, 1);
     CHECK(report_with(report::Format::json, 2) == json_one);
     CHECK(report_with(report::Format::json, 5) == json_one);
-    for (const auto format : {report::Format::checkstyle, report::Format::junit}) {
+    for (const auto format : {report::Format::checkstyle, report::Format::junit, report::Format::github}) {
         INFO(report::to_string(format));
         const std::string one_job = report_with(format, 1);
         CHECK(report_with(format, 2) == one_job);
