@@ -156,3 +156,53 @@ TEST_CASE("streamed documents: long documents are written whole", "[report][json
         doc.push_back({{"index", i}, {"text", std::string(static_cast<std::size_t>(i % 50), 'x')}});
     CHECK(streamed_document(doc) == doc.dump(2, ' ', false, ordered::error_handler_t::replace) + "\n");
 }
+
+TEST_CASE("items written in runs by continuing writers splice into the document's bytes", "[report][json-writer]") {
+    // {"before": 1, "items": [N items, each an object with an array], "after": true}
+    // written by one writer, and with the items in runs of three by writers
+    // continuing it, for every number of items from none to more than one
+    // round of runs (four runs for each job).
+    auto item = [](JsonWriter& w, std::size_t i) {
+        w.begin_object();
+        w.member("index", i);
+        w.key("list");
+        w.begin_array();
+        for (std::size_t k = 0; k < i % 3; ++k) w.string("x");
+        w.end_array();
+        w.end_object();
+    };
+    auto document = [&](std::size_t count, unsigned jobs) {
+        std::ostringstream out;
+        JsonWriter w(out);
+        w.begin_object();
+        w.member("before", 1);
+        w.key("items");
+        w.begin_array();
+        tfsift::report::detail::write_items_in_runs(
+            w, count, jobs, 3,
+            [&](std::ostream& part_out, std::size_t items_before, std::size_t begin, std::size_t end) {
+                JsonWriter part(part_out, w.depth(), items_before);
+                for (std::size_t i = begin; i < end; ++i) item(part, i);
+                part.flush();
+            });
+        w.end_array();
+        w.key("after");
+        w.boolean(true);
+        w.end_object();
+        w.finish();
+        return out.str();
+    };
+    for (std::size_t count = 0; count <= 30; ++count) {
+        INFO(count);
+        ordered expected = {{"before", 1}, {"items", ordered::array()}, {"after", true}};
+        for (std::size_t i = 0; i < count; ++i) {
+            ordered list = ordered::array();
+            for (std::size_t k = 0; k < i % 3; ++k) list.push_back("x");
+            expected["items"].push_back({{"index", i}, {"list", list}});
+        }
+        const std::string bytes = expected.dump(2, ' ', false, ordered::error_handler_t::replace) + "\n";
+        CHECK(document(count, 1) == bytes);
+        CHECK(document(count, 2) == bytes);
+        CHECK(document(count, 4) == bytes);
+    }
+}
