@@ -92,9 +92,7 @@ void write_github(const ReportInput& in, std::ostream& out) {
                 text += '\n';
             }
         },
-        [&](std::string_view text, std::size_t, std::size_t) {
-            out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        });
+        out);
 }
 
 }  // namespace tfsift::report

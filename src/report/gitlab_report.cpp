@@ -11,7 +11,6 @@
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
-#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -121,13 +120,10 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
     // the lint's jobs; their repeats in order; then the issues by runs.
     std::vector<std::uint64_t> keys(all.size());
     std::vector<int> repeat(all.size());
-    const std::size_t runs = (all.size() + run_size - 1) / run_size;
-    parallel_for(runs, std::max(1U, in.jobs), [&](std::size_t r) {
+    detail::for_each_run(all.size(), in.jobs, run_size, [&](std::size_t begin, std::size_t end) {
         detail::SnippetGuard guard(in.trusted_roots);
         detail::RelativePaths paths(in.repository_root);
-        for (std::size_t i = r * run_size; i < std::min(all.size(), (r + 1) * run_size); ++i) {
-            keys[i] = line_key(all[i], paths, guard);
-        }
+        for (std::size_t i = begin; i < end; ++i) keys[i] = line_key(all[i], paths, guard);
     });
     std::map<std::uint64_t, int> repeats;
     for (std::size_t i = 0; i < all.size(); ++i) repeat[i] = ++repeats[keys[i]];

@@ -31,4 +31,21 @@ void render_in_runs(std::size_t count, unsigned jobs, std::size_t run_size,
     }
 }
 
+void render_in_runs(std::size_t count, unsigned jobs, std::size_t run_size,
+                    const std::function<void(std::size_t begin, std::size_t end, std::string& text)>& render,
+                    std::ostream& out) {
+    render_in_runs(count, jobs, run_size, render, [&](std::string_view text, std::size_t, std::size_t) {
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    });
+}
+
+void for_each_run(std::size_t count, unsigned jobs, std::size_t run_size,
+                  const std::function<void(std::size_t begin, std::size_t end)>& each) {
+    run_size = std::max<std::size_t>(run_size, 1);
+    parallel_for((count + run_size - 1) / run_size, std::max(1U, jobs), [&](std::size_t r) {
+        const std::size_t begin = r * run_size;
+        each(begin, std::min(count, begin + run_size));
+    });
+}
+
 }  // namespace tfsift::report::detail

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <ostream>
 #include <streambuf>
 #include <string>
 #include <string_view>
@@ -82,6 +83,17 @@ private:
 void render_in_runs(std::size_t count, unsigned jobs, std::size_t run_size,
                     const std::function<void(std::size_t begin, std::size_t end, std::string& text)>& render,
                     const std::function<void(std::string_view text, std::size_t begin, std::size_t end)>& write);
+
+// The same, each text written to `out`.
+void render_in_runs(std::size_t count, unsigned jobs, std::size_t run_size,
+                    const std::function<void(std::size_t begin, std::size_t end, std::string& text)>& render,
+                    std::ostream& out);
+
+// Calls `each(begin, end)` for the runs of `run_size` items of `count`,
+// `jobs` runs at once, in no particular order: work on each item that needs
+// nothing of the others (a line's hash before the repeats are counted).
+void for_each_run(std::size_t count, unsigned jobs, std::size_t run_size,
+                  const std::function<void(std::size_t begin, std::size_t end)>& each);
 
 // An output stream's bytes appended to a string.
 class StringSink : public std::streambuf {

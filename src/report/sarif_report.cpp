@@ -13,7 +13,6 @@
 
 #include "report/json_writer.hpp"
 #include "report/report_common.hpp"
-#include "tfsift/parallel_for.hpp"
 #include "tfsift/report/report.hpp"
 
 namespace tfsift::report {
@@ -301,18 +300,11 @@ private:
     void results() {
         const lint::Findings& all = in_.findings;
         constexpr std::size_t run_size = 256;
-        const unsigned jobs = std::max(1U, in_.jobs);
-        const std::size_t runs = (all.size() + run_size - 1) / run_size;
-        auto run_range = [&](std::size_t r) {
-            const std::size_t begin = r * run_size;
-            return std::make_pair(begin, std::min(all.size(), begin + run_size));
-        };
         std::vector<Fingerprint> prints(all.size());
-        parallel_for(runs, jobs, [&](std::size_t r) {
+        detail::for_each_run(all.size(), in_.jobs, run_size, [&](std::size_t begin, std::size_t end) {
             // Many findings may share one long line: hash it once per rule.
             detail::SnippetGuard guard(in_.trusted_roots);
             std::map<std::tuple<const SourceFile*, std::uint32_t, std::string_view>, std::string> hashes;
-            const auto [begin, end] = run_range(r);
             for (std::size_t i = begin; i < end; ++i) {
                 const lint::Finding& f = all[i];
                 auto key = std::make_tuple(f.file.get(), f.file->line(f.range.start), std::string_view(f.rule_id));
@@ -326,7 +318,7 @@ private:
             prints[i].n = ++repeats[all[i].file->path() + '\0' + prints[i].hash];
         }
         detail::write_items_in_runs(
-            w_, all.size(), jobs, run_size,
+            w_, all.size(), in_.jobs, run_size,
             [&](std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end) {
                 SarifReport part(*this, out, items_before);
                 for (std::size_t i = begin; i < end; ++i) part.result(all[i], prints[i]);

@@ -305,9 +305,7 @@ void write_text(const ReportInput& input, std::ostream& out) {
         [&](std::size_t begin, std::size_t end, std::string& text) {
             render_findings(std::span<const lint::Finding>(all).subspan(begin, end - begin), input, text);
         },
-        [&](std::string_view text, std::size_t, std::size_t) {
-            out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        });
+        out);
     if (input.quiet) return;
     // A long listing ends with what it adds up to, rule by rule.
     if (input.rule_table && input.findings.size() > rule_table_threshold) {

@@ -51,9 +51,7 @@ void write_groups(const ReportInput& in, const std::vector<FileGroup>& groups, s
         [&](std::size_t begin, std::size_t end, std::string& text) {
             for (std::size_t i = begin; i < end; ++i) render(groups[i], text);
         },
-        [&](std::string_view text, std::size_t, std::size_t) {
-            out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        });
+        out);
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ struct ReportInput {
     // Text only: after more than rule_table_threshold findings, a table of
     // the findings per rule (off when `--statistics` prints it instead).
     bool rule_table = true;
-    // Text only: how many threads may put the report together at once.
+    // How many threads may put the report together at once (the lint's
+    // jobs); every format but compact uses them.
     unsigned jobs = 1;
 };
 
