@@ -58,7 +58,7 @@ void write_github(const ReportInput& in, std::ostream& out) {
     const lint::Findings& all = in.findings;
     // In runs of neighbouring findings, put together by the lint's jobs.
     detail::render_in_runs(
-        all.size(), in.jobs, 512,
+        all.size(), in.jobs, detail::findings_per_run,
         [&](std::size_t begin, std::size_t end, std::string& text) {
             detail::RelativePaths paths(in.repository_root);
             for (std::size_t i = begin; i < end; ++i) {

@@ -114,7 +114,7 @@ void write_gitlab(const ReportInput& in, std::ostream& out) {
     std::map<std::string_view, const lint::Rule*> rules;
     for (const auto& r : in.rules) rules.emplace(r.id, &r);
     const lint::Findings& all = in.findings;
-    constexpr std::size_t run_size = 512;
+    constexpr std::size_t run_size = detail::findings_per_run;
     // GitLab keys issues by fingerprint across pipelines: the line's key,
     // and which repeat of it the issue is. The keys by runs, put together by
     // the lint's jobs; their repeats in order; then the issues by runs.

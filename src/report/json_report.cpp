@@ -43,7 +43,7 @@ public:
         w_.begin_array();
         // In runs of neighbouring findings, put together by the lint's jobs.
         detail::write_items_in_runs(
-            w_, in_.findings.size(), in_.jobs, 512,
+            w_, in_.findings.size(), in_.jobs, detail::findings_per_run,
             [&](std::ostream& out, std::size_t items_before, std::size_t begin, std::size_t end) {
                 JsonReport part(*this, out, items_before);
                 for (std::size_t i = begin; i < end; ++i) part.finding(in_.findings[i]);

@@ -1,6 +1,7 @@
 // Helpers shared by the report writers (internal to src/report/).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -73,6 +74,12 @@ private:
     const std::vector<std::string>& roots_;
     std::map<const SourceFile*, bool> verdicts_;
 };
+
+// How many findings one run holds when a report is put together by the
+// lint's jobs (render_in_runs, for_each_run, write_items_in_runs): enough
+// for a run to outweigh handing it to a job, few enough that every job gets
+// runs of a report of a few thousand findings.
+inline constexpr std::size_t findings_per_run = 512;
 
 // Puts `count` items together in runs of `run_size`, `jobs` runs at once,
 // each into a text of its own (`render(begin, end, text)` appends items

@@ -301,7 +301,7 @@ void write_text(const ReportInput& input, std::ostream& out) {
     // neighbouring findings written in order.
     const lint::Findings& all = input.findings;
     detail::render_in_runs(
-        all.size(), input.jobs, 512,
+        all.size(), input.jobs, detail::findings_per_run,
         [&](std::size_t begin, std::size_t end, std::string& text) {
             render_findings(std::span<const lint::Finding>(all).subspan(begin, end - begin), input, text);
         },
