@@ -42,12 +42,17 @@ std::vector<FileGroup> by_file(const ReportInput& in) {
     return groups;
 }
 
+// How many files' groups one run holds: a group holds all of a file's
+// findings, so a run of them weighs about as much as a run of findings
+// (detail::findings_per_run) does in the other reports.
+constexpr std::size_t groups_per_run = 32;
+
 // Writes each group's text, `render(group, text)`, put together by the
 // lint's jobs in runs of groups and written in order.
 void write_groups(const ReportInput& in, const std::vector<FileGroup>& groups, std::ostream& out,
                   const std::function<void(const FileGroup& group, std::string& text)>& render) {
     detail::render_in_runs(
-        groups.size(), in.jobs, 32,
+        groups.size(), in.jobs, groups_per_run,
         [&](std::size_t begin, std::size_t end, std::string& text) {
             for (std::size_t i = begin; i < end; ++i) render(groups[i], text);
         },

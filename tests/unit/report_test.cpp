@@ -92,19 +92,23 @@ ManyFindings many_findings() {
     return out;
 }
 
+// The input of a report of many_findings() put together by `jobs` threads.
+report::ReportInput many_input(const ManyFindings& many, const std::vector<Rule>& rules, unsigned jobs) {
+    report::ReportInput in = input_of(many.findings, rules);
+    in.files_scanned = many.files.size();
+    in.exit_code = 0;
+    in.jobs = jobs;
+    return in;
+}
+
 }  // namespace
 
 TEST_CASE("text report: put together by several threads, the same text in the same order", "[report]") {
     const ManyFindings many = many_findings();
     const Findings& findings = many.findings;
-    const auto& files = many.files;
     const std::vector<Rule> rules = builtin_rule_list();
     auto text_with = [&](unsigned jobs, bool color) {
-        report::ReportInput in{findings, rules};
-        in.repository_root = "/repo";
-        in.working_dir = "/repo/mod";
-        in.files_scanned = files.size();
-        in.jobs = jobs;
+        report::ReportInput in = many_input(many, rules, jobs);
         in.color = color;
         std::ostringstream out;
         report::write_report(report::Format::text, in, out);
@@ -130,13 +134,8 @@ TEST_CASE("SARIF, JSON, rdjson and GitLab reports: put together by several threa
     const ManyFindings many = many_findings();
     const std::vector<Rule> rules = builtin_rule_list();
     auto report_with = [&](report::Format format, unsigned jobs) {
-        report::ReportInput in{many.findings, rules};
-        in.repository_root = "/repo";
-        in.working_dir = "/repo/mod";
-        in.files_scanned = many.files.size();
-        in.jobs = jobs;
         std::ostringstream out;
-        report::write_report(format, in, out);
+        report::write_report(format, many_input(many, rules, jobs), out);
         return out.str();
     };
     const std::string json_one = report_with(report::Format::json, 1);
